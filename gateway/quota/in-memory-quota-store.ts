@@ -1,0 +1,58 @@
+import { decide, windowsAt, type WindowsAt } from './fixed-windows';
+import type { QuotaDecision, QuotaLimits, QuotaStore } from './quota-store';
+
+interface SubjectCounters {
+  minuteIndex: number;
+  minuteCount: number;
+  dayIndex: number;
+  dayCount: number;
+}
+
+/** Counts in this process only: right for one gateway instance, development and tests. */
+export class InMemoryQuotaStore implements QuotaStore {
+  private readonly counters = new Map<string, SubjectCounters>();
+  private sweptDayIndex: number | undefined;
+
+  /** Subjects currently holding counters; bounded by the subjects seen since UTC midnight. */
+  get trackedSubjects(): number {
+    return this.counters.size;
+  }
+
+  async consume(subject: string, limits: QuotaLimits, now = Date.now()): Promise<QuotaDecision> {
+    const windows = windowsAt(now);
+    this.sweepOnNewDay(windows.day.index);
+    const counters = this.currentCounters(subject, windows);
+    // No await between the check and the increment, so concurrent calls cannot both take the last slot.
+    const allowed = counters.minuteCount < limits.perMinute && counters.dayCount < limits.perDay;
+    if (allowed) {
+      counters.minuteCount += 1;
+      counters.dayCount += 1;
+    }
+    return decide(allowed, { minute: counters.minuteCount, day: counters.dayCount }, limits, windows, now);
+  }
+
+  async close(): Promise<void> {
+    this.counters.clear();
+  }
+
+  private currentCounters(subject: string, windows: WindowsAt): SubjectCounters {
+    let counters = this.counters.get(subject);
+    if (!counters || counters.dayIndex !== windows.day.index) {
+      counters = { minuteIndex: windows.minute.index, minuteCount: 0, dayIndex: windows.day.index, dayCount: 0 };
+      this.counters.set(subject, counters);
+    } else if (counters.minuteIndex !== windows.minute.index) {
+      counters.minuteIndex = windows.minute.index;
+      counters.minuteCount = 0;
+    }
+    return counters;
+  }
+
+  /** Once per day, drop subjects whose day window has passed: their counters would restart at zero anyway. */
+  private sweepOnNewDay(dayIndex: number): void {
+    if (this.sweptDayIndex === dayIndex) return;
+    for (const [subject, counters] of this.counters) {
+      if (counters.dayIndex !== dayIndex) this.counters.delete(subject);
+    }
+    this.sweptDayIndex = dayIndex;
+  }
+}

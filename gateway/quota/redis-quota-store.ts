@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { decide, windowsAt } from './fixed-windows';
+import { QuotaUnavailableError, type QuotaDecision, type QuotaLimits, type QuotaStore } from './quota-store';
+
+/** The slice of a node-redis client this store uses; a client from `createClient()` fits it. */
+export interface QuotaRedisClient {
+  readonly isOpen: boolean;
+  readonly isReady: boolean;
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  close(): Promise<unknown>;
+  destroy(): unknown;
+}
+
+export interface RedisQuotaStoreOptions {
+  /** Prepended to every counter key; lets several deployments or test runs share one Redis. */
+  keyPrefix?: string;
+}
+
+// Checks both windows before counting, so a denied request costs neither window anything,
+// and runs as one script so concurrent gateways cannot both take the last slot.
+// KEYS: minute counter, day counter. ARGV: perMinute, perDay, minute TTL ms, day TTL ms.
+const CONSUME_SCRIPT = `
+local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
+local day = tonumber(redis.call('GET', KEYS[2]) or '0')
+if minute >= tonumber(ARGV[1]) or day >= tonumber(ARGV[2]) then
+  return {0, minute, day}
+end
+minute = redis.call('INCR', KEYS[1])
+if minute == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+day = redis.call('INCR', KEYS[2])
+if day == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+return {1, minute, day}
+`;
+const CONSUME_SCRIPT_SHA1 = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
+
+// Window indices are in the key names, so expiry is only cleanup; the grace keeps a counter
+// alive for gateways whose clocks run slightly behind.
+const EXPIRY_GRACE_MS = 60_000;
+
+/**
+ * Counts shared by every gateway instance. The store owns the client: close() closes it,
+ * so give it a dedicated one (createQuotaStore does).
+ */
+export class RedisQuotaStore implements QuotaStore {
+  private readonly keyPrefix: string;
+
+  constructor(
+    private readonly client: QuotaRedisClient,
+    options: RedisQuotaStoreOptions = {},
+  ) {
+    this.keyPrefix = options.keyPrefix ?? 'quota:';
+  }
+
+  async consume(subject: string, limits: QuotaLimits, now = Date.now()): Promise<QuotaDecision> {
+    // Fail at once rather than queue behind a reconnect: the request is waiting.
+    if (!this.client.isReady) throw new QuotaUnavailableError('Redis is not connected');
+    const windows = windowsAt(now);
+    // The hash tag {subject} puts both counters in one cluster slot, which a script touching both needs.
+    const base = `${this.keyPrefix}{${subject}}`;
+    const keys = [`${base}:m:${windows.minute.index}`, `${base}:d:${windows.day.index}`];
+    const args = [
+      limits.perMinute,
+      limits.perDay,
+      windows.minute.endsAt - now + EXPIRY_GRACE_MS,
+      windows.day.endsAt - now + EXPIRY_GRACE_MS,
+    ].map(String);
+    const [allowed, minute, day] = parseReply(await this.runConsumeScript(keys, args));
+    return decide(allowed === 1, { minute, day }, limits, windows, now);
+  }
+
+  async close(): Promise<void> {
+    if (this.client.isReady) await this.client.close();
+    else if (this.client.isOpen) this.client.destroy(); // still reconnecting: nothing to flush
+  }
+
+  private async runConsumeScript(keys: string[], args: string[]): Promise<unknown> {
+    const options = { keys, arguments: args };
+    try {
+      try {
+        return await this.client.evalSha(CONSUME_SCRIPT_SHA1, options);
+      } catch (error) {
+        // Redis forgets scripts on restart or SCRIPT FLUSH; EVAL sends the body and caches it again.
+        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+        return await this.client.eval(CONSUME_SCRIPT, options);
+      }
+    } catch (error) {
+      throw new QuotaUnavailableError('Redis quota check failed', { cause: error });
+    }
+  }
+}
+
+function parseReply(reply: unknown): [number, number, number] {
+  if (Array.isArray(reply) && reply.length === 3 && reply.every((value) => typeof value === 'number')) {
+    return reply as [number, number, number];
+  }
+  throw new QuotaUnavailableError(`unexpected reply from the quota script: ${JSON.stringify(reply)}`);
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError } from '../../gateway/quota/plans';
+
+const savedPlansFile = process.env.PLANS_FILE;
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'plans-'));
+  delete process.env.PLANS_FILE;
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  if (savedPlansFile === undefined) delete process.env.PLANS_FILE;
+  else process.env.PLANS_FILE = savedPlansFile;
+});
+
+function plansFile(contents: unknown): string {
+  const file = join(dir, `plans-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(contents));
+  return file;
+}
+
+test('the shipped plans carry the agreed limits', () => {
+  expect(planNames()).toEqual(['pilot', 'standard', 'enterprise']);
+  expect(getPlan('pilot')).toEqual({ name: 'pilot', quota: { perMinute: 60, perDay: 5_000 }, maxBatchItems: 10_000 });
+  expect(getPlan('standard')).toEqual({
+    name: 'standard',
+    quota: { perMinute: 600, perDay: 100_000 },
+    maxBatchItems: 100_000,
+  });
+  expect(getPlan('enterprise')).toEqual({
+    name: 'enterprise',
+    quota: { perMinute: 6_000, perDay: 5_000_000 },
+    maxBatchItems: 1_000_000,
+  });
+});
+
+test('an unknown plan names the known ones', () => {
+  expect(() => getPlan('gold')).toThrow(UnknownPlanError);
+  expect(() => getPlan('gold')).toThrow("unknown plan 'gold' (known plans: pilot, standard, enterprise)");
+});
+
+test('PLANS_FILE points to another plans file', () => {
+  process.env.PLANS_FILE = plansFile({ trial: { quota: { perMinute: 1, perDay: 2 }, maxBatchItems: 3 } });
+  expect(planNames()).toEqual(['trial']);
+  expect(getPlan('trial').quota).toEqual({ perMinute: 1, perDay: 2 });
+  expect(() => getPlan('pilot')).toThrow(UnknownPlanError);
+});
+
+test.each([
+  ['a zero limit', { pilot: { quota: { perMinute: 0, perDay: 2 }, maxBatchItems: 3 } }, '/pilot/quota/perMinute'],
+  ['a missing batch size', { pilot: { quota: { perMinute: 1, perDay: 2 } } }, 'maxBatchItems'],
+  ['a fractional limit', { pilot: { quota: { perMinute: 1.5, perDay: 2 }, maxBatchItems: 3 } }, 'integer'],
+  ['no plans', {}, 'fewer than 1'],
+])('rejects a plans file with %s', (_case, contents, problem) => {
+  const file = plansFile(contents);
+  expect(() => loadPlans(file)).toThrow(InvalidPlansFileError);
+  expect(() => loadPlans(file)).toThrow(problem);
+});
+
+test('rejects a file that is not JSON', () => {
+  const file = join(dir, 'broken.json');
+  writeFileSync(file, '{ pilot: ');
+  expect(() => loadPlans(file)).toThrow(InvalidPlansFileError);
+});
