@@ -1,6 +1,6 @@
 /**
  * Canonical codes shared by ingestion, features, the subgraphs and the REST layer.
- * Pure data: no I/O, no matching logic (that lives in ./match.ts).
+ * Pure data: no I/O, no matching logic (that lives in the modules beside it, exported by ./index.ts).
  */
 
 export const DISTRICT_IDS = [

@@ -1,0 +1,43 @@
+/**
+ * How listings and clients spell renovation, building type, bathroom and yes/no answers:
+ * Russian site labels, their machine-translated English, Uzbek API values. Each code also
+ * matches its own name ("needs_repair", "pre_finish"). Uzbek Cyrillic forms (Ўртача, Ғиштли,
+ * Қора сувоқ …) transliterate onto the Uzbek Latin entries and need no entry. Pure data.
+ */
+import type { Bathroom, BuildingType, Renovation } from './codes';
+
+export const RENOVATION_LABELS: Readonly<Record<Renovation, readonly string[]>> = {
+  euro: ['Евроремонт', 'Euro renovation', 'Evro', "Evro ta'mir", 'Yevroremont'],
+  designer: ['Авторский проект', "Author's design", 'Mualliflik loyihasi'],
+  good: ['Yaxshi', 'Хороший'],
+  average: ['Средний', 'Medium', "O'rtacha"],
+  needs_repair: ['Требует ремонта', 'Requires repairs', "Ta'mir talab", 'needs repair'],
+  pre_finish: ['Предчистовая отделка', 'Tozalashdan avvalgi pardoz', 'pre-finish'],
+  rough: ['Черновая отделка', 'Rough finish', 'Qora suvoq'],
+};
+
+export const BUILDING_TYPE_LABELS: Readonly<Record<BuildingType, readonly string[]>> = {
+  panel: ['Панельный', 'Panelli'],
+  brick: ['Кирпичный', "G'ishtli"],
+  // Monolythic: the English file's spelling.
+  monolith: ['Монолитный', 'Monolit', 'Monolithic', 'Monolythic'],
+  block: ['Блочный', 'Blokli'],
+  wood: ['Деревянный', 'Wooden', "Yog'och"],
+  other: ['Другое', 'Boshqa'],
+};
+
+export const BATHROOM_LABELS: Readonly<Record<Bathroom, readonly string[]>> = {
+  separate: ['Раздельный', 'Санузел раздельный', 'alohida'],
+  combined: ['Совмещенный', 'Совмещённый', 'Санузел совмещенный', 'birga'],
+  two_plus: ['2 санузла и более', '2+', 'two or more'],
+};
+
+export const YES_WORDS: readonly string[] = ['ha', 'да', 'yes', 'true', '1', 'bor', 'есть'];
+export const NO_WORDS: readonly string[] = ["yo'q", 'нет', 'no', 'false', '0'];
+
+/** uybor amenity columns write the amenity's name for yes ("Мебель") and "No <amenity>" for no. */
+export const AMENITY_LABELS: readonly string[] = [
+  'Лифт', 'Охрана', 'Интернет', 'Детская площадка', 'Канализация', 'Санузел раздельный',
+  'Видеонаблюдение', 'Парковочное место', 'Кондиционер', 'Мебель',
+];
+export const NEGATING_WORDS: readonly string[] = ['no', 'без'];
