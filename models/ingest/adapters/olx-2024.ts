@@ -1,0 +1,53 @@
+/**
+ * olx_apartments_2024.csv (olx.uz, spring 2024): one row per ad with a free-text title (never kept),
+ * seller type, new/resale, areas, floor, building and repair type (often blank), bathroom, furniture,
+ * two comma lists (in the flat, nearby), the district, and a price in у.е. or сум.
+ */
+import { amenitiesFromLabelList, mergeAmenityBlocks } from '../amenities';
+import { OLX_IN_FLAT_LABELS, OLX_NEARBY_LABELS } from '../amenity-labels';
+import { OLX_MARKET_LABELS, OLX_SELLER_LABELS } from '../labels';
+import type { Normaliser } from '../normaliser';
+import { parseArea, parseCount } from '../parse';
+import { sourceFile } from '../sources';
+import { fileFields, isDrop, priceUsdFrom, type SourceAdapter } from './adapter';
+
+export function createOlx2024Adapter(normaliser: Normaliser): SourceAdapter {
+  const file = sourceFile('olx_2024');
+  return {
+    file,
+    adapt(row, sourceRow) {
+      const district = normaliser.district(row['district']);
+      if (district === null) return { drop: 'unknown_district' };
+      const price = priceUsdFrom(row['price'], file.period);
+      if (isDrop(price)) return price;
+      const area = parseArea(row['allArea']);
+      if (area === null) return { drop: 'no_area' };
+      return {
+        record: {
+          ...fileFields(file, sourceRow),
+          priceUsd: price.priceUsd,
+          district,
+          mahallaId: null,
+          area,
+          rooms: parseCount(row['rooms']),
+          floor: parseCount(row['floor']),
+          totalFloors: parseCount(row['floorsNumber']),
+          landAreaSotka: null,
+          renovation: normaliser.renovation(row['repairType']),
+          buildingType: normaliser.buildingType(row['buildingType']),
+          furniture: normaliser.yesNo(row['setOfFurniture']),
+          bathroom: normaliser.bathroom(row['bathroom']),
+          market: OLX_MARKET_LABELS[row['housingType']] ?? null,
+          seller: OLX_SELLER_LABELS[row['type']] ?? null,
+          amenities: mergeAmenityBlocks(
+            amenitiesFromLabelList(row['inQuart'], OLX_IN_FLAT_LABELS),
+            amenitiesFromLabelList(row['nearestStructures'], OLX_NEARBY_LABELS),
+          ),
+          lat: null,
+          lon: null,
+        },
+        corrections: price.corrections,
+      };
+    },
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * Listing ingestion for the residential models: six scrapes of uybor.uz and olx.uz turned into one
+ * clean, de-duplicated set of canonical records, with a report of every row dropped and why.
+ */
+export { ingestListings, type IngestOptions, type IngestResult } from './pipeline';
+export { dataSnapshot, type DataSnapshot } from './snapshot';
+export type { ListingRecord, ListingSource } from './record';
+export type { IngestReport, SourceReport, CrossSourceMergeCount } from './report';
+export type { PriceFence, PriceEra } from './outliers';
+export { DROP_REASONS, CORRECTIONS, type DropReason, type Correction } from './reasons';
