@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { INPUT_NAME, METADATA_KEYS, OUTPUT_NAME } from './model-contract';
+import { readModelMetadata } from './onnx-metadata';
+
+/**
+ * Session options for a latency-sensitive server on 2 cores: one thread per session (parallelism comes
+ * from concurrent requests, and the event loop keeps a core), full graph optimisation, and no memory
+ * pattern, whose cached allocation plan is keyed to one input shape while our batch size varies.
+ */
+const SESSION_OPTIONS: InferenceSession.SessionOptions = {
+  executionProviders: ['cpu'],
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+  enableMemPattern: false,
+};
+
+/** A loaded .onnx valuation model that follows the model contract (float32 [N, F] in, [N, 1] out). */
+export class OnnxModel {
+  private constructor(
+    private readonly session: InferenceSession,
+    /** Number of features per row the model expects. */
+    readonly inputWidth: number,
+    readonly producerName: string,
+    readonly metadata: Readonly<Record<string, string>>,
+    readonly featureNames: readonly string[],
+  ) {}
+
+  /** Loads from a file path or from the .onnx bytes, and checks the model contract. */
+  static async load(source: string | Uint8Array): Promise<OnnxModel> {
+    const bytes = typeof source === 'string' ? await readFile(source) : source;
+    const { producerName, props } = readModelMetadata(bytes);
+    const session = await InferenceSession.create(bytes, SESSION_OPTIONS);
+    try {
+      const inputWidth = OnnxModel.checkContract(session);
+      const namesJson = props[METADATA_KEYS.featureNames];
+      const featureNames: string[] = namesJson === undefined ? [] : JSON.parse(namesJson);
+      if (namesJson !== undefined && (!Array.isArray(featureNames) || featureNames.length !== inputWidth)) {
+        throw new Error(`metadata ${METADATA_KEYS.featureNames} does not list ${inputWidth} names`);
+      }
+      return new OnnxModel(session, inputWidth, producerName, Object.freeze({ ...props }), Object.freeze(featureNames));
+    } catch (err) {
+      await session.release();
+      throw err;
+    }
+  }
+
+  /** The model's input width, after checking the input and output names, types and shapes. */
+  private static checkContract(session: InferenceSession): number {
+    const input = session.inputMetadata.find((m) => m.name === INPUT_NAME);
+    const output = session.outputMetadata.find((m) => m.name === OUTPUT_NAME);
+    if (session.inputNames.length !== 1 || !input?.isTensor || input.type !== 'float32') {
+      throw new Error(`model must have exactly one float32 input named '${INPUT_NAME}'`);
+    }
+    if (!output?.isTensor || output.type !== 'float32') throw new Error(`model must have a float32 output named '${OUTPUT_NAME}'`);
+    const width = input.shape[1];
+    if (input.shape.length !== 2 || typeof width !== 'number' || width < 1) {
+      throw new Error(`input '${INPUT_NAME}' must have shape [N, F] with a fixed F, got [${input.shape.join(', ')}]`);
+    }
+    return width;
+  }
+
+  /** Predictions for `rows` rows laid out row-major in `features` (NaN = missing). */
+  async run(features: Float32Array, rows: number): Promise<Float32Array> {
+    if (!Number.isInteger(rows) || rows < 1) throw new RangeError(`rows must be a positive integer, got ${rows}`);
+    if (features.length !== rows * this.inputWidth) {
+      throw new RangeError(`features has ${features.length} values, ${rows} rows of ${this.inputWidth} need ${rows * this.inputWidth}`);
+    }
+    const results = await this.session.run({ [INPUT_NAME]: new Tensor('float32', features, [rows, this.inputWidth]) });
+    return results[OUTPUT_NAME].data as Float32Array;
+  }
+
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}
