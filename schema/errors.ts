@@ -1,0 +1,68 @@
+/**
+ * The public error catalogue: every error code a client can see, on every surface
+ * (REST bodies, GraphQL `extensions.code`, MCP tool errors). Pure data plus one class.
+ * Internal failures never leave the service with their own message: they become INTERNAL.
+ */
+export const ERROR_CATALOGUE = {
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON' },
+  INVALID_PARAMETER: { status: 400, message: 'A parameter has the wrong type or is out of range' },
+  MISSING_PARAMETER: { status: 400, message: 'A required parameter is missing' },
+  UNKNOWN_DISTRICT: { status: 400, message: 'The district is not a Tashkent district' },
+  PERSONAL_DATA_NOT_ACCEPTED: { status: 400, message: 'Personal data is not accepted' },
+  INVALID_API_KEY: { status: 401, message: 'The API key is missing or invalid' },
+  INVALID_TOKEN: { status: 401, message: 'The bearer token is missing, invalid or expired' },
+  NOT_FOUND: { status: 404, message: 'No such route' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 64 KB' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send Content-Type: application/json' },
+  RATE_LIMITED: { status: 429, message: 'The quota of your plan is exhausted' },
+  INTERNAL: { status: 500, message: 'Internal error' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+  suggestions?: string[];
+  request_id?: string;
+}
+
+/** An error meant for the client: its code, message and field are safe to show. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string = ERROR_CATALOGUE[code].message,
+    readonly field?: string,
+    readonly suggestions?: string[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+
+  toBody(requestId?: string): ApiErrorBody {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.field !== undefined && { field: this.field }),
+      ...(this.suggestions !== undefined && { suggestions: this.suggestions }),
+      ...(requestId !== undefined && { request_id: requestId }),
+    };
+  }
+
+  /** The GraphQL `extensions` carrying the same information. */
+  toExtensions(): Record<string, unknown> {
+    return {
+      code: this.code,
+      ...(this.field !== undefined && { field: this.field }),
+      ...(this.suggestions !== undefined && { suggestions: this.suggestions }),
+    };
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
+}

@@ -1,0 +1,18 @@
+/** The subgraphs of the supergraph: name, where their SDL is checked in, and how the code builds it. */
+import { join } from 'node:path';
+import type { GraphQLSchema } from 'graphql';
+import { PROJECT_ROOT } from '../models/paths';
+import { buildResidentialSchema } from '../subgraphs/residential/schema';
+
+export interface SubgraphDefinition {
+  name: string;
+  sdlPath: string;
+  build(): Promise<GraphQLSchema>;
+}
+
+export const SCHEMA_DIR = join(PROJECT_ROOT, 'schema');
+export const SUPERGRAPH_PATH = join(SCHEMA_DIR, 'supergraph.graphql');
+
+export const SUBGRAPHS: readonly SubgraphDefinition[] = [
+  { name: 'residential', sdlPath: join(SCHEMA_DIR, 'residential.graphql'), build: buildResidentialSchema },
+];

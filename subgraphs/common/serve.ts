@@ -1,0 +1,71 @@
+/**
+ * Serves one subgraph schema over HTTP: fastify + Apollo Server, reachable only with the
+ * gateway's internal token. Tuned for being called by the gateway on every request:
+ * no inline tracing, no landing page, parsed documents cached by Apollo.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApolloServer, type BaseContext } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import Fastify from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+
+export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+
+export interface SubgraphServerOptions<TContext extends BaseContext> {
+  name: string;
+  schema: GraphQLSchema;
+  host: string;
+  port: number;
+  internalToken: string;
+  /** Builds the per-request context from the headers the gateway set. */
+  context(headers: IncomingHttpHeaders): TContext;
+  introspection?: boolean;
+}
+
+export interface RunningService {
+  name: string;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function serveSubgraph<TContext extends BaseContext>(options: SubgraphServerOptions<TContext>): Promise<RunningService> {
+  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  const apollo = new ApolloServer<TContext>({
+    schema: options.schema,
+    introspection: options.introspection ?? false,
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],
+  });
+  await apollo.start();
+
+  const expected = Buffer.from(options.internalToken);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/health') return;
+    const given = Buffer.from(String(request.headers[INTERNAL_TOKEN_HEADER] ?? ''));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return reply.code(401).send({ error: { code: 'INVALID_TOKEN', message: 'subgraphs accept requests from the gateway only' } });
+    }
+  });
+  app.get('/health', async () => ({ status: 'ok', service: options.name }));
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler: fastifyApolloHandler(apollo, { context: async (request) => options.context(request.headers) }),
+  });
+
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    name: options.name,
+    url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}/graphql`,
+    port,
+    close: async () => {
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,156 @@
+/** GraphQL types of the residential subgraph (type-graphql classes). */
+import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum ConfidenceLevelEnum {
+  high = 'high',
+  medium = 'medium',
+  low = 'low',
+}
+registerEnumType(ConfidenceLevelEnum, { name: 'ConfidenceLevel', description: 'How far a bank can rely on the estimate' });
+
+@InputType({ description: 'A flat or house in Tashkent. Names (district, mahalla, renovation, building type, bathroom) accept English, Uzbek Latin or Cyrillic and Russian spellings. No personal data.' })
+export class HomeValuationInput {
+  @Field({ description: 'District in any common spelling (Chilanzar, Chilonzor tumani, Чиланзарский район)' })
+  district!: string;
+  @Field(() => String, { nullable: true, description: 'Mahalla (Latin or Cyrillic); unknown names fall back to district level with a warning' })
+  mahalla?: string | null;
+  @Field(() => Float, { description: 'Total area in m², 10 to 1000' })
+  area!: number;
+  @Field(() => Int, { description: 'Rooms, 1 to 20' })
+  rooms!: number;
+  @Field(() => Int, { description: 'Floor, 1 to totalFloors' })
+  floor!: number;
+  @Field(() => Int, { description: 'Floors in the building, 1 to 60' })
+  totalFloors!: number;
+  @Field(() => String, { nullable: true, description: "Renovation: Evro, Yaxshi, O'rtacha, Mualliflik loyihasi, Ta'mir talab, Qora suvoq, Tozalashdan avvalgi pardoz, or Russian/English forms" })
+  renovation?: string | null;
+  @Field(() => String, { nullable: true, description: "Building type: Panelli, G'ishtli, Monolit, Blokli, or Russian/English forms" })
+  buildingType?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Furnished' })
+  furniture?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Bathroom: alohida (separate), birga (combined), 2+' })
+  bathroom?: string | null;
+  @Field(() => String, { nullable: true, description: 'new or resale' })
+  market?: string | null;
+  @Field(() => String, { nullable: true, description: 'owner or agency, when the price comes from a listing' })
+  sellerType?: string | null;
+  @Field(() => Float, { nullable: true, description: 'Asking price in USD, if known: flagged when outside the interval' })
+  askingPrice?: number | null;
+}
+
+@ObjectType({ description: 'A calibrated prediction interval' })
+export class PredictionInterval {
+  @Field(() => Float) low!: number;
+  @Field(() => Float) high!: number;
+  @Field(() => Float, { description: 'Share of true prices the interval should contain, and does on held-out data' })
+  coverage!: number;
+}
+
+@ObjectType()
+export class Confidence {
+  @Field(() => ConfidenceLevelEnum) level!: ConfidenceLevelEnum;
+  @Field(() => Float, { description: '0 to 1' }) score!: number;
+}
+
+@ObjectType({ description: "One ensemble member's own estimate" })
+export class ModelEstimate {
+  @Field() name!: string;
+  @Field(() => Float) estimate!: number;
+}
+
+@ObjectType({ description: 'Data for checking the estimate against the market and the training data' })
+export class AnomalyCheck {
+  @Field(() => Float) districtMedianPricePerM2!: number;
+  @Field(() => Float, { description: 'Estimated price per m² relative to the district median, e.g. 0.05 = 5% above' })
+  deviationFromDistrictMedian!: number;
+  @Field(() => Float, { nullable: true }) mahallaMedianPricePerM2!: number | null;
+  @Field(() => Float, { nullable: true }) deviationFromMahallaMedian!: number | null;
+  @Field(() => Float, { description: 'Spread of the ensemble members, relative to the estimate' })
+  modelSpread!: number;
+  @Field(() => [String], { description: 'Reasons to look twice, e.g. AREA_OUTSIDE_DISTRICT_RANGE, ASKING_PRICE_OUTSIDE_INTERVAL' })
+  flags!: string[];
+}
+
+@ObjectType()
+export class ValuationLocation {
+  @Field({ description: 'District (English name)' }) district!: string;
+  @Field(() => String, { nullable: true }) mahalla!: string | null;
+  @Field(() => String, { nullable: true, description: 'Mahalla id, e.g. chilanzar/qatortol' }) mahallaId!: string | null;
+  @Field({ description: "'mahalla' when the mahalla was recognised, else 'district'" }) matched!: string;
+}
+
+@ObjectType({ description: 'The value of a home as collateral' })
+export class HomeValuation {
+  @Field(() => Float, { description: 'Estimated market value' }) estimate!: number;
+  @Field() currency!: string;
+  @Field(() => Float) pricePerM2!: number;
+  @Field(() => PredictionInterval) interval!: PredictionInterval;
+  @Field(() => Confidence) confidence!: Confidence;
+  @Field(() => [ModelEstimate]) models!: ModelEstimate[];
+  @Field(() => AnomalyCheck) anomaly!: AnomalyCheck;
+  @Field(() => ValuationLocation) location!: ValuationLocation;
+  @Field() modelVersion!: string;
+  @Field({ description: 'ISO 8601 time of valuation' }) valuedAt!: string;
+  @Field(() => [String]) warnings!: string[];
+}
+
+@ObjectType({ description: 'An input the bulk query could not value' })
+export class ValuationError {
+  @Field({ description: 'Error code from the public catalogue, e.g. UNKNOWN_DISTRICT' }) code!: string;
+  @Field() message!: string;
+  @Field(() => String, { nullable: true }) field!: string | null;
+  @Field(() => [String], { nullable: true }) suggestions!: string[] | null;
+}
+
+@ObjectType({ description: 'One item of a bulk valuation: a valuation or an error, in input order' })
+export class HomeValuationResult {
+  @Field(() => Int) index!: number;
+  @Field(() => HomeValuation, { nullable: true }) valuation!: HomeValuation | null;
+  @Field(() => ValuationError, { nullable: true }) error!: ValuationError | null;
+}
+
+@ObjectType()
+export class AccuracyMetrics {
+  @Field(() => Int) n!: number;
+  @Field(() => Float) r2!: number;
+  @Field(() => Float, { description: 'Mean absolute percentage error, 0.07 = 7%' }) mape!: number;
+  @Field(() => Float) medianApe!: number;
+  @Field(() => Float) maeUsd!: number;
+  @Field(() => Float, { description: 'Share within ±10%' }) ppe10!: number;
+  @Field(() => Float, { description: 'Share within ±20%' }) ppe20!: number;
+  @Field(() => Float, { description: 'Share of true prices inside the interval' }) intervalCoverage!: number;
+  @Field(() => Float, { description: 'Median interval width relative to the estimate' }) medianIntervalWidth!: number;
+}
+
+@ObjectType()
+export class DistrictAccuracy {
+  @Field() district!: string;
+  @Field(() => AccuracyMetrics) metrics!: AccuracyMetrics;
+  @Field({ description: 'high, medium, moderate or low' }) accuracyClass!: string;
+}
+
+@ObjectType()
+export class FeatureImportance {
+  @Field() feature!: string;
+  @Field(() => Float) importance!: number;
+}
+
+@ObjectType()
+export class EnsembleMember {
+  @Field() name!: string;
+  @Field() algorithm!: string;
+  @Field(() => Float) weight!: number;
+}
+
+@ObjectType({ description: 'The residential model version in service and how good it is on data it never saw' })
+export class ResidentialModel {
+  @Field() version!: string;
+  @Field() trainedAt!: string;
+  @Field({ description: 'Data snapshot the version was trained on' }) dataSnapshot!: string;
+  @Field({ description: 'How the headline metrics were measured' }) evaluation!: string;
+  @Field(() => AccuracyMetrics) metrics!: AccuracyMetrics;
+  @Field(() => [DistrictAccuracy]) districts!: DistrictAccuracy[];
+  @Field(() => [FeatureImportance]) featureImportance!: FeatureImportance[];
+  @Field(() => [EnsembleMember]) members!: EnsembleMember[];
+  @Field(() => Float) intervalCoverage!: number;
+}

@@ -1,0 +1,14 @@
+/** The checked-in SDL and supergraph must be what the code produces (run `npm run schema` after changing a subgraph). */
+import { readFileSync } from 'node:fs';
+import { composeSupergraph, emittedSdl } from '../../schema/sdl';
+import { SUBGRAPHS, SUPERGRAPH_PATH } from '../../schema/subgraphs';
+
+describe.each(SUBGRAPHS.map((s) => [s.name, s] as const))('%s subgraph', (_name, subgraph) => {
+  it('checked-in SDL equals the SDL the code emits', async () => {
+    expect(readFileSync(subgraph.sdlPath, 'utf8')).toBe(await emittedSdl(subgraph));
+  });
+});
+
+it('the checked-in supergraph is the composition of the checked-in SDL', () => {
+  expect(readFileSync(SUPERGRAPH_PATH, 'utf8')).toBe(composeSupergraph());
+});
