@@ -1,0 +1,62 @@
+/**
+ * Split-conformal prediction intervals on log price: the interval is estimate·exp(±q), where q is
+ * the conformal quantile of absolute log residuals measured on rows the model was not fitted on
+ * (out-of-fold). Per district where the district has enough calibration rows; elsewhere the city
+ * quantile, widened because a thin district is harder than the city average.
+ */
+
+export interface IntervalCalibration {
+  coverage: number;
+  method: string;
+  /** City-wide conformal quantile of |log residual|. */
+  global: number;
+  /** Per district: its own quantile (or the widened city one) and how many rows backed it. */
+  district: Record<string, { q: number; n: number; own: boolean }>;
+  /** Districts with fewer calibration rows than this use the widened city quantile. @default 60 */
+  minRows: number;
+  /** Widening of the city quantile for thin districts. @default 1.3 */
+  thinDataFactor: number;
+  /** Widening per out-of-distribution flag on the request. @default 1.25 */
+  outOfDistributionFactor: number;
+}
+
+/** The finite-sample conformal quantile: the ceil((n+1)·coverage)-th smallest residual. */
+export function conformalQuantile(absResiduals: ArrayLike<number>, coverage: number): number {
+  const sorted = Float64Array.from(absResiduals).sort();
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const rank = Math.min(n, Math.ceil((n + 1) * coverage));
+  return sorted[rank - 1];
+}
+
+export function calibrateIntervals(absResiduals: ArrayLike<number>, districts: readonly string[], coverage = 0.9, minRows = 60, thinDataFactor = 1.3): IntervalCalibration {
+  const global = conformalQuantile(absResiduals, coverage);
+  const byDistrict = new Map<string, number[]>();
+  districts.forEach((d, i) => {
+    const list = byDistrict.get(d) ?? [];
+    list.push(absResiduals[i]);
+    byDistrict.set(d, list);
+  });
+  const district: IntervalCalibration['district'] = {};
+  for (const [d, residuals] of byDistrict) {
+    const own = residuals.length >= minRows;
+    // A thin district never gets an interval narrower than the city's: its own few residuals cannot prove it.
+    district[d] = { q: own ? conformalQuantile(residuals, coverage) : Math.max(global * thinDataFactor, conformalQuantile(residuals, coverage)), n: residuals.length, own };
+  }
+  return {
+    coverage,
+    method: 'split conformal on out-of-fold absolute log residuals, per district with at least minRows rows',
+    global,
+    district,
+    minRows,
+    thinDataFactor,
+    outOfDistributionFactor: 1.25,
+  };
+}
+
+/** The half-width in log space for one request. */
+export function intervalHalfWidth(calibration: IntervalCalibration, district: string, outOfDistributionFlags: number): number {
+  const entry = calibration.district[district];
+  const base = entry ? entry.q : calibration.global * calibration.thinDataFactor;
+  return base * calibration.outOfDistributionFactor ** Math.min(outOfDistributionFlags, 3);
+}

@@ -1,0 +1,74 @@
+/**
+ * Accuracy measures a bank's model-risk team asks for (EAA/ESSVM, IAAO): on prices in USD.
+ * Pure functions over arrays of actual and predicted values.
+ */
+import type { AccuracyMetrics } from './valuation';
+
+export function accuracyMetrics(actual: ArrayLike<number>, predicted: ArrayLike<number>, low?: ArrayLike<number>, high?: ArrayLike<number>): AccuracyMetrics {
+  const n = actual.length;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += actual[i];
+  mean /= n;
+  let ssRes = 0;
+  let ssTot = 0;
+  let absSum = 0;
+  let within10 = 0;
+  let within20 = 0;
+  let covered = 0;
+  const ape = new Float64Array(n);
+  const widths = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = actual[i];
+    const p = predicted[i];
+    ssRes += (a - p) ** 2;
+    ssTot += (a - mean) ** 2;
+    absSum += Math.abs(a - p);
+    ape[i] = Math.abs(a - p) / a;
+    if (ape[i] <= 0.1) within10++;
+    if (ape[i] <= 0.2) within20++;
+    if (low && high) {
+      if (a >= low[i] && a <= high[i]) covered++;
+      widths[i] = (high[i] - low[i]) / p;
+    }
+  }
+  return {
+    n,
+    r2: n > 1 && ssTot > 0 ? 1 - ssRes / ssTot : NaN,
+    mape: mean1(ape),
+    medianApe: median(ape),
+    maeUsd: absSum / n,
+    ppe10: within10 / n,
+    ppe20: within20 / n,
+    intervalCoverage: low && high ? covered / n : NaN,
+    medianIntervalWidth: low && high ? median(widths) : NaN,
+  };
+}
+
+/** Accuracy class of a district from its held-out numbers (the rule is in the model card). */
+export function accuracyClass(m: AccuracyMetrics): 'high' | 'medium' | 'moderate' | 'low' {
+  if (m.n < 30) return 'low';
+  if (m.r2 >= 0.8 && m.mape <= 0.12) return 'high';
+  if (m.r2 >= 0.65 && m.mape <= 0.16) return 'medium';
+  if (m.r2 >= 0.5 && m.mape <= 0.22) return 'moderate';
+  return 'low';
+}
+
+export function median(values: ArrayLike<number>): number {
+  return quantile(values, 0.5);
+}
+
+/** Linear-interpolated quantile of a sample (does not mutate the input). */
+export function quantile(values: ArrayLike<number>, q: number): number {
+  const sorted = Float64Array.from(values).sort();
+  if (sorted.length === 0) return NaN;
+  const position = (sorted.length - 1) * q;
+  const lower = Math.floor(position);
+  const upper = Math.ceil(position);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+}
+
+function mean1(values: Float64Array): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}

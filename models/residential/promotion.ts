@@ -1,0 +1,31 @@
+/**
+ * The promotion gate: a new version replaces the current one only if it is not worse on the same
+ * evaluation. Same data snapshot → the same headline test rows, so the recorded headline numbers
+ * are compared; a new snapshot → the current version is scored on the new version's test rows.
+ */
+import type { ResidentialManifest } from './manifest';
+
+/**
+ * MAPE may rise by at most this much (noise between runs). Coverage must stay within a sanity band:
+ * an interval that misses far more, or far fewer, prices than it states is broken. (The quality
+ * target, 88–92% overall and per district, is reported in the model card, not enforced here.)
+ */
+export const MAPE_TOLERANCE = 0.003;
+export const COVERAGE_BAND = [0.85, 0.95] as const;
+
+export interface PromotionDecision {
+  promote: boolean;
+  reason: string;
+}
+
+export function decidePromotion(candidate: Pick<ResidentialManifest, 'evaluation'>, current: { version: string; mapeOnSameEvaluation: number } | null): PromotionDecision {
+  const { mape, intervalCoverage } = candidate.evaluation.headline.overall;
+  if (intervalCoverage < COVERAGE_BAND[0] || intervalCoverage > COVERAGE_BAND[1]) {
+    return { promote: false, reason: `headline interval coverage ${(intervalCoverage * 100).toFixed(1)}% is outside ${COVERAGE_BAND[0] * 100}–${COVERAGE_BAND[1] * 100}%` };
+  }
+  if (!current) return { promote: true, reason: 'no version in service yet' };
+  if (mape > current.mapeOnSameEvaluation + MAPE_TOLERANCE) {
+    return { promote: false, reason: `MAPE ${(mape * 100).toFixed(2)}% is worse than ${current.version}'s ${(current.mapeOnSameEvaluation * 100).toFixed(2)}% on the same evaluation` };
+  }
+  return { promote: true, reason: `MAPE ${(mape * 100).toFixed(2)}% vs ${current.version}'s ${(current.mapeOnSameEvaluation * 100).toFixed(2)}% on the same evaluation` };
+}

@@ -1,0 +1,165 @@
+/**
+ * From a client's home valuation input (any spelling, GraphQL field names) to the canonical
+ * request the model runtime takes. Used by the residential subgraph and by the valuate CLI,
+ * so every surface validates and normalises the same way.
+ */
+import { ApiError } from '../../schema/errors';
+import { HOME_FIELDS, looksLikePersonalDataValue, type FieldSpec } from '../../schema/home-contract';
+import {
+  DISTRICT_NAMES, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
+  parseYesNo, suggestDistricts,
+  type Bathroom, type BuildingType, type DistrictId, type Market, type Renovation, type SellerType,
+} from '../vocabulary';
+
+/** Client input with GraphQL field names; names in any spelling. */
+export interface HomeInput {
+  district: string;
+  mahalla?: string | null;
+  area: number;
+  rooms: number;
+  floor: number;
+  totalFloors: number;
+  renovation?: string | null;
+  buildingType?: string | null;
+  furniture?: boolean | string | null;
+  bathroom?: string | null;
+  market?: string | null;
+  sellerType?: string | null;
+  askingPrice?: number | null;
+}
+
+/** The canonical request: codes, not names. */
+export interface HomeRequest {
+  district: DistrictId;
+  mahallaId: string | null;
+  area: number;
+  rooms: number;
+  floor: number;
+  totalFloors: number;
+  renovation: Renovation | null;
+  buildingType: BuildingType | null;
+  furniture: boolean | null;
+  bathroom: Bathroom | null;
+  market: Market | null;
+  seller: SellerType | null;
+  askingPrice: number | null;
+}
+
+export interface ResolvedLocation {
+  district: string;
+  mahalla: string | null;
+  mahallaId: string | null;
+  /** Where the valuation is anchored: 'mahalla' when the mahalla was recognised, else 'district'. */
+  matched: 'mahalla' | 'district';
+}
+
+export interface NormalisedHomeInput {
+  request: HomeRequest;
+  location: ResolvedLocation;
+  warnings: string[];
+}
+
+const FIELD_BY_GRAPHQL = new Map(HOME_FIELDS.map((f) => [f.graphql, f]));
+const MARKET_ALIASES: Record<string, Market> = { new: 'new', 'new build': 'new', novostroyka: 'new', yangi: 'new', 'новостройка': 'new', 'новостройки': 'new', resale: 'resale', secondary: 'resale', ikkilamchi: 'resale', 'вторичный': 'resale', 'вторичка': 'resale', 'вторичный рынок': 'resale' };
+const SELLER_ALIASES: Record<string, SellerType> = { owner: 'owner', private: 'owner', mulkdor: 'owner', 'частное лицо': 'owner', 'собственник': 'owner', agency: 'agency', business: 'agency', agentlik: 'agency', 'агентство': 'agency', 'бизнес': 'agency' };
+
+export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
+  const warnings: string[] = [];
+  for (const f of HOME_FIELDS) checkField(f, (input as unknown as Record<string, unknown>)[f.graphql]);
+  if (input.floor > input.totalFloors) {
+    throw new ApiError('INVALID_PARAMETER', `floor (${input.floor}) must not be above total_floors (${input.totalFloors})`, field('floor'));
+  }
+
+  const district = matchDistrict(input.district);
+  if (!district) {
+    const suggestions = suggestDistricts(input.district, 3);
+    throw new ApiError('UNKNOWN_DISTRICT', `Unknown district "${clip(input.district)}"${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, field('district'), suggestions);
+  }
+  if (district.via === 'fuzzy') warnings.push(`district "${clip(input.district)}" read as ${district.name}`);
+
+  let mahallaId: string | null = null;
+  let mahallaName: string | null = null;
+  if (present(input.mahalla)) {
+    const mahalla = matchMahalla(input.mahalla, district.id);
+    if (mahalla && mahalla.district === district.id) {
+      mahallaId = mahalla.id;
+      mahallaName = mahalla.name;
+      if (mahalla.via === 'fuzzy') warnings.push(`mahalla "${clip(input.mahalla)}" read as ${mahalla.name}`);
+    } else {
+      warnings.push(`mahalla "${clip(input.mahalla)}" is not known in ${district.name}: valued at district level`);
+    }
+  }
+
+  const request: HomeRequest = {
+    district: district.id,
+    mahallaId,
+    area: input.area,
+    rooms: input.rooms,
+    floor: input.floor,
+    totalFloors: input.totalFloors,
+    renovation: category(input.renovation, 'renovation', matchRenovation),
+    buildingType: category(input.buildingType, 'buildingType', matchBuildingType),
+    furniture: yesNo(input.furniture),
+    bathroom: category(input.bathroom, 'bathroom', matchBathroom),
+    market: category(input.market, 'market', (s) => MARKET_ALIASES[s.trim().toLowerCase()] ?? null),
+    seller: category(input.sellerType, 'sellerType', (s) => SELLER_ALIASES[s.trim().toLowerCase()] ?? null),
+    askingPrice: input.askingPrice ?? null,
+  };
+  return {
+    request,
+    location: { district: DISTRICT_NAMES[district.id], mahalla: mahallaName, mahallaId, matched: mahallaId ? 'mahalla' : 'district' },
+    warnings,
+  };
+}
+
+function checkField(f: FieldSpec, value: unknown): void {
+  if (value === undefined || value === null) {
+    if (f.required) throw new ApiError('MISSING_PARAMETER', `${f.rest} is required`, f.rest);
+    return;
+  }
+  switch (f.kind) {
+    case 'number':
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be a number`, f.rest);
+      if (f.kind === 'integer' && !Number.isInteger(value)) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be an integer`, f.rest);
+      if ((f.min !== undefined && value < f.min) || (f.max !== undefined && value > f.max)) {
+        throw new ApiError('INVALID_PARAMETER', `${f.rest} must be between ${f.min} and ${f.max}`, f.rest);
+      }
+      return;
+    case 'string':
+      if (typeof value !== 'string') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be a string`, f.rest);
+      if (value.trim() === '' && f.required) throw new ApiError('MISSING_PARAMETER', `${f.rest} is required`, f.rest);
+      if (looksLikePersonalDataValue(value)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `${f.rest} looks like it contains a phone number or e-mail address`, f.rest);
+      return;
+    case 'yesno':
+      if (typeof value !== 'string' && typeof value !== 'boolean') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no or true/false`, f.rest);
+      return;
+  }
+}
+
+function category<T>(value: string | null | undefined, graphqlName: string, match: (s: string) => T | null): T | null {
+  if (!present(value)) return null;
+  const code = match(value);
+  if (code === null) throw new ApiError('INVALID_PARAMETER', `${field(graphqlName)} "${clip(value)}" is not recognised`, field(graphqlName));
+  return code;
+}
+
+function yesNo(value: boolean | string | null | undefined): boolean | null {
+  if (value === null || value === undefined || value === '') return null;
+  const parsed = parseYesNo(value);
+  if (parsed === null) throw new ApiError('INVALID_PARAMETER', `mebel "${clip(String(value))}" must be yes/no (ha/yo'q, да/нет, true/false)`, 'mebel');
+  return parsed;
+}
+
+function present(value: string | null | undefined): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/** Errors name fields as REST clients know them (the legacy contract's snake_case). */
+function field(graphqlName: string): string {
+  return FIELD_BY_GRAPHQL.get(graphqlName)?.rest ?? graphqlName;
+}
+
+function clip(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}

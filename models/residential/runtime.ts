@@ -1,0 +1,123 @@
+/**
+ * Serving: loads one artifact version (manifest + ONNX members) and values requests vectorised,
+ * one ONNX session call per member for the whole batch. Imports the feature module and the
+ * ONNX runner, never a trainer.
+ */
+import { join } from 'node:path';
+import { OnnxModel } from '../runtime/onnx-model';
+import { inputFlags, estimateFlags, confidence, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
+import { intervalHalfWidth } from './conformal';
+import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
+import { readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
+import type { HomeRequest } from './request';
+import { DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
+import type { HomeValue, ResidentialModelSummary, ResidentialRuntime } from './valuation';
+
+interface LoadedMember {
+  name: string;
+  weight: number;
+  model: OnnxModel;
+}
+
+export class ResidentialModelSet implements ResidentialRuntime {
+  private constructor(
+    readonly manifest: ResidentialManifest,
+    private readonly members: readonly LoadedMember[],
+  ) {}
+
+  static async load(version: string, root = RESIDENTIAL_DIR): Promise<ResidentialModelSet> {
+    const manifest = readManifest(version, root);
+    if (manifest.features.names.join() !== FEATURE_NAMES.join()) {
+      throw new Error(`model ${version} was trained on features [${manifest.features.names}] but this code builds [${FEATURE_NAMES}]`);
+    }
+    const members = await Promise.all(
+      manifest.members.map(async (m) => ({ name: m.name, weight: m.weight, model: await OnnxModel.load(join(versionDir(version, root), m.file)) })),
+    );
+    return new ResidentialModelSet(manifest, members);
+  }
+
+  get version(): string {
+    return this.manifest.version;
+  }
+
+  async value(requests: readonly HomeRequest[]): Promise<HomeValue[]> {
+    const n = requests.length;
+    if (n === 0) return [];
+    const period = this.manifest.features.encoding.newestPeriod;
+    const rows: FeatureSource[] = requests.map((r) => ({ ...r, period }));
+    const features = encodeFeatures(rows, this.manifest.features.encoding, new Float32Array(n * FEATURE_COUNT));
+    const outputs = await Promise.all(this.members.map((m) => m.model.run(features, n)));
+    return requests.map((request, i) => this.assess(request, outputs.map((o) => o[i])));
+  }
+
+  /** From the members' log price per m² predictions for one request to the full answer. */
+  private assess(request: HomeRequest, memberLogPpm2: number[]): HomeValue {
+    const { manifest } = this;
+    let consensus = 0;
+    this.members.forEach((m, j) => (consensus += m.weight * memberLogPpm2[j]));
+    const memberEstimates = memberLogPpm2.map((lp) => Math.exp(lp) * request.area);
+    const rawEstimate = Math.exp(consensus) * request.area;
+    const modelSpread = memberEstimates.length > 1 ? (Math.max(...memberEstimates) - Math.min(...memberEstimates)) / rawEstimate : 0;
+
+    const before = inputFlags(request, manifest.market);
+    const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
+    const q = intervalHalfWidth(manifest.intervals, request.district, oodCount);
+    const estimate = roundTo(rawEstimate, 100);
+    const interval = { low: roundTo(rawEstimate * Math.exp(-q), 100), high: roundTo(rawEstimate * Math.exp(q), 100), coverage: manifest.intervals.coverage };
+
+    const districtMarket = manifest.market.district[request.district];
+    const pricePerM2 = rawEstimate / request.area;
+    const deviation = districtMarket ? pricePerM2 / districtMarket.medianPricePerM2 - 1 : 0;
+    const mahallaMarket = request.mahallaId ? manifest.market.mahalla[request.mahallaId] : undefined;
+    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread)];
+    const districtClass = manifest.districtAccuracy[request.district] ?? 'low';
+    return {
+      estimate,
+      currency: 'USD',
+      pricePerM2: Math.round(pricePerM2),
+      interval,
+      confidence: confidence((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags.length),
+      models: this.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
+      anomaly: {
+        districtMedianPricePerM2: districtMarket?.medianPricePerM2 ?? 0,
+        deviationFromDistrictMedian: round3(deviation),
+        mahallaMedianPricePerM2: mahallaMarket?.medianPricePerM2 ?? null,
+        deviationFromMahallaMedian: mahallaMarket ? round3(pricePerM2 / mahallaMarket.medianPricePerM2 - 1) : null,
+        modelSpread: round3(modelSpread),
+        flags,
+      },
+      modelVersion: manifest.version,
+    };
+  }
+
+  summary(): ResidentialModelSummary {
+    const { manifest } = this;
+    const headline = manifest.evaluation.headline;
+    return {
+      version: manifest.version,
+      trainedAt: manifest.trainedAt,
+      dataSnapshot: manifest.dataSnapshot.id,
+      evaluation: headline.protocol,
+      metrics: headline.overall,
+      districts: Object.entries(headline.districts).map(([id, m]) => {
+        const { accuracyClass, ...metrics } = m;
+        return { district: DISTRICT_NAMES[id as DistrictId] ?? id, metrics, accuracyClass };
+      }),
+      featureImportance: manifest.evaluation.featureImportance,
+      members: manifest.members.map((m) => ({ name: m.name, algorithm: m.algorithm, weight: m.weight })),
+      intervalCoverage: manifest.intervals.coverage,
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.model.release()));
+  }
+}
+
+function roundTo(x: number, step: number): number {
+  return Math.round(x / step) * step;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,67 @@
+/**
+ * `npm run train`: ingest, clean, train, evaluate, write models/artifacts/residential/<version>/,
+ * and promote it if it is not worse than the version in service. `--no-promote` only writes.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import { toOnnx } from '../onnx/registry';
+import { accuracyMetrics } from './metrics';
+import { currentVersion, listVersions, nextVersion, readManifest, setCurrentVersion, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
+import { decidePromotion } from './promotion';
+import { ResidentialModelSet } from './runtime';
+import { trainResidential } from './train';
+
+async function main(argv: string[]): Promise<void> {
+  const started = Date.now();
+  const bar = new SingleBar({ format: 'training |{bar}| {percentage}% {step}', hideCursor: true }, Presets.shades_classic);
+  bar.start(1, 0, { step: '' });
+  const trained = trainResidential({ onProgress: (done, total, step) => { bar.setTotal(total); bar.update(done, { step }); } });
+  bar.stop();
+
+  const version = nextVersion(listVersions());
+  const manifest: ResidentialManifest = {
+    ...trained.manifest,
+    version,
+    trainedAt: new Date().toISOString(),
+    training: { ...trained.manifest.training, seconds: Math.round((Date.now() - started) / 100) / 10 },
+  };
+  const dir = versionDir(version);
+  mkdirSync(dir, { recursive: true });
+  for (const { spec, model } of trained.fitted) {
+    writeFileSync(join(dir, `${spec.name}.onnx`), toOnnx(model, { featureNames: manifest.features.names, metadata: { model_version: version, member: spec.name } }));
+  }
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+
+  const h = manifest.evaluation.headline.overall;
+  console.log(`wrote ${dir} in ${manifest.training.seconds} s`);
+  console.log(`headline (${manifest.evaluation.headline.overall.n} held-out listings): R² ${h.r2.toFixed(3)}, MAPE ${(h.mape * 100).toFixed(1)}%, median APE ${(h.medianApe * 100).toFixed(1)}%, PPE10 ${(h.ppe10 * 100).toFixed(0)}%, 90% interval coverage ${(h.intervalCoverage * 100).toFixed(1)}%`);
+
+  if (argv.includes('--no-promote')) return;
+  const decision = decidePromotion(manifest, await currentOnSameEvaluation(manifest, trained.headlineTest));
+  if (decision.promote) {
+    setCurrentVersion(version);
+    console.log(`promoted ${version}: ${decision.reason}`);
+  } else {
+    console.log(`NOT promoted (${decision.reason}); the service keeps ${currentVersion()}. Promote by hand with \`npm run model -- promote ${version}\`.`);
+    process.exitCode = 3;
+  }
+}
+
+async function currentOnSameEvaluation(candidate: ResidentialManifest, test: ReturnType<typeof trainResidential>['headlineTest']) {
+  const version = currentVersion();
+  if (!version) return null;
+  const current = readManifest(version);
+  if (current.dataSnapshot.id === candidate.dataSnapshot.id && current.evaluation.headline.protocol === candidate.evaluation.headline.protocol) {
+    return { version, mapeOnSameEvaluation: current.evaluation.headline.overall.mape };
+  }
+  const runtime = await ResidentialModelSet.load(version, RESIDENTIAL_DIR);
+  const values = await runtime.value(test.rows.map((r) => ({ ...r, seller: r.seller, askingPrice: null, rooms: r.rooms ?? 1, floor: r.floor ?? 1, totalFloors: r.totalFloors ?? 1 })));
+  await runtime.close();
+  return { version, mapeOnSameEvaluation: accuracyMetrics(test.priceUsd, values.map((v) => v.estimate)).mape };
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

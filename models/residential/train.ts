@@ -1,0 +1,253 @@
+/**
+ * Training of one residential version: ingest → features → ensemble → calibrated intervals →
+ * evaluation → artifacts. Pure computation plus the artifact writer; the CLI adds the progress bar
+ * and the promotion decision.
+ *
+ * Evaluation (what the manifest and the model card report):
+ * - headline: a split by time and source. Fit on the older scrapes (olx spring 2024, uybor early
+ *   2025); test on the newer uybor scrapes (April and mid 2025) that cross-source de-duplication
+ *   left distinct. Intervals for the test rows come from calibration on training rows only.
+ * - second view: 5-fold cross-validation over all rows.
+ * The olx 2021 file is not trained on: its prices are from another market level (README).
+ */
+import { DISTRICT_IDS } from '../vocabulary/codes';
+import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
+import { matrix, type Matrix } from '../trainers';
+import { calibrateIntervals, intervalHalfWidth, type IntervalCalibration } from './conformal';
+import { learnWeights, MEMBERS, type MemberSpec } from './ensemble';
+import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
+import { accuracyMetrics, accuracyClass } from './metrics';
+import { marketReference } from './market';
+import type { EvaluationReport, ResidentialManifest } from './manifest';
+import type { AccuracyClass } from './assessment';
+
+export const TRAINING_SOURCES = ['olx_2024', 'uybor_2025', 'uybor_2025_b', 'uybor_2025_en'] as const;
+export const HEADLINE_TEST_SOURCES: readonly string[] = ['uybor_2025_b', 'uybor_2025_en'];
+const FOLDS = 5;
+const COVERAGE = 0.9;
+
+export interface TrainOptions {
+  seed?: number;
+  members?: readonly MemberSpec[];
+  onProgress?: (done: number, total: number, step: string) => void;
+}
+
+export interface TrainedVersion {
+  manifest: Omit<ResidentialManifest, 'version' | 'trainedAt'>;
+  /** Fitted members of the final model, to export. */
+  fitted: { spec: MemberSpec; model: ReturnType<MemberSpec['create']> }[];
+  /** Test rows of the headline split, so the promotion gate can score the current version on them. */
+  headlineTest: { rows: FeatureSource[]; priceUsd: Float64Array };
+}
+
+interface Dataset {
+  rows: FeatureSource[];
+  /** log(price / area) */
+  y: Float64Array;
+  priceUsd: Float64Array;
+  source: string[];
+}
+
+export function trainResidential(options: TrainOptions = {}): TrainedVersion {
+  const started = Date.now();
+  const members = options.members ?? MEMBERS;
+  const fitsPerSplit = members.length * (FOLDS + 1);
+  const total = 1 + fitsPerSplit * 2 + members.length + 1;
+  let done = 0;
+  const progress = (step: string) => options.onProgress?.(++done, total, step);
+
+  const { records, report } = ingestListings();
+  const data = toDataset(records.filter((r) => r.propertyType === 'apartment' && (TRAINING_SOURCES as readonly string[]).includes(r.source)));
+  progress(`ingested ${data.rows.length} apartment listings`);
+
+  // Headline: older scrapes → newer scrapes.
+  const isTest = data.source.map((s) => HEADLINE_TEST_SOURCES.includes(s));
+  const train = subset(data, (i) => !isTest[i]);
+  const test = subset(data, (i) => isTest[i]);
+  const headlineFit = fitWithCalibration(train, members, options.seed ?? 42, (s) => progress(`headline: ${s}`));
+  const headlinePred = headlineFit.predict(test.rows);
+  const headline = evaluate(test, headlinePred, headlineFit.calibration, 'Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.');
+
+  // Second view: K-fold over everything, which also calibrates the served model.
+  const all = fitWithCalibration(data, members, options.seed ?? 42, (s) => progress(`k-fold: ${s}`));
+  const kfold = evaluate(data, { consensus: all.oofConsensus }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
+
+  // Served model: every row, encodings from every row.
+  const encoding = fitEncoding(data.rows, data.y);
+  const X = encode(data.rows, encoding);
+  const fitted = members.map((spec) => {
+    const model = spec.create().fit(X, data.y);
+    progress(`final: ${spec.name}`);
+    return { spec, model };
+  });
+
+  const featureImportance = permutationImportance(headlineFit, test);
+  progress('feature importance');
+
+  const districtAccuracy: Record<string, AccuracyClass> = {};
+  for (const id of DISTRICT_IDS) {
+    districtAccuracy[id] = headline.districts[id]?.n >= 30 ? headline.districts[id].accuracyClass : kfold.districts[id]?.accuracyClass ?? 'low';
+  }
+  return {
+    manifest: {
+      kind: 'residential',
+      generatedBy: 'npm run train (models/residential/train-cli.ts)',
+      dataSnapshot: dataSnapshot(),
+      training: { rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, ingest: report },
+      target: 'log_price_per_m2',
+      features: { names: [...FEATURE_NAMES], encoding },
+      onnx: { input: 'features', output: 'prediction' },
+      members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, file: `${spec.name}.onnx`, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
+      intervals: all.calibration,
+      market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
+      evaluation: { headline, kfold, featureImportance },
+      districtAccuracy,
+    },
+    fitted,
+    headlineTest: { rows: test.rows, priceUsd: test.priceUsd },
+  };
+}
+
+/** Fits the members on `data` and measures, out of fold, what calibration and weighting need. */
+function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed: number, progress: (step: string) => void) {
+  const n = data.rows.length;
+  const fold = foldAssignment(n, FOLDS, seed);
+  const oof = members.map(() => new Float64Array(n));
+  for (let k = 0; k < FOLDS; k++) {
+    const inFit = (i: number) => fold[i] !== k;
+    const fitPart = subset(data, inFit);
+    const holdIdx = range(n).filter((i) => !inFit(i));
+    const encoding = fitEncoding(fitPart.rows, fitPart.y);
+    const Xfit = encode(fitPart.rows, encoding);
+    const Xhold = encode(holdIdx.map((i) => data.rows[i]), encoding);
+    members.forEach((spec, j) => {
+      const p = spec.create().fit(Xfit, fitPart.y).predict(Xhold);
+      holdIdx.forEach((i, r) => (oof[j][i] = p[r]));
+      progress(`fold ${k + 1}/${FOLDS} ${spec.name}`);
+    });
+  }
+  const weights = learnWeights(oof, data.y);
+  const oofConsensus = new Float64Array(n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < members.length; j++) oofConsensus[i] += weights[j] * oof[j][i];
+  const absResiduals = oofConsensus.map((p, i) => Math.abs(p - data.y[i]));
+  const calibration = calibrateIntervals(absResiduals, data.rows.map((r) => r.district), COVERAGE);
+
+  const encoding = fitEncoding(data.rows, data.y);
+  const X = encode(data.rows, encoding);
+  const models = members.map((spec) => {
+    const m = spec.create().fit(X, data.y);
+    progress(`fit ${spec.name}`);
+    return m;
+  });
+  const predict = (rows: FeatureSource[], override?: (X: Matrix) => void) => {
+    const Xp = encode(rows, encoding);
+    override?.(Xp);
+    const per = models.map((m) => m.predict(Xp));
+    const consensus = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
+    return { consensus, members: per };
+  };
+  return { calibration, weights, oofConsensus, predict };
+}
+
+function evaluate(data: Dataset, pred: { consensus: Float64Array }, calibration: IntervalCalibration, protocol: string): EvaluationReport {
+  const n = data.rows.length;
+  const estimate = new Float64Array(n);
+  const low = new Float64Array(n);
+  const high = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const area = data.rows[i].area;
+    const q = intervalHalfWidth(calibration, data.rows[i].district, 0);
+    estimate[i] = Math.exp(pred.consensus[i]) * area;
+    low[i] = estimate[i] * Math.exp(-q);
+    high[i] = estimate[i] * Math.exp(q);
+  }
+  const metricsOf = (idx: number[]) => accuracyMetrics(pick(data.priceUsd, idx), pick(estimate, idx), pick(low, idx), pick(high, idx));
+  const districts: EvaluationReport['districts'] = {};
+  for (const id of DISTRICT_IDS) {
+    const idx = range(n).filter((i) => data.rows[i].district === id);
+    if (idx.length === 0) continue;
+    const m = metricsOf(idx);
+    districts[id] = { ...m, accuracyClass: accuracyClass(m) };
+  }
+  const bySource: Record<string, ReturnType<typeof metricsOf>> = {};
+  for (const s of new Set(data.source)) bySource[s] = metricsOf(range(n).filter((i) => data.source[i] === s));
+  return { protocol, overall: metricsOf(range(n)), districts, bySource };
+}
+
+/** Permutation importance per feature group on the headline test rows: the rise in mean absolute log error. */
+function permutationImportance(fit: ReturnType<typeof fitWithCalibration>, test: Dataset): { feature: string; importance: number }[] {
+  const base = meanAbs(fit.predict(test.rows).consensus, test.y);
+  const rise: { feature: string; importance: number }[] = [];
+  let seed = 7;
+  for (const [group, names] of Object.entries(FEATURE_GROUPS)) {
+    const columns = names.map((name) => FEATURE_NAMES.indexOf(name));
+    const perm = shuffle(range(test.rows.length), (seed += 1));
+    const shuffled = fit.predict(test.rows, (X) => {
+      const copy = Float64Array.from(X.data);
+      for (let i = 0; i < X.rows; i++) for (const c of columns) X.data[i * X.cols + c] = copy[perm[i] * X.cols + c];
+    });
+    rise.push({ feature: group, importance: Math.max(0, meanAbs(shuffled.consensus, test.y) - base) });
+  }
+  const sum = rise.reduce((s, r) => s + r.importance, 0) || 1;
+  return rise.map((r) => ({ feature: r.feature, importance: Math.round((r.importance / sum) * 1000) / 1000 })).sort((a, b) => b.importance - a.importance);
+}
+
+function toDataset(records: readonly ListingRecord[]): Dataset {
+  return {
+    rows: records.map((r) => ({
+      district: r.district, mahallaId: r.mahallaId, area: r.area, rooms: r.rooms, floor: r.floor, totalFloors: r.totalFloors,
+      renovation: r.renovation, buildingType: r.buildingType, furniture: r.furniture, bathroom: r.bathroom,
+      market: r.market, seller: r.seller, period: r.period,
+    })),
+    y: Float64Array.from(records, (r) => Math.log(r.priceUsd / r.area)),
+    priceUsd: Float64Array.from(records, (r) => r.priceUsd),
+    source: records.map((r) => r.source),
+  };
+}
+
+function encode(rows: readonly FeatureSource[], encoding: FeatureEncoding): Matrix {
+  return matrix(encodeFeatures(rows, encoding, new Float64Array(rows.length * FEATURE_COUNT)), rows.length, FEATURE_COUNT);
+}
+
+function subset(data: Dataset, keep: (i: number) => boolean): Dataset {
+  const idx = range(data.rows.length).filter(keep);
+  return { rows: idx.map((i) => data.rows[i]), y: pick(data.y, idx), priceUsd: pick(data.priceUsd, idx), source: idx.map((i) => data.source[i]) };
+}
+
+/** Deterministic fold of each row (seeded shuffle, then round robin). */
+function foldAssignment(n: number, k: number, seed: number): Int32Array {
+  const fold = new Int32Array(n);
+  shuffle(range(n), seed).forEach((i, r) => (fold[i] = r % k));
+  return fold;
+}
+
+function shuffle(values: number[], seed: number): number[] {
+  let state = seed >>> 0 || 1;
+  const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [values[i], values[j]] = [values[j], values[i]];
+  }
+  return values;
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+function pick(values: Float64Array, idx: readonly number[]): Float64Array {
+  return Float64Array.from(idx, (i) => values[i]);
+}
+
+function meanAbs(p: Float64Array, y: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < y.length; i++) s += Math.abs(p[i] - y[i]);
+  return s / y.length;
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
+  return counts;
+}
