@@ -1,0 +1,28 @@
+/** `npm start`: the whole service in one process, on PORT (default 4000). */
+import { ensureLocalKey } from './auth/local-key';
+import { gatewayConfigFromEnv } from './config';
+import { startStack } from './stack';
+
+async function main(): Promise<void> {
+  process.env.APOLLO_TELEMETRY_DISABLED ??= '1';
+  const config = gatewayConfigFromEnv();
+  const stack = await startStack({
+    gateway: config,
+    residentialPort: process.env.RESIDENTIAL_PORT ? Number(process.env.RESIDENTIAL_PORT) : 0,
+  });
+  const created = ensureLocalKey(stack.gateway.keys);
+  console.log(`Valuation service ${stack.modelVersion} listening on ${stack.gateway.url}`);
+  console.log(`  residential subgraph on ${stack.residential.url}; quotas ${config.redisUrl ? 'in Redis' : 'in process (REDIS_URL unset)'}`);
+  if (created) {
+    console.log(`\nA local organisation "${created.record.org}" (plan ${created.record.plan}) was created. Its API key, shown only this once:\n\n  ${created.key}\n`);
+    console.log(`Try it:\n  curl -s ${stack.gateway.url}/api/predict/home -H 'Content-Type: application/json' -H 'X-API-Key: ${created.key}' \\\n    -d '{"district":"Chilanzar","mahalla":"Qatortol","area":65,"rooms":3,"floor":4,"total_floors":9,"renovation":"Evro","qurilish_turi":"G\\u0027ishtli","mebel":"ha","sanuzel":"alohida"}'\n`);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void stack.close().then(() => process.exit(0)));
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,34 @@
+/** Gateway configuration from the environment; every variable has a documented default. */
+export interface GatewayConfig {
+  /** HOST @default '127.0.0.1' (set 0.0.0.0 in a container) */
+  host: string;
+  /** PORT @default 4000 (0 picks a free port) */
+  port: number;
+  /** REDIS_URL: quotas shared across replicas; unset = in-process counters */
+  redisUrl?: string;
+  /** INTERNAL_TOKEN: shared secret for calling subgraphs (all-in-one mode generates one) */
+  internalToken?: string;
+  /** <NAME>_URL, e.g. RESIDENTIAL_URL=http://10.0.0.5:4001/graphql @default the loopback ports of all-in-one mode */
+  subgraphUrls: Record<string, string>;
+  /** INTROSPECTION @default true unless NODE_ENV=production */
+  introspection: boolean;
+  /** MAX_QUERY_DEPTH @default 12 */
+  maxDepth: number;
+  /** MAX_QUERY_COST @default 5000 */
+  maxCost: number;
+}
+
+export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const subgraphUrls: Record<string, string> = {};
+  if (env.RESIDENTIAL_URL) subgraphUrls.residential = env.RESIDENTIAL_URL;
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: env.PORT ? Number(env.PORT) : 4000,
+    redisUrl: env.REDIS_URL || undefined,
+    internalToken: env.INTERNAL_TOKEN || undefined,
+    subgraphUrls,
+    introspection: env.INTROSPECTION ? env.INTROSPECTION === 'true' : env.NODE_ENV !== 'production',
+    maxDepth: env.MAX_QUERY_DEPTH ? Number(env.MAX_QUERY_DEPTH) : 12,
+    maxCost: env.MAX_QUERY_COST ? Number(env.MAX_QUERY_COST) : 5000,
+  };
+}

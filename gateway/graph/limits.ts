@@ -1,0 +1,68 @@
+/**
+ * Depth and cost limits for every operation the gateway executes.
+ * Depth: a validation rule (graphql-depth-limit is unmaintained since 2018; the rule is 30 lines).
+ * Cost: graphql-query-complexity, with bulk arguments (lists of inputs) costing one per item.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { GatewayContext } from './context';
+
+/** @default 12 */
+export function depthLimitRule(maxDepth = 12) {
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    const depthOf = (set: SelectionSetNode | undefined, depth: number, seen: Set<string>): number => {
+      if (!set) return depth;
+      let max = depth;
+      for (const sel of set.selections) {
+        if (sel.kind === Kind.FIELD) {
+          if (sel.name.value.startsWith('__')) continue; // introspection has its own limits
+          max = Math.max(max, depthOf(sel.selectionSet, depth + 1, seen));
+        } else if (sel.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(sel.selectionSet, depth, seen));
+        else if (!seen.has(sel.name.value)) {
+          const fragment = fragments.get(sel.name.value);
+          max = Math.max(max, depthOf(fragment?.selectionSet, depth, new Set(seen).add(sel.name.value)));
+        }
+      }
+      return max;
+    };
+    return {
+      OperationDefinition(node) {
+        const depth = depthOf(node.selectionSet, 0, new Set());
+        if (depth > maxDepth) {
+          context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }));
+        }
+      },
+    };
+  };
+}
+
+/** A field taking a list of inputs costs one per item on top of its selection. */
+const bulkArgumentEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
+  for (const value of Object.values(args)) if (Array.isArray(value)) return value.length + childComplexity;
+  return undefined;
+};
+
+/** @default maxCost 5000 */
+export function costLimitPlugin(maxCost = 5000): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document, schema }) {
+          const cost = getComplexity({
+            schema,
+            query: document,
+            operationName: request.operationName ?? undefined,
+            variables: request.variables ?? {},
+            estimators: [bulkArgumentEstimator, simpleEstimator({ defaultComplexity: 1 })],
+          });
+          if (cost > maxCost) {
+            throw new GraphQLError(`query cost ${cost} exceeds the limit of ${maxCost}`, { extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost } });
+          }
+        },
+      };
+    },
+  };
+}

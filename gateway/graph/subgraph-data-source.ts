@@ -1,0 +1,59 @@
+/**
+ * How the gateway calls a subgraph. Apollo's RemoteGraphQLDataSource goes through
+ * make-fetch-happen (an HTTP cache we do not need) and builds a node-fetch Request per call;
+ * this data source keeps a pool of keep-alive connections per subgraph (undici) and does one
+ * JSON stringify and one JSON parse per fetch. It also sets the headers subgraphs rely on:
+ * the internal token (subgraphs answer nobody else), the organisation and the request id.
+ */
+import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
+import { GraphQLError } from 'graphql';
+import { Pool } from 'undici';
+import { INTERNAL_TOKEN_HEADER } from '../../subgraphs/common/serve';
+import type { GatewayContext } from './context';
+
+export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
+  private readonly pool: Pool;
+  private readonly path: string;
+
+  /** @param connections keep-alive connections to this subgraph @default 64 */
+  constructor(readonly url: string, private readonly internalToken: string, connections = 64) {
+    const parsed = new URL(url);
+    this.path = parsed.pathname + parsed.search;
+    this.pool = new Pool(parsed.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+  }
+
+  async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
+    const { query, variables, operationName } = options.request;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      [INTERNAL_TOKEN_HEADER]: this.internalToken,
+    };
+    const context = options.context as Partial<GatewayContext>;
+    if (context.principal) {
+      headers['x-organisation'] = context.principal.org;
+      headers['x-plan'] = context.principal.plan;
+    }
+    if (context.requestId) headers['x-request-id'] = context.requestId;
+
+    let response;
+    try {
+      response = await this.pool.request({ path: this.path, method: 'POST', headers, body: JSON.stringify({ query, variables, operationName }) });
+    } catch (error) {
+      throw unavailable(`subgraph at ${this.url} is unreachable (${(error as Error).message})`);
+    }
+    if (response.statusCode >= 300) {
+      await response.body.dump();
+      throw unavailable(`subgraph at ${this.url} answered HTTP ${response.statusCode}`);
+    }
+    return (await response.body.json()) as GatewayGraphQLResponse;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+function unavailable(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'SUBGRAPH_UNAVAILABLE' } });
+}

@@ -1,0 +1,82 @@
+/**
+ * The gateway's HTTP surface on fastify: GraphQL at /graphql, the REST compatibility routes,
+ * and the operational routes. Everything else (the graph, keys, quotas) is passed in.
+ */
+import { randomUUID } from 'node:crypto';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ApiError } from '../../schema/errors';
+import { MAX_BODY_BYTES } from '../../schema/home-contract';
+import type { KeyStore } from '../auth/key-store';
+import type { Graph } from '../graph/apollo';
+import type { GatewayContext } from '../graph/context';
+import { registerDocs } from '../ops/docs';
+import { registerMetrics } from '../ops/metrics';
+import { documentRoute, openApiDocument } from '../ops/openapi';
+import type { QuotaStore } from '../quota';
+import { registerHomeRoutes } from '../rest/home';
+import { registerTokenRoute } from '../rest/token';
+import { authenticate } from './authenticate';
+import { sendError, toApiError } from './errors';
+
+export const API_VERSION = 'v1.0';
+/** GraphQL bodies may carry a bulk of 1,000 inputs. @default 2 MB */
+const GRAPHQL_BODY_LIMIT = 2 * 1024 * 1024;
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export interface AppDeps {
+  graph: Graph;
+  keys: KeyStore;
+  quotas: QuotaStore;
+  /** True once the supergraph and the models are loaded. */
+  isReady(): boolean;
+  log(message: string): void;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: MAX_BODY_BYTES,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  app.decorateRequest('principal', null);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('api-version', API_VERSION);
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, toApiError(error, deps.log)));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`)));
+
+  registerMetrics(app);
+  const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log };
+  const auth = {
+    apiKey: authenticate(authDeps, ['apiKey']),
+    bearer: authenticate(authDeps, ['bearer']),
+    either: authenticate(authDeps, ['apiKey', 'bearer']),
+  };
+
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST'],
+    bodyLimit: GRAPHQL_BODY_LIMIT,
+    preHandler: auth.either,
+    handler: fastifyApolloHandler<GatewayContext>(deps.graph.apollo, {
+      context: async (request) => ({ principal: request.principal, requestId: request.id }),
+    }),
+  });
+  registerHomeRoutes(app, deps.graph, auth);
+  registerTokenRoute(app, auth.apiKey);
+
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/ready', async (request, reply) =>
+    deps.isReady() ? { status: 'ready' } : sendError(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'Models or supergraph not loaded yet')));
+  app.get('/openapi.json', async () => openApiDocument(API_VERSION));
+  registerDocs(app);
+  documentRoute({ method: 'get', path: '/health', tag: 'operations', summary: 'Liveness', responses: { 200: { type: 'object' } } });
+  documentRoute({ method: 'get', path: '/ready', tag: 'operations', summary: 'Readiness: 200 once the supergraph and models are loaded, else 503', responses: { 200: { type: 'object' }, '5xx': { type: 'object' } } });
+  documentRoute({ method: 'get', path: '/metrics', tag: 'operations', summary: 'Prometheus metrics', responses: { 200: { type: 'string' } } });
+  return app;
+}

@@ -1,0 +1,31 @@
+/**
+ * Every error reply of the gateway's HTTP surface has one shape:
+ * `{ "error": { code, message, field?, suggestions?, request_id } }` with the catalogue's status.
+ * fastify's own errors (bad JSON, body too large, wrong content type) are mapped onto the catalogue.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorCode } from '../../schema/errors';
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).type('application/json').send({ error: error.toBody(request.id) });
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_JSON',
+};
+
+/** Maps anything thrown in a route to a catalogue error; unknown errors become INTERNAL and are logged. */
+export function toApiError(error: unknown, log: (message: string) => void): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError;
+  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped) return new ApiError(mapped);
+  // secure-json-parse and JSON.parse raise SyntaxError (also for __proto__ keys) with status 400.
+  if (error instanceof SyntaxError || fastifyError.statusCode === 400) return new ApiError('INVALID_JSON', 'The request body is not valid JSON');
+  log(`internal error: ${fastifyError.stack ?? String(error)}`);
+  return new ApiError('INTERNAL');
+}

@@ -1,0 +1,51 @@
+/** The gateway as a service: `start(config)`; ./main.ts runs it alone, ./all-in-one.ts with the subgraphs. */
+import { KeyStore } from './auth/key-store';
+import type { GatewayConfig } from './config';
+import { startGraph } from './graph/apollo';
+import { buildApp } from './http/app';
+import { createQuotaStore } from './quota';
+
+export { gatewayConfigFromEnv, type GatewayConfig } from './config';
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  keys: KeyStore;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  keys?: KeyStore;
+  /** Extra readiness condition (all-in-one mode: the models are loaded). */
+  isReady?: () => boolean;
+  log?: (message: string) => void;
+}
+
+export async function start(config: GatewayConfig & { internalToken: string }, options: GatewayOptions = {}): Promise<RunningGateway> {
+  const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
+  const keys = options.keys ?? new KeyStore();
+  const quotas = await createQuotaStore({ redisUrl: config.redisUrl, onRedisError: (e) => log(`redis: ${e.message}`) });
+  const graph = await startGraph({
+    subgraphUrls: config.subgraphUrls,
+    internalToken: config.internalToken,
+    introspection: config.introspection,
+    maxDepth: config.maxDepth,
+    maxCost: config.maxCost,
+  });
+  let graphReady = true;
+  const app = await buildApp({ graph, keys, quotas, log, isReady: () => graphReady && (options.isReady?.() ?? true) });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
+    port,
+    keys,
+    close: async () => {
+      graphReady = false;
+      await app.close();
+      await graph.stop();
+      await quotas.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/** POST /service/auth/token: an organisation's API key in (header or body), a short-lived JWT out. */
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { issueToken } from '../auth/jwt';
+import { errorResponseJsonSchema, tokenResponseJsonSchema } from './response-schemas';
+import { documentRoute } from '../ops/openapi';
+
+const requestBody = {
+  type: 'object',
+  properties: { api_key: { type: 'string', description: 'Alternative to the X-API-Key header' } },
+};
+
+export function registerTokenRoute(app: FastifyInstance, authenticateKey: preHandlerAsyncHookHandler): void {
+  app.post('/service/auth/token', {
+    // A key in the body is moved to the header the authentication hook reads.
+    preValidation: async (request) => {
+      const body = request.body as { api_key?: unknown } | undefined;
+      if (!request.headers['x-api-key'] && typeof body?.api_key === 'string') request.headers['x-api-key'] = body.api_key;
+    },
+    preHandler: authenticateKey,
+    schema: { response: { 200: tokenResponseJsonSchema() } },
+  }, async (request) => issueToken(request.principal!));
+  documentRoute({
+    method: 'post', path: '/service/auth/token', tag: 'auth', security: 'apiKey', requestBody,
+    summary: 'Exchange an API key for a short-lived bearer token (JWT)',
+    responses: { 200: tokenResponseJsonSchema(), '4xx': errorResponseJsonSchema() },
+  });
+}

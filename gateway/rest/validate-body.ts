@@ -1,0 +1,61 @@
+/**
+ * REST body checks before anything is executed: personal data (by key and by value),
+ * then the field table's JSON Schema (ajv), with errors phrased for the client:
+ * `{ code: INVALID_PARAMETER, field: 'area', message: 'area must be a number' }`.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { ApiError } from '../../schema/errors';
+import { looksLikePersonalDataKey, looksLikePersonalDataValue } from '../../schema/home-contract';
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+
+export interface BodyValidator {
+  /** Returns the body as an object and the warnings about ignored fields; throws ApiError. */
+  (body: unknown): { body: Record<string, unknown>; warnings: string[] };
+}
+
+export function compileBodyValidator(schema: Record<string, unknown>): BodyValidator {
+  const validate: ValidateFunction = ajv.compile(schema);
+  const known = new Set(Object.keys(schema.properties as object));
+  return (body: unknown) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object');
+    }
+    const record = body as Record<string, unknown>;
+    const warnings: string[] = [];
+    for (const [key, value] of Object.entries(record)) {
+      if (known.has(key)) continue;
+      if (looksLikePersonalDataKey(key) || (typeof value === 'string' && looksLikePersonalDataValue(value))) {
+        throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `Field "${key.slice(0, 40)}" looks like personal data; the valuation needs none: remove it`, key.slice(0, 40));
+      }
+      warnings.push(`unknown field "${key.slice(0, 40)}" ignored`);
+    }
+    if (!validate(record)) throw fromAjv(validate.errors![0]);
+    return { body: record, warnings };
+  };
+}
+
+function fromAjv(error: ErrorObject): ApiError {
+  if (error.keyword === 'required') {
+    const field = String(error.params.missingProperty);
+    return new ApiError('MISSING_PARAMETER', `${field} is required`, field);
+  }
+  const field = error.instancePath.replace(/^\//, '').split('/')[0] || undefined;
+  const name = field ?? 'body';
+  const schema = error.parentSchema as { minimum?: number; maximum?: number; type?: string | string[] } | undefined;
+  switch (error.keyword) {
+    case 'type': {
+      const expected = Array.isArray(error.params.type) ? error.params.type.join(' or ') : String(error.params.type);
+      return new ApiError('INVALID_PARAMETER', `${name} must be ${expected === 'integer' ? 'an integer' : `a ${expected}`}`, field);
+    }
+    case 'minimum':
+    case 'maximum':
+      return new ApiError('INVALID_PARAMETER', `${name} must be between ${schema?.minimum} and ${schema?.maximum}`, field);
+    case 'minLength':
+      return new ApiError('INVALID_PARAMETER', `${name} must not be empty`, field);
+    case 'maxLength':
+      return new ApiError('INVALID_PARAMETER', `${name} is too long`, field);
+    default:
+      return new ApiError('INVALID_PARAMETER', `${name} ${error.message ?? 'is invalid'}`, field);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * All-in-one mode: the residential subgraph and the gateway in one process, the subgraph on a
+ * loopback port, joined by a fresh internal token. `npm start`, the tests and the benchmarks
+ * all start the service through here.
+ */
+import { randomBytes } from 'node:crypto';
+import { ResidentialModelSet } from '../models/residential/runtime';
+import { currentVersion, RESIDENTIAL_DIR } from '../models/residential/manifest';
+import { start as startResidential } from '../subgraphs/residential';
+import type { RunningService } from '../subgraphs/common/serve';
+import type { KeyStore } from './auth/key-store';
+import { start as startGateway, type GatewayConfig, type RunningGateway } from './index';
+
+export interface StackOptions {
+  gateway: GatewayConfig;
+  /** Port of the residential subgraph. @default 0 (any free loopback port) */
+  residentialPort?: number;
+  artifactsRoot?: string;
+  keys?: KeyStore;
+  log?: (message: string) => void;
+}
+
+export interface RunningStack {
+  gateway: RunningGateway;
+  residential: RunningService;
+  internalToken: string;
+  modelVersion: string;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const root = options.artifactsRoot ?? RESIDENTIAL_DIR;
+  const version = currentVersion(root);
+  if (!version) throw new Error(`no residential model is promoted in ${root}: run \`npm run train\``);
+  const runtime = await ResidentialModelSet.load(version, root);
+  const internalToken = options.gateway.internalToken ?? randomBytes(24).toString('base64url');
+  const residential = await startResidential({ host: '127.0.0.1', port: options.residentialPort ?? 0, internalToken, introspection: options.gateway.introspection }, runtime);
+  const gateway = await startGateway(
+    { ...options.gateway, internalToken, subgraphUrls: { residential: residential.url, ...options.gateway.subgraphUrls } },
+    { keys: options.keys, log: options.log },
+  );
+  return {
+    gateway,
+    residential,
+    internalToken,
+    modelVersion: version,
+    close: async () => {
+      await gateway.close();
+      await residential.close();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/** GraphQL through the gateway: the same valuation as REST, bulk, model info, limits, masking, subgraph access. */
+import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { json, startTestStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+let key: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  key = stack.newKey('enterprise');
+});
+afterAll(() => stack.stop());
+
+const gql = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  stack.post('/graphql', { query, variables }, { 'x-api-key': key, ...headers });
+
+const SAMPLE_INPUT = {
+  district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9,
+  renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida',
+};
+
+const VALUATION_FIELDS = 'estimate pricePerM2 interval { low high coverage } confidence { level score } models { name estimate } anomaly { flags modelSpread } location { district mahalla matched } modelVersion';
+
+it('values the sample home exactly as the REST route does', async () => {
+  const response = await gql(`query($input: HomeValuationInput!) { homeValuation(input: $input) { ${VALUATION_FIELDS} } }`, { input: SAMPLE_INPUT });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+  const { data, errors } = await json(response);
+  expect(errors).toBeUndefined();
+  const rest = await json(await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': key }));
+  expect(data.homeValuation.estimate).toBe(rest.estimate);
+  expect(data.homeValuation.interval).toEqual(rest.interval);
+  expect(data.homeValuation.confidence).toEqual(rest.confidence);
+  expect(data.homeValuation.models).toEqual(rest.models);
+});
+
+it('answers an unknown district with UNKNOWN_DISTRICT and suggestions in extensions', async () => {
+  const { data, errors } = await json(await gql(`query($input: HomeValuationInput!) { homeValuation(input: $input) { estimate } }`, { input: { ...SAMPLE_INPUT, district: 'Chilanzarabad' } }));
+  expect(data).toBeNull();
+  expect(errors[0].extensions.code).toBe('UNKNOWN_DISTRICT');
+  expect(errors[0].extensions.field).toBe('district');
+  expect(errors[0].extensions.suggestions).toContain('Chilanzar');
+});
+
+it('values a bulk of inputs in one call, with per-item errors in input order', async () => {
+  const inputs = Array.from({ length: 200 }, (_, i) => ({ ...SAMPLE_INPUT, area: 40 + (i % 80) }));
+  inputs[7] = { ...SAMPLE_INPUT, district: 'Atlantis' };
+  inputs[9] = { ...SAMPLE_INPUT, floor: 10, totalFloors: 9 };
+  const { data, errors } = await json(await gql(`query($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { estimate interval { low high } } error { code field } } }`, { inputs }));
+  expect(errors).toBeUndefined();
+  const results = data.homeValuations;
+  expect(results).toHaveLength(200);
+  results.forEach((r: { index: number }, i: number) => expect(r.index).toBe(i));
+  expect(results[7].error).toEqual({ code: 'UNKNOWN_DISTRICT', field: 'district' });
+  expect(results[9].error).toEqual({ code: 'INVALID_PARAMETER', field: 'floor' });
+  expect(results[0].valuation.estimate).toBeGreaterThan(0);
+  // Same input, same answer, whether valued alone or in bulk.
+  const single = await json(await gql(`query($input: HomeValuationInput!) { homeValuation(input: $input) { estimate } }`, { input: inputs[3] }));
+  expect(results[3].valuation.estimate).toBe(single.data.homeValuation.estimate);
+  // Larger area, higher value.
+  expect(results[60].valuation.estimate).toBeGreaterThan(results[1].valuation.estimate);
+});
+
+it('refuses more than 1,000 inputs', async () => {
+  const inputs = Array.from({ length: 1001 }, () => SAMPLE_INPUT);
+  const { errors } = await json(await gql(`query($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index } }`, { inputs }));
+  expect(errors[0].extensions.code).toBe('INVALID_PARAMETER');
+});
+
+it('reports the model in service with held-out metrics per district', async () => {
+  const { data } = await json(await gql(`{ residentialModel { version trainedAt dataSnapshot evaluation intervalCoverage metrics { n r2 mape intervalCoverage } districts { district accuracyClass metrics { n mape } } members { name algorithm weight } featureImportance { feature importance } } }`));
+  const model = data.residentialModel;
+  expect(model.version).toBe(stack.modelVersion);
+  expect(model.metrics.n).toBeGreaterThan(100);
+  expect(model.metrics.mape).toBeGreaterThan(0);
+  expect(model.districts.length).toBeGreaterThanOrEqual(8);
+  expect(model.members.length).toBeGreaterThanOrEqual(1);
+  expect(model.featureImportance.length).toBeGreaterThan(3);
+});
+
+it('rejects wrong variable types with a request error, not a crash', async () => {
+  const response = await gql(`query($input: HomeValuationInput!) { homeValuation(input: $input) { estimate } }`, { input: { ...SAMPLE_INPUT, area: 'abc' } });
+  const { errors } = await json(response);
+  expect(errors[0].extensions.code).toBe('BAD_USER_INPUT');
+});
+
+it('enforces the depth limit', async () => {
+  const deep = `{ residentialModel { districts { metrics { n } } } }`;
+  expect((await json(await gql(deep))).errors).toBeUndefined();
+  const limited = await startTestStack({ env: { MAX_QUERY_DEPTH: '2' } });
+  try {
+    const k = limited.newKey('enterprise');
+    const { errors } = await json(await limited.post('/graphql', { query: deep }, { 'x-api-key': k }));
+    // Apollo Server reports every validation rule's error under this code.
+    expect(errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(errors[0].message).toMatch(/depth 4 exceeds the limit of 2/);
+  } finally {
+    await limited.stop();
+  }
+});
+
+it('enforces the cost limit (bulk items count)', async () => {
+  const limited = await startTestStack({ env: { MAX_QUERY_COST: '300' } });
+  try {
+    const k = limited.newKey('enterprise');
+    const inputs = Array.from({ length: 400 }, () => SAMPLE_INPUT);
+    const { errors } = await json(await limited.post('/graphql', { query: `query($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index } }`, variables: { inputs } }, { 'x-api-key': k }));
+    expect(errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  } finally {
+    await limited.stop();
+  }
+});
+
+it('has CSRF prevention on: a simple GET without a preflight header is refused', async () => {
+  const response = await fetch(`${stack.url}/graphql?query=${encodeURIComponent('{ residentialModel { version } }')}`, { headers: { 'x-api-key': key } });
+  expect(response.status).toBe(400);
+  const ok = await fetch(`${stack.url}/graphql?query=${encodeURIComponent('{ residentialModel { version } }')}`, { headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' } });
+  expect(ok.status).toBe(200);
+});
+
+it('needs credentials: 401 without a key', async () => {
+  const response = await stack.post('/graphql', { query: '{ residentialModel { version } }' });
+  expect(response.status).toBe(401);
+  expect((await json(response)).error.code).toBe('INVALID_API_KEY');
+});
+
+it('subgraphs answer only the gateway', async () => {
+  const query = { query: '{ residentialModel { version } }' };
+  const direct = await fetch(stack.residential.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(query) });
+  expect(direct.status).toBe(401);
+  const withToken = await fetch(stack.residential.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-internal-token': stack.internalToken }, body: JSON.stringify(query) });
+  expect(withToken.status).toBe(200);
+});

@@ -1,0 +1,42 @@
+/** 429 past the plan's quota, with headers, for both quota adapters (in process and Redis). */
+import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { json, startTestStack, type TestStack } from '../support/stack';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe.each([
+  ['in-process counters', undefined],
+  ['Redis counters', REDIS_URL],
+])('quotas with %s', (_name, redisUrl) => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ redisUrl });
+  });
+  afterAll(() => stack.stop());
+
+  it('counts down, then answers 429 RATE_LIMITED with Retry-After; other organisations are unaffected', async () => {
+    const key = stack.newKey('pilot'); // 60 requests per minute
+    const first = await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': key });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-limit')).toBe('60');
+    expect(first.headers.get('x-ratelimit-limit')).toBe('60');
+    const remainingAfterFirst = Number(first.headers.get('ratelimit-remaining'));
+    expect(remainingAfterFirst).toBe(59);
+    // A minute boundary may fall inside the loop; then the window restarts and more requests pass.
+    let limited: Response | undefined;
+    for (let i = 0; i < 130 && !limited; i++) {
+      const r = await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': key });
+      if (r.status === 429) limited = r;
+      else expect(r.status).toBe(200);
+    }
+    expect(limited).toBeDefined();
+    const body = await json(limited!);
+    expect(body.error.code).toBe('RATE_LIMITED');
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited!.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(limited!.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+
+    const other = await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': stack.newKey('pilot') });
+    expect(other.status).toBe(200);
+  });
+});
