@@ -57,7 +57,9 @@ export class ResidentialModelSet implements ResidentialRuntime {
     this.members.forEach((m, j) => (consensus += m.weight * memberLogPpm2[j]));
     const memberEstimates = memberLogPpm2.map((lp) => Math.exp(lp) * request.area);
     const rawEstimate = Math.exp(consensus) * request.area;
-    const modelSpread = memberEstimates.length > 1 ? (Math.max(...memberEstimates) - Math.min(...memberEstimates)) / rawEstimate : 0;
+    // Disagreement among the members that carry weight: a zero-weight member is reported, not trusted.
+    const weighted = memberEstimates.filter((_, j) => this.members[j].weight > 0);
+    const modelSpread = weighted.length > 1 ? (Math.max(...weighted) - Math.min(...weighted)) / rawEstimate : 0;
 
     const before = inputFlags(request, manifest.market);
     const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runInThisContext } from 'node:vm';
 import { Root } from 'protobufjs';
 import { ONNX_PROTO } from '../../models/onnx/onnx-proto';
 import { toOnnx } from '../../models/onnx/registry';
-import type { OnnxModel as OnnxModelClass } from '../../models/runtime/onnx-model';
+import { OnnxModel } from '../../models/runtime/onnx-model';
 import { readModelMetadata } from '../../models/runtime/onnx-metadata';
 import {
   HistGradientBoostingRegressor,
@@ -18,17 +17,6 @@ import {
   type Regressor,
 } from '../../models/trainers';
 
-/*
- * Jest runs each test file in its own vm realm, but onnxruntime-node's native binding creates output
- * Float32Arrays in Node's main realm, which onnxruntime-common's `instanceof Float32Array` (this realm's)
- * rejects. Plain Node has one realm, so only tests need this: adopt the main realm's Float32Array before
- * onnxruntime is loaded.
- */
-let OnnxModel: typeof OnnxModelClass;
-beforeAll(async () => {
-  (globalThis as { Float32Array: Float32ArrayConstructor }).Float32Array = runInThisContext('Float32Array');
-  ({ OnnxModel } = await import('../../models/runtime/onnx-model'));
-});
 
 const { X, y } = makeFriedman1({ rows: 500, cols: 6, missingRate: 0.1, seed: 7 });
 const featureNames = ['area_m2', 'rooms', 'floor', 'floors_total', 'year_built', 'distance_km'];

@@ -1,12 +1,12 @@
 /**
  * Measures the GBDT pipeline end to end on synthetic data: fit time (10,000 x 25, 300 trees, 31 leaves),
  * .onnx size, and onnxruntime latency for 1, 1,000 and 100,000 rows per call.
- * Run after the build: node .build/train/models/onnx/bench-cli.js
+ * Run: npm run build && node dist/bench/models/onnx-inference.js
  */
 import { performance } from 'node:perf_hooks';
-import { OnnxModel } from '../runtime/onnx-model';
-import { HistGradientBoostingRegressor, makeFriedman1 } from '../trainers';
-import { toOnnx } from './registry';
+import { OnnxModel } from '../../models/runtime/onnx-model';
+import { HistGradientBoostingRegressor, makeFriedman1 } from '../../models/trainers';
+import { toOnnx } from '../../models/onnx/registry';
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
