@@ -1,10 +1,10 @@
 /** `npm start`: the whole service in one process, on PORT (default 4000). */
+import '../subgraphs/common/production-mode';
 import { ensureLocalKey } from './auth/local-key';
 import { gatewayConfigFromEnv } from './config';
 import { startStack } from './stack';
 
 async function main(): Promise<void> {
-  process.env.APOLLO_TELEMETRY_DISABLED ??= '1';
   const config = gatewayConfigFromEnv();
   const stack = await startStack({
     gateway: config,

@@ -10,7 +10,9 @@ export interface GatewayConfig {
   internalToken?: string;
   /** <NAME>_URL, e.g. RESIDENTIAL_URL=http://10.0.0.5:4001/graphql @default the loopback ports of all-in-one mode */
   subgraphUrls: Record<string, string>;
-  /** INTROSPECTION @default true unless NODE_ENV=production */
+  /** SUBGRAPH_TRANSPORT: in all-in-one mode, 'local' executes co-located subgraphs in process, 'http' calls them over loopback @default 'local' */
+  subgraphTransport: 'local' | 'http';
+  /** INTROSPECTION @default true (bank dashboards build their queries from it); 'false' turns it off */
   introspection: boolean;
   /** MAX_QUERY_DEPTH @default 12 */
   maxDepth: number;
@@ -27,7 +29,8 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     redisUrl: env.REDIS_URL || undefined,
     internalToken: env.INTERNAL_TOKEN || undefined,
     subgraphUrls,
-    introspection: env.INTROSPECTION ? env.INTROSPECTION === 'true' : env.NODE_ENV !== 'production',
+    subgraphTransport: env.SUBGRAPH_TRANSPORT === 'http' ? 'http' : 'local',
+    introspection: env.INTROSPECTION !== 'false',
     maxDepth: env.MAX_QUERY_DEPTH ? Number(env.MAX_QUERY_DEPTH) : 12,
     maxCost: env.MAX_QUERY_COST ? Number(env.MAX_QUERY_COST) : 5000,
   };

@@ -4,6 +4,7 @@ import type { GatewayConfig } from './config';
 import { startGraph } from './graph/apollo';
 import { buildApp } from './http/app';
 import { createQuotaStore } from './quota';
+import type { InProcessSubgraph } from '../subgraphs/common/serve';
 
 export { gatewayConfigFromEnv, type GatewayConfig } from './config';
 
@@ -16,6 +17,8 @@ export interface RunningGateway {
 
 export interface GatewayOptions {
   keys?: KeyStore;
+  /** Subgraphs started in this process (all-in-one mode). */
+  localSubgraphs?: Record<string, InProcessSubgraph>;
   /** Extra readiness condition (all-in-one mode: the models are loaded). */
   isReady?: () => boolean;
   log?: (message: string) => void;
@@ -27,6 +30,7 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
   const quotas = await createQuotaStore({ redisUrl: config.redisUrl, onRedisError: (e) => log(`redis: ${e.message}`) });
   const graph = await startGraph({
     subgraphUrls: config.subgraphUrls,
+    localSubgraphs: config.subgraphTransport === 'local' ? options.localSubgraphs : undefined,
     internalToken: config.internalToken,
     introspection: config.introspection,
     maxDepth: config.maxDepth,

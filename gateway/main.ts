@@ -1,8 +1,8 @@
 /** Runs the gateway alone, in front of subgraphs started elsewhere (RESIDENTIAL_URL, INTERNAL_TOKEN). */
+import '../subgraphs/common/production-mode';
 import { gatewayConfigFromEnv, start } from './index';
 
 async function main(): Promise<void> {
-  process.env.APOLLO_TELEMETRY_DISABLED ??= '1';
   const config = gatewayConfigFromEnv();
   if (!config.internalToken) throw new Error('INTERNAL_TOKEN must be set: the subgraphs accept calls carrying it only');
   if (!config.subgraphUrls.residential) throw new Error('RESIDENTIAL_URL must be set (e.g. http://127.0.0.1:4001/graphql)');

@@ -37,7 +37,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const residential = await startResidential({ host: '127.0.0.1', port: options.residentialPort ?? 0, internalToken, introspection: options.gateway.introspection }, runtime);
   const gateway = await startGateway(
     { ...options.gateway, internalToken, subgraphUrls: { residential: residential.url, ...options.gateway.subgraphUrls } },
-    { keys: options.keys, log: options.log },
+    { keys: options.keys, log: options.log, localSubgraphs: { residential: residential.inProcess } },
   );
   return {
     gateway,

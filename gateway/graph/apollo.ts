@@ -4,18 +4,24 @@
  * depth and cost limits. REST routes and HTTP /graphql both execute through it.
  */
 import { readFileSync } from 'node:fs';
-import { ApolloGateway } from '@apollo/gateway';
+import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
+import { GraphQLError } from 'graphql';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
 import type { GatewayContext } from './context';
 import { maskError } from './error-masking';
 import { costLimitPlugin, depthLimitRule } from './limits';
+import type { InProcessSubgraph } from '../../subgraphs/common/serve';
+import { LocalSubgraphDataSource } from './local-data-source';
 import { SubgraphDataSource } from './subgraph-data-source';
 
 export interface GraphOptions {
   /** Subgraph name → URL of its /graphql endpoint. */
   subgraphUrls: Record<string, string>;
+  /** Subgraphs running in this process (all-in-one mode): executed in process instead of over HTTP. */
+  localSubgraphs?: Record<string, InProcessSubgraph>;
   internalToken: string;
   introspection: boolean;
   maxDepth?: number;
@@ -25,18 +31,26 @@ export interface GraphOptions {
 
 export interface Graph {
   apollo: ApolloServer<GatewayContext>;
+  /**
+   * Runs a persisted operation on the one subgraph that owns every field in it, through the same
+   * data source the query planner uses, and masks its errors like any other response. For REST
+   * routes whose operation lives in one subgraph (checked against its SDL by a test): no query
+   * planning or result shaping for a response that needs neither.
+   */
+  executeOnOwner(subgraph: string, query: string, variables: Record<string, unknown>, context: GatewayContext): Promise<GatewayGraphQLResponse>;
   stop(): Promise<void>;
 }
 
 export async function startGraph(options: GraphOptions): Promise<Graph> {
-  const dataSources: SubgraphDataSource[] = [];
+  const dataSources = new Map<string, GraphQLDataSource<GatewayContext>>();
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl ?? readFileSync(SUPERGRAPH_PATH, 'utf8'),
     buildService: ({ name, url }) => {
+      const local = options.localSubgraphs?.[name];
       const target = options.subgraphUrls[name] ?? url;
-      if (!target) throw new Error(`no URL configured for subgraph ${name}`);
-      const source = new SubgraphDataSource(target, options.internalToken);
-      dataSources.push(source);
+      if (!local && !target) throw new Error(`no URL configured for subgraph ${name}`);
+      const source = local ? new LocalSubgraphDataSource(local) : new SubgraphDataSource(target!, options.internalToken);
+      dataSources.set(name, source);
       return source;
     },
   });
@@ -47,14 +61,29 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
     includeStacktraceInErrorResponses: false,
     formatError: (formatted) => maskError(formatted),
     validationRules: [depthLimitRule(options.maxDepth)],
-    plugins: [ApolloServerPluginLandingPageDisabled(), costLimitPlugin(options.maxCost)],
+    // Valuations are never HTTP-cached, so the per-field cache-control bookkeeping is pure cost.
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(options.maxCost)],
   });
   await apollo.start();
   return {
     apollo,
+    async executeOnOwner(subgraph, query, variables, context) {
+      const source = dataSources.get(subgraph);
+      if (!source) throw new Error(`unknown subgraph ${subgraph}`);
+      let response: GatewayGraphQLResponse;
+      try {
+        // Our data sources read only the request and the context of the process options.
+        response = await source.process({ request: { query, variables }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>);
+      } catch (error) {
+        // A fetch failure (subgraph down) arrives as a thrown GraphQLError, as in the gateway's executor.
+        if (error instanceof GraphQLError) return { errors: [maskError(error.toJSON())] };
+        throw error;
+      }
+      return response.errors ? { ...response, errors: response.errors.map((e) => maskError(e)) } : response;
+    },
     stop: async () => {
       await apollo.stop();
-      await Promise.all(dataSources.map((s) => s.close()));
+      await Promise.all([...dataSources.values()].map((s) => (s instanceof SubgraphDataSource ? s.close() : undefined)));
     },
   };
 }

@@ -4,7 +4,7 @@
  * Cost: graphql-query-complexity, with bulk arguments (lists of inputs) costing one per item.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { GraphQLError, Kind, type ASTVisitor, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { GatewayContext } from './context';
 
@@ -47,17 +47,30 @@ const bulkArgumentEstimator: ComplexityEstimator = ({ args, childComplexity }) =
 
 /** @default maxCost 5000 */
 export function costLimitPlugin(maxCost = 5000): ApolloServerPlugin<GatewayContext> {
+  // The cost depends on the variables only through list lengths; without list variables it is a
+  // property of the document, computed once. (Keyed weakly: documents come from Apollo's cache.)
+  const costOfDocument = new WeakMap<DocumentNode, Map<string, number>>();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, schema }) {
-          const cost = getComplexity({
-            schema,
-            query: document,
-            operationName: request.operationName ?? undefined,
-            variables: request.variables ?? {},
-            estimators: [bulkArgumentEstimator, simpleEstimator({ defaultComplexity: 1 })],
-          });
+          const variables = request.variables ?? {};
+          const dependsOnVariables = Object.values(variables).some(hasList);
+          const operation = request.operationName ?? '';
+          let cost = dependsOnVariables ? undefined : costOfDocument.get(document)?.get(operation);
+          if (cost === undefined) {
+            cost = getComplexity({
+              schema,
+              query: document,
+              operationName: request.operationName ?? undefined,
+              variables,
+              estimators: [bulkArgumentEstimator, simpleEstimator({ defaultComplexity: 1 })],
+            });
+            if (!dependsOnVariables) {
+              const byOperation = costOfDocument.get(document) ?? new Map<string, number>();
+              costOfDocument.set(document, byOperation.set(operation, cost));
+            }
+          }
           if (cost > maxCost) {
             throw new GraphQLError(`query cost ${cost} exceeds the limit of ${maxCost}`, { extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost } });
           }
@@ -65,4 +78,9 @@ export function costLimitPlugin(maxCost = 5000): ApolloServerPlugin<GatewayConte
       };
     },
   };
+}
+
+function hasList(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  return typeof value === 'object' && value !== null && Object.values(value).some(hasList);
 }

@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-// swagger-ui-dist ships no types; absolutePath() is its documented entry.
+// Only the path helper: the package's main module would load the whole 1 MB UI bundle into the server.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { getAbsoluteFSPath } = require('swagger-ui-dist') as { getAbsoluteFSPath(): string };
+const getAbsoluteFSPath = require('swagger-ui-dist/absolute-path.js') as () => string;
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

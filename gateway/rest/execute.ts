@@ -1,18 +1,24 @@
 /**
- * Runs one GraphQL operation through the gateway's Apollo Server for a REST route, so the
- * feature exists once (the graph); GraphQL errors come back as catalogue ApiErrors.
+ * Runs a REST route's GraphQL operation, so the feature exists once (in the graph); GraphQL
+ * errors come back as catalogue ApiErrors. With `owner`, the operation is a persisted one whose
+ * fields all belong to that subgraph, and goes straight to it; otherwise through the gateway.
  */
 import type { FastifyRequest } from 'fastify';
+import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, isErrorCode } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 
-export async function executeForRest<TData>(graph: Graph, request: FastifyRequest, query: string, variables: Record<string, unknown>): Promise<TData> {
-  const response = await graph.apollo.executeOperation<TData>(
-    { query, variables },
-    { contextValue: { principal: request.principal, requestId: request.id } },
-  );
-  if (response.body.kind !== 'single') throw new ApiError('INTERNAL');
-  const { data, errors } = response.body.singleResult;
+export async function executeForRest<TData>(graph: Graph, request: FastifyRequest, operation: { query: string; owner?: string }, variables: Record<string, unknown>): Promise<TData> {
+  const context = { principal: request.principal, requestId: request.id };
+  let data: unknown;
+  let errors: readonly GraphQLFormattedError[] | undefined;
+  if (operation.owner) {
+    ({ data, errors } = await graph.executeOnOwner(operation.owner, operation.query, variables, context));
+  } else {
+    const response = await graph.apollo.executeOperation<TData>({ query: operation.query, variables }, { contextValue: context });
+    if (response.body.kind !== 'single') throw new ApiError('INTERNAL');
+    ({ data, errors } = response.body.singleResult);
+  }
   if (errors?.length) {
     const first = errors[0];
     const code = first.extensions?.code;

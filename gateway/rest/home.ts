@@ -12,7 +12,8 @@ import { homeResponseJsonSchema, errorResponseJsonSchema } from './response-sche
 import { compileBodyValidator } from './validate-body';
 import { documentRoute } from '../ops/openapi';
 
-export const HOME_VALUATION_QUERY = /* GraphQL */ `
+/** Persisted operation of the home routes; every field is owned by the residential subgraph (test/gateway/persisted-operations). */
+export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQL */ `
   query RestPredictHome($input: HomeValuationInput!) {
     homeValuation(input: $input) {
       estimate currency pricePerM2
@@ -23,7 +24,7 @@ export const HOME_VALUATION_QUERY = /* GraphQL */ `
       location { district mahalla mahallaId matched }
       modelVersion valuedAt warnings
     }
-  }`;
+  }` };
 
 interface HomeValuationData {
   homeValuation: {
@@ -64,7 +65,7 @@ export function toHomeInput(body: Record<string, unknown>): Record<string, unkno
 export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler; bearer: preHandlerAsyncHookHandler }): void {
   const handler = async (request: import('fastify').FastifyRequest) => {
     const { body, warnings } = validateBody(request.body);
-    const data = await executeForRest<HomeValuationData>(graph, request, HOME_VALUATION_QUERY, { input: toHomeInput(body) });
+    const data = await executeForRest<HomeValuationData>(graph, request, HOME_VALUATION_OPERATION, { input: toHomeInput(body) });
     return toRestResponse(data.homeValuation, warnings);
   };
   // Body validation runs in the handler (our error format); the response schema makes fastify

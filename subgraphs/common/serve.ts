@@ -1,13 +1,13 @@
 /**
  * Serves one subgraph schema over HTTP: fastify + Apollo Server, reachable only with the
  * gateway's internal token. Tuned for being called by the gateway on every request:
- * no inline tracing, no landing page, parsed documents cached by Apollo.
+ * no inline tracing, no per-field cache-control bookkeeping (valuations are never cached),
+ * no landing page; parsed and validated documents are cached by Apollo.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApolloServer, type BaseContext } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify from 'fastify';
 import type { GraphQLSchema } from 'graphql';
@@ -25,10 +25,17 @@ export interface SubgraphServerOptions<TContext extends BaseContext> {
   introspection?: boolean;
 }
 
+/** What a subgraph offers to a gateway in the same process: its schema and its request context. */
+export interface InProcessSubgraph {
+  schema: GraphQLSchema;
+  context(caller: { principal?: { org: string; plan: string } | null; requestId?: string }): object;
+}
+
 export interface RunningService {
   name: string;
   url: string;
   port: number;
+  inProcess: InProcessSubgraph;
   close(): Promise<void>;
 }
 
@@ -38,7 +45,7 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     schema: options.schema,
     introspection: options.introspection ?? false,
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],
   });
   await apollo.start();
 
@@ -64,8 +71,9 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     name: options.name,
     url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}/graphql`,
     port,
+    inProcess: { schema: options.schema, context: () => options.context({}) },
     close: async () => {
-      await app.close();
+      if (app.server.listening) await app.close();
     },
   };
 }

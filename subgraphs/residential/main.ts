@@ -1,4 +1,5 @@
 /** Runs the residential subgraph alone (RESIDENTIAL_PORT, INTERNAL_TOKEN), e.g. behind a load balancer. */
+import '../common/production-mode';
 import { currentVersion } from '../../models/residential/manifest';
 import { ResidentialModelSet } from '../../models/residential/runtime';
 import { residentialConfigFromEnv, start } from './index';

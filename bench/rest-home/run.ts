@@ -1,0 +1,79 @@
+/**
+ * bench/rest-home: the same home valuation through four doors, one after another in one run,
+ * at 32 connections each (autocannon in this process, the service in a child process):
+ *   1. bare node:http handler (the ceiling)   2. residential subgraph called directly
+ *   3. GraphQL through the gateway            4. POST /api/predict/home (REST → GraphQL → subgraph)
+ * Usage: npm run bench:rest-home [-- --duration 15 --connections 32 --only 4 --profile DIR]
+ * (--only runs one target; --profile writes the server's CPU profile to DIR, for finding where time goes)
+ */
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
+
+interface Urls { bare: string; subgraph: string; gateway: string; internalToken: string; key: string }
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const DURATION = option('duration', 15);
+const CONNECTIONS = option('connections', 32);
+const WARMUP = option('warmup', 3);
+const ONLY = option('only', 0);
+const profileAt = args.indexOf('--profile');
+const PROFILE_DIR = profileAt >= 0 ? args[profileAt + 1] : undefined;
+
+const GRAPHQL_INPUT = {
+  district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9,
+  renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida',
+};
+
+function targets(u: Urls) {
+  const graphqlBody = JSON.stringify({ query: HOME_VALUATION_OPERATION.query, variables: { input: GRAPHQL_INPUT } });
+  return [
+    { name: 'bare node:http handler (ceiling)', url: u.bare, headers: {}, body: JSON.stringify(SAMPLE_HOME_REQUEST) },
+    { name: 'residential subgraph, direct', url: u.subgraph, headers: { 'x-internal-token': u.internalToken }, body: graphqlBody },
+    { name: 'GraphQL through the gateway', url: `${u.gateway}/graphql`, headers: { 'x-api-key': u.key }, body: graphqlBody },
+    { name: 'POST /api/predict/home', url: `${u.gateway}/api/predict/home`, headers: { 'x-api-key': u.key }, body: JSON.stringify(SAMPLE_HOME_REQUEST) },
+  ];
+}
+
+function load(t: ReturnType<typeof targets>[number], duration: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: t.url, method: 'POST', connections: CONNECTIONS, duration,
+    headers: { 'content-type': 'application/json', ...t.headers }, body: t.body,
+  });
+}
+
+async function main(): Promise<void> {
+  const execArgv = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const server = fork(join(__dirname, 'server.js'), { stdio: 'inherit', execArgv });
+  const urls = await new Promise<Urls>((resolve, reject) => {
+    server.once('message', (m) => resolve(m as Urls));
+    server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const rows: { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }[] = [];
+  for (const t of targets(urls).filter((_, i) => !ONLY || i + 1 === ONLY)) {
+    await load(t, WARMUP);
+    const r = await load(t, DURATION);
+    rows.push({ name: t.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+    console.error(`${t.name}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}`);
+  }
+  server.send('stop');
+  await new Promise((resolve) => server.once('exit', resolve));
+  const ceiling = rows[0].rps;
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s warm-up, ${new Date().toISOString()}, node ${process.version}\n`);
+  console.log('| target | req/s | share of ceiling | p50 ms | p99 ms | errors / non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${Math.round(r.rps)} | ${((r.rps / ceiling) * 100).toFixed(0)}% | ${r.p50} | ${r.p99} | ${r.errors} / ${r.non2xx} |`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

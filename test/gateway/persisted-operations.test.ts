@@ -1,0 +1,16 @@
+/**
+ * REST routes send their persisted operation straight to the owning subgraph. That is only right
+ * while every field of the operation belongs to that subgraph: this test fails the day one doesn't.
+ */
+import { readFileSync } from 'node:fs';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse, validate } from 'graphql';
+import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
+import { SUBGRAPHS } from '../../schema/subgraphs';
+
+it.each([['home valuation', HOME_VALUATION_OPERATION]])('the %s operation is valid against its owner\'s checked-in SDL alone', (_name, operation) => {
+  const owner = SUBGRAPHS.find((s) => s.name === operation.owner);
+  expect(owner).toBeDefined();
+  const schema = buildSubgraphSchema(parse(readFileSync(owner!.sdlPath, 'utf8')));
+  expect(validate(schema, parse(operation.query))).toEqual([]);
+});
