@@ -1,6 +1,7 @@
-/** `npm run schema`: writes each subgraph's SDL as the code produces it, then composes the supergraph. */
+/** `npm run schema`: writes each subgraph's SDL as the code produces it, composes the supergraph, and writes the OpenAPI document. */
 import { writeFileSync } from 'node:fs';
 import { composeSupergraph, emittedSdl } from './sdl';
+import { emittedOpenApi, OPENAPI_PATH } from './openapi';
 import { SUBGRAPHS, SUPERGRAPH_PATH } from './subgraphs';
 
 async function main(): Promise<void> {
@@ -10,6 +11,8 @@ async function main(): Promise<void> {
   }
   writeFileSync(SUPERGRAPH_PATH, composeSupergraph());
   console.log(`wrote ${SUPERGRAPH_PATH}`);
+  writeFileSync(OPENAPI_PATH, emittedOpenApi());
+  console.log(`wrote ${OPENAPI_PATH}`);
 }
 
 main().catch((error) => {

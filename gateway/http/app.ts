@@ -24,6 +24,10 @@ export const API_VERSION = 'v1.0';
 const GRAPHQL_BODY_LIMIT = 2 * 1024 * 1024;
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
+documentRoute({ method: 'get', path: '/health', tag: 'operations', summary: 'Liveness', responses: { 200: { type: 'object' } } });
+documentRoute({ method: 'get', path: '/ready', tag: 'operations', summary: 'Readiness: 200 once the supergraph and models are loaded, else 503', responses: { 200: { type: 'object' }, '5xx': { type: 'object' } } });
+documentRoute({ method: 'get', path: '/metrics', tag: 'operations', summary: 'Prometheus metrics', responses: { 200: { type: 'string' } } });
+
 export interface AppDeps {
   graph: Graph;
   keys: KeyStore;
@@ -75,8 +79,5 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.isReady() ? { status: 'ready' } : sendError(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'Models or supergraph not loaded yet')));
   app.get('/openapi.json', async () => openApiDocument(API_VERSION));
   registerDocs(app);
-  documentRoute({ method: 'get', path: '/health', tag: 'operations', summary: 'Liveness', responses: { 200: { type: 'object' } } });
-  documentRoute({ method: 'get', path: '/ready', tag: 'operations', summary: 'Readiness: 200 once the supergraph and models are loaded, else 503', responses: { 200: { type: 'object' }, '5xx': { type: 'object' } } });
-  documentRoute({ method: 'get', path: '/metrics', tag: 'operations', summary: 'Prometheus metrics', responses: { 200: { type: 'string' } } });
   return app;
 }

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI 3.1 document of every REST route, generated from the same JSON Schemas the
- * routes validate and serialise with. Routes call `documentRoute` when they register.
+ * routes validate and serialise with. Each route module calls `documentRoute` when it loads,
+ * so the document exists without a running server (`npm run schema` writes schema/openapi.json).
  */
 import { ERROR_CATALOGUE } from '../../schema/errors';
 

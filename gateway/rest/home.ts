@@ -45,6 +45,9 @@ export const homeRouteSchema = {
 
 const validateBody = compileBodyValidator(homeRequestJsonSchema());
 
+documentRoute({ method: 'post', path: '/api/predict/home', summary: 'Value a home (legacy contract, API key)', security: 'apiKey', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
+documentRoute({ method: 'post', path: '/service/predict/home', summary: 'Value a home (bearer token from /service/auth/token)', security: 'bearer', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
+
 /** REST body (snake_case, aliases) → GraphQL HomeValuationInput. */
 export function toHomeInput(body: Record<string, unknown>): Record<string, unknown> {
   const input: Record<string, unknown> = {};
@@ -73,8 +76,6 @@ export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { a
   const schema = { response: homeRouteSchema.response };
   app.post('/api/predict/home', { schema, preHandler: auth.apiKey }, handler);
   app.post('/service/predict/home', { schema, preHandler: auth.bearer }, handler);
-  documentRoute({ method: 'post', path: '/api/predict/home', summary: 'Value a home (legacy contract, API key)', security: 'apiKey', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
-  documentRoute({ method: 'post', path: '/service/predict/home', summary: 'Value a home (bearer token from /service/auth/token)', security: 'bearer', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
 }
 
 function toRestResponse(v: HomeValuationData['homeValuation'], restWarnings: string[]) {

@@ -19,9 +19,10 @@ export function registerTokenRoute(app: FastifyInstance, authenticateKey: preHan
     preHandler: authenticateKey,
     schema: { response: { 200: tokenResponseJsonSchema() } },
   }, async (request) => issueToken(request.principal!));
-  documentRoute({
-    method: 'post', path: '/service/auth/token', tag: 'auth', security: 'apiKey', requestBody,
-    summary: 'Exchange an API key for a short-lived bearer token (JWT)',
-    responses: { 200: tokenResponseJsonSchema(), '4xx': errorResponseJsonSchema() },
-  });
 }
+
+documentRoute({
+  method: 'post', path: '/service/auth/token', tag: 'auth', security: 'apiKey', requestBody,
+  summary: 'Exchange an API key for a short-lived bearer token (JWT)',
+  responses: { 200: tokenResponseJsonSchema(), '4xx': errorResponseJsonSchema() },
+});

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { composeSupergraph, emittedSdl } from '../../schema/sdl';
 import { SUBGRAPHS, SUPERGRAPH_PATH } from '../../schema/subgraphs';
+import { emittedOpenApi, OPENAPI_PATH } from '../../schema/openapi';
 
 describe.each(SUBGRAPHS.map((s) => [s.name, s] as const))('%s subgraph', (_name, subgraph) => {
   it('checked-in SDL equals the SDL the code emits', async () => {
@@ -11,4 +12,8 @@ describe.each(SUBGRAPHS.map((s) => [s.name, s] as const))('%s subgraph', (_name,
 
 it('the checked-in supergraph is the composition of the checked-in SDL', () => {
   expect(readFileSync(SUPERGRAPH_PATH, 'utf8')).toBe(composeSupergraph());
+});
+
+it('the checked-in OpenAPI document is what the route modules describe', () => {
+  expect(readFileSync(OPENAPI_PATH, 'utf8')).toBe(emittedOpenApi());
 });

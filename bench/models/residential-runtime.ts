@@ -1,0 +1,57 @@
+/**
+ * Residential runtime speed, in process: one valuation, 1,000 and 100,000 in one call, through
+ * the same ResidentialModelSet the service uses (features → 3 ONNX members → intervals, flags).
+ * Run: npm run build && node dist/bench/models/residential-runtime.js
+ */
+import { performance } from 'node:perf_hooks';
+import { currentVersion } from '../../models/residential/manifest';
+import { normaliseHomeInput } from '../../models/residential/request';
+import { ResidentialModelSet } from '../../models/residential/runtime';
+import type { HomeRequest } from '../../models/residential/request';
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+async function main(): Promise<void> {
+  const version = currentVersion()!;
+  const runtime = await ResidentialModelSet.load(version);
+  const districts = ['Chilanzar', 'Yunusabad', 'Mirabad', 'Sergeli', 'Yashnabad', 'Uchtepa'];
+  const request = (i: number): HomeRequest => normaliseHomeInput({
+    district: districts[i % districts.length], area: 35 + (i % 120), rooms: 1 + (i % 5), floor: 1 + (i % 9), totalFloors: 9,
+    renovation: i % 2 ? 'Evro' : "O'rtacha", buildingType: i % 3 ? 'Panelli' : "G'ishtli",
+  }).request;
+  const one = [request(0)];
+  const thousand = Array.from({ length: 1000 }, (_, i) => request(i));
+  const hundredThousand = Array.from({ length: 100_000 }, (_, i) => request(i));
+  await timeIt(200, () => runtime.value(one)); // warm-up
+
+  const single = await timeIt(2000, () => runtime.value(one));
+  const bulk1k = await timeIt(50, () => runtime.value(thousand));
+  const bulk100k = await timeIt(3, () => runtime.value(hundredThousand));
+  const normalise = await timeIt(20, async () => thousand.forEach((_, i) => normaliseHomeInput({ district: districts[i % 6], area: 60, rooms: 2, floor: 3, totalFloors: 9, renovation: 'Evro' })));
+  await runtime.close();
+  console.log(`model ${version}, node ${process.version}, ${new Date().toISOString()}`);
+  console.log('| measure | median |');
+  console.log('|---|---:|');
+  console.log(`| one valuation (value([1 request])) | ${(single * 1000).toFixed(0)} µs |`);
+  console.log(`| 1,000 valuations in one call | ${bulk1k.toFixed(1)} ms |`);
+  console.log(`| 100,000 valuations in one call | ${(bulk100k / 1000).toFixed(2)} s |`);
+  console.log(`| normalising 1,000 inputs (names, ranges) | ${normalise.toFixed(2)} ms |`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
