@@ -32,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
     writeFileSync(join(dir, `${spec.name}.onnx`), toOnnx(model, { featureNames: manifest.features.names, metadata: { model_version: version, member: spec.name } }));
   }
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+  writeFileSync(join(dir, 'evaluation.json'), `${JSON.stringify({ protocol: manifest.evaluation.headline.protocol, rows: trained.headlinePredictions })}\n`);
 
   const h = manifest.evaluation.headline.overall;
   console.log(`wrote ${dir} in ${manifest.training.seconds} s`);

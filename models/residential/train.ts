@@ -38,6 +38,17 @@ export interface TrainedVersion {
   fitted: { spec: MemberSpec; model: ReturnType<MemberSpec['create']> }[];
   /** Test rows of the headline split, so the promotion gate can score the current version on them. */
   headlineTest: { rows: FeatureSource[]; priceUsd: Float64Array };
+  /** Held-out predictions of the headline split, row by row: the model card's plots are drawn from them. */
+  headlinePredictions: HeldOutPrediction[];
+}
+
+export interface HeldOutPrediction {
+  district: string;
+  source: string;
+  actual: number;
+  predicted: number;
+  low: number;
+  high: number;
 }
 
 interface Dataset {
@@ -66,11 +77,11 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const test = subset(data, (i) => isTest[i]);
   const headlineFit = fitWithCalibration(train, members, options.seed ?? 42, (s) => progress(`headline: ${s}`));
   const headlinePred = headlineFit.predict(test.rows);
-  const headline = evaluate(test, headlinePred, headlineFit.calibration, 'Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.');
+  const { rows: headlinePredictions, ...headline } = evaluate(test, headlinePred, headlineFit.calibration, 'Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.');
 
   // Second view: K-fold over everything, which also calibrates the served model.
   const all = fitWithCalibration(data, members, options.seed ?? 42, (s) => progress(`k-fold: ${s}`));
-  const kfold = evaluate(data, { consensus: all.oofConsensus }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
+  const { rows: _unused, ...kfold } = evaluate(data, { consensus: all.oofConsensus }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
 
   // Served model: every row, encodings from every row.
   const encoding = fitEncoding(data.rows, data.y);
@@ -105,6 +116,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
     },
     fitted,
     headlineTest: { rows: test.rows, priceUsd: test.priceUsd },
+    headlinePredictions,
   };
 }
 
@@ -150,7 +162,7 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
   return { calibration, weights, oofConsensus, predict };
 }
 
-function evaluate(data: Dataset, pred: { consensus: Float64Array }, calibration: IntervalCalibration, protocol: string): EvaluationReport {
+function evaluate(data: Dataset, pred: { consensus: Float64Array }, calibration: IntervalCalibration, protocol: string): EvaluationReport & { rows: HeldOutPrediction[] } {
   const n = data.rows.length;
   const estimate = new Float64Array(n);
   const low = new Float64Array(n);
@@ -172,7 +184,8 @@ function evaluate(data: Dataset, pred: { consensus: Float64Array }, calibration:
   }
   const bySource: Record<string, ReturnType<typeof metricsOf>> = {};
   for (const s of new Set(data.source)) bySource[s] = metricsOf(range(n).filter((i) => data.source[i] === s));
-  return { protocol, overall: metricsOf(range(n)), districts, bySource };
+  const rows = range(n).map((i) => ({ district: data.rows[i].district, source: data.source[i], actual: data.priceUsd[i], predicted: Math.round(estimate[i]), low: Math.round(low[i]), high: Math.round(high[i]) }));
+  return { protocol, overall: metricsOf(range(n)), districts, bySource, rows };
 }
 
 /** Permutation importance per feature group on the headline test rows: the rise in mean absolute log error. */
