@@ -4,8 +4,7 @@
  * all start the service through here.
  */
 import { randomBytes } from 'node:crypto';
-import { ResidentialModelSet } from '../models/residential/runtime';
-import { currentVersion, RESIDENTIAL_DIR } from '../models/residential/manifest';
+import { ResidentialModelService } from '../models/residential/serving';
 import { start as startResidential } from '../subgraphs/residential';
 import type { RunningService } from '../subgraphs/common/serve';
 import type { KeyStore } from './auth/key-store';
@@ -24,15 +23,13 @@ export interface RunningStack {
   gateway: RunningGateway;
   residential: RunningService;
   internalToken: string;
-  modelVersion: string;
+  /** The residential model version in service (changes when another version is promoted). */
+  readonly modelVersion: string;
   close(): Promise<void>;
 }
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
-  const root = options.artifactsRoot ?? RESIDENTIAL_DIR;
-  const version = currentVersion(root);
-  if (!version) throw new Error(`no residential model is promoted in ${root}: run \`npm run train\``);
-  const runtime = await ResidentialModelSet.load(version, root);
+  const runtime = await ResidentialModelService.start({ root: options.artifactsRoot, log: options.log });
   const internalToken = options.gateway.internalToken ?? randomBytes(24).toString('base64url');
   const residential = await startResidential({ host: '127.0.0.1', port: options.residentialPort ?? 0, internalToken, introspection: options.gateway.introspection }, runtime);
   const gateway = await startGateway(
@@ -43,7 +40,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     gateway,
     residential,
     internalToken,
-    modelVersion: version,
+    get modelVersion() {
+      return runtime.version;
+    },
     close: async () => {
       await gateway.close();
       await residential.close();

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   // Imported after the environment is set: the plans and key store read it at load.
   const { gatewayConfigFromEnv } = await import('../../gateway/config');
   const { startStack } = await import('../../gateway/stack');
-  const { toHomeInput } = await import('../../gateway/rest/home');
+  const { parseHomeRestBody } = await import('../../schema/home-rest');
   const { normaliseHomeInput } = await import('../../models/residential/request');
   const { ResidentialModelSet } = await import('../../models/residential/runtime');
   const { currentVersion } = await import('../../models/residential/manifest');
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     const chunks: Buffer[] = [];
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', async () => {
-      const input = normaliseHomeInput(toHomeInput(JSON.parse(Buffer.concat(chunks).toString())) as never);
+      const input = normaliseHomeInput(parseHomeRestBody(JSON.parse(Buffer.concat(chunks).toString())).input as never);
       const [value] = await runtime.value([input.request]);
       const body = JSON.stringify({ ...value, location: input.location, valued_at: new Date().toISOString(), warnings: input.warnings });
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);

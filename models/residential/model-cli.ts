@@ -2,16 +2,16 @@
  * `npm run model -- list | promote VERSION | rollback`: which residential version is in service.
  * A running service picks the change up without a restart (it watches CURRENT).
  */
-import { currentVersion, listVersions, readManifest, setCurrentVersion } from './manifest';
+import { currentVersion, listVersions, readManifest, setCurrentVersion, RESIDENTIAL_DIR } from './manifest';
 
-export function runModelCli(argv: string[], out: (line: string) => void = console.log): number {
+export function runModelCli(argv: string[], out: (line: string) => void = console.log, root = RESIDENTIAL_DIR): number {
   const [command, arg] = argv;
-  const versions = listVersions();
-  const current = currentVersion();
+  const versions = listVersions(root);
+  const current = currentVersion(root);
   switch (command) {
     case 'list':
       for (const v of versions) {
-        const m = readManifest(v).evaluation.headline.overall;
+        const m = readManifest(v, root).evaluation.headline.overall;
         out(`${v === current ? '*' : ' '} ${v}  MAPE ${(m.mape * 100).toFixed(1)}%  R² ${m.r2.toFixed(3)}  coverage ${(m.intervalCoverage * 100).toFixed(1)}%`);
       }
       return 0;
@@ -20,7 +20,7 @@ export function runModelCli(argv: string[], out: (line: string) => void = consol
         out(`unknown version ${arg ?? '(none)'}; have: ${versions.join(', ')}`);
         return 2;
       }
-      setCurrentVersion(arg);
+      setCurrentVersion(arg, root);
       out(`promoted ${arg} (was ${current ?? 'none'})`);
       return 0;
     case 'rollback': {
@@ -30,7 +30,7 @@ export function runModelCli(argv: string[], out: (line: string) => void = consol
         out(`no version older than ${current} to roll back to`);
         return 1;
       }
-      setCurrentVersion(previous);
+      setCurrentVersion(previous, root);
       out(`rolled back from ${current} to ${previous}`);
       return 0;
     }

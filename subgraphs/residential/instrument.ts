@@ -13,13 +13,20 @@ export function instrumentRuntime(runtime: ResidentialRuntime): ResidentialRunti
     buckets: [0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
   }));
   const info = metric('model_info', () => new Gauge({ name: 'model_info', help: 'Model version in service (value 1)', labelNames: ['kind', 'version'] }));
-  info.reset();
-  info.set({ kind: 'residential', version: runtime.version }, 1);
+  let reported = '';
+  const reportVersion = () => {
+    if (runtime.version === reported) return;
+    reported = runtime.version;
+    info.reset();
+    info.set({ kind: 'residential', version: reported }, 1);
+  };
+  reportVersion();
   return {
     get version() {
       return runtime.version;
     },
     async value(requests: readonly HomeRequest[]): Promise<HomeValue[]> {
+      reportVersion(); // the version in service can change under us (hot swap)
       const end = inference.startTimer({ kind: 'residential' });
       try {
         return await runtime.value(requests);

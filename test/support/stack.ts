@@ -18,7 +18,7 @@ export interface TestStack extends RunningStack {
 
 let orgCounter = 0;
 
-export async function startTestStack(options: { redisUrl?: string; env?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startTestStack(options: { redisUrl?: string; env?: Record<string, string>; artifactsRoot?: string } = {}): Promise<TestStack> {
   const home = mkdtempSync(join(tmpdir(), 'valuation-test-'));
   process.env.VALUATION_HOME = home;
   process.env.APOLLO_TELEMETRY_DISABLED = '1';
@@ -26,7 +26,7 @@ export async function startTestStack(options: { redisUrl?: string; env?: Record<
   const keys = new KeyStore({ file: join(home, 'keys.json') });
   const logs: string[] = [];
   const config = { ...gatewayConfigFromEnv({ ...process.env, ...options.env }), host: '127.0.0.1', port: 0, redisUrl: options.redisUrl };
-  const stack = await startStack({ gateway: config, keys, log: (m) => logs.push(m) });
+  const stack = await startStack({ gateway: config, keys, log: (m) => logs.push(m), artifactsRoot: options.artifactsRoot });
   const url = stack.gateway.url;
   return {
     ...stack,

@@ -4,8 +4,8 @@
  * `{ code: INVALID_PARAMETER, field: 'area', message: 'area must be a number' }`.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { ApiError } from '../../schema/errors';
-import { looksLikePersonalDataKey, looksLikePersonalDataValue } from '../../schema/home-contract';
+import { ApiError } from './errors';
+import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './home-contract';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 

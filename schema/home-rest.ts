@@ -1,0 +1,63 @@
+/**
+ * The REST form of the home valuation (ARCHITECTURE.md section 2): from a legacy body to the
+ * GraphQL input, and from a valuation to the fixed snake_case reply. Used by the gateway's REST
+ * routes and by `npm run valuate`, so a file of API requests is read exactly as the API reads them.
+ */
+import { parseYesNo } from '../models/vocabulary';
+import type { ResolvedLocation } from '../models/residential/request';
+import type { HomeValue } from '../models/residential/valuation';
+import { ApiError } from './errors';
+import { HOME_FIELDS, homeRequestJsonSchema } from './home-contract';
+import { compileBodyValidator } from './rest-validation';
+
+/** A valuation as the graph returns it (HomeValuation): the runtime's value plus where and when. */
+export type HomeValuationView = HomeValue & { location: ResolvedLocation; valuedAt: string; warnings: string[] };
+
+const validateBody = compileBodyValidator(homeRequestJsonSchema());
+
+/** Checks a REST body (personal data, types, ranges) and maps it to the GraphQL input; throws ApiError. */
+export function parseHomeRestBody(body: unknown): { input: Record<string, unknown>; warnings: string[] } {
+  const { body: record, warnings } = validateBody(body);
+  return { input: toHomeInput(record), warnings };
+}
+
+/** REST body (snake_case, aliases) → GraphQL HomeValuationInput. */
+function toHomeInput(body: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const f of HOME_FIELDS) {
+    let value = body[f.rest];
+    for (const alias of f.restAliases ?? []) if (value === undefined) value = body[alias];
+    if (value === undefined || value === null) continue;
+    if (f.kind === 'yesno' && typeof value === 'string') {
+      const parsed = parseYesNo(value);
+      if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no (ha/yo'q, да/нет, true/false)`, f.rest);
+      value = parsed;
+    }
+    input[f.graphql] = value;
+  }
+  return input;
+}
+
+/** The fixed REST reply for one valuation. */
+export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly string[] = []) {
+  return {
+    estimate: v.estimate,
+    currency: v.currency,
+    price_per_m2: v.pricePerM2,
+    interval: v.interval,
+    confidence: v.confidence,
+    models: v.models,
+    anomaly: {
+      district_median_price_per_m2: v.anomaly.districtMedianPricePerM2,
+      deviation_from_district_median: v.anomaly.deviationFromDistrictMedian,
+      mahalla_median_price_per_m2: v.anomaly.mahallaMedianPricePerM2,
+      deviation_from_mahalla_median: v.anomaly.deviationFromMahallaMedian,
+      model_spread: v.anomaly.modelSpread,
+      flags: v.anomaly.flags,
+    },
+    location: { district: v.location.district, mahalla: v.location.mahalla, mahalla_id: v.location.mahallaId, matched: v.location.matched },
+    model_version: v.modelVersion,
+    valued_at: v.valuedAt,
+    warnings: [...restWarnings, ...v.warnings],
+  };
+}

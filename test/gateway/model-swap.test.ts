@@ -1,0 +1,57 @@
+/** A promoted version is served without a restart; rollback is one command. */
+import { rmSync } from 'node:fs';
+import { runModelCli } from '../../models/residential/model-cli';
+import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { artifactsWithTwoVersions } from '../support/artifacts';
+import { json, startTestStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+let key: string;
+const artifacts = artifactsWithTwoVersions();
+
+beforeAll(async () => {
+  stack = await startTestStack({ artifactsRoot: artifacts.root });
+  key = stack.newKey('enterprise');
+});
+afterAll(async () => {
+  await stack.stop();
+  rmSync(artifacts.root, { recursive: true, force: true });
+});
+
+const servedVersion = async () => (await json(await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': key }))).model_version;
+const graphVersion = async () => (await json(await stack.post('/graphql', { query: '{ residentialModel { version } }' }, { 'x-api-key': key }))).data.residentialModel.version;
+
+async function eventually(check: () => Promise<boolean>, ms = 8000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+it('switches to a promoted version and back on rollback, answering throughout', async () => {
+  expect(await servedVersion()).toBe(artifacts.original);
+  const lines: string[] = [];
+  expect(runModelCli(['promote', artifacts.copy], (l) => lines.push(l), artifacts.root)).toBe(0);
+  // Keep valuing while the switch happens: no request may fail.
+  const during: number[] = [];
+  await eventually(async () => {
+    const r = await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': key });
+    during.push(r.status);
+    return (await json(r)).model_version === artifacts.copy;
+  });
+  expect(during.every((s) => s === 200)).toBe(true);
+  expect(await graphVersion()).toBe(artifacts.copy);
+  const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+  expect(metrics).toContain(`model_info{kind="residential",version="${artifacts.copy}"} 1`);
+
+  expect(runModelCli(['rollback'], (l) => lines.push(l), artifacts.root)).toBe(0);
+  await eventually(async () => (await servedVersion()) === artifacts.original);
+  expect(lines.join('\n')).toMatch(/rolled back from 2099.01.0/);
+});
+
+it('refuses to promote an unknown version', () => {
+  const lines: string[] = [];
+  expect(runModelCli(['promote', '1999.01.0'], (l) => lines.push(l), artifacts.root)).toBe(2);
+  expect(lines[0]).toMatch(/unknown version/);
+});

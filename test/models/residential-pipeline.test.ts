@@ -1,0 +1,152 @@
+/** The pure pieces of the residential pipeline: features, intervals, metrics, weights, confidence, promotion. */
+import { confidence, inputFlags } from '../../models/residential/assessment';
+import { calibrateIntervals, conformalQuantile, intervalHalfWidth } from '../../models/residential/conformal';
+import { learnWeights } from '../../models/residential/ensemble';
+import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from '../../models/residential/features';
+import { marketReference } from '../../models/residential/market';
+import { accuracyClass, accuracyMetrics, quantile } from '../../models/residential/metrics';
+import { decidePromotion } from '../../models/residential/promotion';
+import { compareVersions, nextVersion } from '../../models/residential/manifest';
+
+const flat = (over: Partial<FeatureSource> = {}): FeatureSource => ({
+  district: 'chilanzar', mahallaId: 'chilanzar/katartal', area: 60, rooms: 2, floor: 3, totalFloors: 9,
+  renovation: 'euro', buildingType: 'brick', furniture: true, bathroom: 'separate', market: null, seller: null, period: '2025-04', ...over,
+});
+const col = (name: string) => FEATURE_NAMES.indexOf(name as (typeof FEATURE_NAMES)[number]);
+
+describe('features', () => {
+  const rows = [flat(), flat({ area: 80 }), flat({ district: 'yunusabad', mahallaId: 'yunusabad/x' }), flat({ period: '2024-04' })];
+  const y = [7.0, 7.2, 7.4, 6.8];
+  const encoding = fitEncoding(rows, y, 2);
+
+  it('shrinks a mahalla towards its district and the district towards the city', () => {
+    const cityMean = y.reduce((a, b) => a + b) / y.length;
+    expect(encoding.cityMean).toBeCloseTo(cityMean, 12);
+    const chilanzarMean = (7.0 + 7.2 + 6.8 + 2 * cityMean) / 5;
+    expect(encoding.district.chilanzar.mean).toBeCloseTo(chilanzarMean, 12);
+    expect(encoding.mahalla['chilanzar/katartal'].mean).toBeCloseTo((7.0 + 7.2 + 6.8 + 2 * chilanzarMean) / 5, 12);
+    expect(encoding.newestPeriod).toBe('2025-04');
+  });
+
+  it('falls back to the district for an unseen mahalla, and marks missing values as NaN', () => {
+    const X = encodeFeatures([flat({ mahallaId: 'chilanzar/unseen', renovation: null, furniture: null, floor: null })], encoding, new Float64Array(FEATURE_COUNT));
+    expect(X[col('mahalla_prior')]).toBe(X[col('district_prior')]);
+    expect(X[col('mahalla_log_count')]).toBe(0);
+    expect(Number.isNaN(X[col('renovation')])).toBe(true);
+    expect(Number.isNaN(X[col('furniture')])).toBe(true);
+    expect(Number.isNaN(X[col('floor_ratio')])).toBe(true);
+    expect(X[col('log_area')]).toBeCloseTo(Math.log(60), 12);
+  });
+
+  it('values a later period as the newest period trained on (trees cannot extrapolate in time)', () => {
+    const later = encodeFeatures([flat({ period: '2027-01' })], encoding, new Float64Array(FEATURE_COUNT));
+    const newest = encodeFeatures([flat({ period: '2025-04' })], encoding, new Float64Array(FEATURE_COUNT));
+    expect(later[col('period_index')]).toBe(newest[col('period_index')]);
+  });
+
+  it('gives float32 and float64 buffers the same values (serving uses float32)', () => {
+    const a = encodeFeatures(rows, encoding, new Float64Array(rows.length * FEATURE_COUNT));
+    const b = encodeFeatures(rows, encoding, new Float32Array(rows.length * FEATURE_COUNT));
+    a.forEach((v, i) => (Number.isNaN(v) ? expect(Number.isNaN(b[i])).toBe(true) : expect(b[i]).toBeCloseTo(v, 5)));
+  });
+});
+
+describe('conformal intervals', () => {
+  it('takes the ceil((n+1)·coverage)-th smallest residual', () => {
+    const residuals = Array.from({ length: 19 }, (_, i) => i + 1); // 1..19
+    expect(conformalQuantile(residuals, 0.9)).toBe(18); // ceil(20 · 0.9) = 18
+    expect(conformalQuantile([5], 0.9)).toBe(5);
+  });
+
+  it('uses a district\'s own quantile only with enough rows, and never narrows a thin one below the widened city quantile', () => {
+    const residuals: number[] = [];
+    const districts: string[] = [];
+    for (let i = 0; i < 200; i++) { residuals.push((i % 100) / 100); districts.push('chilanzar'); }
+    for (let i = 0; i < 10; i++) { residuals.push(0.01); districts.push('bektemir'); }
+    const c = calibrateIntervals(residuals, districts, 0.9, 60, 1.3);
+    expect(c.district.chilanzar.own).toBe(true);
+    expect(c.district.bektemir.own).toBe(false);
+    expect(c.district.bektemir.q).toBeCloseTo(c.global * 1.3, 12);
+    expect(intervalHalfWidth(c, 'bektemir', 1)).toBeCloseTo(c.global * 1.3 * 1.25, 12);
+    expect(intervalHalfWidth(c, 'nowhere', 0)).toBeCloseTo(c.global * 1.3, 12);
+  });
+
+  it('covers about 90% of new draws from the same distribution', () => {
+    let seed = 1;
+    const normal = () => { let s = 0; for (let i = 0; i < 12; i++) { seed = (seed * 16807) % 2147483647; s += seed / 2147483647; } return s - 6; };
+    const calibration = Array.from({ length: 2000 }, () => Math.abs(normal()));
+    const q = conformalQuantile(calibration, 0.9);
+    const covered = Array.from({ length: 5000 }, () => Math.abs(normal()) <= q).filter(Boolean).length / 5000;
+    expect(covered).toBeGreaterThan(0.88);
+    expect(covered).toBeLessThan(0.92);
+  });
+});
+
+describe('metrics', () => {
+  it('computes the bank measures on known numbers', () => {
+    const m = accuracyMetrics([100, 200, 300, 400], [110, 180, 300, 500], [90, 150, 280, 420], [120, 210, 320, 450]);
+    expect(m.n).toBe(4);
+    expect(m.mape).toBeCloseTo((0.1 + 0.1 + 0 + 0.25) / 4, 12);
+    expect(m.medianApe).toBeCloseTo(0.1, 12);
+    expect(m.maeUsd).toBeCloseTo((10 + 20 + 0 + 100) / 4, 12);
+    expect(m.ppe10).toBe(0.75);
+    expect(m.ppe20).toBe(0.75);
+    expect(m.intervalCoverage).toBe(0.75);
+    expect(m.r2).toBeCloseTo(1 - (100 + 400 + 0 + 10000) / 50000, 12);
+    expect(quantile([1, 2, 3, 4], 0.5)).toBe(2.5);
+  });
+
+  it('classes districts by their held-out numbers, and thin ones as low', () => {
+    const base = accuracyMetrics([100, 200], [100, 200]);
+    expect(accuracyClass({ ...base, n: 100, r2: 0.85, mape: 0.08 })).toBe('high');
+    expect(accuracyClass({ ...base, n: 100, r2: 0.7, mape: 0.14 })).toBe('medium');
+    expect(accuracyClass({ ...base, n: 100, r2: 0.55, mape: 0.2 })).toBe('moderate');
+    expect(accuracyClass({ ...base, n: 100, r2: 0.3, mape: 0.3 })).toBe('low');
+    expect(accuracyClass({ ...base, n: 20, r2: 0.95, mape: 0.05 })).toBe('low');
+  });
+});
+
+describe('ensemble weights', () => {
+  it('puts the weight on the member that predicts, not on noise', () => {
+    const y = Float64Array.from({ length: 200 }, (_, i) => Math.sin(i));
+    const good = y.map((v, i) => v + 0.01 * Math.cos(i * 7));
+    const bad = y.map((_, i) => Math.cos(i * 3));
+    const w = learnWeights([bad, good], y);
+    expect(w[1]).toBeGreaterThanOrEqual(0.95);
+    expect(w[0] + w[1]).toBeCloseTo(1, 12);
+  });
+});
+
+describe('confidence and flags', () => {
+  it('follows the written rule', () => {
+    expect(confidence(0.2, 0, 'high', 0)).toEqual({ level: 'high', score: 1 });
+    expect(confidence(0.8, 0.3, 'low', 0)).toEqual({ level: 'low', score: 0.12 });
+    // A district of low accuracy class is never 'high'.
+    expect(confidence(0.2, 0, 'low', 0).level).toBe('medium');
+    expect(confidence(0.2, 0, 'high', 3).score).toBeCloseTo(0.7, 12);
+  });
+
+  it('flags inputs unlike the training data', () => {
+    const market = marketReference([
+      ...Array.from({ length: 100 }, (_, i) => ({ district: 'chilanzar', mahallaId: null, area: 40 + (i % 60), totalFloors: 9, priceUsd: 60000 })),
+    ]);
+    const request = { district: 'chilanzar' as const, mahallaId: null, area: 500, rooms: 2, floor: 30, totalFloors: 30, renovation: null, buildingType: null, furniture: null, bathroom: null, market: null, seller: null, askingPrice: null };
+    expect(inputFlags(request, market)).toEqual(expect.arrayContaining(['AREA_OUTSIDE_DISTRICT_RANGE', 'TOTAL_FLOORS_ABOVE_DISTRICT_MAX', 'UNUSUAL_AREA_PER_ROOM', 'TOP_FLOOR_OF_HIGH_RISE']));
+    expect(inputFlags({ ...request, district: 'bektemir' }, market)).toContain('THIN_DISTRICT_DATA');
+  });
+});
+
+describe('versions and promotion', () => {
+  const candidate = (mape: number, coverage: number) => ({ evaluation: { headline: { overall: { mape, intervalCoverage: coverage } } } }) as never;
+  it('promotes only a version that is not worse on the same evaluation', () => {
+    expect(decidePromotion(candidate(0.14, 0.9), null).promote).toBe(true);
+    expect(decidePromotion(candidate(0.14, 0.9), { version: 'a', mapeOnSameEvaluation: 0.139 }).promote).toBe(true);
+    expect(decidePromotion(candidate(0.15, 0.9), { version: 'a', mapeOnSameEvaluation: 0.14 }).promote).toBe(false);
+    expect(decidePromotion(candidate(0.10, 0.8), { version: 'a', mapeOnSameEvaluation: 0.14 }).promote).toBe(false);
+  });
+  it('numbers versions YYYY.MM.N', () => {
+    expect(nextVersion([], new Date('2026-11-21'))).toBe('2026.11.0');
+    expect(nextVersion(['2026.11.0', '2026.11.3', '2026.10.9'], new Date('2026-11-21'))).toBe('2026.11.4');
+    expect(['2026.11.10', '2026.11.9', '2025.12.0'].sort(compareVersions)).toEqual(['2025.12.0', '2026.11.9', '2026.11.10']);
+  });
+});
