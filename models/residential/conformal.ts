@@ -1,13 +1,16 @@
 /**
- * Split-conformal prediction intervals on log price: the interval is estimate·exp(±q), where q is
- * the conformal quantile of absolute log residuals measured on rows the model was not fitted on
- * (out-of-fold). Per district where the district has enough calibration rows; elsewhere the city
- * quantile, widened because a thin district is harder than the city average.
+ * Normalised split-conformal prediction intervals on log price: the interval is
+ * estimate·exp(±q·σ(x)), where σ(x) is the residual scale a small model expects for this listing
+ * and q the conformal quantile of |log residual| / σ measured on rows neither model was fitted on
+ * (out-of-fold). q is per district where the district has enough calibration rows; elsewhere the
+ * city quantile, widened because a thin district is harder than the city average.
  */
 
 export interface IntervalCalibration {
   coverage: number;
   method: string;
+  /** The ONNX model of log |residual| (σ(x) = exp of its output); null for plain split conformal. */
+  scale: { file: string; floor: number } | null;
   /** City-wide conformal quantile of |log residual|. */
   global: number;
   /** Per district: its own quantile (or the widened city one) and how many rows backed it. */
@@ -46,6 +49,7 @@ export function calibrateIntervals(absResiduals: ArrayLike<number>, districts: r
   return {
     coverage,
     method: 'split conformal on out-of-fold absolute log residuals, per district with at least minRows rows',
+    scale: null,
     global,
     district,
     minRows,
@@ -54,7 +58,7 @@ export function calibrateIntervals(absResiduals: ArrayLike<number>, districts: r
   };
 }
 
-/** The half-width in log space for one request. */
+/** The half-width in log space for one request, in units of σ(x) when a scale model is used. */
 export function intervalHalfWidth(calibration: IntervalCalibration, district: string, outOfDistributionFlags: number): number {
   const entry = calibration.district[district];
   const base = entry ? entry.q : calibration.global * calibration.thinDataFactor;

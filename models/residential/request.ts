@@ -7,9 +7,9 @@ import { ApiError } from '../../schema/errors';
 import { HOME_FIELDS, looksLikePersonalDataValue, type FieldSpec } from '../../schema/home-contract';
 import {
   DISTRICT_NAMES, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
-  parseYesNo, suggestDistricts,
-  type Bathroom, type BuildingType, type DistrictId, type Market, type Renovation, type SellerType,
+  parseYesNo, suggestDistricts, type Market, type SellerType,
 } from '../vocabulary';
+import type { FeatureSource } from './features';
 
 /** Client input with GraphQL field names; names in any spelling. */
 export interface HomeInput {
@@ -28,20 +28,11 @@ export interface HomeInput {
   askingPrice?: number | null;
 }
 
-/** The canonical request: codes, not names. */
-export interface HomeRequest {
-  district: DistrictId;
-  mahallaId: string | null;
-  area: number;
+/** The canonical request: codes, not names; the features' source minus the listing period, with the API's required fields. */
+export interface HomeRequest extends Omit<FeatureSource, 'period' | 'rooms' | 'floor' | 'totalFloors'> {
   rooms: number;
   floor: number;
   totalFloors: number;
-  renovation: Renovation | null;
-  buildingType: BuildingType | null;
-  furniture: boolean | null;
-  bathroom: Bathroom | null;
-  market: Market | null;
-  seller: SellerType | null;
   askingPrice: number | null;
 }
 

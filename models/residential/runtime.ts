@@ -23,6 +23,8 @@ export class ResidentialModelSet implements ResidentialRuntime {
   private constructor(
     readonly manifest: ResidentialManifest,
     private readonly members: readonly LoadedMember[],
+    /** σ(x) of the normalised conformal interval; null when the version uses plain split conformal. */
+    private readonly scale: OnnxModel | null,
   ) {}
 
   static async load(version: string, root = RESIDENTIAL_DIR): Promise<ResidentialModelSet> {
@@ -33,7 +35,8 @@ export class ResidentialModelSet implements ResidentialRuntime {
     const members = await Promise.all(
       manifest.members.map(async (m) => ({ name: m.name, weight: m.weight, model: await OnnxModel.load(join(versionDir(version, root), m.file)) })),
     );
-    return new ResidentialModelSet(manifest, members);
+    const scale = manifest.intervals.scale ? await OnnxModel.load(join(versionDir(version, root), manifest.intervals.scale.file)) : null;
+    return new ResidentialModelSet(manifest, members, scale);
   }
 
   get version(): string {
@@ -46,12 +49,12 @@ export class ResidentialModelSet implements ResidentialRuntime {
     const period = this.manifest.features.encoding.newestPeriod;
     const rows: FeatureSource[] = requests.map((r) => ({ ...r, period }));
     const features = encodeFeatures(rows, this.manifest.features.encoding, new Float32Array(n * FEATURE_COUNT));
-    const outputs = await Promise.all(this.members.map((m) => m.model.run(features, n)));
-    return requests.map((request, i) => this.assess(request, outputs.map((o) => o[i])));
+    const [scale, ...outputs] = await Promise.all([this.scale?.run(features, n), ...this.members.map((m) => m.model.run(features, n))]);
+    return requests.map((request, i) => this.assess(request, outputs.map((o) => o![i]), scale ? Math.exp(scale[i]) : 1));
   }
 
   /** From the members' log price per m² predictions for one request to the full answer. */
-  private assess(request: HomeRequest, memberLogPpm2: number[]): HomeValue {
+  private assess(request: HomeRequest, memberLogPpm2: number[], sigma: number): HomeValue {
     const { manifest } = this;
     let consensus = 0;
     this.members.forEach((m, j) => (consensus += m.weight * memberLogPpm2[j]));
@@ -63,7 +66,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
 
     const before = inputFlags(request, manifest.market);
     const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
-    const q = intervalHalfWidth(manifest.intervals, request.district, oodCount);
+    const q = intervalHalfWidth(manifest.intervals, request.district, oodCount) * sigma;
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(rawEstimate * Math.exp(-q), 100), high: roundTo(rawEstimate * Math.exp(q), 100), coverage: manifest.intervals.coverage };
 
@@ -112,7 +115,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.members.map((m) => m.model.release()));
+    await Promise.all([...this.members.map((m) => m.model.release()), this.scale?.release()]);
   }
 }
 

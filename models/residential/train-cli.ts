@@ -31,6 +31,7 @@ async function main(argv: string[]): Promise<void> {
   for (const { spec, model } of trained.fitted) {
     writeFileSync(join(dir, `${spec.name}.onnx`), toOnnx(model, { featureNames: manifest.features.names, metadata: { model_version: version, member: spec.name } }));
   }
+  writeFileSync(join(dir, 'scale.onnx'), toOnnx(trained.scaleModel, { featureNames: manifest.features.names, metadata: { model_version: version, member: 'interval-scale' } }));
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
   writeFileSync(join(dir, 'evaluation.json'), `${JSON.stringify({ protocol: manifest.evaluation.headline.protocol, rows: trained.headlinePredictions })}\n`);
 

@@ -12,7 +12,7 @@
  */
 import { DISTRICT_IDS } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
-import { matrix, type Matrix } from '../trainers';
+import { HistGradientBoostingRegressor, matrix, takeRows, type Matrix } from '../trainers';
 import { calibrateIntervals, intervalHalfWidth, type IntervalCalibration } from './conformal';
 import { learnWeights, MEMBERS, type MemberSpec } from './ensemble';
 import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
@@ -24,6 +24,11 @@ import type { AccuracyClass } from './assessment';
 export const TRAINING_SOURCES = ['olx_2024', 'uybor_2025', 'uybor_2025_b', 'uybor_2025_en'] as const;
 export const HEADLINE_TEST_SOURCES: readonly string[] = ['uybor_2025_b', 'uybor_2025_en'];
 const FOLDS = 5;
+/** Keeps log|residual| finite for a perfect prediction (0.5% in price). */
+const SCALE_FLOOR = 0.005;
+/** The scale model: small, strongly regularised trees on log |residual|. */
+export const SCALE_MODEL = { learningRate: 0.05, maxIter: 150, maxLeafNodes: 8, minSamplesLeaf: 60, l2Regularization: 5, earlyStopping: false, randomState: 42 } as const;
+const createScaleModel = () => new HistGradientBoostingRegressor(SCALE_MODEL);
 const COVERAGE = 0.9;
 
 export interface TrainOptions {
@@ -36,6 +41,8 @@ export interface TrainedVersion {
   manifest: Omit<ResidentialManifest, 'version' | 'trainedAt'>;
   /** Fitted members of the final model, to export. */
   fitted: { spec: MemberSpec; model: ReturnType<MemberSpec['create']> }[];
+  /** The residual-scale model of the intervals, to export as `scale.onnx`. */
+  scaleModel: HistGradientBoostingRegressor;
   /** Test rows of the headline split, so the promotion gate can score the current version on them. */
   headlineTest: { rows: FeatureSource[]; priceUsd: Float64Array };
   /** Held-out predictions of the headline split, row by row: the model card's plots are drawn from them. */
@@ -63,7 +70,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const started = Date.now();
   const members = options.members ?? MEMBERS;
   const fitsPerSplit = members.length * (FOLDS + 1);
-  const total = 1 + fitsPerSplit * 2 + members.length + 1;
+  const total = 1 + (fitsPerSplit + 1) * 2 + members.length + 1;
   let done = 0;
   const progress = (step: string) => options.onProgress?.(++done, total, step);
 
@@ -81,7 +88,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
 
   // Second view: K-fold over everything, which also calibrates the served model.
   const all = fitWithCalibration(data, members, options.seed ?? 42, (s) => progress(`k-fold: ${s}`));
-  const { rows: _unused, ...kfold } = evaluate(data, { consensus: all.oofConsensus }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
+  const { rows: _unused, ...kfold } = evaluate(data, { consensus: all.oofConsensus, scale: all.sigmaOof }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
 
   // Served model: every row, encodings from every row.
   const encoding = fitEncoding(data.rows, data.y);
@@ -109,12 +116,13 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       features: { names: [...FEATURE_NAMES], encoding },
       onnx: { input: 'features', output: 'prediction' },
       members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, file: `${spec.name}.onnx`, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
-      intervals: all.calibration,
+      intervals: { ...all.calibration, method: 'normalised split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|), quantile per district with at least minRows rows', scale: { file: 'scale.onnx', floor: SCALE_FLOOR } },
       market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
       evaluation: { headline, kfold, featureImportance },
       districtAccuracy,
     },
     fitted,
+    scaleModel: all.scaleModel,
     headlineTest: { rows: test.rows, priceUsd: test.priceUsd },
     headlinePredictions,
   };
@@ -125,6 +133,8 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
   const n = data.rows.length;
   const fold = foldAssignment(n, FOLDS, seed);
   const oof = members.map(() => new Float64Array(n));
+  // Features of each row as its own fold saw them (out-of-fold encodings): the scale model learns on these.
+  const Xoof = matrix(new Float64Array(n * FEATURE_COUNT), n, FEATURE_COUNT);
   for (let k = 0; k < FOLDS; k++) {
     const inFit = (i: number) => fold[i] !== k;
     const fitPart = subset(data, inFit);
@@ -132,6 +142,7 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
     const encoding = fitEncoding(fitPart.rows, fitPart.y);
     const Xfit = encode(fitPart.rows, encoding);
     const Xhold = encode(holdIdx.map((i) => data.rows[i]), encoding);
+    holdIdx.forEach((i, r) => Xoof.data.set(Xhold.data.subarray(r * FEATURE_COUNT, (r + 1) * FEATURE_COUNT), i * FEATURE_COUNT));
     members.forEach((spec, j) => {
       const p = spec.create().fit(Xfit, fitPart.y).predict(Xhold);
       holdIdx.forEach((i, r) => (oof[j][i] = p[r]));
@@ -142,7 +153,19 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
   const oofConsensus = new Float64Array(n);
   for (let i = 0; i < n; i++) for (let j = 0; j < members.length; j++) oofConsensus[i] += weights[j] * oof[j][i];
   const absResiduals = oofConsensus.map((p, i) => Math.abs(p - data.y[i]));
-  const calibration = calibrateIntervals(absResiduals, data.rows.map((r) => r.district), COVERAGE);
+  // Normalised conformal: each residual divided by the scale a model expects for that listing,
+  // the scale itself cross-fitted so no row's scale was learned from its own residual.
+  const scaleTarget = absResiduals.map((r) => Math.log(r + SCALE_FLOOR));
+  const sigmaOof = new Float64Array(n);
+  for (let k = 0; k < FOLDS; k++) {
+    const fitIdx = range(n).filter((i) => fold[i] !== k);
+    const holdIdx = range(n).filter((i) => fold[i] === k);
+    const model = createScaleModel().fit(takeRows(Xoof, fitIdx), pick(scaleTarget, fitIdx));
+    model.predict(takeRows(Xoof, holdIdx)).forEach((v, r) => (sigmaOof[holdIdx[r]] = Math.exp(v)));
+  }
+  const scaleModel = createScaleModel().fit(Xoof, scaleTarget);
+  progress('scale model');
+  const calibration = calibrateIntervals(absResiduals.map((r, i) => r / sigmaOof[i]), data.rows.map((r) => r.district), COVERAGE);
 
   const encoding = fitEncoding(data.rows, data.y);
   const X = encode(data.rows, encoding);
@@ -157,19 +180,19 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
     const per = models.map((m) => m.predict(Xp));
     const consensus = new Float64Array(rows.length);
     for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
-    return { consensus, members: per };
+    return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
   };
-  return { calibration, weights, oofConsensus, predict };
+  return { calibration, weights, oofConsensus, sigmaOof, scaleModel, predict };
 }
 
-function evaluate(data: Dataset, pred: { consensus: Float64Array }, calibration: IntervalCalibration, protocol: string): EvaluationReport & { rows: HeldOutPrediction[] } {
+function evaluate(data: Dataset, pred: { consensus: Float64Array; scale: Float64Array }, calibration: IntervalCalibration, protocol: string): EvaluationReport & { rows: HeldOutPrediction[] } {
   const n = data.rows.length;
   const estimate = new Float64Array(n);
   const low = new Float64Array(n);
   const high = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const area = data.rows[i].area;
-    const q = intervalHalfWidth(calibration, data.rows[i].district, 0);
+    const q = intervalHalfWidth(calibration, data.rows[i].district, 0) * pred.scale[i];
     estimate[i] = Math.exp(pred.consensus[i]) * area;
     low[i] = estimate[i] * Math.exp(-q);
     high[i] = estimate[i] * Math.exp(q);
