@@ -2,11 +2,12 @@ import { INPUT_NAME, METADATA_KEYS, OUTPUT_NAME, PRODUCER_NAME } from '../runtim
 import { encodeModel } from './builder';
 import type { Converter } from './converters/converter';
 import { histGradientBoostingConverter } from './converters/hist-gradient-boosting';
+import { nearestComparablesConverter } from './converters/nearest-comparables';
 import { randomForestConverter } from './converters/random-forest';
 import { ridgeConverter } from './converters/ridge';
 
 /** The one place model families are registered for export. */
-const CONVERTERS: readonly Converter<object>[] = [histGradientBoostingConverter, randomForestConverter, ridgeConverter];
+const CONVERTERS: readonly Converter<object>[] = [histGradientBoostingConverter, randomForestConverter, ridgeConverter, nearestComparablesConverter];
 
 export interface ToOnnxOptions {
   /** One name per input column, in order; stored in metadata_props. */

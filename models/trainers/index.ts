@@ -10,4 +10,5 @@ export {
 } from './hist-gradient-boosting';
 export { RandomForestRegressor, RANDOM_FOREST_DEFAULTS, type RandomForestParams, type RandomForestState } from './random-forest';
 export { RidgeRegression, RIDGE_DEFAULTS, type RidgeParams, type RidgeState } from './ridge';
+export { NearestComparablesRegressor, NEAREST_COMPARABLES_DEFAULTS, DISTANCE_EPSILON, type NearestComparablesParams, type NearestComparablesState, type Neighbours } from './nearest-comparables';
 export { makeFriedman1, type SyntheticOptions } from './datasets';
