@@ -1,0 +1,947 @@
+/**
+ * The model card a bank's credit committee reads: docs/MODEL_CARD.md and its figures
+ * (docs/model-card/<name>.svg), generated from one version's manifest.json and evaluation.json.
+ *
+ * Deterministic: the same two files give byte-identical output (no clock is read; the only
+ * timestamp is the manifest's trainedAt). Figures are vega-lite specs rendered to SVG by vega's
+ * headless renderer, which is asynchronous, hence the Promise.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import * as vega from 'vega';
+import * as vl from 'vega-lite';
+import { PROJECT_ROOT } from '../paths';
+import { DROP_REASONS, type DropReason } from '../ingest/reasons';
+import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
+import { confidence, type AccuracyClass } from './assessment';
+import { FEATURE_GROUPS } from './features';
+import { readManifest, versionDir, RESIDENTIAL_DIR, type EvaluationReport, type ResidentialManifest } from './manifest';
+import { median } from './metrics';
+import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE, REFERENCE_OVERALL } from './reference-figures';
+import type { HeldOutPrediction } from './train';
+import type { AccuracyMetrics, ConfidenceLevel } from './valuation';
+
+export interface ModelCardOptions {
+  /** The residential artifacts folder holding <version>/manifest.json. @default RESIDENTIAL_DIR */
+  artifactsRoot?: string;
+  /** Where MODEL_CARD.md and model-card/ are written. @default <project>/docs */
+  docsDir?: string;
+}
+
+export interface ModelCard {
+  markdown: string;
+  /** Figure name → SVG text; written as docs/model-card/<name>.svg. */
+  figures: Record<string, string>;
+  /** vega-lite warnings met while compiling the figures (none expected). */
+  warnings: string[];
+}
+
+/** evaluation.json: the headline held-out predictions, row by row. */
+export interface HeldOutEvaluationFile {
+  protocol: string;
+  rows: HeldOutPrediction[];
+}
+
+export const FIGURE_TITLES = {
+  'predicted-vs-actual': 'Predicted vs actual price',
+  'error-by-district': 'Error by district',
+  'interval-coverage': '90% interval coverage by district',
+  'feature-importance': 'Feature importance: this model vs the reference service',
+} as const;
+export type FigureName = keyof typeof FIGURE_TITLES;
+
+/** The confidence rule, verbatim from the header of models/residential/assessment.ts (a test keeps them equal). */
+export const CONFIDENCE_RULE = [
+  'Confidence score (0–1) = 0.5·width + 0.2·agreement + 0.3·district, minus 0.1 per anomaly flag, where',
+  '  width     = 1 at a relative interval width (high−low)/estimate of 0.2 or less, 0 at 0.8 or more, linear between;',
+  '  agreement = 1 when the ensemble members agree, 0 at a relative spread of 0.3;',
+  "  district  = 1, 0.8, 0.6, 0.4 for the district's held-out accuracy class high, medium, moderate, low.",
+  "Level: high ≥ 0.75, medium ≥ 0.5, else low; a district of low accuracy class is never 'high'.",
+].join('\n');
+
+/** The rule of `accuracyClass` in models/residential/metrics.ts, in words (a test probes its thresholds). */
+export const ACCURACY_CLASS_RULE =
+  'A district with fewer than 30 held-out listings is **low**. Otherwise it is **high** if R² ≥ 0.80 and MAPE ≤ 12%; ' +
+  '**medium** if R² ≥ 0.65 and MAPE ≤ 16%; **moderate** if R² ≥ 0.50 and MAPE ≤ 22%; else **low**.';
+
+const MIN_CLASS_ROWS = 30;
+const CARD_FILE = 'MODEL_CARD.md';
+const FIGURE_DIR = 'model-card';
+
+// ───────────────────────────── entry points ─────────────────────────────
+
+export function readHeldOutEvaluation(version: string, root = RESIDENTIAL_DIR): HeldOutEvaluationFile | null {
+  const file = join(versionDir(version, root), 'evaluation.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as HeldOutEvaluationFile) : null;
+}
+
+/** The card of one version: its markdown and its figures (SVG text). Reads, never writes. */
+export async function renderModelCard(version: string, options: ModelCardOptions = {}): Promise<ModelCard> {
+  const root = options.artifactsRoot ?? RESIDENTIAL_DIR;
+  const manifest = readManifest(version, root);
+  const evaluation = readHeldOutEvaluation(version, root);
+  const ctx = context(manifest, evaluation, artifactLabel(version, root));
+  const warnings: string[] = [];
+  const figures: Record<string, string> = {};
+  // One at a time: vega numbers clip paths with a process-wide counter that is reset before each render.
+  for (const [name, spec] of figureSpecs(ctx)) figures[name] = await renderSvg(spec, warnings);
+  return { markdown: markdown(ctx, Object.keys(figures) as FigureName[]), figures, warnings };
+}
+
+/** Writes docs/MODEL_CARD.md and docs/model-card/<name>.svg; returns the paths written. */
+export async function writeModelCard(version: string, options: ModelCardOptions = {}): Promise<{ markdown: string; figures: string[] }> {
+  const docsDir = options.docsDir ?? join(PROJECT_ROOT, 'docs');
+  const card = await renderModelCard(version, options);
+  mkdirSync(join(docsDir, FIGURE_DIR), { recursive: true });
+  const markdownPath = join(docsDir, CARD_FILE);
+  writeFileSync(markdownPath, card.markdown);
+  // A figure this version cannot draw must not survive from an earlier card.
+  for (const name of Object.keys(FIGURE_TITLES)) if (!(name in card.figures)) rmSync(join(docsDir, FIGURE_DIR, `${name}.svg`), { force: true });
+  const figurePaths = Object.entries(card.figures).map(([name, svg]) => {
+    const path = join(docsDir, FIGURE_DIR, `${name}.svg`);
+    writeFileSync(path, svg);
+    return path;
+  });
+  return { markdown: markdownPath, figures: figurePaths };
+}
+
+// ───────────────────────────── what the card is computed from ─────────────────────────────
+
+type DistrictMetrics = EvaluationReport['districts'][string];
+
+interface Context {
+  m: ResidentialManifest;
+  rows: HeldOutPrediction[] | null;
+  artifact: string;
+  headline: EvaluationReport;
+  kfold: EvaluationReport;
+  /** Every district the card reports on, in display order (by name). */
+  districts: string[];
+  sourcePeriod: Record<string, string>;
+}
+
+function context(m: ResidentialManifest, evaluation: HeldOutEvaluationFile | null, artifact: string): Context {
+  const ids = new Set<string>([...DISTRICT_IDS, ...Object.keys(m.evaluation.headline.districts), ...Object.keys(m.evaluation.kfold.districts)]);
+  const districts = [...ids].sort((a, b) => cmp(districtName(a), districtName(b)));
+  const sourcePeriod: Record<string, string> = {};
+  for (const s of m.training.ingest?.sources ?? []) sourcePeriod[s.source] = s.period;
+  return { m, rows: evaluation?.rows ?? null, artifact, headline: m.evaluation.headline, kfold: m.evaluation.kfold, districts, sourcePeriod };
+}
+
+function artifactLabel(version: string, root: string): string {
+  const rel = relative(PROJECT_ROOT, versionDir(version, root));
+  return rel.startsWith('..') || rel === '' ? `<artifacts>/${version}` : rel.split(sep).join('/');
+}
+
+function districtName(id: string): string {
+  return DISTRICT_NAMES[id as DistrictId] ?? id;
+}
+
+function serviceClass(ctx: Context, id: string): AccuracyClass {
+  return ctx.m.districtAccuracy[id] ?? 'low';
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// ───────────────────────────── formatting ─────────────────────────────
+
+const DASH = '–';
+
+function pct(x: number | undefined, digits = 1): string {
+  return x === undefined || !Number.isFinite(x) ? DASH : `${(x * 100).toFixed(digits)}%`;
+}
+
+function fixed(x: number | undefined, digits = 3): string {
+  return x === undefined || !Number.isFinite(x) ? DASH : x.toFixed(digits);
+}
+
+/** Thousands with commas, independent of the machine's locale. */
+function int(x: number | undefined): string {
+  if (x === undefined || !Number.isFinite(x)) return DASH;
+  const s = String(Math.round(Math.abs(x))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return x < 0 && Math.round(Math.abs(x)) !== 0 ? `−${s}` : s;
+}
+
+/** Percentage points, signed. */
+function pp(x: number): string {
+  const v = (x * 100).toFixed(1);
+  return x > 0 ? `+${v} pp` : x < 0 ? `−${v.slice(1)} pp` : `${v} pp`;
+}
+
+function list(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[], numeric: readonly boolean[] = header.map((_, i) => i > 0)): string {
+  const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(header), `|${numeric.map((r) => (r ? '---:' : '---')).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+const METRIC_HEADER = ['n', 'R²', 'MAPE', 'median APE', 'MAE (USD)', 'PPE10', 'PPE20', 'coverage (90%)', 'median width'];
+
+function metricCells(x: AccuracyMetrics | undefined): string[] {
+  if (!x || x.n === 0) return [x ? '0' : '0', DASH, DASH, DASH, DASH, DASH, DASH, DASH, DASH];
+  return [int(x.n), fixed(x.r2), pct(x.mape), pct(x.medianApe), int(x.maeUsd), pct(x.ppe10, 0), pct(x.ppe20, 0), pct(x.intervalCoverage), pct(x.medianIntervalWidth, 0)];
+}
+
+function sourceLabel(ctx: Context, source: string): string {
+  const period = ctx.sourcePeriod[source];
+  return period ? `${source} (${period})` : source;
+}
+
+// ───────────────────────────── markdown ─────────────────────────────
+
+function markdown(ctx: Context, figures: readonly FigureName[]): string {
+  const sections = [
+    header(ctx),
+    summary(ctx),
+    intendedUse(ctx),
+    data(ctx),
+    method(ctx),
+    evaluation(ctx, figures),
+    comparison(ctx, figures),
+    glossary(),
+  ];
+  return `${sections.join('\n\n')}\n`;
+}
+
+function figureLink(figures: readonly FigureName[], name: FigureName, caption: string): string {
+  return figures.includes(name)
+    ? `![${FIGURE_TITLES[name]}](${FIGURE_DIR}/${name}.svg)\n\n*${caption}*`
+    : `*(${FIGURE_TITLES[name]}: not drawn, this version has no evaluation.json with the held-out predictions row by row.)*`;
+}
+
+function header(ctx: Context): string {
+  const { m } = ctx;
+  return [
+    `# Model card: Tashkent apartment valuation, residential model ${m.version}`,
+    '',
+    `Generated from \`${ctx.artifact}/manifest.json\`${ctx.rows ? ' and `evaluation.json`' : ''} by \`node dist/models/residential/model-card-cli.js ${m.version}\`. Do not edit by hand: retraining regenerates it.`,
+    '',
+    table(
+      ['', ''],
+      [
+        ['Model version', `\`${m.version}\``],
+        ['Trained at', m.trainedAt],
+        ['Data snapshot', `\`${m.dataSnapshot.id}\``],
+        ['Training rows', `${int(m.training.rows)} apartment listings`],
+        ['Held-out test rows (headline)', int(ctx.headline.overall.n)],
+        ['Target', 'log of the asking price per m² (USD); the estimate is exp(prediction) × area'],
+        ['Interval', `${pct(m.intervals.coverage, 0)} prediction interval (conformal)`],
+        ['Produced by', m.generatedBy],
+      ],
+      [false, false],
+    ),
+  ].join('\n');
+}
+
+function byClass(ctx: Context): Record<AccuracyClass, string[]> {
+  const out: Record<AccuracyClass, string[]> = { high: [], medium: [], moderate: [], low: [] };
+  for (const d of ctx.districts) if (ctx.m.districtAccuracy[d] !== undefined || ctx.headline.districts[d]) out[serviceClass(ctx, d)].push(districtName(d));
+  return out;
+}
+
+/** Districts with fewer training listings than an interval needs for its own calibration. */
+function thinDistricts(ctx: Context): string[] {
+  return ctx.districts.filter((d) => (ctx.m.training.byDistrict[d] ?? 0) < ctx.m.intervals.minRows);
+}
+
+interface Direction {
+  n: number;
+  /** Median of estimate / asking price − 1. */
+  medianSigned: number;
+  above: number;
+  above20: number;
+  below20: number;
+}
+
+/** Over- or under-valuation on the held-out listings (a collateral lender fears the first). */
+function direction(rows: readonly HeldOutPrediction[]): Direction {
+  const signed = rows.map((r) => r.predicted / r.actual - 1);
+  const share = (f: (x: number) => boolean) => signed.filter(f).length / signed.length;
+  return { n: rows.length, medianSigned: median(signed), above: share((x) => x > 0), above20: share((x) => x > 0.2), below20: share((x) => x < -0.2) };
+}
+
+function directionByDistrict(ctx: Context): Map<string, Direction> {
+  const out = new Map<string, Direction>();
+  for (const d of ctx.districts) {
+    const rows = ctx.rows!.filter((r) => r.district === d);
+    if (rows.length) out.set(d, direction(rows));
+  }
+  return out;
+}
+
+/** Districts (with enough held-out listings) whose median estimate is more than 5% above the asking price. */
+function overvalued(ctx: Context): { district: string; dir: Direction }[] {
+  if (!ctx.rows?.length) return [];
+  return [...directionByDistrict(ctx)].filter(([, x]) => x.n >= MIN_CLASS_ROWS && x.medianSigned > 0.05).sort((a, b) => b[1].medianSigned - a[1].medianSigned || cmp(a[0], b[0])).map(([district, dir]) => ({ district, dir }));
+}
+
+function signedPct(x: number): string {
+  return x > 0 ? `+${pct(x)}` : x < 0 ? `−${pct(-x)}` : pct(x);
+}
+
+function testSources(ctx: Context): string[] {
+  return Object.keys(ctx.headline.bySource ?? {});
+}
+
+function summary(ctx: Context): string {
+  const h = ctx.headline.overall;
+  const classes = byClass(ctx);
+  const thin = thinDistricts(ctx).map(districtName);
+  const sources = testSources(ctx).map((s) => sourceLabel(ctx, s));
+  const reliable: string[] = [];
+  if (classes.high.length) reliable.push(`It is most reliable in ${list(classes.high)} (accuracy class high)${classes.medium.length ? `, and serviceable in ${list(classes.medium)} (medium)` : ''}.`);
+  else if (classes.medium.length) reliable.push(`No district reaches accuracy class high; it is serviceable in ${list(classes.medium)} (medium).`);
+  const weak: string[] = [];
+  if (classes.moderate.length) weak.push(`weaker in ${list(classes.moderate)} (moderate)`);
+  if (classes.low.length) weak.push(`least reliable in ${list(classes.low)} (low), where errors are larger or there are too few test listings to tell; there the service never reports high confidence`);
+  const paragraph = [
+    `This model estimates the asking price, in US dollars, of an apartment in Tashkent from its district and mahalla, floor area, rooms, floor, building and condition,`,
+    `and gives with every estimate a range meant to contain the price 9 times out of 10 and a confidence level (high, medium or low).`,
+    `It was tested on ${int(h.n)} listings from scrapes newer than the ones it learned from${sources.length ? ` (${list(sources)})` : ''}:`,
+    `half of its estimates were within ${pct(h.medianApe)} of the asking price, ${pct(h.ppe10, 0)} were within 10% and ${pct(h.ppe20, 0)} within 20%;`,
+    `the average error (MAPE) was ${pct(h.mape)} and R² ${fixed(h.r2)}, and the ${pct(ctx.m.intervals.coverage, 0)} range contained the asking price for ${pct(h.intervalCoverage)} of them`,
+    `(the range is typically ${pct(h.medianIntervalWidth, 0)} of the estimate wide).`,
+    ...reliable,
+    weak.length ? `It is ${weak.join(', and ')}.` : '',
+    thin.length ? `Data are thin in ${list(thin)}: treat any estimate there as indicative only.` : '',
+    directionSentence(ctx),
+    `The service it replaces published R² ${fixed(REFERENCE_OVERALL.r2, 2)} and MAPE ${pct(REFERENCE_OVERALL.mape, 0)} without saying how they were measured;`,
+    `our figures come from a stricter test (later listings than those trained on, duplicates removed) and are not directly comparable, see "Where we stand and why".`,
+    `The model values asking prices, not transaction prices: use the estimate, its range and its confidence together, and send low-confidence or flagged valuations to a valuer.`,
+  ];
+  return ['## Summary for the credit committee', '', paragraph.filter(Boolean).join(' ')].join('\n');
+}
+
+function directionSentence(ctx: Context): string {
+  if (!ctx.rows?.length) return '';
+  const all = direction(ctx.rows);
+  const over = overvalued(ctx);
+  if (all.above <= 0.55 && all.medianSigned <= 0.02 && !over.length) return '';
+  const worst = over.length ? `, most of all in ${list(over.map((o) => `${districtName(o.district)} (median ${signedPct(o.dir.medianSigned)})`))}` : '';
+  return `Estimates ran above the asking price more often than below (${pct(all.above, 0)} of test listings, median ${signedPct(all.medianSigned)})${worst}: for collateral this is the risky direction.`;
+}
+
+function intendedUse(ctx: Context): string {
+  const { m } = ctx;
+  const sources = m.training.ingest?.sources ?? [];
+  const trained = Object.keys(m.training.bySource);
+  const periods = trained.map((s) => `${s}: ${ctx.sourcePeriod[s] ?? '?'}`);
+  const olx2021 = sources.find((s) => s.source === 'olx_2021');
+  const houses = sources.find((s) => s.source === 'uybor_houses_2025');
+  const fewRows = ctx.districts.filter((d) => (m.training.byDistrict[d] ?? 0) < m.intervals.minRows);
+  const fewTested = ctx.districts.filter((d) => (ctx.headline.districts[d]?.n ?? 0) < MIN_CLASS_ROWS);
+  const counts = (d: string) => `${districtName(d)} (${int(m.training.byDistrict[d] ?? 0)} training listings, ${int(ctx.headline.districts[d]?.n ?? 0)} held out)`;
+  const thinParts: string[] = [];
+  if (fewRows.length) thinParts.push(`${list(fewRows.map(districtName))} ${fewRows.length > 1 ? 'have' : 'has'} fewer than ${m.intervals.minRows} training listings: their intervals use the city-wide quantile widened ×${m.intervals.thinDataFactor} (never narrower than their own) and every valuation there carries the THIN_DISTRICT_DATA flag.`);
+  if (fewTested.length) thinParts.push(`${list(fewTested.map(districtName))} ${fewTested.length > 1 ? 'have' : 'has'} fewer than ${MIN_CLASS_ROWS} held-out listings: ${fewTested.length > 1 ? 'their' : 'its'} accuracy class comes from the k-fold view, and ${fewTested.length > 1 ? 'their' : 'its'} held-out numbers below are noise more than signal.`);
+  const thin = [...new Set([...fewRows, ...fewTested])].sort((a, b) => cmp(districtName(a), districtName(b)));
+  return [
+    '## Intended use and limits',
+    '',
+    '- **Intended use**: collateral valuation of apartments in the 12 districts of Tashkent city, at loan origination and when a portfolio is revalued. Read the estimate together with its 90% interval, its confidence level and its anomaly flags; low-confidence or flagged valuations go to a valuer.',
+    `- **Asking prices, not transaction prices**: every training price is what a seller asked on a classified-ad site (olx.uz, uybor.uz). Agreed prices usually differ after negotiation, by an amount this data cannot measure. Accuracy figures below are measured against asking prices too.`,
+    `- **No listing dates**: the sites' listings carry no usable date, so each listing is dated by its scrape period (${periods.join(', ')}). The served model prices as of the newest period (${m.features.encoding.newestPeriod}); market moves since then are not in the estimate until the next monthly retraining.`,
+    `- **2021 prices excluded**: the olx 2021 file${olx2021 ? ` (${int(olx2021.rowsOut)} cleaned listings)` : ''} is not trained on: its prices are about 40% below the 2024–2025 level.`,
+    `- **No houses yet**: the model is for apartments only${houses ? `; the ${int(houses.rowsOut)} cleaned house listings in the snapshot are not used` : ''}. It must not be used for private houses, land or commercial property, or outside Tashkent city.`,
+    thin.length ? `- **Thin districts**: ${list(thin.map(counts))}. ${thinParts.join(' ')}` : '- **Thin districts**: none in this version.',
+    '- **Inputs outside the data**: areas outside a district\'s 1st–99th percentile, buildings taller than any seen in the district and unusual area per room are flagged, widen the interval and lower the confidence.',
+  ].join('\n');
+}
+
+function data(ctx: Context): string {
+  const { m } = ctx;
+  const ingest = m.training.ingest;
+  const out: string[] = ['## Data', ''];
+  out.push(`Data snapshot \`${m.dataSnapshot.id}\` (files and SHA-256 recorded in the manifest):`, '');
+  out.push(table(['file', 'rows', 'SHA-256'], m.dataSnapshot.files.map((f) => [`\`${f.path}\``, int(f.rows), `\`${f.sha256.slice(0, 16)}…\``]), [false, true, false]));
+  if (ingest) {
+    const sources = ingest.sources;
+    out.push('', `### Ingestion`, '');
+    out.push(`Cleaning turned ${int(ingest.totals.rowsIn)} rows into ${int(ingest.totals.rowsOut)} records (apartments and houses, all years); the rest were dropped for the reasons below.`, '');
+    out.push(table(
+      ['source', 'file', 'period', 'rows in', 'kept', 'dropped'],
+      [...sources.map((s) => [s.source, `\`${s.path}\``, s.period, int(s.rowsIn), int(s.rowsOut), int(s.rowsIn - s.rowsOut)]), ['**total**', '', '', int(ingest.totals.rowsIn), int(ingest.totals.rowsOut), int(ingest.totals.rowsIn - ingest.totals.rowsOut)]],
+      [false, false, false, true, true, true],
+    ));
+    const reasons = (Object.keys(DROP_REASONS) as DropReason[]).filter((r) => ingest.totals.dropped[r]);
+    const extra = Object.keys(ingest.totals.dropped).filter((r) => !(r in DROP_REASONS)).sort(cmp) as DropReason[];
+    out.push('', 'Rows dropped, by reason and source:', '');
+    out.push(table(
+      ['reason', ...sources.map((s) => s.source), 'total', 'meaning'],
+      [...reasons, ...extra].map((r) => [`\`${r}\``, ...sources.map((s) => (s.dropped[r] ? int(s.dropped[r]) : '·')), int(ingest.totals.dropped[r]), DROP_REASONS[r] ?? '']),
+      [false, ...sources.map(() => true), true, false],
+    ));
+    if (ingest.crossSourceMerges?.length) {
+      out.push('', `The same flat listed in two scrapes is kept once (the more complete or more recent record): ${int(ingest.totals.dropped.duplicate_across_sources ?? 0)} such duplicates were removed.`, '');
+      out.push(table(['dropped from', 'kept in', 'listings'], ingest.crossSourceMerges.map((c) => [c.dropped, c.keptIn, int(c.count)]), [false, false, true]));
+    }
+    const fallbacks = Object.entries(ingest.fallbackDistricts ?? {});
+    if (fallbacks.length) out.push('', `Scraper fall-back districts detected (copies under them dropped): ${fallbacks.map(([s, d]) => `${s} → ${districtName(String(d))}`).join(', ')}.`);
+  }
+  out.push('', '### Training rows', '');
+  const trainingSources = Object.keys(m.training.bySource);
+  out.push(`The model is trained on ${int(m.training.rows)} apartment listings from ${list(trainingSources.map((s) => sourceLabel(ctx, s)))}. The headline test holds out ${list(testSources(ctx).map((s) => `\`${s}\``))} and fits on the rest.`, '');
+  const bySD = ingest?.recordsBySourceAndDistrict as Record<string, Record<string, number>> | undefined;
+  const crossOk = bySD !== undefined && trainingSources.every((s) => bySD[s]) && ctx.districts.every((d) => trainingSources.reduce((t, s) => t + (bySD[s][d] ?? 0), 0) === (m.training.byDistrict[d] ?? 0));
+  const rows = ctx.districts.map((d) => {
+    const total = m.training.byDistrict[d] ?? 0;
+    const test = ctx.headline.districts[d]?.n ?? 0;
+    return [districtName(d), ...(crossOk ? trainingSources.map((s) => int(bySD![s][d] ?? 0)) : []), int(total), int(total - test), int(test)];
+  });
+  const totalTest = ctx.headline.overall.n;
+  rows.push(['**total**', ...(crossOk ? trainingSources.map((s) => int(m.training.bySource[s])) : []), int(m.training.rows), int(m.training.rows - totalTest), int(totalTest)]);
+  out.push(table(['district', ...(crossOk ? trainingSources : []), 'training rows', 'headline: fitted on', 'headline: tested on'], rows));
+  return out.join('\n');
+}
+
+function method(ctx: Context): string {
+  const { m } = ctx;
+  const names = new Set(m.features.names);
+  const grouped = new Set<string>();
+  const featureLines: string[] = [];
+  for (const [group, members] of Object.entries(FEATURE_GROUPS)) {
+    const present = members.filter((f) => names.has(f));
+    if (!present.length) continue;
+    present.forEach((f) => grouped.add(f));
+    featureLines.push(`- **${group}**: ${present.map((f) => `\`${f}\``).join(', ')}`);
+  }
+  const other = m.features.names.filter((f) => !grouped.has(f));
+  if (other.length) featureLines.push(`- **other**: ${other.map((f) => `\`${f}\``).join(', ')}`);
+  const zero = m.members.filter((x) => x.weight === 0).map((x) => x.name);
+  const iv = m.intervals;
+  // Versions before the normalised intervals have no `scale` at all.
+  const scale = iv.scale ?? null;
+  const intervalRows = ctx.districts.map((d) => {
+    const e = iv.district[d];
+    const q = e ? e.q : iv.global * iv.thinDataFactor;
+    const width = ctx.headline.districts[d]?.medianIntervalWidth;
+    return [
+      districtName(d), int(e?.n ?? 0), e ? (e.own ? 'own' : `city ×${iv.thinDataFactor}`) : `city ×${iv.thinDataFactor}`, fixed(q),
+      ...(scale ? [] : [`−${pct(1 - Math.exp(-q), 0)} / +${pct(Math.exp(q) - 1, 0)}`]),
+      pct(width, 0),
+    ];
+  });
+  const intervalText = scale
+    ? `${pct(iv.coverage, 0)} prediction intervals by normalised split-conformal calibration (manifest: "${iv.method}"). The interval is estimate × exp(±q·σ(x)): σ(x) is the size of error a small residual-scale model (\`${scale.file}\`, floor ${scale.floor} in log price) expects for this listing, and q, in units of σ, is the conformal quantile of the absolute log residuals divided by σ on rows neither model was fitted on. So intervals are narrower for listings like those the model predicts well and wider elsewhere, and q alone does not give a width: the last column is the median width the held-out listings got.`
+    : `${pct(iv.coverage, 0)} prediction intervals by split-conformal calibration (manifest: "${iv.method}"). The interval is estimate × exp(±q), where q is the conformal quantile of the absolute log residuals of rows the model was not fitted on.`;
+  return [
+    '## Method',
+    '',
+    '### Features',
+    '',
+    `${m.features.names.length} features, built by one module (models/residential/features.ts) for training and serving alike, grouped as the importance figures report them:`,
+    '',
+    ...featureLines,
+    '',
+    `Location enters as smoothed target encodings of log price per m²: a mahalla is shrunk towards its district and a district towards the city (pseudo-count ${m.features.encoding.smoothing}), so a mahalla with few listings barely moves the estimate and an unknown one falls back to its district. ${int(Object.keys(m.features.encoding.mahalla).length)} mahallas and ${int(Object.keys(m.features.encoding.district).length)} districts are encoded. During training each row's encodings come from the other folds, so they leak no price.`,
+    '',
+    '### Ensemble',
+    '',
+    table(['member', 'algorithm', 'weight', 'hyperparameters'], m.members.map((x) => [`\`${x.name}\``, x.algorithm, fixed(x.weight, 2), `\`${JSON.stringify(x.hyperparameters)}\``]), [false, false, true, false]),
+    '',
+    `The consensus is the weighted mean of the members' log price per m². The weights are learned on out-of-fold predictions (each row predicted by fits that never saw it): the weights, in steps of 0.05 summing to 1, whose weighted out-of-fold predictions have the least squared error.${zero.length ? ` ${list(zero.map((z) => `\`${z}\``))} got weight 0: trained, exported and reported per valuation, but ${zero.length > 1 ? 'they do' : 'it does'} not move the estimate or count in the model-disagreement measure.` : ''}`,
+    '',
+    '### Intervals',
+    '',
+    `${intervalText} A district with fewer than ${iv.minRows} calibration rows uses the city quantile (${fixed(iv.global)}) widened ×${iv.thinDataFactor}, never narrower than its own; each out-of-distribution flag on a request widens q ×${iv.outOfDistributionFactor} (at most three times).`,
+    '',
+    table(['district', 'calibration rows', 'quantile', scale ? 'q (units of σ)' : 'q', ...(scale ? [] : ['interval around the estimate']), 'median width, held out'], intervalRows, [false, true, false, true, ...(scale ? [] : [true]), true]),
+    '',
+    '### Confidence rule',
+    '',
+    'Every valuation carries a confidence score and level (models/residential/assessment.ts):',
+    '',
+    '```text',
+    CONFIDENCE_RULE,
+    '```',
+    '',
+    '### Accuracy class of a district',
+    '',
+    `${ACCURACY_CLASS_RULE} The class the confidence rule uses is the headline (held-out) class where the district has at least ${MIN_CLASS_ROWS} held-out listings, else its k-fold class.`,
+  ].join('\n');
+}
+
+function districtTable(ctx: Context, report: EvaluationReport, withServiceClass: boolean): string {
+  const rows = ctx.districts.map((d) => {
+    const x: DistrictMetrics | undefined = report.districts[d];
+    const cls = x ? x.accuracyClass : DASH;
+    return [districtName(d), ...metricCells(x), cls, ...(withServiceClass ? [serviceClass(ctx, d) === cls ? serviceClass(ctx, d) : `**${serviceClass(ctx, d)}**`] : [])];
+  });
+  rows.push(['**all districts**', ...metricCells(report.overall), '', ...(withServiceClass ? [''] : [])]);
+  return table(['district', ...METRIC_HEADER, 'accuracy class', ...(withServiceClass ? ['class used by the service'] : [])], rows, [false, ...METRIC_HEADER.map(() => true), false, ...(withServiceClass ? [false] : [])]);
+}
+
+function sourceTable(ctx: Context, report: EvaluationReport): string {
+  const entries = Object.entries(report.bySource ?? {});
+  return table(['source', ...METRIC_HEADER], entries.map(([s, x]) => [sourceLabel(ctx, s), ...metricCells(x)]));
+}
+
+interface ConfidenceRow {
+  level: ConfidenceLevel;
+  n: number;
+  medianApe: number;
+  ppe10: number;
+  ppe20: number;
+  coverage: number;
+}
+
+/**
+ * The confidence level each held-out listing would get at best: its own interval width and its district's
+ * class, with full model agreement and no anomaly flag (evaluation.json records neither).
+ */
+function confidenceOnHeldOut(ctx: Context): ConfidenceRow[] | null {
+  if (!ctx.rows?.length) return null;
+  const groups = new Map<ConfidenceLevel, { ape: number[]; covered: number }>();
+  for (const r of ctx.rows) {
+    const { level } = confidence((r.high - r.low) / r.predicted, 0, serviceClass(ctx, r.district), 0);
+    const g = groups.get(level) ?? { ape: [], covered: 0 };
+    g.ape.push(Math.abs(r.actual - r.predicted) / r.actual);
+    if (r.actual >= r.low && r.actual <= r.high) g.covered++;
+    groups.set(level, g);
+  }
+  return (['high', 'medium', 'low'] as const).filter((l) => groups.has(l)).map((level) => {
+    const g = groups.get(level)!;
+    return { level, n: g.ape.length, medianApe: median(g.ape), ppe10: g.ape.filter((a) => a <= 0.1).length / g.ape.length, ppe20: g.ape.filter((a) => a <= 0.2).length / g.ape.length, coverage: g.covered / g.ape.length };
+  });
+}
+
+function evaluation(ctx: Context, figures: readonly FigureName[]): string {
+  const h = ctx.headline;
+  const k = ctx.kfold;
+  const out: string[] = ['## Evaluation', ''];
+  out.push(`**Headline protocol.** ${h.protocol}`, '');
+  out.push(`**Second view.** ${k.protocol}`, '');
+  out.push('### Overall', '');
+  out.push(table(['evaluation', ...METRIC_HEADER], [['headline (held out by time and source)', ...metricCells(h.overall)], ['k-fold (random split)', ...metricCells(k.overall)]]));
+  out.push('', figureLink(figures, 'predicted-vs-actual', `Each point is one held-out listing (${int(ctx.rows?.length ?? 0)}), coloured by scrape; log scales. Points on the solid line are exact; between the dashed lines the estimate is within 20% of the asking price.`));
+  out.push('', '### By district (headline)', '');
+  out.push(districtTable(ctx, h, true));
+  out.push('', `The accuracy class is computed from the row's own numbers; the service uses the last column (in bold where it differs: fewer than ${MIN_CLASS_ROWS} held-out listings, so the k-fold class is used).`);
+  out.push('', figureLink(figures, 'error-by-district', 'Median absolute percentage error per district on the held-out listings (bars), with our MAPE (black tick) and the reference service\'s published MAPE (red diamond). MAPE sits above the median because a minority of listings are far off.'));
+  out.push('', figureLink(figures, 'interval-coverage', 'Share of held-out asking prices inside the 90% interval, per district. The target is 90% (dashed); 88–92% (shaded) is within what sampling alone explains for the larger districts; districts with few held-out listings vary more.'));
+  if (ctx.rows?.length) {
+    const dirs = directionByDistrict(ctx);
+    const all = direction(ctx.rows);
+    out.push('', '### Direction of errors (headline)', '');
+    out.push('For collateral an estimate above the price is the risky error. Estimate against asking price on the held-out listings (from evaluation.json):', '');
+    const cells = (x: Direction) => [int(x.n), signedPct(x.medianSigned), pct(x.above, 0), pct(x.above20, 0), pct(x.below20, 0)];
+    out.push(table(
+      ['district', 'n', 'median (estimate ÷ asking − 1)', 'estimate above asking', 'more than 20% above', 'more than 20% below'],
+      [...ctx.districts.filter((d) => dirs.has(d)).map((d) => [districtName(d), ...cells(dirs.get(d)!)]), ['**all districts**', ...cells(all)]],
+    ));
+    const over = overvalued(ctx);
+    out.push('', all.above > 0.55 || all.medianSigned > 0.02
+      ? `The errors lean towards over-valuation: ${pct(all.above, 0)} of estimates are above the asking price (an unbiased model would be near 50%)${over.length ? `, and the median estimate is more than 5% above the asking price in ${list(over.map((o) => `${districtName(o.district)} (${signedPct(o.dir.medianSigned)})`))}` : ''}.`
+      : `The errors are balanced: ${pct(all.above, 0)} of estimates are above the asking price.`);
+  }
+  out.push('', '### By district (k-fold)', '');
+  out.push(districtTable(ctx, k, false));
+  out.push('', 'The k-fold coverage is close to 90% by construction: its intervals were calibrated on these same out-of-fold residuals. The headline coverage, on listings the calibration never saw, is the real check.');
+  out.push('', '### By source', '');
+  out.push('Headline (the held-out scrapes):', '', sourceTable(ctx, h), '', 'k-fold (every training source):', '', sourceTable(ctx, k));
+  const conf = confidenceOnHeldOut(ctx);
+  if (conf) {
+    out.push('', '### Does the confidence level sort valuations by error?', '');
+    out.push('Held-out listings grouped by the confidence level they would get from their own interval width and their district\'s class, assuming the members agree and no anomaly flag is raised (evaluation.json records neither, so this is the best level each could reach: in service some move down).', '');
+    out.push(table(['confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'], conf.map((c) => [c.level, int(c.n), pct(c.n / ctx.rows!.length, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)])));
+    const ordered = conf.every((c, i) => i === 0 || c.medianApe >= conf[i - 1].medianApe);
+    out.push('', ordered
+      ? 'The median error rises from high to low confidence, as it should.'
+      : 'The median error does **not** rise steadily from high to low confidence on this test: the confidence level needs review before it is relied on.');
+  }
+  return out.join('\n');
+}
+
+// ───────────────────────────── comparison ─────────────────────────────
+
+function comparison(ctx: Context, figures: readonly FigureName[]): string {
+  const h = ctx.headline;
+  const k = ctx.kfold;
+  const out: string[] = ['## Comparison with the reference service', ''];
+  out.push('The reference figures are those published for the service this one replaces (ARCHITECTURE.md section 6). Its measurement protocol was not published, so the comparison is between published numbers, not a test on the same listings.', '');
+  out.push(table(
+    ['', 'reference service', 'this model, headline', 'this model, k-fold'],
+    [
+      ['R²', fixed(REFERENCE_OVERALL.r2, 2), fixed(h.overall.r2), fixed(k.overall.r2)],
+      ['MAPE', pct(REFERENCE_OVERALL.mape, 0), pct(h.overall.mape), pct(k.overall.mape)],
+      ['median APE', 'not published', pct(h.overall.medianApe), pct(k.overall.medianApe)],
+      ['90% interval coverage', 'not published', pct(h.overall.intervalCoverage), pct(k.overall.intervalCoverage)],
+      ['listings tested', 'not published', int(h.overall.n), int(k.overall.n)],
+      ['protocol', 'not published', 'held out by time and source', 'random 5-fold split'],
+    ],
+    [false, true, true, true],
+  ));
+  out.push('', '### Per district', '');
+  const rows = ctx.districts.map((d) => {
+    const ref = REFERENCE_DISTRICTS[d as DistrictId];
+    const x = h.districts[d];
+    const y = k.districts[d];
+    return [
+      districtName(d), int(x?.n ?? 0),
+      ref ? fixed(ref.r2) : DASH, fixed(x?.r2), fixed(y?.r2),
+      ref ? pct(ref.mape) : DASH, pct(x?.mape), pct(y?.mape),
+      ref ? int(ref.maeUsd) : DASH, int(x?.maeUsd), int(y?.maeUsd),
+      ref ? ref.accuracyClass : DASH, serviceClass(ctx, d),
+    ];
+  });
+  rows.push(['**overall**', int(h.overall.n), fixed(REFERENCE_OVERALL.r2, 2), fixed(h.overall.r2), fixed(k.overall.r2), pct(REFERENCE_OVERALL.mape, 0), pct(h.overall.mape), pct(k.overall.mape), 'not published', int(h.overall.maeUsd), int(k.overall.maeUsd), '', '']);
+  out.push(table(
+    ['district', 'n (held out)', 'R² ref.', 'R² ours', 'R² ours k-fold', 'MAPE ref.', 'MAPE ours', 'MAPE ours k-fold', 'MAE ref. (USD)', 'MAE ours', 'MAE ours k-fold', 'class ref.', 'class ours'],
+    rows,
+    [false, true, true, true, true, true, true, true, true, true, true, false, false],
+  ));
+  out.push('', '"ours" is the headline held-out test; "class ours" is the class the service uses.');
+  out.push('', '### Feature importance', '');
+  const imp = importanceRows(ctx);
+  out.push(table(['feature', 'this model', 'reference service', 'reference feature(s)'], imp.map((r) => [r.feature, r.ours === null ? DASH : pct(r.ours), r.reference === null ? DASH : pct(r.reference), r.referenceNames.join(' + ') || DASH]), [false, true, true, false]));
+  out.push('', 'Ours: permutation importance on the headline held-out listings (the rise in mean absolute log error when a feature group is shuffled), as a share of the total. A share of 0.0% means shuffling the feature did not worsen the held-out error: it adds nothing there, or it is missing in the held-out scrapes (the uybor scrapes record neither owner type nor new or resale; only olx does). The reference\'s method was not published. Features with a dash do not exist in the other model.');
+  out.push('', figureLink(figures, 'feature-importance', 'Share of importance per feature, this model and the reference service side by side.'));
+  out.push('', whereWeStand(ctx));
+  return out.join('\n');
+}
+
+interface ImportanceRow {
+  feature: string;
+  ours: number | null;
+  reference: number | null;
+  referenceNames: string[];
+}
+
+function importanceRows(ctx: Context): ImportanceRow[] {
+  const rows = new Map<string, ImportanceRow>();
+  for (const f of ctx.m.evaluation.featureImportance) rows.set(f.feature, { feature: f.feature, ours: f.importance, reference: null, referenceNames: [] });
+  for (const f of REFERENCE_FEATURE_IMPORTANCE) {
+    const key = f.comparable ?? f.feature;
+    const row = rows.get(key) ?? { feature: key, ours: null, reference: null, referenceNames: [] };
+    row.reference = Math.round(((row.reference ?? 0) + f.importance) * 1000) / 1000;
+    row.referenceNames.push(f.feature);
+    rows.set(key, row);
+  }
+  return [...rows.values()].sort((a, b) => Math.max(b.ours ?? 0, b.reference ?? 0) - Math.max(a.ours ?? 0, a.reference ?? 0) || cmp(a.feature, b.feature));
+}
+
+function whereWeStand(ctx: Context): string {
+  const h = ctx.headline;
+  const k = ctx.kfold;
+  const m = ctx.m;
+  const s: string[] = [];
+  const gap = h.overall.mape - REFERENCE_OVERALL.mape;
+  s.push(`**Overall.** On the published numbers the reference service is ${gap > 0 ? 'ahead' : 'behind'}: R² ${fixed(REFERENCE_OVERALL.r2, 2)} against our ${fixed(h.overall.r2)} (held out) and ${fixed(k.overall.r2)} (k-fold); MAPE ${pct(REFERENCE_OVERALL.mape, 0)} against ${pct(h.overall.mape)} and ${pct(k.overall.mape)}.`);
+
+  const solid = ctx.districts.filter((d) => REFERENCE_DISTRICTS[d as DistrictId] && (h.districts[d]?.n ?? 0) >= MIN_CLASS_ROWS);
+  const thinTested = ctx.districts.filter((d) => REFERENCE_DISTRICTS[d as DistrictId] && (h.districts[d]?.n ?? 0) > 0 && (h.districts[d]?.n ?? 0) < MIN_CLASS_ROWS);
+  const ref = (d: string) => REFERENCE_DISTRICTS[d as DistrictId];
+  const betterMape = solid.filter((d) => h.districts[d].mape <= ref(d).mape);
+  const betterR2 = solid.filter((d) => h.districts[d].r2 >= ref(d).r2);
+  s.push(`**Districts.** Among the ${solid.length} districts with at least ${MIN_CLASS_ROWS} held-out listings, our MAPE matches or beats the reference in ${betterMape.length ? list(betterMape.map(districtName)) : 'none'} and our R² in ${betterR2.length ? list(betterR2.map(districtName)) : 'none'}.`);
+  const ranked = [...solid].sort((a, b) => (h.districts[a].mape - ref(a).mape) - (h.districts[b].mape - ref(b).mape) || cmp(a, b));
+  if (ranked.length >= 2) {
+    const near = ranked.slice(0, Math.min(3, ranked.length));
+    const far = ranked.slice(-Math.min(2, ranked.length - near.length || 1)).reverse();
+    s.push(`Closest to the reference: ${list(near.map((d) => `${districtName(d)} (MAPE ${pct(h.districts[d].mape)} against ${pct(ref(d).mape)})`))}. Furthest: ${list(far.map((d) => `${districtName(d)} (${pct(h.districts[d].mape)} against ${pct(ref(d).mape)}, median APE ${pct(h.districts[d].medianApe)})`))}.`);
+  }
+  if (thinTested.length) {
+    s.push(`${list(thinTested.map((d) => `${districtName(d)} (n = ${h.districts[d].n}: R² ${fixed(h.districts[d].r2)}, MAPE ${pct(h.districts[d].mape)} against ${fixed(ref(d).r2)} and ${pct(ref(d).mape)})`))} ${thinTested.length > 1 ? 'have' : 'has'} too few held-out listings for any comparison to mean much, in either direction.`);
+  }
+  const down = ctx.districts.filter((d) => ref(d) && CLASS_RANK[serviceClass(ctx, d)] < CLASS_RANK[ref(d).accuracyClass]);
+  const up = ctx.districts.filter((d) => ref(d) && CLASS_RANK[serviceClass(ctx, d)] > CLASS_RANK[ref(d).accuracyClass]);
+  const same = ctx.districts.filter((d) => ref(d) && serviceClass(ctx, d) === ref(d).accuracyClass);
+  s.push(`**Accuracy classes.** Same class as the reference in ${same.length} district${same.length === 1 ? '' : 's'}${same.length ? ` (${list(same.map(districtName))})` : ''}; lower in ${down.length ? list(down.map((d) => `${districtName(d)} (${ref(d).accuracyClass} → ${serviceClass(ctx, d)})`)) : 'none'}; higher in ${up.length ? list(up.map((d) => `${districtName(d)} (${ref(d).accuracyClass} → ${serviceClass(ctx, d)})`)) : 'none'}. Our classes come from the rule above applied to held-out numbers; a lower class lowers the confidence the service reports in that district.`);
+
+  const ape = (ctx.rows ?? []).map((r) => Math.abs(r.actual - r.predicted) / r.actual);
+  const far = (ctx.rows ?? []).filter((_, i) => ape[i] > 0.3);
+  if (ctx.rows?.length && far.length && h.overall.mape - h.overall.medianApe >= 0.02) {
+    const byDistrict = new Map<string, number>();
+    for (const r of far) byDistrict.set(r.district, (byDistrict.get(r.district) ?? 0) + 1);
+    const top = [...byDistrict.entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).slice(0, 2);
+    s.push(`**A tail of large errors.** The median error (${pct(h.overall.medianApe)}) is well below the MAPE (${pct(h.overall.mape)}) because ${int(far.length)} held-out listings (${pct(far.length / ctx.rows.length)}) are off by more than 30%${top.length ? `; ${list(top.map(([d, c]) => `${districtName(d)} has ${c} of them (${pct(c / (h.districts[d]?.n || 1), 0)} of its held-out listings)`))}` : ''}. Some of these are probably mispriced or mistyped listings rather than model failures, but the data cannot separate the two; they are what the interval and the anomaly flags are for.`);
+  }
+
+  const over = overvalued(ctx);
+  if (over.length) {
+    s.push(`**Over-valuation.** ${list(over.map((o) => `${districtName(o.district)} (median ${signedPct(o.dir.medianSigned)}, ${pct(o.dir.above20, 0)} of estimates more than 20% above the asking price)`))}: the held-out listings there ask less than the older scrapes taught the model to expect. The cause is not established (a shift in what the newer scrape lists in ${over.length > 1 ? 'these districts' : 'this district'}, or in the sources' price levels); until it is, treat estimates there with extra caution.`);
+  }
+
+  const srcs = Object.entries(h.bySource ?? {});
+  if (srcs.length > 1) {
+    const sorted = [...srcs].sort((a, b) => a[1].mape - b[1].mape);
+    const [best, worst] = [sorted[0], sorted[sorted.length - 1]];
+    s.push(`**By source.** Error differs between the held-out scrapes: ${sourceLabel(ctx, best[0])} MAPE ${pct(best[1].mape)} (n = ${int(best[1].n)}, coverage ${pct(best[1].intervalCoverage)}), ${sourceLabel(ctx, worst[0])} MAPE ${pct(worst[1].mape)} (n = ${int(worst[1].n)}, coverage ${pct(worst[1].intervalCoverage)}). Intervals are calibrated per district, not per source, so a scrape unlike the training ones gets less than its nominal coverage.`);
+  }
+
+  const below = ctx.districts.filter((d) => (h.districts[d]?.n ?? 0) >= MIN_CLASS_ROWS && h.districts[d].intervalCoverage < 0.88);
+  s.push(`**Intervals.** Our 90% interval held ${pct(h.overall.intervalCoverage)} of held-out asking prices (k-fold ${pct(k.overall.intervalCoverage)})${below.length ? `; below 88% in ${list(below.map((d) => `${districtName(d)} (${pct(h.districts[d].intervalCoverage)})`))}` : ', and no district with enough test listings fell below 88%'}. The reference service published no interval, so its R² and MAPE say nothing about how much margin a bank should hold around a value.`);
+
+  const why: string[] = [];
+  why.push(`- **Different tests.** The reference's protocol was not published. R² ${fixed(REFERENCE_OVERALL.r2, 2)} and MAPE ${pct(REFERENCE_OVERALL.mape, 0)} on single flats were probably measured in-sample or on a random split of one source's listings. Ours is a split by time and source: the model is fitted on the older scrapes and tested on newer listings it never saw, the way it will be used.`);
+  const dupIn = m.training.ingest?.totals.dropped.duplicate_in_file ?? 0;
+  const dupAcross = m.training.ingest?.totals.dropped.duplicate_across_sources ?? 0;
+  if (dupIn || dupAcross) why.push(`- **Duplicates removed.** Cleaning dropped ${int(dupIn)} repeats within files and ${int(dupAcross)} flats listed again in another scrape. Without that, a random split puts the same flat on both sides of the test and flatters the score; we do not know whether the reference removed them.`);
+  const kGain = h.overall.mape - k.overall.mape;
+  why.push(`- **The split is not the whole story.** Our own random split (k-fold over the de-duplicated data) gives MAPE ${pct(k.overall.mape)} against ${pct(h.overall.mape)} held out (${pp(-kGain)}), while the gap to the reference is ${pp(gap)}. So most of the gap is not explained by our stricter split alone: it is consistent with duplicates or in-sample measurement behind the reference's figures, or with a cleaner data set than public asking prices; without its protocol we cannot tell which.`);
+  why.push('- **Asking prices are noisy.** Similar flats are listed at quite different asking prices, and some listings are mispriced or mistyped. No model can predict that part: it puts a floor under the error of any model tested on later asking prices, ours or the reference\'s.');
+  const period = m.evaluation.featureImportance.find((f) => f.feature === 'listing period');
+  why.push(`- **No listing dates.** The reference ranks month and year of listing among its features (6.1% together). Our listings have no dates, only the scrape period${period ? `, which carries ${pct(period.importance)} of the importance on the held-out test (all test listings are newer than every training one, so time cannot be learned there)` : ''}.`);
+  const thin = thinDistricts(ctx);
+  if (thin.length) {
+    const refR2 = Object.values(REFERENCE_DISTRICTS).map((r) => r.r2).sort((a, b) => a - b);
+    const lowest = thin.filter((d) => ref(d) && ref(d).r2 <= refR2[Math.min(thin.length, refR2.length) - 1]);
+    why.push(`- **Thin districts.** ${list(thin.map((d) => `${districtName(d)} (${int(m.training.byDistrict[d] ?? 0)} training listings)`))}: too little data to value with confidence by any method${lowest.length === thin.length ? `; the reference's R² there (${list(thin.map((d) => fixed(ref(d).r2)))}) is also its lowest` : ''}.`);
+  }
+  return ['### Where we stand and why', '', ...s.map((x) => `${x}\n`), 'Why the numbers differ:', '', ...why].join('\n');
+}
+
+const CLASS_RANK: Record<AccuracyClass, number> = { low: 0, moderate: 1, medium: 2, high: 3 };
+
+function glossary(): string {
+  return [
+    '## How to read the numbers',
+    '',
+    '- **APE**: absolute percentage error of one estimate, |actual − estimate| / actual, against the asking price. **MAPE** is its mean, **median APE** its median (half of the estimates are closer than this).',
+    '- **R²**: share of the variation of prices (USD) the model explains; 1 is perfect.',
+    '- **MAE (USD)**: mean absolute error in dollars.',
+    '- **PPE10 / PPE20**: share of estimates within ±10% / ±20% of the asking price.',
+    '- **coverage (90%)**: share of asking prices inside the 90% interval; it should be close to 90%.',
+    '- **median width**: median of (high − low) / estimate: how wide the interval is relative to the estimate.',
+    '- **n**: number of listings tested.',
+  ].join('\n');
+}
+
+// ───────────────────────────── figures ─────────────────────────────
+
+type Spec = Record<string, unknown>;
+
+const PALETTE = { ours: '#4c78a8', reference: '#e45756', dark: '#222222', good: '#54a24b', band: '#54a24b' } as const;
+
+const BASE = {
+  $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+  background: 'white',
+  padding: 12,
+  config: {
+    font: 'Helvetica, Arial, sans-serif',
+    title: { fontSize: 16, anchor: 'start', subtitleFontSize: 11, subtitleColor: '#555555', offset: 10 },
+    axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 'normal', gridColor: '#e6e6e6' },
+    legend: { labelFontSize: 11, titleFontSize: 11, orient: 'bottom', direction: 'vertical', labelLimit: 400 },
+    view: { stroke: '#dddddd' },
+  },
+};
+
+function figureSpecs(ctx: Context): [FigureName, Spec][] {
+  const specs: [FigureName, Spec][] = [];
+  if (ctx.rows?.length) specs.push(['predicted-vs-actual', predictedVsActual(ctx)]);
+  specs.push(['error-by-district', errorByDistrict(ctx)]);
+  specs.push(['interval-coverage', coverageByDistrict(ctx)]);
+  specs.push(['feature-importance', featureImportance(ctx)]);
+  return specs;
+}
+
+const LADDER = [1, 2, 5];
+
+function niceFloor(x: number): number {
+  let best = 1;
+  for (let e = 0; e < 9; e++) for (const l of LADDER) if (l * 10 ** e <= x) best = l * 10 ** e;
+  return best;
+}
+
+function niceCeil(x: number): number {
+  for (let e = 0; e < 10; e++) for (const l of LADDER) if (l * 10 ** e >= x) return l * 10 ** e;
+  return 10 ** 10;
+}
+
+function predictedVsActual(ctx: Context): Spec {
+  const rows = ctx.rows!;
+  let lo = Infinity;
+  let hi = 0;
+  for (const r of rows) {
+    lo = Math.min(lo, r.actual, r.predicted);
+    hi = Math.max(hi, r.actual, r.predicted);
+  }
+  lo = niceFloor(lo);
+  hi = niceCeil(hi);
+  const ticks: number[] = [];
+  for (let e = 0; e < 10; e++) for (const l of LADDER) if (l * 10 ** e >= lo && l * 10 ** e <= hi) ticks.push(l * 10 ** e);
+  const points = rows.map((r) => ({ actual: r.actual, predicted: r.predicted, source: sourceLabel(ctx, r.source) }));
+  const sourceDomain = [...new Set(points.map((p) => p.source))].sort(cmp);
+  const lines = [
+    { line: 'predicted = actual', x: lo, y: lo }, { line: 'predicted = actual', x: hi, y: hi },
+    { line: '+20%', x: lo, y: lo * 1.2 }, { line: '+20%', x: hi / 1.2, y: hi },
+    { line: '−20%', x: lo / 0.8, y: lo }, { line: '−20%', x: hi, y: hi * 0.8 },
+  ];
+  const axis = (title: string) => ({ title, values: ticks, format: '$,.0f', labelOverlap: true });
+  const scale = { type: 'log', domain: [lo, hi], nice: false };
+  return {
+    ...BASE,
+    title: { text: FIGURE_TITLES['predicted-vs-actual'], subtitle: [`${int(rows.length)} held-out listings, model ${ctx.m.version}.`, 'Solid line: predicted = actual; dashed lines: ±20%.'] },
+    width: 520,
+    height: 520,
+    layer: [
+      {
+        data: { values: lines },
+        mark: { type: 'line', clip: true, color: PALETTE.dark, strokeWidth: 1.2 },
+        encoding: {
+          x: { field: 'x', type: 'quantitative', scale, axis: axis('Actual asking price (USD, log scale)') },
+          y: { field: 'y', type: 'quantitative', scale, axis: axis('Predicted price (USD, log scale)') },
+          detail: { field: 'line' },
+          strokeDash: { field: 'line', type: 'nominal', scale: { domain: ['predicted = actual', '+20%', '−20%'], range: [[1, 0], [5, 4], [5, 4]] }, legend: null },
+        },
+      },
+      {
+        data: { values: points },
+        mark: { type: 'circle', size: 14, opacity: 0.45, clip: true, aria: false },
+        encoding: {
+          x: { field: 'actual', type: 'quantitative', scale },
+          y: { field: 'predicted', type: 'quantitative', scale },
+          color: { field: 'source', type: 'nominal', title: 'Held-out scrape', scale: { domain: sourceDomain, scheme: 'tableau10' } },
+        },
+      },
+    ],
+  };
+}
+
+function errorByDistrict(ctx: Context): Spec {
+  const h = ctx.headline;
+  const tested = ctx.districts.filter((d) => (h.districts[d]?.n ?? 0) > 0);
+  const label = (d: string) => `${districtName(d)} (n=${int(h.districts[d].n)})`;
+  const order = [...tested].sort((a, b) => h.districts[a].medianApe - h.districts[b].medianApe || cmp(a, b)).map(label);
+  const bars = tested.map((d) => ({ district: label(d), value: h.districts[d].medianApe, measure: 'median APE, this model' }));
+  const markers = [
+    ...tested.map((d) => ({ district: label(d), value: h.districts[d].mape, measure: 'MAPE, this model' })),
+    ...tested.filter((d) => REFERENCE_DISTRICTS[d as DistrictId]).map((d) => ({ district: label(d), value: REFERENCE_DISTRICTS[d as DistrictId].mape, measure: 'MAPE, reference service (published)' })),
+  ];
+  const colour = { domain: ['median APE, this model', 'MAPE, this model', 'MAPE, reference service (published)'], range: [PALETTE.ours, PALETTE.dark, PALETTE.reference] };
+  const max = Math.max(0.2, ...bars.map((b) => b.value), ...markers.map((b) => b.value));
+  const y = { field: 'district', type: 'nominal', title: 'District (held-out listings)', scale: { domain: order }, axis: { labelLimit: 220 } };
+  const x = { field: 'value', type: 'quantitative', title: 'Absolute percentage error against the asking price', axis: { format: '.0%', tickCount: 8 }, scale: { domain: [0, Math.ceil(max * 20) / 20] } };
+  return {
+    ...BASE,
+    title: { text: FIGURE_TITLES['error-by-district'], subtitle: [`Held-out listings, model ${ctx.m.version}. Bars: median absolute percentage error (APE);`, "black tick: our MAPE; red diamond: the reference service's published MAPE."] },
+    width: 520,
+    height: { step: 26 },
+    layer: [
+      {
+        data: { values: bars },
+        mark: { type: 'bar', height: { band: 0.7 } },
+        encoding: { y, x, color: { field: 'measure', type: 'nominal', title: null, scale: colour } },
+      },
+      {
+        data: { values: markers.filter((m) => m.measure === 'MAPE, this model') },
+        mark: { type: 'tick', thickness: 2.5, size: 18 },
+        encoding: { y, x, color: { field: 'measure', type: 'nominal', scale: colour } },
+      },
+      {
+        data: { values: markers.filter((m) => m.measure !== 'MAPE, this model') },
+        mark: { type: 'point', shape: 'diamond', filled: true, size: 80, opacity: 1 },
+        encoding: { y, x, color: { field: 'measure', type: 'nominal', scale: colour } },
+      },
+    ],
+    resolve: { scale: { color: 'shared' } },
+  };
+}
+
+function coverageByDistrict(ctx: Context): Spec {
+  const h = ctx.headline;
+  const target = ctx.m.intervals.coverage;
+  const tested = ctx.districts.filter((d) => (h.districts[d]?.n ?? 0) > 0);
+  const status = (c: number) => (c < target - 0.02 ? 'below 88%' : c > target + 0.02 ? 'above 92%' : '88–92%');
+  const values = [
+    { district: `All districts (n=${int(h.overall.n)})`, coverage: h.overall.intervalCoverage, status: status(h.overall.intervalCoverage) },
+    ...tested.map((d) => ({ district: `${districtName(d)} (n=${int(h.districts[d].n)})`, coverage: h.districts[d].intervalCoverage, status: status(h.districts[d].intervalCoverage) })),
+  ];
+  const order = values.map((v) => v.district);
+  const y = { field: 'district', type: 'nominal', title: 'District (held-out listings)', scale: { domain: order }, axis: { labelLimit: 220 } };
+  const x = { field: 'coverage', type: 'quantitative', title: 'Share of asking prices inside the 90% interval', scale: { domain: [0, 1] }, axis: { format: '.0%', values: [0, 0.2, 0.4, 0.6, 0.8, 0.9, 1] } };
+  return {
+    ...BASE,
+    title: { text: FIGURE_TITLES['interval-coverage'], subtitle: [`Held-out listings, model ${ctx.m.version}.`, 'Dashed line: the 90% target; shaded: 88–92%.'] },
+    width: 520,
+    height: { step: 26 },
+    layer: [
+      {
+        data: { values: [{ from: target - 0.02, to: target + 0.02 }] },
+        mark: { type: 'rect', color: PALETTE.band, opacity: 0.18 },
+        encoding: { x: { field: 'from', type: 'quantitative', scale: { domain: [0, 1] } }, x2: { field: 'to' } },
+      },
+      {
+        data: { values },
+        mark: { type: 'bar', height: { band: 0.7 } },
+        encoding: {
+          y, x,
+          color: { field: 'status', type: 'nominal', title: 'Coverage', scale: { domain: ['below 88%', '88–92%', 'above 92%'], range: [PALETTE.reference, PALETTE.good, PALETTE.ours] } },
+        },
+      },
+      {
+        data: { values },
+        mark: { type: 'text', align: 'right', dx: -4, color: 'white', fontSize: 10, fontWeight: 'bold' },
+        encoding: { y, x, text: { field: 'coverage', type: 'quantitative', format: '.1%' } },
+      },
+      {
+        data: { values: [{ target }] },
+        mark: { type: 'rule', strokeDash: [5, 4], color: PALETTE.dark, strokeWidth: 1.5 },
+        encoding: { x: { field: 'target', type: 'quantitative' } },
+      },
+    ],
+  };
+}
+
+function featureImportance(ctx: Context): Spec {
+  const rows = importanceRows(ctx);
+  const values = rows.flatMap((r) => [
+    ...(r.ours !== null ? [{ feature: r.feature, model: 'this model', importance: r.ours }] : []),
+    ...(r.reference !== null ? [{ feature: r.feature, model: 'reference service', importance: r.reference }] : []),
+  ]);
+  const order = rows.map((r) => r.feature);
+  const max = Math.max(0.05, ...values.map((v) => v.importance));
+  const y = { field: 'feature', type: 'nominal', title: 'Feature', scale: { domain: order }, axis: { labelLimit: 200 } };
+  const x = { field: 'importance', type: 'quantitative', title: 'Share of importance', axis: { format: '.0%', tickCount: 8 }, scale: { domain: [0, Math.ceil(max * 20) / 20] } };
+  const yOffset = { field: 'model', type: 'nominal', scale: { domain: ['this model', 'reference service'] } };
+  return {
+    ...BASE,
+    title: { text: FIGURE_TITLES['feature-importance'], subtitle: [`This model (${ctx.m.version}): permutation importance on the held-out listings, share of total.`, 'Reference service: as published (method not published); its month and year of listing', 'are summed under listing period. A missing bar: the feature is not in that model.'] },
+    width: 520,
+    height: rows.length * 34,
+    layer: [
+      {
+        data: { values },
+        mark: { type: 'bar' },
+        encoding: {
+          y, x, yOffset,
+          color: { field: 'model', type: 'nominal', title: null, scale: { domain: ['this model', 'reference service'], range: [PALETTE.ours, PALETTE.reference] } },
+        },
+      },
+      {
+        data: { values },
+        mark: { type: 'text', align: 'left', dx: 3, fontSize: 10, color: '#333333' },
+        encoding: { y, x, yOffset, text: { field: 'importance', type: 'quantitative', format: '.1%' } },
+      },
+    ],
+  };
+}
+
+function round2(value: string): string {
+  return String(Math.round(Number(value) * 100) / 100);
+}
+
+async function renderSvg(spec: Spec, warnings: string[]): Promise<string> {
+  const logger = {
+    level(): number { return 0; },
+    error(...args: unknown[]) { throw new Error(args.map(String).join(' ')); },
+    warn(...args: unknown[]) { warnings.push(args.map(String).join(' ')); return this; },
+    info() { return this; },
+    debug() { return this; },
+  };
+  const compiled = vl.compile(spec as unknown as vl.TopLevelSpec, { logger: logger as unknown as NonNullable<Parameters<typeof vl.compile>[1]>['logger'] }).spec;
+  (vega as unknown as { resetSVGDefIds?: () => void }).resetSVGDefIds?.();
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    // Positions to 1/100 px: smaller files, no visible change.
+    const svg = (await view.toSVG()).replace(/translate\((-?[\d.]+),(-?[\d.]+)\)/g, (_, x: string, y: string) => `translate(${round2(x)},${round2(y)})`);
+    return svg.endsWith('\n') ? svg : `${svg}\n`;
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,256 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../models/paths';
+import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../../models/vocabulary/codes';
+import type { IngestReport } from '../../models/ingest';
+import { accuracyClass } from '../../models/residential/metrics';
+import { setCurrentVersion, type ResidentialManifest } from '../../models/residential/manifest';
+import { ACCURACY_CLASS_RULE, CONFIDENCE_RULE, FIGURE_TITLES, renderModelCard, writeModelCard, type HeldOutEvaluationFile } from '../../models/residential/model-card';
+import { runModelCardCli } from '../../models/residential/model-card-cli';
+import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE } from '../../models/residential/reference-figures';
+import type { AccuracyMetrics } from '../../models/residential/valuation';
+import type { AccuracyClass } from '../../models/residential/assessment';
+
+const VERSION = '2099.01.0';
+
+/** Fixed, easy-to-check numbers: district i of DISTRICT_IDS gets n = 100 + 10·i, R² = 0.9 − 0.03·i, … */
+function districtMetrics(i: number): AccuracyMetrics {
+  return {
+    n: i === 1 ? 12 : 100 + 10 * i,
+    r2: 0.9 - 0.03 * i,
+    mape: 0.06 + 0.01 * i,
+    medianApe: 0.05 + 0.008 * i,
+    maeUsd: 5000 + 1000 * i + 0.4,
+    ppe10: 0.7 - 0.02 * i,
+    ppe20: 0.9 - 0.02 * i,
+    intervalCoverage: 0.86 + 0.01 * i,
+    medianIntervalWidth: 0.4 + 0.02 * i,
+  };
+}
+
+const HEADLINE_OVERALL: AccuracyMetrics = { n: 1234, r2: 0.81234, mape: 0.12345, medianApe: 0.0987, maeUsd: 12345.6, ppe10: 0.5, ppe20: 0.8, intervalCoverage: 0.9012, medianIntervalWidth: 0.55 };
+const KFOLD_OVERALL: AccuracyMetrics = { n: 4321, r2: 0.8, mape: 0.13, medianApe: 0.09, maeUsd: 14000, ppe10: 0.52, ppe20: 0.79, intervalCoverage: 0.9, medianIntervalWidth: 0.6 };
+
+function syntheticManifest(): ResidentialManifest {
+  const districts: Record<string, AccuracyMetrics & { accuracyClass: AccuracyClass }> = {};
+  const byDistrict: Record<string, number> = {};
+  const districtAccuracy: Record<string, AccuracyClass> = {};
+  DISTRICT_IDS.forEach((id, i) => {
+    const m = districtMetrics(i);
+    districts[id] = { ...m, accuracyClass: accuracyClass(m) };
+    byDistrict[id] = 3 * m.n;
+    districtAccuracy[id] = accuracyClass(m);
+  });
+  const zeros = Object.fromEntries(DISTRICT_IDS.map((d) => [d, 0])) as Record<DistrictId, number>;
+  const ingest: IngestReport = {
+    snapshot: { id: 'synthetic-snapshot', files: [{ path: 'listings/a.csv', sha256: 'ab'.repeat(32), rows: 900 }] },
+    sources: [
+      { source: 'olx_2024', path: 'listings/a.csv', period: '2024-04', rowsIn: 900, rowsOut: 800, dropped: { duplicate_in_file: 60, price_outlier: 40 }, corrections: {}, personalData: { phones: 0, emails: 0, contactNames: 0 } },
+      { source: 'uybor_2025_b', path: 'listings/b.csv', period: '2025-04', rowsIn: 500, rowsOut: 450, dropped: { duplicate_across_sources: 50 }, corrections: {}, personalData: { phones: 0, emails: 0, contactNames: 0 } },
+    ],
+    totals: { rowsIn: 1400, rowsOut: 1250, dropped: { duplicate_in_file: 60, price_outlier: 40, duplicate_across_sources: 50 } },
+    crossSourceMerges: [{ dropped: 'uybor_2025_b', keptIn: 'olx_2024', count: 50 }],
+    fallbackDistricts: {},
+    priceFences: [],
+    recordsByDistrict: zeros,
+    recordsBySourceAndDistrict: { olx_2024: zeros, uybor_2025_b: zeros } as IngestReport['recordsBySourceAndDistrict'],
+    elapsedMs: 1000,
+  };
+  const report = (protocol: string, overall: AccuracyMetrics) => ({ protocol, overall, districts, bySource: { uybor_2025_b: overall } });
+  return {
+    kind: 'residential',
+    version: VERSION,
+    trainedAt: '2099-01-15T10:00:00.000Z',
+    generatedBy: 'test',
+    dataSnapshot: ingest.snapshot,
+    training: { rows: 4321, bySource: { olx_2024: 3000, uybor_2025_b: 1321 }, byDistrict, seconds: 1, ingest },
+    target: 'log_price_per_m2',
+    features: { names: ['district_prior', 'mahalla_prior', 'log_area'], encoding: { cityMean: 7, district: {}, mahalla: {}, smoothing: 10, newestPeriod: '2025-04' } },
+    onnx: { input: 'features', output: 'prediction' },
+    members: [
+      { name: 'gbdt', algorithm: 'boosted trees', file: 'gbdt.onnx', weight: 0.65, hyperparameters: { maxIter: 10 } },
+      { name: 'hedonic', algorithm: 'ridge', file: 'hedonic.onnx', weight: 0.35, hyperparameters: { alpha: 1 } },
+    ],
+    intervals: {
+      coverage: 0.9, method: 'normalised split conformal (synthetic)', scale: { file: 'scale.onnx', floor: 0.005 }, global: 0.3, minRows: 60, thinDataFactor: 1.3, outOfDistributionFactor: 1.25,
+      district: Object.fromEntries(DISTRICT_IDS.map((d) => [d, { q: 0.25, n: byDistrict[d], own: byDistrict[d] >= 60 }])),
+    },
+    market: { district: {}, mahalla: {} },
+    evaluation: {
+      headline: report('Synthetic time split: fitted on old rows, tested on new rows.', HEADLINE_OVERALL),
+      kfold: report('Synthetic 5-fold cross-validation.', KFOLD_OVERALL),
+      featureImportance: [{ feature: 'mahalla', importance: 0.5 }, { feature: 'total area', importance: 0.3 }, { feature: 'district', importance: 0.2 }],
+    },
+    districtAccuracy,
+  };
+}
+
+function syntheticEvaluation(): HeldOutEvaluationFile {
+  let state = 12345;
+  const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rows: HeldOutEvaluationFile['rows'] = [];
+  DISTRICT_IDS.forEach((district, i) => {
+    for (let k = 0; k < 20; k++) {
+      const actual = Math.round(30000 + 200000 * next());
+      const predicted = Math.round(actual * (0.8 + 0.45 * next()));
+      rows.push({ district, source: k % 4 === 0 ? 'uybor_2025_en' : 'uybor_2025_b', actual, predicted, low: Math.round(predicted * 0.8), high: Math.round(predicted * (1.2 + 0.01 * i)) });
+    }
+  });
+  return { protocol: 'Synthetic time split: fitted on old rows, tested on new rows.', rows };
+}
+
+function artifacts(withEvaluation = true): string {
+  const root = mkdtempSync(join(tmpdir(), 'model-card-'));
+  mkdirSync(join(root, VERSION));
+  writeFileSync(join(root, VERSION, 'manifest.json'), JSON.stringify(syntheticManifest()));
+  if (withEvaluation) writeFileSync(join(root, VERSION, 'evaluation.json'), JSON.stringify(syntheticEvaluation()));
+  setCurrentVersion(VERSION, root);
+  return root;
+}
+
+/** Balanced tags, one <svg> root: enough to know a browser will parse it. */
+function expectWellFormedSvg(svg: string): void {
+  expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+  expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+  const stack: string[] = [];
+  for (const [, close, name, selfClosing] of svg.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^>]*?(\/?)>/g)) {
+    if (close) expect(stack.pop()).toBe(name);
+    else if (!selfClosing) stack.push(name);
+  }
+  expect(stack).toEqual([]);
+}
+
+const pct = (x: number, d = 1) => `${(x * 100).toFixed(d)}%`;
+const int = (x: number) => String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+describe('model card', () => {
+  const roots: string[] = [];
+  const root = () => {
+    const r = artifacts();
+    roots.push(r);
+    return r;
+  };
+  afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+  test('markdown: headline numbers, every district, the comparison, the rules', async () => {
+    const { markdown, warnings } = await renderModelCard(VERSION, { artifactsRoot: root() });
+    expect(warnings).toEqual([]);
+    // Overall table: n, R², MAPE, median APE, MAE, PPE10, PPE20, coverage, median width.
+    expect(markdown).toContain('| headline (held out by time and source) | 1,234 | 0.812 | 12.3% | 9.9% | 12,346 | 50% | 80% | 90.1% | 55% |');
+    expect(markdown).toContain('| k-fold (random split) | 4,321 | 0.800 | 13.0% | 9.0% | 14,000 | 52% | 79% | 90.0% | 60% |');
+    expect(markdown).toContain('**Headline protocol.** Synthetic time split: fitted on old rows, tested on new rows.');
+    expect(markdown).toContain('half of its estimates were within 9.9% of the asking price');
+    expect(markdown).toContain('MAPE) was 12.3% and R² 0.812');
+
+    DISTRICT_IDS.forEach((id, i) => {
+      const m = districtMetrics(i);
+      const row = `| ${DISTRICT_NAMES[id]} | ${int(m.n)} | ${m.r2.toFixed(3)} | ${pct(m.mape)} | ${pct(m.medianApe)} | ${int(m.maeUsd)} | ${pct(m.ppe10, 0)} | ${pct(m.ppe20, 0)} | ${pct(m.intervalCoverage)} | ${pct(m.medianIntervalWidth, 0)} | ${accuracyClass(m)} |`;
+      expect(markdown).toContain(row); // headline and k-fold tables
+      const ref = REFERENCE_DISTRICTS[id];
+      expect(markdown).toContain(`| ${DISTRICT_NAMES[id]} | ${int(m.n)} | ${ref.r2.toFixed(3)} | ${m.r2.toFixed(3)} | ${m.r2.toFixed(3)} | ${pct(ref.mape)} | ${pct(m.mape)} | ${pct(m.mape)} | ${int(ref.maeUsd)} |`);
+    });
+    // The reference as ARCHITECTURE.md section 6 prints it.
+    expect(markdown).toMatch(/\| Chilanzar \| 120 \| 0\.902 \| [^|]+ \| [^|]+ \| 7\.1% \| [^|]+ \| [^|]+ \| 5,208 \|/);
+    expect(markdown).toMatch(/\| Bektemir \| 12 \| 0\.410 \| [^|]+ \| [^|]+ \| 14\.1% \| [^|]+ \| [^|]+ \| 7,883 \|/);
+    expect(markdown).toContain('| **overall** | 1,234 | 0.94 | 0.812 | 0.800 | 7% | 12.3% | 13.0% |');
+    expect(markdown).toContain('| mahalla | 50.0% | 21.9% | mahalla |');
+    expect(markdown).toContain('| listing period | – | 6.1% | month of listing + year of listing |');
+
+    expect(markdown).toContain('estimate × exp(±q·σ(x))');
+    expect(markdown).toContain('| Chilanzar | 360 | own | 0.250 | 44% |'); // q in units of σ, then the held-out median width
+    expect(markdown).toContain(CONFIDENCE_RULE);
+    expect(markdown).toContain(ACCURACY_CLASS_RULE);
+    for (const heading of ['## Summary for the credit committee', '## Intended use and limits', '## Data', '## Method', '## Evaluation', '## Comparison with the reference service', '### Where we stand and why']) {
+      expect(markdown).toContain(heading);
+    }
+    for (const name of Object.keys(FIGURE_TITLES)) expect(markdown).toContain(`(model-card/${name}.svg)`);
+    expect(markdown).toContain('Trained at | 2099-01-15T10:00:00.000Z');
+  });
+
+  test('the confidence rule is the one assessment.ts documents, word for word', () => {
+    const source = readFileSync(join(PROJECT_ROOT, 'models', 'residential', 'assessment.ts'), 'utf8');
+    const header = source.slice(0, source.indexOf('*/')).split('\n').map((l) => l.replace(/^\s*\/?\*\*? ?/, ''));
+    const start = header.findIndex((l) => l.startsWith('Confidence score'));
+    const end = header.findIndex((l) => l.startsWith('Level:'));
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(header.slice(start, end + 1).join('\n')).toBe(CONFIDENCE_RULE);
+  });
+
+  test('the accuracy-class rule in words matches accuracyClass', () => {
+    const m = (n: number, r2: number, mape: number) => accuracyClass({ n, r2, mape, medianApe: 0, maeUsd: 0, ppe10: 0, ppe20: 0, intervalCoverage: 0, medianIntervalWidth: 0 });
+    expect(m(29, 0.99, 0.01)).toBe('low');
+    expect(m(30, 0.8, 0.12)).toBe('high');
+    expect(m(30, 0.8, 0.1201)).toBe('medium');
+    expect(m(30, 0.65, 0.16)).toBe('medium');
+    expect(m(30, 0.6499, 0.1)).toBe('moderate');
+    expect(m(30, 0.5, 0.22)).toBe('moderate');
+    expect(m(30, 0.5, 0.2201)).toBe('low');
+    expect(m(30, 0.4999, 0.05)).toBe('low');
+    expect(ACCURACY_CLASS_RULE).toMatch(/fewer than 30 .* R² ≥ 0\.80 and MAPE ≤ 12%.* R² ≥ 0\.65 and MAPE ≤ 16%.* R² ≥ 0\.50 and MAPE ≤ 22%/);
+  });
+
+  test('reference figures: twelve districts, importances as published', () => {
+    expect(Object.keys(REFERENCE_DISTRICTS).sort()).toEqual([...DISTRICT_IDS].sort());
+    expect(REFERENCE_FEATURE_IMPORTANCE.map((f) => f.importance).reduce((a, b) => a + b, 0)).toBeCloseTo(1.001, 6);
+  });
+
+  test('four figures, valid SVG, with their titles', async () => {
+    const { figures } = await renderModelCard(VERSION, { artifactsRoot: root() });
+    expect(Object.keys(figures).sort()).toEqual(Object.keys(FIGURE_TITLES).sort());
+    for (const [name, title] of Object.entries(FIGURE_TITLES)) {
+      const svg = figures[name];
+      expectWellFormedSvg(svg);
+      expect(svg).toContain(`>${title}</text>`);
+    }
+    expect(figures['predicted-vs-actual']).toContain('Actual asking price (USD, log scale)');
+    expect(figures['error-by-district']).toContain('MAPE, reference service (published)');
+    expect(figures['error-by-district']).toContain('Chilanzar (n=120)');
+    expect(figures['interval-coverage']).toContain('88–92%');
+    expect(figures['feature-importance']).toContain('reference service');
+  });
+
+  test('deterministic: two renders and two writes are byte-identical', async () => {
+    const artifactsRoot = root();
+    const a = await renderModelCard(VERSION, { artifactsRoot });
+    const b = await renderModelCard(VERSION, { artifactsRoot });
+    expect(b.markdown).toBe(a.markdown);
+    expect(b.figures).toEqual(a.figures);
+
+    const docsDir = join(artifactsRoot, 'docs');
+    const first = await writeModelCard(VERSION, { artifactsRoot, docsDir });
+    expect(first.markdown).toBe(join(docsDir, 'MODEL_CARD.md'));
+    expect(first.figures.sort()).toEqual(Object.keys(FIGURE_TITLES).map((n) => join(docsDir, 'model-card', `${n}.svg`)).sort());
+    const bytes = [first.markdown, ...first.figures].map((p) => readFileSync(p));
+    await writeModelCard(VERSION, { artifactsRoot, docsDir });
+    expect([first.markdown, ...first.figures].map((p) => readFileSync(p))).toEqual(bytes);
+    expect(bytes[0].toString()).toBe(a.markdown);
+  });
+
+  test('a version without evaluation.json: three figures and a note', async () => {
+    const artifactsRoot = root();
+    const docsDir = join(artifactsRoot, 'docs');
+    await writeModelCard(VERSION, { artifactsRoot, docsDir });
+    unlinkSync(join(artifactsRoot, VERSION, 'evaluation.json'));
+    const { markdown, figures } = await renderModelCard(VERSION, { artifactsRoot });
+    expect(Object.keys(figures).sort()).toEqual(['error-by-district', 'feature-importance', 'interval-coverage']);
+    expect(markdown).toContain('not drawn, this version has no evaluation.json');
+    expect(markdown).not.toContain('(model-card/predicted-vs-actual.svg)');
+    // The scatter of the earlier card does not linger next to a card that does not link it.
+    await writeModelCard(VERSION, { artifactsRoot, docsDir });
+    expect(existsSync(join(docsDir, 'model-card', 'predicted-vs-actual.svg'))).toBe(false);
+  });
+
+  test('CLI: CURRENT by default, prints the paths; unknown version is refused', async () => {
+    const artifactsRoot = root();
+    const docsDir = join(artifactsRoot, 'docs');
+    const lines: string[] = [];
+    expect(await runModelCardCli([], (l) => lines.push(l), { artifactsRoot, docsDir })).toBe(0);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/MODEL_CARD\.md$/);
+    expect(readFileSync(join(docsDir, 'MODEL_CARD.md'), 'utf8')).toContain(`residential model ${VERSION}`);
+    const refused: string[] = [];
+    expect(await runModelCardCli(['2000.01.0'], (l) => refused.push(l), { artifactsRoot, docsDir })).toBe(2);
+    expect(refused[0]).toMatch(/unknown version 2000\.01\.0/);
+  });
+});
