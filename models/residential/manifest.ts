@@ -29,6 +29,8 @@ export interface MemberManifest {
 export interface EvaluationReport {
   /** How the headline numbers were measured, in one sentence. */
   protocol: string;
+  /** Ensemble weights of the pipeline evaluated here (learned on its own training rows), by member. */
+  weights?: Record<string, number>;
   overall: AccuracyMetrics;
   districts: Record<string, AccuracyMetrics & { accuracyClass: AccuracyClass }>;
   bySource?: Record<string, AccuracyMetrics>;

@@ -8,6 +8,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { toOnnx } from '../onnx/registry';
 import { accuracyMetrics } from './metrics';
 import { currentVersion, listVersions, nextVersion, readManifest, setCurrentVersion, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
+import { writeModelCard } from './model-card';
 import { decidePromotion } from './promotion';
 import { ResidentialModelSet } from './runtime';
 import { trainResidential } from './train';
@@ -44,6 +45,9 @@ async function main(argv: string[]): Promise<void> {
   if (decision.promote) {
     setCurrentVersion(version);
     console.log(`promoted ${version}: ${decision.reason}`);
+    // The card describes the version in service.
+    const written = await writeModelCard(version);
+    console.log(`model card: ${written.markdown}`);
   } else {
     console.log(`NOT promoted (${decision.reason}); the service keeps ${currentVersion()}. Promote by hand with \`npm run model -- promote ${version}\`.`);
     process.exitCode = 3;

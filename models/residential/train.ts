@@ -84,11 +84,13 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const test = subset(data, (i) => isTest[i]);
   const headlineFit = fitWithCalibration(train, members, options.seed ?? 42, (s) => progress(`headline: ${s}`));
   const headlinePred = headlineFit.predict(test.rows);
-  const { rows: headlinePredictions, ...headline } = evaluate(test, headlinePred, headlineFit.calibration, 'Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.');
+  const { rows: headlinePredictions, ...headlineReport } = evaluate(test, headlinePred, headlineFit.calibration, 'Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.');
+  const headline = { ...headlineReport, weights: Object.fromEntries(members.map((m, j) => [m.name, headlineFit.weights[j]])) };
 
   // Second view: K-fold over everything, which also calibrates the served model.
   const all = fitWithCalibration(data, members, options.seed ?? 42, (s) => progress(`k-fold: ${s}`));
-  const { rows: _unused, ...kfold } = evaluate(data, { consensus: all.oofConsensus, scale: all.sigmaOof }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
+  const { rows: _unused, ...kfoldReport } = evaluate(data, { consensus: all.oofConsensus, scale: all.sigmaOof }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
+  const kfold = { ...kfoldReport, weights: Object.fromEntries(members.map((m, j) => [m.name, all.weights[j]])) };
 
   // Served model: every row, encodings from every row.
   const encoding = fitEncoding(data.rows, data.y);
