@@ -23,28 +23,43 @@ export interface IntervalCalibration {
   outOfDistributionFactor: number;
 }
 
-/** The finite-sample conformal quantile: the ceil((n+1)·coverage)-th smallest residual. */
-export function conformalQuantile(absResiduals: ArrayLike<number>, coverage: number): number {
-  const sorted = Float64Array.from(absResiduals).sort();
-  const n = sorted.length;
+/**
+ * The finite-sample conformal quantile: the ceil((n+1)·coverage)-th smallest score. With weights
+ * (older listings counting less under drift), the weighted version: the smallest score whose
+ * cumulative weight reaches coverage × (total weight + the new point's weight 1).
+ */
+export function conformalQuantile(scores: ArrayLike<number>, coverage: number, weights?: ArrayLike<number>): number {
+  const n = scores.length;
   if (n === 0) return NaN;
-  const rank = Math.min(n, Math.ceil((n + 1) * coverage));
-  return sorted[rank - 1];
+  if (!weights) {
+    const sorted = Float64Array.from(scores).sort();
+    return sorted[Math.min(n, Math.ceil((n + 1) * coverage)) - 1];
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a] - scores[b]);
+  let total = 1; // the new point, at full weight
+  for (let i = 0; i < n; i++) total += weights[i];
+  let cumulative = 0;
+  for (const i of order) {
+    cumulative += weights[i];
+    if (cumulative >= coverage * total) return scores[i];
+  }
+  return scores[order[n - 1]];
 }
 
-export function calibrateIntervals(absResiduals: ArrayLike<number>, districts: readonly string[], coverage = 0.9, minRows = 60, thinDataFactor = 1.3): IntervalCalibration {
-  const global = conformalQuantile(absResiduals, coverage);
+export function calibrateIntervals(scores: ArrayLike<number>, districts: readonly string[], coverage = 0.9, minRows = 60, thinDataFactor = 1.3, weights?: ArrayLike<number>): IntervalCalibration {
+  const global = conformalQuantile(scores, coverage, weights);
   const byDistrict = new Map<string, number[]>();
   districts.forEach((d, i) => {
     const list = byDistrict.get(d) ?? [];
-    list.push(absResiduals[i]);
+    list.push(i);
     byDistrict.set(d, list);
   });
   const district: IntervalCalibration['district'] = {};
-  for (const [d, residuals] of byDistrict) {
-    const own = residuals.length >= minRows;
+  for (const [d, rows] of byDistrict) {
+    const own = rows.length >= minRows;
+    const q = conformalQuantile(rows.map((i) => scores[i]), coverage, weights && rows.map((i) => weights[i]));
     // A thin district never gets an interval narrower than the city's: its own few residuals cannot prove it.
-    district[d] = { q: own ? conformalQuantile(residuals, coverage) : Math.max(global * thinDataFactor, conformalQuantile(residuals, coverage)), n: residuals.length, own };
+    district[d] = { q: own ? q : Math.max(global * thinDataFactor, q), n: rows.length, own };
   }
   return {
     coverage,

@@ -40,7 +40,7 @@ export const MEMBERS: readonly MemberSpec[] = [
  * predictions have the least squared error. A grid, not a solver: a handful of members,
  * deterministic, and a weight can be exactly 0 for a member that adds nothing.
  */
-export function learnWeights(oof: readonly Float64Array[], y: Float64Array, step = 0.05): number[] {
+export function learnWeights(oof: readonly Float64Array[], y: Float64Array, rowWeights?: ArrayLike<number>, step = 0.05): number[] {
   const m = oof.length;
   if (m === 1) return [1];
   let best: number[] = new Array(m).fill(1 / m);
@@ -53,7 +53,7 @@ export function learnWeights(oof: readonly Float64Array[], y: Float64Array, step
       for (let i = 0; i < y.length; i++) {
         let p = 0;
         for (let j = 0; j < m; j++) p += weights[j] * oof[j][i];
-        error += (p - y[i]) ** 2;
+        error += (rowWeights ? rowWeights[i] : 1) * (p - y[i]) ** 2;
       }
       if (error < bestError - 1e-12) {
         bestError = error;

@@ -15,7 +15,7 @@ import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
 import { HistGradientBoostingRegressor, matrix, takeRows, type Matrix } from '../trainers';
 import { calibrateIntervals, intervalHalfWidth, type IntervalCalibration } from './conformal';
 import { learnWeights, MEMBERS, type MemberSpec } from './ensemble';
-import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
+import { encodeFeatures, fitEncoding, periodIndex, FEATURE_COUNT, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
 import { accuracyMetrics, accuracyClass } from './metrics';
 import { marketReference } from './market';
 import type { EvaluationReport, ResidentialManifest } from './manifest';
@@ -24,6 +24,12 @@ import type { AccuracyClass } from './assessment';
 export const TRAINING_SOURCES = ['olx_2024', 'uybor_2025', 'uybor_2025_b', 'uybor_2025_en'] as const;
 export const HEADLINE_TEST_SOURCES: readonly string[] = ['uybor_2025_b', 'uybor_2025_en'];
 const FOLDS = 5;
+/**
+ * The market drifts and the service values flats listed later than any training row, so a listing
+ * counts half as much for every RECENCY_HALF_LIFE_MONTHS it is older than the newest one, in
+ * fitting and in interval calibration. Set a priori (a year), not tuned on any evaluation.
+ */
+export const RECENCY_HALF_LIFE_MONTHS = 12;
 /** Keeps log|residual| finite for a perfect prediction (0.5% in price). */
 const SCALE_FLOOR = 0.005;
 /** The scale model: small, strongly regularised trees on log |residual|. */
@@ -96,7 +102,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const encoding = fitEncoding(data.rows, data.y);
   const X = encode(data.rows, encoding);
   const fitted = members.map((spec) => {
-    const model = spec.create().fit(X, data.y);
+    const model = spec.create().fit(X, data.y, { sampleWeight: recencyWeights(data) });
     progress(`final: ${spec.name}`);
     return { spec, model };
   });
@@ -118,7 +124,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       features: { names: [...FEATURE_NAMES], encoding },
       onnx: { input: 'features', output: 'prediction' },
       members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, file: `${spec.name}.onnx`, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
-      intervals: { ...all.calibration, method: 'normalised split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|), quantile per district with at least minRows rows', scale: { file: 'scale.onnx', floor: SCALE_FLOOR } },
+      intervals: { ...all.calibration, method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|), weighted quantile per district with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months)`, scale: { file: 'scale.onnx', floor: SCALE_FLOOR } },
       market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
       evaluation: { headline, kfold, featureImportance },
       districtAccuracy,
@@ -134,6 +140,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
 function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed: number, progress: (step: string) => void) {
   const n = data.rows.length;
   const fold = foldAssignment(n, FOLDS, seed);
+  const weight = recencyWeights(data);
   const oof = members.map(() => new Float64Array(n));
   // Features of each row as its own fold saw them (out-of-fold encodings): the scale model learns on these.
   const Xoof = matrix(new Float64Array(n * FEATURE_COUNT), n, FEATURE_COUNT);
@@ -146,12 +153,12 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
     const Xhold = encode(holdIdx.map((i) => data.rows[i]), encoding);
     holdIdx.forEach((i, r) => Xoof.data.set(Xhold.data.subarray(r * FEATURE_COUNT, (r + 1) * FEATURE_COUNT), i * FEATURE_COUNT));
     members.forEach((spec, j) => {
-      const p = spec.create().fit(Xfit, fitPart.y).predict(Xhold);
+      const p = spec.create().fit(Xfit, fitPart.y, { sampleWeight: pick(weight, range(n).filter(inFit)) }).predict(Xhold);
       holdIdx.forEach((i, r) => (oof[j][i] = p[r]));
       progress(`fold ${k + 1}/${FOLDS} ${spec.name}`);
     });
   }
-  const weights = learnWeights(oof, data.y);
+  const weights = learnWeights(oof, data.y, weight);
   const oofConsensus = new Float64Array(n);
   for (let i = 0; i < n; i++) for (let j = 0; j < members.length; j++) oofConsensus[i] += weights[j] * oof[j][i];
   const absResiduals = oofConsensus.map((p, i) => Math.abs(p - data.y[i]));
@@ -162,17 +169,17 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
   for (let k = 0; k < FOLDS; k++) {
     const fitIdx = range(n).filter((i) => fold[i] !== k);
     const holdIdx = range(n).filter((i) => fold[i] === k);
-    const model = createScaleModel().fit(takeRows(Xoof, fitIdx), pick(scaleTarget, fitIdx));
+    const model = createScaleModel().fit(takeRows(Xoof, fitIdx), pick(scaleTarget, fitIdx), { sampleWeight: pick(weight, fitIdx) });
     model.predict(takeRows(Xoof, holdIdx)).forEach((v, r) => (sigmaOof[holdIdx[r]] = Math.exp(v)));
   }
-  const scaleModel = createScaleModel().fit(Xoof, scaleTarget);
+  const scaleModel = createScaleModel().fit(Xoof, scaleTarget, { sampleWeight: weight });
   progress('scale model');
-  const calibration = calibrateIntervals(absResiduals.map((r, i) => r / sigmaOof[i]), data.rows.map((r) => r.district), COVERAGE);
+  const calibration = calibrateIntervals(absResiduals.map((r, i) => r / sigmaOof[i]), data.rows.map((r) => r.district), COVERAGE, undefined, undefined, weight);
 
   const encoding = fitEncoding(data.rows, data.y);
   const X = encode(data.rows, encoding);
   const models = members.map((spec) => {
-    const m = spec.create().fit(X, data.y);
+    const m = spec.create().fit(X, data.y, { sampleWeight: weight });
     progress(`fit ${spec.name}`);
     return m;
   });
@@ -242,6 +249,12 @@ function toDataset(records: readonly ListingRecord[]): Dataset {
     priceUsd: Float64Array.from(records, (r) => r.priceUsd),
     source: records.map((r) => r.source),
   };
+}
+
+/** Recency weight of each row relative to the newest listing period in `data`. */
+function recencyWeights(data: Dataset): Float64Array {
+  const newest = Math.max(...data.rows.map((r) => periodIndex(r.period)));
+  return Float64Array.from(data.rows, (r) => 0.5 ** ((newest - periodIndex(r.period)) / RECENCY_HALF_LIFE_MONTHS));
 }
 
 function encode(rows: readonly FeatureSource[], encoding: FeatureEncoding): Matrix {

@@ -58,6 +58,14 @@ describe('conformal intervals', () => {
     expect(conformalQuantile([5], 0.9)).toBe(5);
   });
 
+  it('weights older listings less: equal weights give the plain quantile, and a heavy recent point moves it', () => {
+    const scores = Array.from({ length: 19 }, (_, i) => i + 1);
+    expect(conformalQuantile(scores, 0.9, new Array(19).fill(1))).toBe(conformalQuantile(scores, 0.9));
+    // The large scores are recent (weight 1), the small ones old (weight 0.1): the quantile rises to the recent ones.
+    const weights = scores.map((s) => (s > 15 ? 1 : 0.1));
+    expect(conformalQuantile(scores, 0.5, weights)).toBeGreaterThan(conformalQuantile(scores, 0.5));
+  });
+
   it('uses a district\'s own quantile only with enough rows, and never narrows a thin one below the widened city quantile', () => {
     const residuals: number[] = [];
     const districts: string[] = [];
