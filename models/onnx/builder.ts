@@ -33,6 +33,8 @@ export interface Attribute {
 }
 
 export interface Node {
+  /** Optional in ONNX; the single-model converters leave it out, an ensemble names every node. */
+  readonly name?: string;
   readonly op_type: string;
   readonly domain: string;
   readonly input: string[];
@@ -80,18 +82,46 @@ function tensorValueInfo(name: string, dims: ReadonlyArray<number | string>) {
   return { name, type: { tensor_type: { elem_type: FLOAT, shape: { dim } } } };
 }
 
-/** Serialises a model with the contract's input [N, inputWidth] and output [N, 1]. */
-export function encodeModel(body: GraphBody, inputWidth: number, graphName: string, metadata: Readonly<Record<string, string>>): Uint8Array {
+export interface EncodeOptions {
+  /** Columns of the output [N, outputWidth]. @default 1 */
+  readonly outputWidth?: number;
+  /**
+   * 'all' declares every opset the exporters use (what single-model files have always declared);
+   * 'used' declares only the domains the graph's nodes use.
+   * @default 'all'
+   */
+  readonly opsets?: 'all' | 'used';
+}
+
+/** The opset imports for the domains `nodes` use, at the versions the exporters target, in OPSETS order. */
+export function usedOpsets(nodes: readonly Node[]): { domain: string; version: number }[] {
+  const domains = new Set(nodes.map((n) => n.domain));
+  for (const domain of domains) {
+    if (!OPSETS.some((o) => o.domain === domain)) throw new RangeError(`no opset version is set for domain '${domain}'`);
+  }
+  return OPSETS.filter((o) => domains.has(o.domain));
+}
+
+/** Serialises a model with the contract's input [N, inputWidth] and output [N, 1] (or [N, outputWidth]). */
+export function encodeModel(
+  body: GraphBody,
+  inputWidth: number,
+  graphName: string,
+  metadata: Readonly<Record<string, string>>,
+  options: EncodeOptions = {},
+): Uint8Array {
+  const { outputWidth = 1, opsets = 'all' } = options;
+  if (!Number.isInteger(outputWidth) || outputWidth < 1) throw new RangeError(`output width must be a positive integer, got ${outputWidth}`);
   const message = ModelProto.fromObject({
     ir_version: IR_VERSION,
     producer_name: PRODUCER_NAME,
-    opset_import: OPSETS,
+    opset_import: opsets === 'used' ? usedOpsets(body.nodes) : OPSETS,
     graph: {
       name: graphName,
       node: body.nodes,
       initializer: body.initializers,
       input: [tensorValueInfo(INPUT_NAME, ['N', inputWidth])],
-      output: [tensorValueInfo(OUTPUT_NAME, ['N', 1])],
+      output: [tensorValueInfo(OUTPUT_NAME, ['N', outputWidth])],
     },
     metadata_props: Object.entries(metadata).map(([key, value]) => ({ key, value })),
   });

@@ -39,6 +39,7 @@ export const ONNX_PROTO: INamespace = {
           fields: {
             input: { rule: 'repeated', type: 'string', id: 1 },
             output: { rule: 'repeated', type: 'string', id: 2 },
+            name: { type: 'string', id: 3 },
             op_type: { type: 'string', id: 4 },
             domain: { type: 'string', id: 7 },
             attribute: { rule: 'repeated', type: 'AttributeProto', id: 5 },

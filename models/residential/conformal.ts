@@ -9,8 +9,8 @@
 export interface IntervalCalibration {
   coverage: number;
   method: string;
-  /** The ONNX model of log |residual| (σ(x) = exp of its output); null for plain split conformal. */
-  scale: { file: string; floor: number } | null;
+  /** The ONNX output column of the log |residual| model (σ(x) = exp of it); null for plain split conformal. */
+  scale: { column: string; floor: number } | null;
   /** City-wide conformal quantile of |log residual|. */
   global: number;
   /** Per district: its own quantile (or the widened city one) and how many rows backed it. */

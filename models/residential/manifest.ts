@@ -1,7 +1,8 @@
 /**
  * The residential artifact contract: `models/artifacts/residential/<version>/manifest.json` plus one
- * `.onnx` file per ensemble member, and a `CURRENT` file naming the version in service.
- * Everything the runtime needs besides the .onnx files is in the manifest.
+ * `ensemble.onnx` holding every ensemble member and the interval-scale model as columns of one
+ * output (so a batch is valued with one session call), and a `CURRENT` file naming the version in
+ * service. Everything the runtime needs besides the .onnx file is in the manifest.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,13 +15,14 @@ import type { IngestReport } from '../ingest';
 import type { AccuracyMetrics } from './valuation';
 
 export const RESIDENTIAL_DIR = join(ARTIFACTS_DIR, 'residential');
-export const ONNX_INPUT = 'features';
-export const ONNX_OUTPUT = 'prediction';
+export const ONNX_FILE = 'ensemble.onnx';
+/** Column of the interval-scale model in the ensemble's output. */
+export const SCALE_COLUMN = 'interval-scale';
 
 export interface MemberManifest {
+  /** Also the member's column name in the ONNX output. */
   name: string;
   algorithm: string;
-  file: string;
   /** Weight in the consensus (weights sum to 1). */
   weight: number;
   hyperparameters: Record<string, unknown>;
@@ -45,7 +47,8 @@ export interface ResidentialManifest {
   training: { rows: number; bySource: Record<string, number>; byDistrict: Record<string, number>; seconds: number; ingest: IngestReport };
   target: 'log_price_per_m2';
   features: { names: string[]; encoding: FeatureEncoding };
-  onnx: { input: string; output: string };
+  /** The ONNX file and its output columns in order: the members, then the interval-scale model. */
+  onnx: { file: string; input: string; output: string; columns: string[] };
   members: MemberManifest[];
   intervals: IntervalCalibration;
   market: MarketReference;

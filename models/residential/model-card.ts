@@ -427,7 +427,7 @@ function method(ctx: Context): string {
     ];
   });
   const intervalText = scale
-    ? `${pct(iv.coverage, 0)} prediction intervals by normalised split-conformal calibration (manifest: "${iv.method}"). The interval is estimate × exp(±q·σ(x)): σ(x) is the size of error a small residual-scale model (\`${scale.file}\`, floor ${scale.floor} in log price) expects for this listing, and q, in units of σ, is the conformal quantile of the absolute log residuals divided by σ on rows neither model was fitted on. So intervals are narrower for listings like those the model predicts well and wider elsewhere, and q alone does not give a width: the last column is the median width the held-out listings got.`
+    ? `${pct(iv.coverage, 0)} prediction intervals by normalised split-conformal calibration (manifest: "${iv.method}"). The interval is estimate × exp(±q·σ(x)): σ(x) is the size of error a small residual-scale model (column \`${scale.column}\` of \`${m.onnx.file}\`, floor ${scale.floor} in log price) expects for this listing, and q, in units of σ, is the conformal quantile of the absolute log residuals divided by σ on rows neither model was fitted on. So intervals are narrower for listings like those the model predicts well and wider elsewhere, and q alone does not give a width: the last column is the median width the held-out listings got.`
     : `${pct(iv.coverage, 0)} prediction intervals by split-conformal calibration (manifest: "${iv.method}"). The interval is estimate × exp(±q), where q is the conformal quantile of the absolute log residuals of rows the model was not fitted on.`;
   return [
     '## Method',

@@ -1,7 +1,7 @@
 /**
- * Serving: loads one artifact version (manifest + ONNX members) and values requests vectorised,
- * one ONNX session call per member for the whole batch. Imports the feature module and the
- * ONNX runner, never a trainer.
+ * Serving: loads one artifact version (manifest + one ONNX file holding every member and the
+ * interval-scale model) and values requests vectorised: one ONNX session call for the whole batch.
+ * Imports the feature module and the ONNX runner, never a trainer.
  */
 import { join } from 'node:path';
 import { OnnxModel } from '../runtime/onnx-model';
@@ -13,18 +13,20 @@ import type { HomeRequest } from './request';
 import { DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import type { HomeValue, ResidentialModelSummary, ResidentialRuntime } from './valuation';
 
-interface LoadedMember {
+interface Member {
   name: string;
   weight: number;
-  model: OnnxModel;
+  /** Its column in the ONNX output. */
+  column: number;
 }
 
 export class ResidentialModelSet implements ResidentialRuntime {
   private constructor(
     readonly manifest: ResidentialManifest,
-    private readonly members: readonly LoadedMember[],
-    /** σ(x) of the normalised conformal interval; null when the version uses plain split conformal. */
-    private readonly scale: OnnxModel | null,
+    private readonly model: OnnxModel,
+    private readonly members: readonly Member[],
+    /** Column of σ(x) of the normalised conformal interval; null when the version uses plain split conformal. */
+    private readonly scaleColumn: number | null,
   ) {}
 
   static async load(version: string, root = RESIDENTIAL_DIR): Promise<ResidentialModelSet> {
@@ -32,11 +34,13 @@ export class ResidentialModelSet implements ResidentialRuntime {
     if (manifest.features.names.join() !== FEATURE_NAMES.join()) {
       throw new Error(`model ${version} was trained on features [${manifest.features.names}] but this code builds [${FEATURE_NAMES}]`);
     }
-    const members = await Promise.all(
-      manifest.members.map(async (m) => ({ name: m.name, weight: m.weight, model: await OnnxModel.load(join(versionDir(version, root), m.file)) })),
-    );
-    const scale = manifest.intervals.scale ? await OnnxModel.load(join(versionDir(version, root), manifest.intervals.scale.file)) : null;
-    return new ResidentialModelSet(manifest, members, scale);
+    const model = await OnnxModel.load(join(versionDir(version, root), manifest.onnx.file));
+    if (model.outputNames.join() !== manifest.onnx.columns.join()) {
+      throw new Error(`model ${version}: ONNX columns [${model.outputNames}] differ from the manifest's [${manifest.onnx.columns}]`);
+    }
+    const column = (name: string) => manifest.onnx.columns.indexOf(name);
+    const members = manifest.members.map((m) => ({ name: m.name, weight: m.weight, column: column(m.name) }));
+    return new ResidentialModelSet(manifest, model, members, manifest.intervals.scale ? column(manifest.intervals.scale.column) : null);
   }
 
   get version(): string {
@@ -49,8 +53,9 @@ export class ResidentialModelSet implements ResidentialRuntime {
     const period = this.manifest.features.encoding.newestPeriod;
     const rows: FeatureSource[] = requests.map((r) => ({ ...r, period }));
     const features = encodeFeatures(rows, this.manifest.features.encoding, new Float32Array(n * FEATURE_COUNT));
-    const [scale, ...outputs] = await Promise.all([this.scale?.run(features, n), ...this.members.map((m) => m.model.run(features, n))]);
-    return requests.map((request, i) => this.assess(request, outputs.map((o) => o![i]), scale ? Math.exp(scale[i]) : 1));
+    const columns = await this.model.runColumns(features, n);
+    const scale = this.scaleColumn === null ? null : columns[this.scaleColumn];
+    return requests.map((request, i) => this.assess(request, this.members.map((m) => columns[m.column][i]), scale ? Math.exp(scale[i]) : 1));
   }
 
   /** From the members' log price per m² predictions for one request to the full answer. */
@@ -115,7 +120,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.members.map((m) => m.model.release()), this.scale?.release()]);
+    await this.model.release();
   }
 }
 

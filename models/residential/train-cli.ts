@@ -5,9 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { toOnnx } from '../onnx/registry';
+import { toOnnxEnsemble } from '../onnx/registry';
 import { accuracyMetrics } from './metrics';
-import { currentVersion, listVersions, nextVersion, readManifest, setCurrentVersion, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
+import { currentVersion, listVersions, nextVersion, readManifest, setCurrentVersion, versionDir, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from './manifest';
 import { writeModelCard } from './model-card';
 import { decidePromotion } from './promotion';
 import { ResidentialModelSet } from './runtime';
@@ -29,10 +29,8 @@ async function main(argv: string[]): Promise<void> {
   };
   const dir = versionDir(version);
   mkdirSync(dir, { recursive: true });
-  for (const { spec, model } of trained.fitted) {
-    writeFileSync(join(dir, `${spec.name}.onnx`), toOnnx(model, { featureNames: manifest.features.names, metadata: { model_version: version, member: spec.name } }));
-  }
-  writeFileSync(join(dir, 'scale.onnx'), toOnnx(trained.scaleModel, { featureNames: manifest.features.names, metadata: { model_version: version, member: 'interval-scale' } }));
+  const columns = [...trained.fitted.map(({ spec, model }) => ({ name: spec.name, model })), { name: SCALE_COLUMN, model: trained.scaleModel }];
+  writeFileSync(join(dir, manifest.onnx.file), toOnnxEnsemble(columns, { featureNames: manifest.features.names, metadata: { model_version: version } }));
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
   writeFileSync(join(dir, 'evaluation.json'), `${JSON.stringify({ protocol: manifest.evaluation.headline.protocol, rows: trained.headlinePredictions })}\n`);
 

@@ -18,7 +18,7 @@ import { learnWeights, MEMBERS, type MemberSpec } from './ensemble';
 import { encodeFeatures, fitEncoding, periodIndex, FEATURE_COUNT, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
 import { accuracyMetrics, accuracyClass } from './metrics';
 import { marketReference } from './market';
-import type { EvaluationReport, ResidentialManifest } from './manifest';
+import { ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
 import type { AccuracyClass } from './assessment';
 
 export const TRAINING_SOURCES = ['olx_2024', 'uybor_2025', 'uybor_2025_b', 'uybor_2025_en'] as const;
@@ -122,9 +122,9 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       training: { rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, ingest: report },
       target: 'log_price_per_m2',
       features: { names: [...FEATURE_NAMES], encoding },
-      onnx: { input: 'features', output: 'prediction' },
-      members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, file: `${spec.name}.onnx`, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
-      intervals: { ...all.calibration, method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|), weighted quantile per district with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months)`, scale: { file: 'scale.onnx', floor: SCALE_FLOOR } },
+      onnx: { file: ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), SCALE_COLUMN] },
+      members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
+      intervals: { ...all.calibration, method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|), weighted quantile per district with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months)`, scale: { column: SCALE_COLUMN, floor: SCALE_FLOOR } },
       market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
       evaluation: { headline, kfold, featureImportance },
       districtAccuracy,

@@ -17,7 +17,10 @@ const SESSION_OPTIONS: InferenceSession.SessionOptions = {
   enableMemPattern: false,
 };
 
-/** A loaded .onnx valuation model that follows the model contract (float32 [N, F] in, [N, 1] out). */
+/**
+ * A loaded .onnx valuation model that follows the model contract (float32 [N, F] in, [N, 1] out; an
+ * ensemble file has [N, M] out, one column per member, named by outputNames).
+ */
 export class OnnxModel {
   private constructor(
     private readonly session: InferenceSession,
@@ -26,6 +29,10 @@ export class OnnxModel {
     readonly producerName: string,
     readonly metadata: Readonly<Record<string, string>>,
     readonly featureNames: readonly string[],
+    /** Number of output columns per row: 1 for a single model, M for an ensemble of M members. */
+    readonly outputWidth: number,
+    /** The output columns' names from metadata output_names (an ensemble's members); [] when absent. */
+    readonly outputNames: readonly string[],
   ) {}
 
   /** Loads from a file path or from the .onnx bytes, and checks the model contract. */
@@ -40,7 +47,16 @@ export class OnnxModel {
       if (namesJson !== undefined && (!Array.isArray(featureNames) || featureNames.length !== inputWidth)) {
         throw new Error(`metadata ${METADATA_KEYS.featureNames} does not list ${inputWidth} names`);
       }
-      return new OnnxModel(session, inputWidth, producerName, Object.freeze({ ...props }), Object.freeze(featureNames));
+      const { outputWidth, outputNames } = OnnxModel.checkOutput(session, props[METADATA_KEYS.outputNames]);
+      return new OnnxModel(
+        session,
+        inputWidth,
+        producerName,
+        Object.freeze({ ...props }),
+        Object.freeze(featureNames),
+        outputWidth,
+        Object.freeze(outputNames),
+      );
     } catch (err) {
       await session.release();
       throw err;
@@ -62,6 +78,32 @@ export class OnnxModel {
     return width;
   }
 
+  /**
+   * The output's width and column names: output shape [N, M] with M >= 1 fixed, or with M symbolic when
+   * metadata output_names gives it; output_names, when present, must list M distinct strings.
+   */
+  private static checkOutput(session: InferenceSession, namesJson: string | undefined): { outputWidth: number; outputNames: string[] } {
+    const output = session.outputMetadata.find((m) => m.name === OUTPUT_NAME);
+    const shape = output?.isTensor ? output.shape : [];
+    const names: unknown = namesJson === undefined ? undefined : JSON.parse(namesJson);
+    if (names !== undefined && (!Array.isArray(names) || names.length < 1 || names.some((n) => typeof n !== 'string') || new Set(names).size !== names.length)) {
+      throw new Error(`metadata ${METADATA_KEYS.outputNames} must be a JSON array of distinct strings`);
+    }
+    const outputNames = (names ?? []) as string[];
+    // files written before ensembles always declare [N, 1]; a missing shape (hand-made files) reads as one column
+    if (shape.length === 0) return { outputWidth: outputNames.length || 1, outputNames };
+    const declared = shape[1];
+    if (shape.length !== 2 || (typeof declared === 'number' && declared < 1)) {
+      throw new Error(`output '${OUTPUT_NAME}' must have shape [N, M] with M >= 1, got [${shape.join(', ')}]`);
+    }
+    const outputWidth = typeof declared === 'number' ? declared : outputNames.length;
+    if (outputWidth < 1) throw new Error(`output '${OUTPUT_NAME}' has shape [${shape.join(', ')}] and no ${METADATA_KEYS.outputNames} to fix its width`);
+    if (names !== undefined && outputNames.length !== outputWidth) {
+      throw new Error(`metadata ${METADATA_KEYS.outputNames} lists ${outputNames.length} names for ${outputWidth} output columns`);
+    }
+    return { outputWidth, outputNames };
+  }
+
   /** Predictions for `rows` rows laid out row-major in `features` (NaN = missing). */
   async run(features: Float32Array, rows: number): Promise<Float32Array> {
     if (!Number.isInteger(rows) || rows < 1) throw new RangeError(`rows must be a positive integer, got ${rows}`);
@@ -70,6 +112,22 @@ export class OnnxModel {
     }
     const results = await this.session.run({ [INPUT_NAME]: new Tensor('float32', features, [rows, this.inputWidth]) });
     return results[OUTPUT_NAME].data as Float32Array;
+  }
+
+  /**
+   * The same predictions as run(), one Float32Array of `rows` values per output column (column j is
+   * outputNames[j]'s when the file names its columns), still from one session call.
+   */
+  async runColumns(features: Float32Array, rows: number): Promise<Float32Array[]> {
+    const out = await this.run(features, rows);
+    const width = this.outputWidth;
+    if (out.length !== rows * width) throw new Error(`model returned ${out.length} values for ${rows} rows of ${width} columns`);
+    if (width === 1) return [out];
+    return Array.from({ length: width }, (_, j) => {
+      const column = new Float32Array(rows);
+      for (let r = 0; r < rows; r++) column[r] = out[r * width + j];
+      return column;
+    });
   }
 
   async release(): Promise<void> {

@@ -67,13 +67,13 @@ function syntheticManifest(): ResidentialManifest {
     training: { rows: 4321, bySource: { olx_2024: 3000, uybor_2025_b: 1321 }, byDistrict, seconds: 1, ingest },
     target: 'log_price_per_m2',
     features: { names: ['district_prior', 'mahalla_prior', 'log_area'], encoding: { cityMean: 7, district: {}, mahalla: {}, smoothing: 10, newestPeriod: '2025-04' } },
-    onnx: { input: 'features', output: 'prediction' },
+    onnx: { file: 'ensemble.onnx', input: 'features', output: 'prediction', columns: ['gbdt', 'hedonic', 'interval-scale'] },
     members: [
-      { name: 'gbdt', algorithm: 'boosted trees', file: 'gbdt.onnx', weight: 0.65, hyperparameters: { maxIter: 10 } },
-      { name: 'hedonic', algorithm: 'ridge', file: 'hedonic.onnx', weight: 0.35, hyperparameters: { alpha: 1 } },
+      { name: 'gbdt', algorithm: 'boosted trees', weight: 0.65, hyperparameters: { maxIter: 10 } },
+      { name: 'hedonic', algorithm: 'ridge', weight: 0.35, hyperparameters: { alpha: 1 } },
     ],
     intervals: {
-      coverage: 0.9, method: 'normalised split conformal (synthetic)', scale: { file: 'scale.onnx', floor: 0.005 }, global: 0.3, minRows: 60, thinDataFactor: 1.3, outOfDistributionFactor: 1.25,
+      coverage: 0.9, method: 'normalised split conformal (synthetic)', scale: { column: 'interval-scale', floor: 0.005 }, global: 0.3, minRows: 60, thinDataFactor: 1.3, outOfDistributionFactor: 1.25,
       district: Object.fromEntries(DISTRICT_IDS.map((d) => [d, { q: 0.25, n: byDistrict[d], own: byDistrict[d] >= 60 }])),
     },
     market: { district: {}, mahalla: {} },
