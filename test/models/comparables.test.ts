@@ -12,30 +12,7 @@ import {
   type NearestComparablesParams,
 } from '../../models/trainers';
 import { Random } from '../../models/trainers/random';
-
-function r2(pred: Float64Array, y: Float64Array): number {
-  const mean = y.reduce((a, b) => a + b, 0) / y.length;
-  let ssRes = 0;
-  let ssTot = 0;
-  for (let i = 0; i < y.length; i++) {
-    ssRes += (y[i] - pred[i]) ** 2;
-    ssTot += (y[i] - mean) ** 2;
-  }
-  return 1 - ssRes / ssTot;
-}
-
-function sameBytes(a: Float64Array, b: Float64Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-}
-
-/** Every typed array reachable from value (to prove fitted state holds no view of the training data). */
-function typedArrays(value: unknown, out: ArrayBufferView[] = [], seen = new Set<unknown>()): ArrayBufferView[] {
-  if (value === null || typeof value !== 'object' || seen.has(value)) return out;
-  seen.add(value);
-  if (ArrayBuffer.isView(value)) out.push(value);
-  else for (const v of Object.values(value)) typedArrays(v, out, seen);
-  return out;
-}
+import { r2, priced } from '../support/estimator-checks';
 
 function concatRows(...parts: Matrix[]): Matrix {
   const data = new Float64Array(parts.reduce((n, p) => n + p.data.length, 0));
@@ -50,86 +27,20 @@ function concatRows(...parts: Matrix[]): Matrix {
 const train = makeFriedman1({ rows: 1500, cols: 8, missingRate: 0.1, seed: 11 });
 const heldOut = makeFriedman1({ rows: 1000, cols: 8, missingRate: 0.1, seed: 12 });
 
-describe.each<[string, Partial<NearestComparablesParams>]>([
-  ['distance weighting (default)', {}],
-  ['uniform weighting', { weighting: 'uniform', k: 15 }],
-])('NearestComparablesRegressor conformance, %s', (_name, params) => {
-  const make = () => new NearestComparablesRegressor(params);
-
-  test('the constructor stores hyperparameters only; learned state appears in fitted_ after fit', () => {
-    const est = make();
-    expect(Object.keys(est).sort()).toEqual(['fitted_', 'params']);
-    expect(est.fitted_).toBeUndefined();
-    expect(est.fit(train.X, train.y)).toBe(est);
-    expect(est.fitted_).toBeDefined();
-    expect(Object.keys(est).sort()).toEqual(['fitted_', 'params']);
+// The conformance checks every estimator passes run in trainers.test.ts; these are the comparables' own.
+describe('NearestComparablesRegressor specifics', () => {
+  test('kneighbors and export before fit throw NotFittedError', () => {
+    expect(() => new NearestComparablesRegressor().kneighbors(heldOut.X)).toThrow(NotFittedError);
+    expect(() => toOnnx(new NearestComparablesRegressor(), { featureNames: ['a'] })).toThrow(NotFittedError);
   });
 
-  test('predict, kneighbors and export before fit throw NotFittedError', () => {
-    expect(() => make().predict(heldOut.X)).toThrow(NotFittedError);
-    expect(() => make().kneighbors(heldOut.X)).toThrow(NotFittedError);
-    expect(() => toOnnx(make(), { featureNames: ['a'] })).toThrow(NotFittedError);
-  });
-
-  test('fit and predict leave X, y and sampleWeight untouched and keep no reference to them', () => {
-    const X: Matrix = { data: train.X.data.slice(), rows: train.X.rows, cols: train.X.cols };
-    const y = train.y.slice();
-    const w = Float64Array.from(y, (_, i) => 1 + (i % 3));
-    const [x0, y0, w0] = [X.data.slice(), y.slice(), w.slice()];
-    const est = make().fit(X, y, { sampleWeight: w });
-    est.predict(X);
-    expect(sameBytes(X.data, x0) && sameBytes(y, y0) && sameBytes(w, w0)).toBe(true);
-    const inputs = new Set<ArrayBufferLike>([X.data.buffer, y.buffer, w.buffer]);
-    expect(typedArrays(est.fitted_).filter((a) => inputs.has(a.buffer))).toHaveLength(0);
-  });
-
-  test('fits are deterministic, and a copy made from getParams() predicts identically', () => {
-    const a = make().fit(train.X, train.y).predict(heldOut.X);
-    const b = make().fit(train.X, train.y).predict(heldOut.X);
-    const est = make();
-    const c = new NearestComparablesRegressor(est.getParams()).fit(train.X, train.y).predict(heldOut.X);
-    expect(sameBytes(a, b)).toBe(true);
-    expect(sameBytes(a, c)).toBe(true);
-  });
-
-  test('handles NaN in training and prediction, including an all-NaN row', () => {
-    const est = make().fit(train.X, train.y);
-    expect(est.predict(heldOut.X).every(Number.isFinite)).toBe(true);
-    const allNaN = est.predict({ data: new Float64Array(train.X.cols).fill(NaN), rows: 1, cols: train.X.cols });
-    expect(Number.isFinite(allNaN[0])).toBe(true);
-  });
-
-  test('beats the mean predictor on held-out rows (R^2 > 0.6 on Friedman #1 with 3 noise features and 10% NaN)', () => {
-    expect(r2(make().fit(train.X, train.y).predict(heldOut.X), heldOut.y)).toBeGreaterThan(0.6);
-  });
-
-  test('unit sample weights give the same model as no weights', () => {
-    const plain = make().fit(train.X, train.y).predict(heldOut.X);
-    const weighted = make()
-      .fit(train.X, train.y, { sampleWeight: new Float64Array(train.X.rows).fill(1) })
-      .predict(heldOut.X);
-    expect(sameBytes(plain, weighted)).toBe(true);
-  });
-
-  test('rows with zero weight do not influence the fit and are never comparables', () => {
-    const y = train.y.map((v, i) => (i % 10 === 0 ? 1e6 : v));
-    const w = Float64Array.from(y, (_, i) => (i % 10 === 0 ? 0 : 1));
-    const est = make().fit(train.X, y, { sampleWeight: w });
-    const pred = est.predict(heldOut.X);
-    expect(Math.max(...pred)).toBeLessThan(40);
-    expect(r2(pred, heldOut.y)).toBeGreaterThan(0.6);
+  test('rows with zero weight are never comparables', () => {
+    const w = Float64Array.from(train.y, (_, i) => (i % 10 === 0 ? 0 : 1));
+    const est = new NearestComparablesRegressor().fit(train.X, train.y, { sampleWeight: w });
     expect(est.kneighbors(heldOut.X).indices.every((i) => i % 10 !== 0)).toBe(true);
   });
 
-  test('rejects malformed input and invalid hyperparameters', () => {
-    const est = make();
-    expect(() => est.fit(train.X, train.y.subarray(1))).toThrow(RangeError);
-    const badY = train.y.slice();
-    badY[3] = NaN;
-    expect(() => est.fit(train.X, badY)).toThrow(RangeError);
-    expect(() => est.fit(train.X, train.y, { sampleWeight: new Float64Array(train.X.rows).fill(-1) })).toThrow(RangeError);
-    est.fit(train.X, train.y);
-    expect(() => est.predict({ data: new Float64Array(3), rows: 1, cols: 3 })).toThrow(RangeError);
+  test('rejects invalid hyperparameters', () => {
     const bad: Array<Partial<NearestComparablesParams>> = [
       { k: 0 },
       { k: 2.5 },
@@ -139,7 +50,7 @@ describe.each<[string, Partial<NearestComparablesParams>]>([
       { featureWeights: [1, 1, 1, -1, 1, 1, 1, 1] },
       { featureWeights: [1, 1, 1, NaN, 1, 1, 1, 1] },
     ];
-    for (const p of bad) expect(() => new NearestComparablesRegressor({ ...params, ...p }).fit(train.X, train.y)).toThrow(RangeError);
+    for (const p of bad) expect(() => new NearestComparablesRegressor(p).fit(train.X, train.y)).toThrow(RangeError);
   });
 });
 
@@ -301,11 +212,6 @@ test('predicting 1,000 rows against 5,000 x 19 comparables stays well under a se
   expect(ms).toBeLessThan(1000); // ~100 ms in plain node; loose for jest and busy runners
 });
 
-/** Price-like targets (USD) so the relative tolerance is meaningful (as in onnx.test.ts). */
-function priced(rows: number, seed: number): { X: Matrix; y: Float64Array } {
-  const data = makeFriedman1({ rows, cols: 12, missingRate: 0.1, seed });
-  return { X: data.X, y: data.y.map((v) => 40_000 + 2_500 * v) };
-}
 
 /** Listing-like features: few distinct values, so many comparables are exactly tied or at equal distances. */
 function discrete(rows: number, seed: number): { X: Matrix; y: Float64Array } {

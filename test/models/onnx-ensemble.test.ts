@@ -14,6 +14,7 @@ import {
   type Matrix,
   type Regressor,
 } from '../../models/trainers';
+import { priced, withAllMissingRow } from '../support/estimator-checks';
 
 const ModelProto = Root.fromJSON(ONNX_PROTO).lookupType('onnx.ModelProto');
 
@@ -33,11 +34,6 @@ function decode(bytes: Uint8Array): DecodedModel {
   return ModelProto.toObject(ModelProto.decode(bytes), { longs: Number, defaults: false }) as DecodedModel;
 }
 
-/** Price-like targets (USD) so the relative tolerance is meaningful (as in onnx.test.ts). */
-function priced(rows: number, seed: number): { X: Matrix; y: Float64Array } {
-  const data = makeFriedman1({ rows, cols: 12, missingRate: 0.1, seed });
-  return { X: data.X, y: data.y.map((v) => 40_000 + 2_500 * v) };
-}
 
 function rowsOf(X: Matrix, from: number, count: number): Matrix {
   return { data: X.data.slice(from * X.cols, (from + count) * X.cols), rows: count, cols: X.cols };
@@ -51,11 +47,7 @@ function median(values: number[]): number {
 const train = priced(3000, 101);
 const held = priced(1500, 102);
 // held-out rows, then one with every feature missing
-const heldX: Matrix = {
-  data: Float64Array.from([...held.X.data, ...new Array<number>(held.X.cols).fill(NaN)]),
-  rows: held.X.rows + 1,
-  cols: held.X.cols,
-};
+const heldX = withAllMissingRow(held.X);
 const featureNames = Array.from({ length: train.X.cols }, (_, j) => `f${j}`);
 
 // one of each family, plus a second GBDT fitted like the interval-scale model (small regularised trees on log |residual|)

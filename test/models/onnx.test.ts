@@ -16,6 +16,7 @@ import {
   type Matrix,
   type Regressor,
 } from '../../models/trainers';
+import { priced, withAllMissingRow } from '../support/estimator-checks';
 
 
 const { X, y } = makeFriedman1({ rows: 500, cols: 6, missingRate: 0.1, seed: 7 });
@@ -103,20 +104,11 @@ describe('OnnxModel', () => {
   });
 });
 
-/** Price-like targets (USD) so the relative tolerance is meaningful. */
-function priced(rows: number, seed: number): { X: Matrix; y: Float64Array } {
-  const data = makeFriedman1({ rows, cols: 12, missingRate: 0.1, seed });
-  return { X: data.X, y: data.y.map((v) => 40_000 + 2_500 * v) };
-}
 
 const train = priced(3000, 101);
 const held = priced(1500, 102);
 // held-out rows also include one with every feature missing
-const heldX: Matrix = {
-  data: Float64Array.from([...held.X.data, ...new Array<number>(held.X.cols).fill(NaN)]),
-  rows: held.X.rows + 1,
-  cols: held.X.cols,
-};
+const heldX = withAllMissingRow(held.X);
 const parityNames = Array.from({ length: train.X.cols }, (_, j) => `f${j}`);
 
 const FAMILIES: Array<[string, () => Regressor]> = [

@@ -1,5 +1,6 @@
 import {
   HistGradientBoostingRegressor,
+  NearestComparablesRegressor,
   NotFittedError,
   RandomForestRegressor,
   RidgeRegression,
@@ -11,32 +12,9 @@ import {
   type Tree,
 } from '../../models/trainers';
 import { leafOf } from '../../models/trainers/tree';
+import { r2, sameBytes, typedArrays } from '../support/estimator-checks';
 
 type Estimator = Regressor<object> & { readonly params: object; fitted_: unknown };
-
-function r2(pred: Float64Array, y: Float64Array): number {
-  const mean = y.reduce((a, b) => a + b, 0) / y.length;
-  let ssRes = 0;
-  let ssTot = 0;
-  for (let i = 0; i < y.length; i++) {
-    ssRes += (y[i] - pred[i]) ** 2;
-    ssTot += (y[i] - mean) ** 2;
-  }
-  return 1 - ssRes / ssTot;
-}
-
-function sameBytes(a: Float64Array, b: Float64Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-}
-
-/** Every typed array reachable from value (to prove fitted state holds no view of the training data). */
-function typedArrays(value: unknown, out: ArrayBufferView[] = [], seen = new Set<unknown>()): ArrayBufferView[] {
-  if (value === null || typeof value !== 'object' || seen.has(value)) return out;
-  seen.add(value);
-  if (ArrayBuffer.isView(value)) out.push(value);
-  else for (const v of Object.values(value)) typedArrays(v, out, seen);
-  return out;
-}
 
 function depth(tree: Tree, node = 0): number {
   return tree.feature[node] < 0 ? 0 : 1 + Math.max(depth(tree, tree.left[node]), depth(tree, tree.right[node]));
@@ -54,6 +32,8 @@ const ESTIMATORS: Array<[string, () => Estimator, number]> = [
   ['HistGradientBoostingRegressor', () => new HistGradientBoostingRegressor({ maxIter: 60 }), 0.7],
   ['RandomForestRegressor', () => new RandomForestRegressor({ nEstimators: 20 }), 0.6],
   ['RidgeRegression', () => new RidgeRegression(), 0.5],
+  ['NearestComparablesRegressor (distance weighting)', () => new NearestComparablesRegressor(), 0.6],
+  ['NearestComparablesRegressor (uniform weighting)', () => new NearestComparablesRegressor({ weighting: 'uniform', k: 15 }), 0.6],
 ];
 
 describe.each(ESTIMATORS)('%s conformance', (_name, make, minR2) => {
