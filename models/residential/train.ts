@@ -47,7 +47,7 @@ export interface TrainedVersion {
   manifest: Omit<ResidentialManifest, 'version' | 'trainedAt'>;
   /** Fitted members of the final model, to export. */
   fitted: { spec: MemberSpec; model: ReturnType<MemberSpec['create']> }[];
-  /** The residual-scale model of the intervals, to export as `scale.onnx`. */
+  /** The residual-scale model of the intervals, exported as the ONNX file's interval-scale column. */
   scaleModel: HistGradientBoostingRegressor;
   /** Test rows of the headline split, so the promotion gate can score the current version on them. */
   headlineTest: { rows: FeatureSource[]; priceUsd: Float64Array };
@@ -76,7 +76,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const started = Date.now();
   const members = options.members ?? MEMBERS;
   const fitsPerSplit = members.length * (FOLDS + 1);
-  const total = 1 + (fitsPerSplit + 1) * 2 + members.length + 1;
+  const total = 1 + (fitsPerSplit + 1) * 2 + 1;
   let done = 0;
   const progress = (step: string) => options.onProgress?.(++done, total, step);
 
@@ -93,19 +93,13 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const { rows: headlinePredictions, ...headlineReport } = evaluate(test, headlinePred, headlineFit.calibration, 'Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.');
   const headline = { ...headlineReport, weights: Object.fromEntries(members.map((m, j) => [m.name, headlineFit.weights[j]])) };
 
-  // Second view: K-fold over everything, which also calibrates the served model.
+  // Second view: K-fold over everything. The same fit is the served model: its members fitted on
+  // every row (encodings from every row), calibrated and weighted out of fold.
   const all = fitWithCalibration(data, members, options.seed ?? 42, (s) => progress(`k-fold: ${s}`));
   const { rows: _unused, ...kfoldReport } = evaluate(data, { consensus: all.oofConsensus, scale: all.sigmaOof }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
   const kfold = { ...kfoldReport, weights: Object.fromEntries(members.map((m, j) => [m.name, all.weights[j]])) };
 
-  // Served model: every row, encodings from every row.
-  const encoding = fitEncoding(data.rows, data.y);
-  const X = encode(data.rows, encoding);
-  const fitted = members.map((spec) => {
-    const model = spec.create().fit(X, data.y, { sampleWeight: recencyWeights(data) });
-    progress(`final: ${spec.name}`);
-    return { spec, model };
-  });
+  const fitted = members.map((spec, j) => ({ spec, model: all.models[j] }));
 
   const featureImportance = permutationImportance(headlineFit, test);
   progress('feature importance');
@@ -121,7 +115,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       dataSnapshot: dataSnapshot(),
       training: { rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, ingest: report },
       target: 'log_price_per_m2',
-      features: { names: [...FEATURE_NAMES], encoding },
+      features: { names: [...FEATURE_NAMES], encoding: all.encoding },
       onnx: { file: ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), SCALE_COLUMN] },
       members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
       intervals: { ...all.calibration, method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|), weighted quantile per district with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months)`, scale: { column: SCALE_COLUMN, floor: SCALE_FLOOR } },
@@ -191,7 +185,7 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
     for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
     return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
   };
-  return { calibration, weights, oofConsensus, sigmaOof, scaleModel, predict };
+  return { calibration, weights, oofConsensus, sigmaOof, scaleModel, models, encoding, predict };
 }
 
 function evaluate(data: Dataset, pred: { consensus: Float64Array; scale: Float64Array }, calibration: IntervalCalibration, protocol: string): EvaluationReport & { rows: HeldOutPrediction[] } {
