@@ -1,7 +1,9 @@
 /**
  * The gateway's GraphQL engine: Apollo Gateway over the static supergraph composed at build
  * time (no IntrospectAndCompose), inside Apollo Server with CSRF prevention, error masking,
- * depth and cost limits. REST routes and HTTP /graphql both execute through it.
+ * depth and cost limits. HTTP /graphql executes through it; REST routes run their persisted
+ * operation on the owning subgraph's data source (`executeOnOwner`), masked the same way.
+ * Subgraphs in the same process are executed in process, the others over keep-alive HTTP.
  */
 import { readFileSync } from 'node:fs';
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
