@@ -1,0 +1,96 @@
+/**
+ * Builds the location artifact (models/artifacts/location/layers.json).
+ *
+ *   node dist/models/location/import-cli.js                 the shipped artifact: data/geo layers + listings
+ *   node dist/models/location/import-cli.js FILE... [opts]  the same plus FILEs, each a layer named after its file
+ *   node dist/models/location/import-cli.js --check         exit 1 if the committed artifact differs from a rebuild
+ *
+ * FILE: GeoJSON, Overpass JSON ({ elements: [...] }, `out center` for ways) or a point CSV. Options apply to every FILE:
+ *   --coverage city|partial        default partial: an import claims completeness only when told
+ *   --complete-in DISTRICT,...     a partial layer complete inside these districts
+ *   --licence TEXT                 default: what the file states (OSM exports: ODbL), else 'not stated'
+ *   --note TEXT
+ *   --category CATEGORY            every feature is this (a CSV without a Category column)
+ *   --keep CATEGORY,...            classify only into these categories
+ *   --out PATH                     default models/artifacts/location/layers.json
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DISTRICT_IDS, type DistrictId } from '../vocabulary';
+import { DEFAULT_ARTIFACT_PATH, serialiseArtifact } from './artifact';
+import { buildShippedArtifact } from './build';
+import type { LayerCoverage, LayerSpec } from './catalogue';
+import { CATEGORIES, type Category } from './categories';
+import { UnsupportedLayerFormatError } from './layers';
+
+class UsageError extends Error {}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], what: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`unknown ${what} "${value}": one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+const list = (text: string | undefined): string[] => (text === undefined ? [] : text.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** bus_stops.geojson → bus_stops; tashkent.osm.json → tashkent. */
+const layerId = (file: string): string => basename(file).replace(/\..*$/, '');
+
+function importedLayers(files: readonly string[], values: Record<string, string | boolean | undefined>): LayerSpec[] {
+  const text = (key: string) => (typeof values[key] === 'string' ? (values[key] as string) : undefined);
+  const coverage = oneOf<LayerCoverage>(text('coverage') ?? 'partial', ['city', 'partial'], 'coverage');
+  const completeIn = list(text('complete-in')).map((d) => oneOf<DistrictId>(d, DISTRICT_IDS, 'district'));
+  const keep = list(text('keep')).map((c) => oneOf<Category>(c, CATEGORIES, 'category'));
+  const category = text('category');
+  const ids = files.map(layerId);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw new UsageError(`two files would both be layer "${repeated}": rename one`);
+  return files.map((file, i): LayerSpec => ({
+    id: ids[i],
+    file,
+    coverage,
+    note: text('note') ?? `imported from ${basename(file)}`,
+    ...(text('licence') === undefined ? {} : { licence: text('licence') }),
+    ...(completeIn.length === 0 ? {} : { completeIn }),
+    ...(keep.length === 0 ? {} : { keep }),
+    ...(category === undefined ? {} : { category: oneOf<Category>(category, CATEGORIES, 'category') }),
+  }));
+}
+
+function main(argv: string[]): number {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      coverage: { type: 'string' }, 'complete-in': { type: 'string' }, licence: { type: 'string' }, note: { type: 'string' },
+      category: { type: 'string' }, keep: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' },
+    },
+  });
+  const out = values.out ?? DEFAULT_ARTIFACT_PATH;
+  const artifact = buildShippedArtifact(importedLayers(positionals, values));
+  const json = serialiseArtifact(artifact);
+
+  if (values.check) {
+    const committed = readFileSync(out, 'utf8');
+    console.log(committed === json ? `${out} is up to date` : `${out} differs from a rebuild: run the import again and commit it`);
+    return committed === json ? 0 : 1;
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, json);
+  for (const layer of artifact.layers) {
+    const kept = Object.entries(layer.points).map(([category, n]) => `${category} ${n}`).join(', ') || 'nothing scored';
+    console.log(`${layer.id}: ${layer.features} features → ${kept}; ${layer.skipped} skipped, ${layer.duplicates} duplicates; ${layer.coverage}`);
+  }
+  const listings = Object.values(artifact.listings.records).reduce((sum, n) => sum + (n ?? 0), 0);
+  console.log(`listings: ${listings} at ${artifact.listings.points.length} points; districts: ${artifact.districts.districts.length}`);
+  console.log(`wrote ${out} (${(Buffer.byteLength(json) / 1024).toFixed(0)} KiB)`);
+  return 0;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError || error instanceof UnsupportedLayerFormatError)) throw error;
+  console.error(error.message);
+  process.exitCode = 2;
+}
