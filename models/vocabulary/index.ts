@@ -10,3 +10,13 @@ export { matchDistrict, suggestDistricts, districtInAddress } from './districts'
 export { matchMahalla, mahallasOf } from './mahallas';
 export { mahallaInAddress } from './address';
 export { matchRenovation, matchBuildingType, matchBathroom, parseYesNo } from './attributes';
+
+// The building blocks the geocoder (models/location/geocode) reads addresses and names places with,
+// public so that it reads them exactly as the matchers above do: spelling keys, typo distance, the
+// words that only say "district", the mahalla named in one address part, and the names of places
+// outside Tashkent.
+export { spellingKey } from './translit';
+export { editDistance } from './fuzzy';
+export { DISTRICT_WORDS } from './district-aliases';
+export { mahallaNameIn } from './address';
+export { OTHER_PLACE_NAMES } from './other-places';

@@ -5,10 +5,7 @@
  * ("Uchtepa район массив Чиланзар 11-й квартал", "Чиланзар 13-й квартал махалля Кухна-Чупонота").
  * District and mahalla names are the vocabulary's to recognise; this module only finds where they are.
  */
-import { districtInAddress, matchDistrict, normaliseText, type DistrictId } from '../../vocabulary';
-import { mahallaNameIn } from '../../vocabulary/address';
-import { DISTRICT_WORDS } from '../../vocabulary/district-aliases';
-import { OTHER_PLACE_NAMES } from '../../vocabulary/other-places';
+import { DISTRICT_WORDS, districtInAddress, mahallaNameIn, matchDistrict, normaliseText, OTHER_PLACE_NAMES, type DistrictId } from '../../vocabulary';
 import { nameKey } from './place-key';
 import { arabicQuarterNumbers, readPlace, type PlaceMention } from './place-parse';
 import { CITY_NAMES, CITY_WORDS, REGION_WORDS } from './place-words';

@@ -17,8 +17,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { DISTRICT_IDS, mahallasOf, type DistrictId } from '../../vocabulary';
+import { districtAt, loadDistrictBoundaries, type DistrictBoundary } from '../districts';
 import { coNamedPoints, loadCoNamedAddresses } from './co-named';
-import { centreOf, districtAt, loadDistrictPolygons, nearestPointInside, type DistrictPolygon } from './district-polygons';
+import { centreOf, nearestPointInside } from './district-polygons';
 import { GAZETTEER_PATH, gazetteerSources, serialiseGazetteer } from './gazetteer-file';
 import { distanceM, median, robustCentre, roundCoordinate, type LatLon } from './geo';
 import { loadGeocodedListings, type GeocodedListing } from './geocoded-listings';
@@ -30,13 +31,13 @@ import type { GazetteerDistrict, GazetteerFile, GazetteerMahalla, GazetteerPlace
 const GENERATOR = 'models/location/geocode/build-gazetteer.ts';
 
 /** The centre, or the nearest point inside its district when it falls outside every district polygon. */
-function insideDistrict(polygons: readonly DistrictPolygon[], district: DistrictId, centre: LatLon): LatLon {
-  if (districtAt(polygons, centre) !== null) return { lat: centre.lat, lon: centre.lon };
+function insideDistrict(polygons: readonly DistrictBoundary[], district: DistrictId, centre: LatLon): LatLon {
+  if (districtAt(polygons, centre.lat, centre.lon) !== null) return { lat: centre.lat, lon: centre.lon };
   const inside = nearestPointInside(polygons.find((p) => p.id === district)!, centre);
   return { lat: roundCoordinate(inside.lat), lon: roundCoordinate(inside.lon) };
 }
 
-function districtOf(polygon: DistrictPolygon, points: readonly LatLon[]): GazetteerDistrict {
+function districtOf(polygon: DistrictBoundary, points: readonly LatLon[]): GazetteerDistrict {
   const inside = centreOf(polygon);
   const centre = { lat: roundCoordinate(inside.lat), lon: roundCoordinate(inside.lon) };
   return {
@@ -52,7 +53,7 @@ export interface GazetteerInput {
   listings: readonly GeocodedListing[];
   /** uybor addresses naming a mahalla and a place (./co-named.ts). */
   coNamedAddresses: readonly string[];
-  polygons: readonly DistrictPolygon[];
+  polygons: readonly DistrictBoundary[];
   sources: GazetteerFile['sources'];
 }
 
@@ -99,7 +100,7 @@ export function buildGazetteer({ listings, coNamedAddresses, polygons, sources }
 
 /** The shipped gazetteer: every geocoded listing. */
 export function buildShippedGazetteer(): GazetteerFile {
-  const polygons = loadDistrictPolygons();
+  const polygons = loadDistrictBoundaries();
   const geocoded = loadGeocodedListings(polygons);
   const coNamed = loadCoNamedAddresses();
   return buildGazetteer({ listings: geocoded.listings, coNamedAddresses: coNamed.addresses, polygons, sources: gazetteerSources(geocoded, coNamed) });

@@ -3,7 +3,7 @@
  * (no coordinates) write "…, махаллинский сход граждан Ракат, улица Шота Руставели": once the
  * gazetteer places Шота Руставели, that address is a vote for Ракат lying near it.
  */
-import { loadCsv } from '../../ingest/csv';
+import { loadCsv } from '../../ingest';
 import { matchMahalla } from '../../vocabulary';
 import { readAddress } from './address-read';
 import type { LatLon } from './geo';

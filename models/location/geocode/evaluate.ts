@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { DistrictId } from '../../vocabulary';
 import { buildGazetteer } from './build-gazetteer';
 import { coNamedPoints, loadCoNamedAddresses } from './co-named';
-import { loadDistrictPolygons } from './district-polygons';
+import { loadDistrictBoundaries } from '../districts';
 import { UnresolvableAddressError, type UnresolvableReason } from './errors';
 import { gazetteerSources } from './gazetteer-file';
 import { distanceM, median, robustCentre, type LatLon } from './geo';
@@ -151,7 +151,7 @@ function uyborCoverage(geocoder: Geocoder, addresses: readonly string[]): UyborC
 }
 
 export function evaluateHoldOut(seed = DEFAULT_SEED): EvaluationReport {
-  const polygons = loadDistrictPolygons();
+  const polygons = loadDistrictBoundaries();
   const geocoded = loadGeocodedListings(polygons);
   const coNamed = loadCoNamedAddresses();
   const { train, test } = splitByAddress(geocoded.listings, seed);

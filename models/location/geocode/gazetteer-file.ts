@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS_DIR, DATA_DIR, PROJECT_ROOT } from '../../paths';
-import { DISTRICTS_FILE } from './district-polygons';
+import { DISTRICTS_FILE } from '../districts';
 import type { CoNamedAddresses } from './co-named';
 import type { GeocodedFile } from './geocoded-listings';
 import type { GazetteerFile } from './types';

@@ -2,8 +2,7 @@
  * Lookups over a gazetteer file: places by key (exact, another name, the name's start, a typo,
  * the larger place holding it), quarters by number within a district, mahalla centres and districts by id.
  */
-import type { DistrictId } from '../../vocabulary';
-import { editDistance } from '../../vocabulary/fuzzy';
+import { editDistance, type DistrictId } from '../../vocabulary';
 import type { MatchKind } from './confidence';
 import { massifKey, nameKey } from './place-key';
 import type { PlaceMention } from './place-parse';

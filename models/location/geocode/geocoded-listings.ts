@@ -5,11 +5,10 @@
  * matched some names to a namesake across town ("Дамарик" in Yakkasaray placed 10 km away, in
  * Almazar): a point far outside the district its listing names is not trusted either.
  */
-import { loadCsv } from '../../ingest/csv';
-import { Olx2021Geocodes } from '../../ingest/geocode';
-import { OLX_2021_GEOCODED_PATH } from '../../ingest/sources';
+import { loadCsv, Olx2021Geocodes, OLX_2021_GEOCODED_PATH } from '../../ingest';
 import { matchDistrict, normaliseText, type DistrictId } from '../../vocabulary';
-import { distanceOutsideM, type DistrictPolygon } from './district-polygons';
+import type { DistrictShape } from '../districts';
+import { distanceOutsideM } from './district-polygons';
 import type { LatLon } from './geo';
 
 /**
@@ -34,7 +33,7 @@ export interface GeocodedFile {
   listings: GeocodedListing[];
 }
 
-export function loadGeocodedListings(polygons: readonly DistrictPolygon[]): GeocodedFile {
+export function loadGeocodedListings(polygons: readonly DistrictShape[]): GeocodedFile {
   const { path, sha256, rows } = loadCsv(OLX_2021_GEOCODED_PATH);
   const geocodes = Olx2021Geocodes.fromRows(rows);
   const listings: GeocodedListing[] = [];

@@ -5,9 +5,9 @@
  * UnresolvableAddressError; a point is never guessed.
  */
 import { DISTRICT_NAMES, matchMahalla, type DistrictId, type MahallaMatch } from '../../vocabulary';
+import { districtAt, type DistrictShape } from '../districts';
 import { readAddress, type AddressReading, type PlaceSegment } from './address-read';
 import { confidenceOf, type MatchKind } from './confidence';
-import { districtAt, type DistrictPolygon } from './district-polygons';
 import { dominantOf } from './dominance';
 import { UnresolvableAddressError } from './errors';
 import { createGazetteerIndex, type PlaceHit } from './gazetteer-index';
@@ -58,13 +58,13 @@ function distinct(elements: readonly Element[]): Element[] {
   });
 }
 
-export function createGeocoder(gazetteer: GazetteerFile, polygons: readonly DistrictPolygon[]): Geocoder {
+export function createGeocoder(gazetteer: GazetteerFile, polygons: readonly DistrictShape[]): Geocoder {
   const index = createGazetteerIndex(gazetteer);
 
   /** The named district the place belongs to: its own, or the one its centre lies in (Чиланзар-13 is listed under both). */
   function districtFor(place: GazetteerPlace, named: readonly DistrictId[]): DistrictId | null {
     if (named.length === 0 || named.includes(place.district)) return place.district;
-    const at = districtAt(polygons, place);
+    const at = districtAt(polygons, place.lat, place.lon);
     return at !== null && named.includes(at) ? at : null;
   }
 

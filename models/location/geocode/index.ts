@@ -4,7 +4,7 @@
  * confidence, from the committed gazetteer (models/artifacts/location/gazetteer.json).
  */
 import type { DistrictId } from '../../vocabulary';
-import { districtAt, loadDistrictPolygons, type DistrictPolygon } from './district-polygons';
+import { districtAt, loadDistrictBoundaries, type DistrictShape } from '../districts';
 import { loadGazetteer } from './gazetteer-file';
 import { createGeocoder, type Geocoder } from './geocoder';
 import type { GeocodeResult } from './types';
@@ -14,9 +14,9 @@ export { PRECISIONS, type Precision, type GeocodeResult, type GeocodeCandidate, 
 export { createGeocoder, type Geocoder } from './geocoder';
 
 // Loaded on first use: importing the module costs nothing.
-let polygons: readonly DistrictPolygon[] | undefined;
+let polygons: readonly DistrictShape[] | undefined;
 let shipped: Geocoder | undefined;
-const districtPolygons = () => (polygons ??= loadDistrictPolygons());
+const districtPolygons = () => (polygons ??= loadDistrictBoundaries());
 
 /**
  * Places a Tashkent address. Throws UnresolvableAddressError (with a reason and, where something
@@ -30,5 +30,5 @@ export function geocode(address: string): GeocodeResult {
 
 /** The district whose polygon holds the point; null outside the city. */
 export function reverseDistrict(lat: number, lon: number): DistrictId | null {
-  return districtAt(districtPolygons(), { lat, lon });
+  return districtAt(districtPolygons(), lat, lon);
 }

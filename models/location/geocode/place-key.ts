@@ -3,8 +3,7 @@
  * grammatical forms of one name ("Бабура" / "Бобур", "Нукусская" / "Нукус", "Чиланзара" / Chilonzor).
  * Builds on the vocabulary's spelling key; only for comparing, never shown.
  */
-import { normaliseText } from '../../vocabulary';
-import { spellingKey } from '../../vocabulary/translit';
+import { normaliseText, spellingKey } from '../../vocabulary';
 import { MASSIF_ALIASES } from './place-words';
 
 // Russian adjectival forms of a name: Нукусская / Паркентский проезд / Сарыкульский тупик.
