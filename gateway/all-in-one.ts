@@ -9,10 +9,11 @@ async function main(): Promise<void> {
   const stack = await startStack({
     gateway: config,
     residentialPort: process.env.RESIDENTIAL_PORT ? Number(process.env.RESIDENTIAL_PORT) : 0,
+    locationPort: process.env.LOCATION_PORT ? Number(process.env.LOCATION_PORT) : 0,
   });
   const created = ensureLocalKey(stack.gateway.keys);
   console.log(`Valuation service ${stack.modelVersion} listening on ${stack.gateway.url}`);
-  console.log(`  residential subgraph on ${stack.residential.url}; quotas ${config.redisUrl ? 'in Redis' : 'in process (REDIS_URL unset)'}`);
+  console.log(`  subgraphs: residential on ${stack.residential.url}, location on ${stack.location.url}; quotas ${config.redisUrl ? 'in Redis' : 'in process (REDIS_URL unset)'}`);
   if (created) {
     console.log(`\nA local organisation "${created.record.org}" (plan ${created.record.plan}) was created. Its API key, shown only this once:\n\n  ${created.key}\n`);
     console.log(`Try it:\n  curl -s ${stack.gateway.url}/api/predict/home -H 'Content-Type: application/json' -H 'X-API-Key: ${created.key}' \\\n    -d '{"district":"Chilanzar","mahalla":"Qatortol","area":65,"rooms":3,"floor":4,"total_floors":9,"renovation":"Evro","qurilish_turi":"G\\u0027ishtli","mebel":"ha","sanuzel":"alohida"}'\n`);

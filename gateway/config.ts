@@ -8,7 +8,7 @@ export interface GatewayConfig {
   redisUrl?: string;
   /** INTERNAL_TOKEN: shared secret for calling subgraphs (all-in-one mode generates one) */
   internalToken?: string;
-  /** <NAME>_URL, e.g. RESIDENTIAL_URL=http://10.0.0.5:4001/graphql @default the loopback ports of all-in-one mode */
+  /** <NAME>_URL, e.g. RESIDENTIAL_URL=http://10.0.0.5:4001/graphql, LOCATION_URL=http://10.0.0.6:4002/graphql @default the loopback ports of all-in-one mode */
   subgraphUrls: Record<string, string>;
   /** SUBGRAPH_TRANSPORT: in all-in-one mode, 'local' executes co-located subgraphs in process, 'http' calls them over loopback @default 'local' */
   subgraphTransport: 'local' | 'http';
@@ -16,13 +16,14 @@ export interface GatewayConfig {
   introspection: boolean;
   /** MAX_QUERY_DEPTH @default 12 */
   maxDepth: number;
-  /** MAX_QUERY_COST @default 5000 */
+  /** MAX_QUERY_COST @default 20000 (a bulk item costs 1: 10,000 location points or 1,000 homes fit) */
   maxCost: number;
 }
 
 export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const subgraphUrls: Record<string, string> = {};
   if (env.RESIDENTIAL_URL) subgraphUrls.residential = env.RESIDENTIAL_URL;
+  if (env.LOCATION_URL) subgraphUrls.location = env.LOCATION_URL;
   return {
     host: env.HOST ?? '127.0.0.1',
     port: env.PORT ? Number(env.PORT) : 4000,
@@ -32,6 +33,6 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     subgraphTransport: env.SUBGRAPH_TRANSPORT === 'http' ? 'http' : 'local',
     introspection: env.INTROSPECTION !== 'false',
     maxDepth: env.MAX_QUERY_DEPTH ? Number(env.MAX_QUERY_DEPTH) : 12,
-    maxCost: env.MAX_QUERY_COST ? Number(env.MAX_QUERY_COST) : 5000,
+    maxCost: env.MAX_QUERY_COST ? Number(env.MAX_QUERY_COST) : 20_000,
   };
 }

@@ -1,10 +1,11 @@
 /**
- * All-in-one mode: the residential subgraph and the gateway in one process, the subgraph on a
- * loopback port, joined by a fresh internal token. `npm start`, the tests and the benchmarks
- * all start the service through here.
+ * All-in-one mode: the residential and location subgraphs and the gateway in one process, the
+ * subgraphs on loopback ports, joined by a fresh internal token. `npm start`, the tests and the
+ * benchmarks all start the service through here.
  */
 import { randomBytes } from 'node:crypto';
 import { ResidentialModelService } from '../models/residential/serving';
+import { start as startLocation } from '../subgraphs/location';
 import { start as startResidential } from '../subgraphs/residential';
 import type { RunningService } from '../subgraphs/common/serve';
 import type { KeyStore } from './auth/key-store';
@@ -14,6 +15,8 @@ export interface StackOptions {
   gateway: GatewayConfig;
   /** Port of the residential subgraph. @default 0 (any free loopback port) */
   residentialPort?: number;
+  /** Port of the location subgraph. @default 0 (any free loopback port) */
+  locationPort?: number;
   artifactsRoot?: string;
   keys?: KeyStore;
   log?: (message: string) => void;
@@ -22,6 +25,7 @@ export interface StackOptions {
 export interface RunningStack {
   gateway: RunningGateway;
   residential: RunningService;
+  location: RunningService;
   internalToken: string;
   /** The residential model version in service (changes when another version is promoted). */
   readonly modelVersion: string;
@@ -32,13 +36,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const runtime = await ResidentialModelService.start({ root: options.artifactsRoot, log: options.log });
   const internalToken = options.gateway.internalToken ?? randomBytes(24).toString('base64url');
   const residential = await startResidential({ host: '127.0.0.1', port: options.residentialPort ?? 0, internalToken, introspection: options.gateway.introspection }, runtime);
+  const location = await startLocation({ host: '127.0.0.1', port: options.locationPort ?? 0, internalToken, introspection: options.gateway.introspection });
   const gateway = await startGateway(
-    { ...options.gateway, internalToken, subgraphUrls: { residential: residential.url, ...options.gateway.subgraphUrls } },
-    { keys: options.keys, log: options.log, localSubgraphs: { residential: residential.inProcess } },
+    { ...options.gateway, internalToken, subgraphUrls: { residential: residential.url, location: location.url, ...options.gateway.subgraphUrls } },
+    { keys: options.keys, log: options.log, localSubgraphs: { residential: residential.inProcess, location: location.inProcess } },
   );
   return {
     gateway,
     residential,
+    location,
     internalToken,
     get modelVersion() {
       return runtime.version;
@@ -46,6 +52,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     close: async () => {
       await gateway.close();
       await residential.close();
+      await location.close();
       await runtime.close();
     },
   };

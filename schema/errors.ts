@@ -9,6 +9,8 @@ export const ERROR_CATALOGUE = {
   MISSING_PARAMETER: { status: 400, message: 'A required parameter is missing' },
   UNKNOWN_DISTRICT: { status: 400, message: 'The district is not a Tashkent district' },
   PERSONAL_DATA_NOT_ACCEPTED: { status: 400, message: 'Personal data is not accepted' },
+  OUTSIDE_TASHKENT: { status: 400, message: 'The coordinate is outside Tashkent city: the location index covers its 12 districts' },
+  UNRESOLVABLE_ADDRESS: { status: 400, message: 'The address cannot be placed in Tashkent' },
   INVALID_API_KEY: { status: 401, message: 'The API key is missing or invalid' },
   INVALID_TOKEN: { status: 401, message: 'The bearer token is missing, invalid or expired' },
   NOT_FOUND: { status: 404, message: 'No such route' },

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { PROJECT_ROOT } from '../models/paths';
+import { buildLocationSchema } from '../subgraphs/location/schema';
 import { buildResidentialSchema } from '../subgraphs/residential/schema';
 
 export interface SubgraphDefinition {
@@ -15,4 +16,5 @@ export const SUPERGRAPH_PATH = join(SCHEMA_DIR, 'supergraph.graphql');
 
 export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'residential', sdlPath: join(SCHEMA_DIR, 'residential.graphql'), build: buildResidentialSchema },
+  { name: 'location', sdlPath: join(SCHEMA_DIR, 'location.graphql'), build: buildLocationSchema },
 ];

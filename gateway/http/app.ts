@@ -15,6 +15,7 @@ import { registerMetrics } from '../ops/metrics';
 import { documentRoute, openApiDocument } from '../ops/openapi';
 import type { QuotaStore } from '../quota';
 import { registerHomeRoutes } from '../rest/home';
+import { registerLocationRoutes } from '../rest/location';
 import { registerTokenRoute } from '../rest/token';
 import { authenticate } from './authenticate';
 import { sendError, toApiError } from './errors';
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerHomeRoutes(app, deps.graph, auth);
+  registerLocationRoutes(app, deps.graph, auth);
   registerTokenRoute(app, auth.apiKey);
 
   app.get('/health', async () => ({ status: 'ok' }));

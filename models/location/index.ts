@@ -14,7 +14,7 @@ import { metresBetween, PointIndex } from './spatial';
 import type { LocationScore, SubindexScore } from './types';
 
 export { OutsideTashkentError } from './errors';
-export { DEFAULT_ARTIFACT_PATH, type LayersArtifact, type LayerProvenance } from './artifact';
+export { DEFAULT_ARTIFACT_PATH, readArtifact, type LayersArtifact, type LayerProvenance } from './artifact';
 export { CITY_CENTRE, LOCATION_PARAMETERS, SUBINDEXES, type SubindexId } from './parameters';
 export type { Category } from './categories';
 export type * from './types';

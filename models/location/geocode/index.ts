@@ -12,6 +12,9 @@ import type { GeocodeResult } from './types';
 export { UnresolvableAddressError, type UnresolvableReason } from './errors';
 export { PRECISIONS, type Precision, type GeocodeResult, type GeocodeCandidate, type MatchedElements } from './types';
 export { createGeocoder, type Geocoder } from './geocoder';
+// The gazetteer also describes the mahallas and districts the location subgraph serves as entities.
+export { loadGazetteer } from './gazetteer-file';
+export type { GazetteerFile } from './types';
 
 // Loaded on first use: importing the module costs nothing.
 let polygons: readonly DistrictShape[] | undefined;
