@@ -7,7 +7,8 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ApiError } from './errors';
 import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './home-contract';
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+// verbose: errors carry their schema, so range messages can name both bounds.
+const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
 
 export interface BodyValidator {
   /** Returns the body as an object and the warnings about ignored fields; throws ApiError. */

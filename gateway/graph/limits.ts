@@ -45,8 +45,8 @@ const bulkArgumentEstimator: ComplexityEstimator = ({ args, childComplexity }) =
   return undefined;
 };
 
-/** @default maxCost 5000 */
-export function costLimitPlugin(maxCost = 5000): ApolloServerPlugin<GatewayContext> {
+/** @default maxCost 20000 */
+export function costLimitPlugin(maxCost = 20_000): ApolloServerPlugin<GatewayContext> {
   // The cost depends on the variables only through list lengths; without list variables it is a
   // property of the document, computed once. (Keyed weakly: documents come from Apollo's cache.)
   const costOfDocument = new WeakMap<DocumentNode, Map<string, number>>();

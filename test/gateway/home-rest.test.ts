@@ -92,7 +92,8 @@ describe('bad input gets a clear 400 with code and field', () => {
     await expectError(await predict(withoutRooms), 400, 'MISSING_PARAMETER', 'rooms');
   });
   it('out-of-range numbers', async () => {
-    await expectError(await predict({ ...SAMPLE_HOME_REQUEST, area: 5 }), 400, 'INVALID_PARAMETER', 'area');
+    const area = await expectError(await predict({ ...SAMPLE_HOME_REQUEST, area: 5 }), 400, 'INVALID_PARAMETER', 'area');
+    expect(area.message).toBe('area must be between 10 and 1000');
     await expectError(await predict({ ...SAMPLE_HOME_REQUEST, rooms: 21 }), 400, 'INVALID_PARAMETER', 'rooms');
     await expectError(await predict({ ...SAMPLE_HOME_REQUEST, total_floors: 61 }), 400, 'INVALID_PARAMETER', 'total_floors');
     await expectError(await predict({ ...SAMPLE_HOME_REQUEST, rooms: 2.5 }), 400, 'INVALID_PARAMETER', 'rooms');
