@@ -5,7 +5,9 @@
  *   node dist/models/location/import-cli.js FILE... [opts]  the same plus FILEs, each a layer named after its file
  *   node dist/models/location/import-cli.js --check         exit 1 if the committed artifact differs from a rebuild
  *
- * FILE: GeoJSON, Overpass JSON ({ elements: [...] }, `out center` for ways) or a point CSV. Options apply to every FILE:
+ * FILE: GeoJSON, Overpass JSON ({ elements: [...] }, `out center` for ways), a point CSV, or an OpenStreetMap
+ * extract (.osm.pbf: nodes and ways classified by the tag table, relations not read; two streaming passes,
+ * see ./osm-pbf.ts). Options apply to every FILE:
  *   --coverage city|partial        default partial: an import claims completeness only when told
  *   --complete-in DISTRICT,...     a partial layer complete inside these districts
  *   --licence TEXT                 default: what the file states (OSM exports: ODbL), else 'not stated'
@@ -15,14 +17,16 @@
  *   --out PATH                     default models/artifacts/location/layers.json
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PROJECT_ROOT } from '../paths';
 import { DISTRICT_IDS, type DistrictId } from '../vocabulary';
 import { DEFAULT_ARTIFACT_PATH, serialiseArtifact } from './artifact';
 import { buildShippedArtifact } from './build';
 import type { LayerCoverage, LayerSpec } from './catalogue';
 import { CATEGORIES, type Category } from './categories';
 import { UnsupportedLayerFormatError } from './layers';
+import { isOsmPbf, readOsmPbf } from './osm-pbf';
 
 class UsageError extends Error {}
 
@@ -57,7 +61,30 @@ function importedLayers(files: readonly string[], values: Record<string, string 
   }));
 }
 
-function main(argv: string[]): number {
+/**
+ * OSM PBF files stream, so they are read here, before the (synchronous) build, which takes each one
+ * as its spec's `preloaded` layer. One at a time: a city extract is tens of MB. The note says that
+ * relations were not read, and how many of them the tag table would have classified.
+ */
+async function readPbfLayers(specs: readonly LayerSpec[]): Promise<LayerSpec[]> {
+  const read: LayerSpec[] = [];
+  for (const spec of specs) {
+    if (!isOsmPbf(spec.file)) {
+      read.push(spec);
+      continue;
+    }
+    // Relative paths from the project root, as the build reads them.
+    const layer = await readOsmPbf(isAbsolute(spec.file) ? spec.file : join(PROJECT_ROOT, spec.file), spec);
+    const { nodes, ways, relations } = layer.read;
+    console.log(`${basename(spec.file)}: read ${nodes} nodes, ${ways} ways, ${relations} relations; `
+      + `${layer.wayNodes} way nodes located; ${layer.relationsNotRead} classified relations not read`);
+    const relationNote = `OSM PBF: nodes and ways only, relations not read (${layer.relationsNotRead} would have been features)`;
+    read.push({ ...spec, note: `${spec.note}; ${relationNote}`, preloaded: layer });
+  }
+  return read;
+}
+
+async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -67,7 +94,7 @@ function main(argv: string[]): number {
     },
   });
   const out = values.out ?? DEFAULT_ARTIFACT_PATH;
-  const artifact = buildShippedArtifact(importedLayers(positionals, values));
+  const artifact = buildShippedArtifact(await readPbfLayers(importedLayers(positionals, values)));
   const json = serialiseArtifact(artifact);
 
   if (values.check) {
@@ -87,10 +114,10 @@ function main(argv: string[]): number {
   return 0;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+}, (error: unknown) => {
   if (!(error instanceof UsageError || error instanceof UnsupportedLayerFormatError)) throw error;
   console.error(error.message);
   process.exitCode = 2;
-}
+});

@@ -1,6 +1,8 @@
 /**
  * Reading point layers: GeoJSON (as overpass-turbo exports it), OpenStreetMap Overpass JSON, and CSV
  * files of named points (the metro stations, the hand-collected landmarks) → one list of points.
+ * OpenStreetMap PBF extracts stream asynchronously and are read by ./osm-pbf.ts with the same
+ * classification and the same point per area; loadLayer returns such a layer when given it as `preloaded`.
  *
  * Areas become one point, the centre of their bounding box: that is what Overpass's `out center`
  * gives for ways and relations, so the same place loads to the same point from either format.
@@ -27,9 +29,11 @@ export interface LayerOptions {
   category?: Category;
   /** Classify only into these categories: what the layer is an export of. Other features are skipped. */
   keep?: readonly Category[];
+  /** The layer already read (an OSM PBF, read asynchronously by readOsmPbf in ./osm-pbf.ts): loadLayer returns it as it is. */
+  preloaded?: LoadedLayer;
 }
 
-export type LayerFormat = 'geojson' | 'overpass-json' | 'csv';
+export type LayerFormat = 'geojson' | 'overpass-json' | 'csv' | 'osm-pbf';
 
 export interface LoadedLayer {
   format: LayerFormat;
@@ -51,10 +55,10 @@ export class UnsupportedLayerFormatError extends Error {
   }
 }
 
-type Position = readonly [number, number];
+export type Position = readonly [number, number];
 
 /** The centre of the bounding box of some positions; null when there are none. */
-function boxCentre(positions: Iterable<Position>): Position | null {
+export function boxCentre(positions: Iterable<Position>): Position | null {
   let minLon = Infinity, minLat = Infinity, maxLon = -Infinity, maxLat = -Infinity;
   for (const [lon, lat] of positions) {
     minLon = Math.min(minLon, lon); maxLon = Math.max(maxLon, lon);
@@ -84,7 +88,7 @@ function* geometryPositions(geometry: GeoJsonGeometry): Generator<Position> {
   }
 }
 
-function featureName(tags: Tags): string | undefined {
+export function featureName(tags: Tags): string | undefined {
   for (const key of ['name', 'name:en', 'name:uz', 'name:ru']) {
     const value = tags[key];
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -93,7 +97,7 @@ function featureName(tags: Tags): string | undefined {
 }
 
 /** Collects points, counting what could not be placed or classified. */
-class PointCollector {
+export class PointCollector {
   readonly points: LayerPoint[] = [];
   features = 0;
   skipped = 0;
@@ -204,12 +208,13 @@ export function parseCsvPoints(text: string | Buffer, options: LayerOptions, fil
   return collector.finish('csv', null, null);
 }
 
-/** Reads a layer file, telling the format from its name and content. */
+/** Reads a layer file, telling the format from its name and content; a layer already read (`options.preloaded`, an OSM PBF) is returned as it is. */
 export function loadLayer(file: string, options: LayerOptions): LoadedLayer {
+  if (options.preloaded !== undefined) return options.preloaded;
   const name = basename(file).toLowerCase();
   if (name.endsWith('.pbf')) {
-    throw new UnsupportedLayerFormatError(file, 'OpenStreetMap PBF needs a protocol-buffer OSM parser, which this project does not have; '
-      + 'export the features as Overpass JSON ([out:json]; … out center;) or convert with `osmium export -f geojson`');
+    throw new UnsupportedLayerFormatError(file, 'OpenStreetMap PBF needs a protocol-buffer OSM parser, which streams the file asynchronously: '
+      + 'read it with readOsmPbf() (models/location/osm-pbf.ts), as the import command does, and pass the result as `preloaded`');
   }
   if (name.endsWith('.osm') || name.endsWith('.xml')) {
     throw new UnsupportedLayerFormatError(file, 'OSM XML is not read; ask Overpass for JSON ([out:json]) instead');
