@@ -19,13 +19,20 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       confidence { level score }
       models { name estimate }
       anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian modelSpread flags }
-      location { district mahalla mahallaId matched }
+      location { districtName mahallaName mahallaId matched }
       modelVersion valuedAt warnings
     }
   }` };
 
 interface HomeValuationData {
-  homeValuation: HomeValuationView;
+  homeValuation: Omit<HomeValuationView, 'location'> & {
+    location: { districtName: string; mahallaName: string | null; mahallaId: string | null; matched: HomeValuationView['location']['matched'] };
+  };
+}
+
+/** The operation's selection → the valuation view the REST reply is made from (location.district is an entity in the graph). */
+function toHomeValuationView({ location, ...valuation }: HomeValuationData['homeValuation']): HomeValuationView {
+  return { ...valuation, location: { district: location.districtName, mahalla: location.mahallaName, mahallaId: location.mahallaId, matched: location.matched } };
 }
 
 export const homeRouteSchema = {
@@ -41,7 +48,7 @@ export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { a
   const handler = async (request: import('fastify').FastifyRequest) => {
     const { input, warnings } = parseHomeRestBody(request.body);
     const data = await executeForRest<HomeValuationData>(graph, request, HOME_VALUATION_OPERATION, { input });
-    return toHomeRestResponse(data.homeValuation, warnings);
+    return toHomeRestResponse(toHomeValuationView(data.homeValuation), warnings);
   };
   // Body validation runs in the handler (our error format); the response schema makes fastify
   // serialise with fast-json-stringify. Both schemas are published in OpenAPI.

@@ -116,6 +116,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
       featureImportance: manifest.evaluation.featureImportance,
       members: manifest.members.map((m) => ({ name: m.name, algorithm: m.algorithm, weight: m.weight })),
       intervalCoverage: manifest.intervals.coverage,
+      market: manifest.market,
     };
   }
 

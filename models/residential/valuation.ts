@@ -2,6 +2,7 @@
  * What the residential runtime returns for one request. Pure types: the subgraph maps them
  * to GraphQL, the valuate CLI writes them as JSON lines.
  */
+import type { MarketReference } from './market';
 import type { HomeRequest } from './request';
 
 export type ConfidenceLevel = 'high' | 'medium' | 'low';
@@ -55,4 +56,6 @@ export interface ResidentialModelSummary {
   featureImportance: { feature: string; importance: number }[];
   members: { name: string; algorithm: string; weight: number }[];
   intervalCoverage: number;
+  /** The version's market reference figures (training listings by district code and by mahalla id), as its manifest keeps them. */
+  market: MarketReference;
 }

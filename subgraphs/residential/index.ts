@@ -1,7 +1,7 @@
 /** The residential subgraph as a service: `start(config)` (all-in-one mode and ./main.ts use it). */
 import type { ResidentialRuntime } from '../../models/residential/valuation';
 import { serveSubgraph, type RunningService } from '../common/serve';
-import type { ResidentialContext } from './resolvers';
+import { createResidentialContext, type ResidentialContext } from './context';
 import { instrumentRuntime } from './instrument';
 import { buildResidentialSchema } from './schema';
 
@@ -29,7 +29,7 @@ export function residentialConfigFromEnv(env: NodeJS.ProcessEnv = process.env): 
 
 export async function start(config: ResidentialConfig, runtime: ResidentialRuntime): Promise<RunningService> {
   const schema = await buildResidentialSchema();
-  const context: ResidentialContext = { runtime: instrumentRuntime(runtime) };
+  const instrumented = instrumentRuntime(runtime);
   return serveSubgraph<ResidentialContext>({
     name: 'residential',
     schema,
@@ -37,6 +37,7 @@ export async function start(config: ResidentialConfig, runtime: ResidentialRunti
     port: config.port,
     internalToken: config.internalToken,
     introspection: config.introspection,
-    context: () => context,
+    // Fresh DataLoaders and model snapshot per request: they must not outlive it.
+    context: () => createResidentialContext(instrumented),
   });
 }

@@ -3,14 +3,14 @@ import { GraphQLError } from 'graphql';
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
 import { normaliseHomeInput, type NormalisedHomeInput } from '../../models/residential/request';
-import type { HomeValue, ResidentialRuntime } from '../../models/residential/valuation';
+import type { HomeValue } from '../../models/residential/valuation';
+import type { ResidentialContext } from './context';
+import { valuationLocation } from './places';
 import { HomeValuation, HomeValuationInput, HomeValuationResult, ResidentialModel } from './types';
 
-export const MAX_BULK_INPUTS = 1000;
+export type { ResidentialContext } from './context';
 
-export interface ResidentialContext {
-  runtime: ResidentialRuntime;
-}
+export const MAX_BULK_INPUTS = 1000;
 
 @Resolver()
 export class HomeValuationResolver {
@@ -51,7 +51,7 @@ export class HomeValuationResolver {
 }
 
 function toValuation(value: HomeValue, normalised: NormalisedHomeInput, valuedAt: string): HomeValuation {
-  return { ...value, location: normalised.location, valuedAt, warnings: normalised.warnings } as HomeValuation;
+  return { ...value, location: valuationLocation(normalised.location), valuedAt, warnings: normalised.warnings } as HomeValuation;
 }
 
 function asGraphQLError<T>(fn: () => T): T {

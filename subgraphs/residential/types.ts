@@ -1,5 +1,5 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
-import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum ConfidenceLevelEnum {
   high = 'high',
@@ -71,11 +71,48 @@ export class AnomalyCheck {
   flags!: string[];
 }
 
+@ObjectType({ description: 'Training listings of the model version in service in one place: how many, and their median price' })
+export class MarketStatistics {
+  @Field(() => Int, { description: 'Training listings in the place' }) listings!: number;
+  @Field(() => Float, { description: 'Median price per m² (USD) of those listings' }) medianPricePerM2!: number;
+}
+
+@ObjectType({ description: 'Held-out accuracy of the model version in service in one district' })
+export class DistrictModelAccuracy {
+  @Field({ description: 'high, medium, moderate or low' }) accuracyClass!: string;
+  @Field(() => Int, { description: 'Held-out sales the metrics were measured on' }) n!: number;
+  @Field(() => Float) r2!: number;
+  @Field(() => Float, { description: 'Mean absolute percentage error, 0.07 = 7%' }) mape!: number;
+  @Field(() => Float) medianApe!: number;
+  @Field(() => Float, { description: 'Share of true prices inside the interval' }) intervalCoverage!: number;
+}
+
+/**
+ * The location subgraph's District entity (it owns the type and resolves the rest of it), extended
+ * with what the residential model knows of the district. Key: the English name (DISTRICT_NAMES).
+ */
+@Directive('@key(fields: "name")')
 @ObjectType()
+export class District {
+  @Field() name!: string;
+  // marketStatistics, modelAccuracy: field resolvers (./place-resolvers.ts).
+}
+
+/** The location subgraph's Mahalla entity, extended with the market figures of the model in service. Key: id (chilanzar/katartal). */
+@Directive('@key(fields: "id")')
+@ObjectType()
+export class Mahalla {
+  @Field() id!: string;
+  // marketStatistics: field resolver (./place-resolvers.ts).
+}
+
+@ObjectType({ description: 'Where the valuation is anchored. district and mahalla are entities: through the gateway they carry the location subgraph\'s fields (locationIndex, names, centre) too.' })
 export class ValuationLocation {
-  @Field({ description: 'District (English name)' }) district!: string;
-  @Field(() => String, { nullable: true }) mahalla!: string | null;
-  @Field(() => String, { nullable: true, description: 'Mahalla id, e.g. chilanzar/qatortol' }) mahallaId!: string | null;
+  @Field(() => District) district!: District;
+  @Field(() => Mahalla, { nullable: true, description: 'null when no mahalla was given or recognised' }) mahalla!: Mahalla | null;
+  @Field({ description: 'District (English name): district.name' }) districtName!: string;
+  @Field(() => String, { nullable: true, description: 'Mahalla (Uzbek Latin name) when recognised' }) mahallaName!: string | null;
+  @Field(() => String, { nullable: true, description: 'Mahalla id, e.g. chilanzar/katartal: mahalla.id' }) mahallaId!: string | null;
   @Field({ description: "'mahalla' when the mahalla was recognised, else 'district'" }) matched!: string;
 }
 

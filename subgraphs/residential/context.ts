@@ -1,0 +1,35 @@
+/**
+ * The residential subgraph's per-request context: the model runtime, and what the model in
+ * service knows of the places, read from the runtime once per request (a hot swap between two
+ * requests is seen by the next one; one request never mixes two versions). Entity references
+ * (`_entities`) go through DataLoaders made fresh for each request.
+ */
+import DataLoader from 'dataloader';
+import type { ResidentialRuntime } from '../../models/residential/valuation';
+import { districtRef, mahallaRef, ModelPlaces, type DistrictRef, type MahallaRef } from './places';
+
+export interface ResidentialLoaders {
+  /** By the District key (English name); null for a name that is no district. */
+  districtByName: DataLoader<string, DistrictRef | null>;
+  /** By Mahalla id; null for an unknown id. */
+  mahallaById: DataLoader<string, MahallaRef | null>;
+}
+
+export interface ResidentialContext {
+  runtime: ResidentialRuntime;
+  loaders: ResidentialLoaders;
+  /** The model version in service as this request sees it (read on first use). */
+  places(): ModelPlaces;
+}
+
+export function createResidentialContext(runtime: ResidentialRuntime): ResidentialContext {
+  let places: ModelPlaces | undefined;
+  return {
+    runtime,
+    loaders: {
+      districtByName: new DataLoader(async (names) => names.map(districtRef)),
+      mahallaById: new DataLoader(async (ids) => ids.map(mahallaRef)),
+    },
+    places: () => (places ??= new ModelPlaces(runtime.summary())),
+  };
+}
