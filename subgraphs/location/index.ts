@@ -1,4 +1,5 @@
 /** The location subgraph as a service: `start(config)` (all-in-one mode and ./main.ts use it). */
+import { subgraphConfigFromEnv, type SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import { createLocationContext, type LocationContext } from './context';
 import { buildLocationSchema } from './schema';
@@ -7,24 +8,11 @@ import { loadLocationServices, type LocationServices } from './services';
 export { buildLocationSchema } from './schema';
 export { loadLocationServices, type LocationServices } from './services';
 
-export interface LocationConfig {
-  /** @default '127.0.0.1' */
-  host: string;
-  /** @default 4002 (0 picks a free port) */
-  port: number;
-  /** Shared secret the gateway sends; requests without it get 401. */
-  internalToken: string;
-  /** @default false */
-  introspection: boolean;
-}
+/** Location subgraph settings: see SubgraphConfig; LOCATION_PORT defaults to 4002. */
+export type LocationConfig = SubgraphConfig;
 
-export function locationConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<LocationConfig, 'internalToken'> & { internalToken?: string } {
-  return {
-    host: env.LOCATION_HOST ?? '127.0.0.1',
-    port: env.LOCATION_PORT ? Number(env.LOCATION_PORT) : 4002,
-    internalToken: env.INTERNAL_TOKEN,
-    introspection: env.INTROSPECTION === 'true',
-  };
+export function locationConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
+  return subgraphConfigFromEnv('location', 4002, env);
 }
 
 /** Serves the location subgraph; the index, gazetteer and catalogue are loaded once, here (or passed in). */

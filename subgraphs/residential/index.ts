@@ -1,5 +1,6 @@
 /** The residential subgraph as a service: `start(config)` (all-in-one mode and ./main.ts use it). */
 import type { ResidentialRuntime } from '../../models/residential/valuation';
+import { subgraphConfigFromEnv, type SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import { createResidentialContext, type ResidentialContext } from './context';
 import { instrumentRuntime } from './instrument';
@@ -7,24 +8,11 @@ import { buildResidentialSchema } from './schema';
 
 export { buildResidentialSchema } from './schema';
 
-export interface ResidentialConfig {
-  /** @default '127.0.0.1' */
-  host: string;
-  /** @default 4001 (0 picks a free port) */
-  port: number;
-  /** Shared secret the gateway sends; requests without it get 401. */
-  internalToken: string;
-  /** @default false */
-  introspection: boolean;
-}
+/** Residential subgraph settings: see SubgraphConfig; RESIDENTIAL_PORT defaults to 4001. */
+export type ResidentialConfig = SubgraphConfig;
 
-export function residentialConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<ResidentialConfig, 'internalToken'> & { internalToken?: string } {
-  return {
-    host: env.RESIDENTIAL_HOST ?? '127.0.0.1',
-    port: env.RESIDENTIAL_PORT ? Number(env.RESIDENTIAL_PORT) : 4001,
-    internalToken: env.INTERNAL_TOKEN,
-    introspection: env.INTROSPECTION === 'true',
-  };
+export function residentialConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
+  return subgraphConfigFromEnv('residential', 4001, env);
 }
 
 export async function start(config: ResidentialConfig, runtime: ResidentialRuntime): Promise<RunningService> {
