@@ -6,7 +6,7 @@ import type { DistrictId } from '../../vocabulary';
 import { isTashkentCityAddress } from '../address';
 import type { RawRow } from '../csv';
 import type { Normaliser } from '../normaliser';
-import { parseMoney, toUsd } from '../parse';
+import { parseArea, parseMoney, toUsd } from '../parse';
 import type { Correction, DropReason } from '../reasons';
 import type { ListingRecord } from '../record';
 import type { SourceFile } from '../sources';
@@ -27,17 +27,34 @@ export function fileFields(file: SourceFile, sourceRow: number): Pick<ListingRec
   return { source: file.source, sourceRow, period: file.period, propertyType: file.propertyType };
 }
 
-export interface PriceUsd {
+/** The asking price in USD and the total area in m²: a row missing either cannot be valued. */
+export interface PriceAndArea {
   priceUsd: number;
+  area: number;
   corrections: Correction[];
 }
 
-export function priceUsdFrom(text: string, period: string): PriceUsd | { drop: DropReason } {
-  const money = parseMoney(text);
+export function priceAndArea(priceText: string, areaText: string, period: string): PriceAndArea | { drop: DropReason } {
+  const money = parseMoney(priceText);
   if (money === null) return { drop: 'no_price' };
+  const area = parseArea(areaText);
+  if (area === null) return { drop: 'no_area' };
   return {
     priceUsd: toUsd(money, period),
+    area,
     corrections: money.currency === 'UZS' ? ['price_converted_from_uzs'] : [],
+  };
+}
+
+/**
+ * What uybor's amenity block says about furniture and the bathroom (all three uybor layouts):
+ * an empty block says nothing, and an unticked "separate bathroom" does not mean a combined one.
+ */
+export function uyborAmenityFields(amenities: ListingRecord['amenities']): Pick<ListingRecord, 'furniture' | 'bathroom' | 'amenities'> {
+  return {
+    furniture: amenities === null ? null : amenities.furniture,
+    bathroom: amenities?.separate_bathroom ? 'separate' : null,
+    amenities,
   };
 }
 

@@ -6,10 +6,10 @@
 import { isTashkentCityAddress } from '../address';
 import type { Olx2021Geocodes } from '../geocode';
 import type { Normaliser } from '../normaliser';
-import { parseArea, parseCount } from '../parse';
+import { parseCount } from '../parse';
 import type { Correction } from '../reasons';
 import { sourceFile } from '../sources';
-import { fileFields, isDrop, priceUsdFrom, type SourceAdapter } from './adapter';
+import { fileFields, isDrop, priceAndArea, type SourceAdapter } from './adapter';
 
 export function createOlx2021Adapter(normaliser: Normaliser, geocodes: Olx2021Geocodes): SourceAdapter {
   const file = sourceFile('olx_2021');
@@ -19,10 +19,8 @@ export function createOlx2021Adapter(normaliser: Normaliser, geocodes: Olx2021Ge
       if (!isTashkentCityAddress(row['location'])) return { drop: 'outside_tashkent' };
       const district = normaliser.district(row['district']);
       if (district === null) return { drop: 'unknown_district' };
-      const price = priceUsdFrom(row['price'], file.period);
+      const price = priceAndArea(row['price'], row['size'], file.period);
       if (isDrop(price)) return price;
-      const area = parseArea(row['size']);
-      if (area === null) return { drop: 'no_area' };
       const geocode = geocodes.lookup(row);
       const corrections: Correction[] = [...price.corrections];
       if (geocode.status !== 'missing') corrections.push(geocode.status === 'joined' ? 'coordinates_joined' : 'coordinates_withheld');
@@ -32,7 +30,7 @@ export function createOlx2021Adapter(normaliser: Normaliser, geocodes: Olx2021Ge
           priceUsd: price.priceUsd,
           district,
           mahallaId: null,
-          area,
+          area: price.area,
           rooms: parseCount(row['rooms']),
           floor: parseCount(row['level']),
           totalFloors: parseCount(row['max_levels']),

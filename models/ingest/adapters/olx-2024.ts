@@ -7,9 +7,9 @@ import { amenitiesFromLabelList, mergeAmenityBlocks } from '../amenities';
 import { OLX_IN_FLAT_LABELS, OLX_NEARBY_LABELS } from '../amenity-labels';
 import { OLX_MARKET_LABELS, OLX_SELLER_LABELS } from '../labels';
 import type { Normaliser } from '../normaliser';
-import { parseArea, parseCount } from '../parse';
+import { parseCount } from '../parse';
 import { sourceFile } from '../sources';
-import { fileFields, isDrop, priceUsdFrom, type SourceAdapter } from './adapter';
+import { fileFields, isDrop, priceAndArea, type SourceAdapter } from './adapter';
 
 export function createOlx2024Adapter(normaliser: Normaliser): SourceAdapter {
   const file = sourceFile('olx_2024');
@@ -18,17 +18,15 @@ export function createOlx2024Adapter(normaliser: Normaliser): SourceAdapter {
     adapt(row, sourceRow) {
       const district = normaliser.district(row['district']);
       if (district === null) return { drop: 'unknown_district' };
-      const price = priceUsdFrom(row['price'], file.period);
+      const price = priceAndArea(row['price'], row['allArea'], file.period);
       if (isDrop(price)) return price;
-      const area = parseArea(row['allArea']);
-      if (area === null) return { drop: 'no_area' };
       return {
         record: {
           ...fileFields(file, sourceRow),
           priceUsd: price.priceUsd,
           district,
           mahallaId: null,
-          area,
+          area: price.area,
           rooms: parseCount(row['rooms']),
           floor: parseCount(row['floor']),
           totalFloors: parseCount(row['floorsNumber']),

@@ -5,9 +5,9 @@
 import { amenitiesFromWords } from '../amenities';
 import { UYBOR_B_WORD_COLUMNS } from '../amenity-labels';
 import type { Normaliser } from '../normaliser';
-import { parseArea, parseFloorPair, parseRooms } from '../parse';
+import { parseFloorPair, parseRooms } from '../parse';
 import { sourceFile } from '../sources';
-import { fileFields, isDrop, locateRussianAddress, priceUsdFrom, type SourceAdapter } from './adapter';
+import { fileFields, isDrop, locateRussianAddress, priceAndArea, uyborAmenityFields, type SourceAdapter } from './adapter';
 
 export function createUybor2025BAdapter(normaliser: Normaliser): SourceAdapter {
   const file = sourceFile('uybor_2025_b');
@@ -16,10 +16,8 @@ export function createUybor2025BAdapter(normaliser: Normaliser): SourceAdapter {
     adapt(row, sourceRow) {
       const location = locateRussianAddress(row['addresses'], normaliser);
       if (isDrop(location)) return location;
-      const price = priceUsdFrom(row['prices'], file.period);
+      const price = priceAndArea(row['prices'], row['areas'], file.period);
       if (isDrop(price)) return price;
-      const area = parseArea(row['areas']);
-      if (area === null) return { drop: 'no_area' };
       const floors = parseFloorPair(row['floors']);
       const amenities = amenitiesFromWords(row, UYBOR_B_WORD_COLUMNS);
       return {
@@ -27,18 +25,16 @@ export function createUybor2025BAdapter(normaliser: Normaliser): SourceAdapter {
           ...fileFields(file, sourceRow),
           priceUsd: price.priceUsd,
           ...location,
-          area,
+          area: price.area,
           rooms: parseRooms(row['rooms']),
           floor: floors?.floor ?? null,
           totalFloors: floors?.totalFloors ?? null,
           landAreaSotka: null,
           renovation: normaliser.renovation(row['renovations']),
           buildingType: normaliser.buildingType(row['materials']),
-          furniture: amenities === null ? null : amenities.furniture,
-          bathroom: amenities?.separate_bathroom ? 'separate' : null,
+          ...uyborAmenityFields(amenities),
           market: null,
           seller: null,
-          amenities,
           lat: null,
           lon: null,
         },

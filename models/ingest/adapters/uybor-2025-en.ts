@@ -5,9 +5,9 @@
  */
 import { namesMahalla } from '../address';
 import type { Normaliser } from '../normaliser';
-import { parseArea, parseCount, parseRooms } from '../parse';
+import { parseCount, parseRooms } from '../parse';
 import { sourceFile } from '../sources';
-import { fileFields, isDrop, priceUsdFrom, type SourceAdapter } from './adapter';
+import { fileFields, isDrop, priceAndArea, type SourceAdapter } from './adapter';
 
 const TASHKENT_CITY = 'tashkent city';
 
@@ -19,18 +19,16 @@ export function createUybor2025EnAdapter(normaliser: Normaliser): SourceAdapter 
       if (row['city'].trim().toLowerCase() !== TASHKENT_CITY) return { drop: 'outside_tashkent' };
       const district = normaliser.district(row['district']);
       if (district === null) return { drop: 'unknown_district' };
-      const price = priceUsdFrom(row['prices'], file.period);
-      if (isDrop(price)) return price;
       // "living_squares" and "home_area(acres²)" are the same number in every row: the total area in m².
-      const area = parseArea(row['living_squares']);
-      if (area === null) return { drop: 'no_area' };
+      const price = priceAndArea(row['prices'], row['living_squares'], file.period);
+      if (isDrop(price)) return price;
       return {
         record: {
           ...fileFields(file, sourceRow),
           priceUsd: price.priceUsd,
           district,
           mahallaId: namesMahalla(row['street']) ? normaliser.mahalla(row['street'], district) : null,
-          area,
+          area: price.area,
           rooms: parseRooms(row['rooms']),
           floor: parseCount(row['floors']),
           totalFloors: parseCount(row['total_floors']),

@@ -6,9 +6,9 @@
 import { amenitiesFromFlags } from '../amenities';
 import { UYBOR_FLAG_COLUMNS } from '../amenity-labels';
 import type { Normaliser } from '../normaliser';
-import { parseArea, parseCount, parseRooms } from '../parse';
+import { parseCount, parseRooms } from '../parse';
 import { sourceFile } from '../sources';
-import { fileFields, isDrop, locateRussianAddress, priceUsdFrom, type SourceAdapter } from './adapter';
+import { fileFields, isDrop, locateRussianAddress, priceAndArea, uyborAmenityFields, type SourceAdapter } from './adapter';
 
 export function createUybor2025Adapter(normaliser: Normaliser): SourceAdapter {
   const file = sourceFile('uybor_2025');
@@ -17,29 +17,24 @@ export function createUybor2025Adapter(normaliser: Normaliser): SourceAdapter {
     adapt(row, sourceRow) {
       const location = locateRussianAddress(row['Address'], normaliser);
       if (isDrop(location)) return location;
-      const price = priceUsdFrom(row['Price'], file.period);
+      const price = priceAndArea(row['Price'], row['Area'], file.period);
       if (isDrop(price)) return price;
-      const area = parseArea(row['Area']);
-      if (area === null) return { drop: 'no_area' };
       const amenities = amenitiesFromFlags(row, UYBOR_FLAG_COLUMNS);
       return {
         record: {
           ...fileFields(file, sourceRow),
           priceUsd: price.priceUsd,
           ...location,
-          area,
+          area: price.area,
           rooms: parseRooms(row['Rooms']),
           floor: parseCount(row['Floor']),
           totalFloors: parseCount(row['Building Floors']),
           landAreaSotka: null,
           renovation: normaliser.renovation(row['Condition']),
           buildingType: normaliser.buildingType(row['Material']),
-          furniture: amenities === null ? null : amenities.furniture,
-          // An unticked "Separate Bathrooms" does not say the bathroom is combined.
-          bathroom: amenities?.separate_bathroom ? 'separate' : null,
+          ...uyborAmenityFields(amenities),
           market: null,
           seller: null,
-          amenities,
           lat: null,
           lon: null,
         },

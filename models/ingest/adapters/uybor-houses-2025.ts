@@ -5,9 +5,9 @@
 import { amenitiesFromFlags } from '../amenities';
 import { UYBOR_FLAG_COLUMNS } from '../amenity-labels';
 import type { Normaliser } from '../normaliser';
-import { parseArea, parseCount, parseLandAreaSotka, parseRooms } from '../parse';
+import { parseCount, parseLandAreaSotka, parseRooms } from '../parse';
 import { sourceFile } from '../sources';
-import { fileFields, isDrop, locateRussianAddress, priceUsdFrom, type SourceAdapter } from './adapter';
+import { fileFields, isDrop, locateRussianAddress, priceAndArea, uyborAmenityFields, type SourceAdapter } from './adapter';
 
 export function createUyborHouses2025Adapter(normaliser: Normaliser): SourceAdapter {
   const file = sourceFile('uybor_houses_2025');
@@ -16,28 +16,24 @@ export function createUyborHouses2025Adapter(normaliser: Normaliser): SourceAdap
     adapt(row, sourceRow) {
       const location = locateRussianAddress(row['Address'], normaliser);
       if (isDrop(location)) return location;
-      const price = priceUsdFrom(row['Price'], file.period);
+      const price = priceAndArea(row['Price'], row['Area'], file.period);
       if (isDrop(price)) return price;
-      const area = parseArea(row['Area']);
-      if (area === null) return { drop: 'no_area' };
       const amenities = amenitiesFromFlags(row, UYBOR_FLAG_COLUMNS);
       return {
         record: {
           ...fileFields(file, sourceRow),
           priceUsd: price.priceUsd,
           ...location,
-          area,
+          area: price.area,
           rooms: parseRooms(row['Rooms']),
           floor: null,
           totalFloors: parseCount(row['Floors']),
           landAreaSotka: parseLandAreaSotka(row['Land Area']),
           renovation: normaliser.renovation(row['Condition']),
           buildingType: normaliser.buildingType(row['Material']),
-          furniture: amenities === null ? null : amenities.furniture,
-          bathroom: amenities?.separate_bathroom ? 'separate' : null,
+          ...uyborAmenityFields(amenities),
           market: null,
           seller: null,
-          amenities,
           lat: null,
           lon: null,
         },
