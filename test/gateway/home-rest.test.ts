@@ -1,6 +1,6 @@
 /** POST /api/predict/home, the fixed legacy contract, against the real running service. */
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { expectError, json, startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let key: string;
@@ -12,17 +12,6 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const predict = (body: unknown, headers: Record<string, string> = {}) => stack.post('/api/predict/home', body, { 'x-api-key': key, ...headers });
-
-async function expectError(response: Response, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  const body = await json(response);
-  expect(body.error.code).toBe(code);
-  if (field !== undefined) expect(body.error.field).toBe(field);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.error.request_id).toBeTruthy();
-  expect(JSON.stringify(body)).not.toMatch(/at .*\.js:\d+/); // never a stack trace
-  return body.error;
-}
 
 describe('the seed sample request', () => {
   it('gets 200 with estimate, calibrated interval, confidence, models and anomaly data', async () => {

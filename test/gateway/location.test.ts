@@ -1,5 +1,5 @@
 /** The location subgraph and POST /api/location/index, against the real running service. */
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { expectError, json, startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let key: string;
@@ -19,17 +19,6 @@ const locationIndex = (body: unknown, headers: Record<string, string> = {}) => s
 const gql = (query: string, variables: Record<string, unknown> = {}) => stack.post('/graphql', { query, variables }, { 'x-api-key': key });
 const onSubgraph = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = { 'x-internal-token': stack.internalToken }) =>
   fetch(stack.location.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
-
-async function expectError(response: Response, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  const body = await json(response);
-  expect(body.error.code).toBe(code);
-  if (field !== undefined) expect(body.error.field).toBe(field);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.error.request_id).toBeTruthy();
-  expect(JSON.stringify(body)).not.toMatch(/at .*\.js:\d+/); // never a stack trace
-  return body.error;
-}
 
 function expectScoresInRange(body: { composite: { score: number | null }; subindexes: Record<string, { score: number | null }> }) {
   expect(Object.keys(body.subindexes)).toEqual(SUBINDEX_IDS);

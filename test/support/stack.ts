@@ -50,3 +50,16 @@ export async function startTestStack(options: { redisUrl?: string; env?: Record<
 /** Response bodies in tests are checked field by field, so `any` is the honest type here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const json = (response: Response): Promise<any> => response.json() as Promise<any>;
+
+/** Asserts an error reply in the catalogue's shape (status, code, field, message, request id) and never a stack trace; returns `error`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function expectError(response: Response, status: number, code: string, field?: string): Promise<any> {
+  expect(response.status).toBe(status);
+  const body = await json(response);
+  expect(body.error.code).toBe(code);
+  if (field !== undefined) expect(body.error.field).toBe(field);
+  expect(typeof body.error.message).toBe('string');
+  expect(body.error.request_id).toBeTruthy();
+  expect(JSON.stringify(body)).not.toMatch(/at .*\.js:\d+/);
+  return body.error;
+}
