@@ -10,7 +10,7 @@ export interface IntervalCalibration {
   coverage: number;
   method: string;
   /** The ONNX output column of the log |residual| model (σ(x) = exp of it); null for plain split conformal. */
-  scale: { column: string; floor: number } | null;
+  scale: ({ column: string; floor: number } & { pooling?: ScalePooling }) | null;
   /** City-wide conformal quantile of |log residual|. */
   global: number;
   /** Per district: its own quantile (or the widened city one) and how many rows backed it. */
@@ -21,6 +21,33 @@ export interface IntervalCalibration {
   thinDataFactor: number;
   /** Widening per out-of-distribution flag on the request. @default 1.25 */
   outOfDistributionFactor: number;
+  /** How the pooling of σ(x) was chosen (versions from 2026.11.4). */
+  selection?: ScalePoolingSelection;
+}
+
+/** The record of the pooling choice: every candidate's coverage on the forward validation split. */
+export interface ScalePoolingSelection {
+  protocol: string;
+  minRows: number;
+  candidates: { power: number; coverage: number; meanAbsDeviation: number; districts: Record<string, { n: number; coverage: number }> }[];
+  chosen: number;
+}
+
+/**
+ * How far σ(x) is trusted: the interval uses center^(1−power) · σ(x)^power, so power 1 is fully
+ * normalised conformal, 0 plain split conformal, and values between pool each listing's expected
+ * error toward the typical one. Under drift the scale model's view of which listings are easy
+ * transfers only partly; training picks the power on a forward split inside its own training rows.
+ */
+export interface ScalePooling {
+  power: number;
+  /** The median σ over the calibration rows. */
+  center: number;
+}
+
+/** σ(x) after pooling; versions without pooling use σ(x) as it is. */
+export function pooledScale(sigma: number, pooling: ScalePooling | undefined): number {
+  return pooling ? pooling.center ** (1 - pooling.power) * sigma ** pooling.power : sigma;
 }
 
 /**

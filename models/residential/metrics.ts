@@ -40,8 +40,19 @@ export function accuracyMetrics(actual: ArrayLike<number>, predicted: ArrayLike<
     ppe10: within10 / n,
     ppe20: within20 / n,
     intervalCoverage: low && high ? covered / n : NaN,
+    ...(low && high ? { intervalCoverageBounds95: wilsonBounds(covered, n) } : {}),
     medianIntervalWidth: low && high ? median(widths) : NaN,
   };
+}
+
+/** Wilson score interval of a binomial share (95%, z = 1.96): honest at small n and near 0 or 1. */
+export function wilsonBounds(successes: number, n: number, z = 1.96): { low: number; high: number } {
+  if (n === 0) return { low: 0, high: 1 };
+  const p = successes / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
 /** Accuracy class of a district from its held-out numbers (the rule is in the model card). */

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { OnnxModel } from '../runtime/onnx-model';
 import { inputFlags, estimateFlags, confidence, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
-import { intervalHalfWidth } from './conformal';
+import { intervalHalfWidth, pooledScale } from './conformal';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
 import type { HomeRequest } from './request';
@@ -55,7 +55,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
     const features = encodeFeatures(rows, this.manifest.features.encoding, new Float32Array(n * FEATURE_COUNT));
     const columns = await this.model.runColumns(features, n);
     const scale = this.scaleColumn === null ? null : columns[this.scaleColumn];
-    return requests.map((request, i) => this.assess(request, this.members.map((m) => columns[m.column][i]), scale ? Math.exp(scale[i]) : 1));
+    return requests.map((request, i) => this.assess(request, this.members.map((m) => columns[m.column][i]), scale ? pooledScale(Math.exp(scale[i]), this.manifest.intervals.scale?.pooling) : 1));
   }
 
   /** From the members' log price per m² predictions for one request to the full answer. */

@@ -8,12 +8,14 @@
  *   2025); test on the newer uybor scrapes (April and mid 2025) that cross-source de-duplication
  *   left distinct. Intervals for the test rows come from calibration on training rows only.
  * - second view: 5-fold cross-validation over all rows.
+ * - the one choice in the interval method (how far σ(x) is trusted) is made on a forward split
+ *   inside the headline's training rows, so the headline test never informs it.
  * The olx 2021 file is not trained on: its prices are from another market level (README).
  */
 import { DISTRICT_IDS } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
 import { HistGradientBoostingRegressor, matrix, takeRows, type Matrix } from '../trainers';
-import { calibrateIntervals, intervalHalfWidth, type IntervalCalibration } from './conformal';
+import { calibrateIntervals, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling, type ScalePoolingSelection } from './conformal';
 import { learnWeights, MEMBERS, type MemberSpec } from './ensemble';
 import { encodeFeatures, fitEncoding, periodIndex, FEATURE_COUNT, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
 import { accuracyMetrics, accuracyClass } from './metrics';
@@ -36,6 +38,10 @@ const SCALE_FLOOR = 0.005;
 export const SCALE_MODEL = { learningRate: 0.05, maxIter: 150, maxLeafNodes: 8, minSamplesLeaf: 60, l2Regularization: 5, earlyStopping: false, randomState: 42 } as const;
 const createScaleModel = () => new HistGradientBoostingRegressor(SCALE_MODEL);
 const COVERAGE = 0.9;
+/** Candidate poolings of σ(x), fixed before any result was seen: plain, halfway, fully normalised. */
+export const SCALE_POOLING_POWERS = [0, 0.5, 1] as const;
+/** A district's coverage counts in the pooling choice only with at least this many validation rows. */
+const SELECTION_MIN_ROWS = 30;
 
 export interface TrainOptions {
   seed?: number;
@@ -76,7 +82,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const started = Date.now();
   const members = options.members ?? MEMBERS;
   const fitsPerSplit = members.length * (FOLDS + 1);
-  const total = 1 + (fitsPerSplit + 1) * 2 + 1;
+  const total = 1 + (fitsPerSplit + 1) * 3 + 1; // ingest, three fits (interval method, headline, served), importance
   let done = 0;
   const progress = (step: string) => options.onProgress?.(++done, total, step);
 
@@ -88,15 +94,19 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const isTest = data.source.map((s) => HEADLINE_TEST_SOURCES.includes(s));
   const train = subset(data, (i) => !isTest[i]);
   const test = subset(data, (i) => isTest[i]);
-  const headlineFit = fitWithCalibration(train, members, options.seed ?? 42, (s) => progress(`headline: ${s}`));
+  const seed = options.seed ?? 42;
+  const selection = selectScalePooling(train, members, seed, (s) => progress(`interval method: ${s}`));
+  const headlineFit = fitWithCalibration(train, members, seed, (s) => progress(`headline: ${s}`));
+  const headlineIntervals = headlineFit.intervals(selection.chosen);
   const headlinePred = headlineFit.predict(test.rows);
-  const { rows: headlinePredictions, ...headlineReport } = evaluate(test, headlinePred, headlineFit.calibration, 'Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.');
+  const { rows: headlinePredictions, ...headlineReport } = evaluate(test, { consensus: headlinePred.consensus, scale: headlineIntervals.scale(headlinePred.scale) }, headlineIntervals.calibration, 'Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.');
   const headline = { ...headlineReport, weights: Object.fromEntries(members.map((m, j) => [m.name, headlineFit.weights[j]])) };
 
   // Second view: K-fold over everything. The same fit is the served model: its members fitted on
   // every row (encodings from every row), calibrated and weighted out of fold.
-  const all = fitWithCalibration(data, members, options.seed ?? 42, (s) => progress(`k-fold: ${s}`));
-  const { rows: _unused, ...kfoldReport } = evaluate(data, { consensus: all.oofConsensus, scale: all.sigmaOof }, all.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
+  const all = fitWithCalibration(data, members, seed, (s) => progress(`k-fold: ${s}`));
+  const servedIntervals = all.intervals(selection.chosen);
+  const { rows: _unused, ...kfoldReport } = evaluate(data, { consensus: all.oofConsensus, scale: servedIntervals.scale(all.sigmaOof) }, servedIntervals.calibration, `${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`);
   const kfold = { ...kfoldReport, weights: Object.fromEntries(members.map((m, j) => [m.name, all.weights[j]])) };
 
   const fitted = members.map((spec, j) => ({ spec, model: all.models[j] }));
@@ -118,7 +128,12 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       features: { names: [...FEATURE_NAMES], encoding: all.encoding },
       onnx: { file: ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), SCALE_COLUMN] },
       members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
-      intervals: { ...all.calibration, method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|), weighted quantile per district with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months)`, scale: { column: SCALE_COLUMN, floor: SCALE_FLOOR } },
+      intervals: {
+        ...servedIntervals.calibration,
+        method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|) pooled toward its median with power ${selection.chosen} (chosen on a forward split inside the training rows), weighted quantile per district with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months)`,
+        scale: { column: SCALE_COLUMN, floor: SCALE_FLOOR, pooling: servedIntervals.pooling },
+        selection,
+      },
       market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
       evaluation: { headline, kfold, featureImportance },
       districtAccuracy,
@@ -168,7 +183,14 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
   }
   const scaleModel = createScaleModel().fit(Xoof, scaleTarget, { sampleWeight: weight });
   progress('scale model');
-  const calibration = calibrateIntervals(absResiduals.map((r, i) => r / sigmaOof[i]), data.rows.map((r) => r.district), COVERAGE, undefined, undefined, weight);
+  const center = weightedMedian(sigmaOof, weight);
+  const districts = data.rows.map((r) => r.district);
+  /** The calibrated intervals for one pooling power of σ(x); cheap, so several powers can be compared on one fit. */
+  const intervals = (power: number) => {
+    const pooling: ScalePooling = { power, center };
+    const calibration = calibrateIntervals(absResiduals.map((r, i) => r / pooledScale(sigmaOof[i], pooling)), districts, COVERAGE, undefined, undefined, weight);
+    return { pooling, calibration, scale: (sigma: Float64Array) => sigma.map((v) => pooledScale(v, pooling)) };
+  };
 
   const encoding = fitEncoding(data.rows, data.y);
   const X = encode(data.rows, encoding);
@@ -185,7 +207,46 @@ function fitWithCalibration(data: Dataset, members: readonly MemberSpec[], seed:
     for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
     return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
   };
-  return { calibration, weights, oofConsensus, sigmaOof, scaleModel, models, encoding, predict };
+  return { intervals, weights, oofConsensus, sigmaOof, scaleModel, models, encoding, predict };
+}
+
+/**
+ * Chooses how far σ(x) is trusted without touching the headline test: the rows of the newest
+ * period in `data` play the later market, the older rows are fitted and calibrated, and the power
+ * whose 90% intervals come closest to 90% per district (mean absolute deviation over districts
+ * with enough validation rows) wins; ties go to the earlier candidate.
+ */
+function selectScalePooling(data: Dataset, members: readonly MemberSpec[], seed: number, progress: (step: string) => void): ScalePoolingSelection {
+  const periods = data.rows.map((r) => periodIndex(r.period));
+  const newest = Math.max(...periods);
+  const newestPeriod = data.rows[periods.indexOf(newest)].period;
+  const older = subset(data, (i) => periods[i] < newest);
+  const newer = subset(data, (i) => periods[i] === newest);
+  const fit = fitWithCalibration(older, members, seed, progress);
+  const pred = fit.predict(newer.rows);
+  const candidates = SCALE_POOLING_POWERS.map((power) => {
+    const { calibration, scale } = fit.intervals(power);
+    const sigma = scale(pred.scale);
+    const districts: Record<string, { n: number; coverage: number }> = {};
+    let covered = 0;
+    newer.rows.forEach((row, i) => {
+      const hit = Math.abs(pred.consensus[i] - newer.y[i]) <= intervalHalfWidth(calibration, row.district, 0) * sigma[i] ? 1 : 0;
+      covered += hit;
+      const d = (districts[row.district] ??= { n: 0, coverage: 0 });
+      d.coverage = (d.coverage * d.n + hit) / (d.n + 1);
+      d.n++;
+    });
+    const counted = Object.values(districts).filter((d) => d.n >= SELECTION_MIN_ROWS);
+    const meanAbsDeviation = counted.reduce((s, d) => s + Math.abs(d.coverage - COVERAGE), 0) / Math.max(1, counted.length);
+    return { power, coverage: covered / newer.rows.length, meanAbsDeviation, districts };
+  });
+  const best = candidates.reduce((a, b) => (b.meanAbsDeviation < a.meanAbsDeviation ? b : a));
+  return {
+    protocol: `fitted and calibrated on the ${older.rows.length} training listings before ${newestPeriod}, scored on the ${newer.rows.length} of ${newestPeriod}; the headline test rows are not used`,
+    minRows: SELECTION_MIN_ROWS,
+    candidates,
+    chosen: best.power,
+  };
 }
 
 function evaluate(data: Dataset, pred: { consensus: Float64Array; scale: Float64Array }, calibration: IntervalCalibration, protocol: string): EvaluationReport & { rows: HeldOutPrediction[] } {
@@ -249,6 +310,14 @@ function toDataset(records: readonly ListingRecord[]): Dataset {
 function recencyWeights(data: Dataset): Float64Array {
   const newest = Math.max(...data.rows.map((r) => periodIndex(r.period)));
   return Float64Array.from(data.rows, (r) => 0.5 ** ((newest - periodIndex(r.period)) / RECENCY_HALF_LIFE_MONTHS));
+}
+
+function weightedMedian(values: Float64Array, weights: Float64Array): number {
+  const order = range(values.length).sort((a, b) => values[a] - values[b]);
+  const half = weights.reduce((s, w) => s + w, 0) / 2;
+  let cumulative = 0;
+  for (const i of order) if ((cumulative += weights[i]) >= half) return values[i];
+  return values[order[order.length - 1]];
 }
 
 function encode(rows: readonly FeatureSource[], encoding: FeatureEncoding): Matrix {

@@ -42,6 +42,12 @@ export interface AccuracyMetrics {
   ppe10: number;
   ppe20: number;
   intervalCoverage: number;
+  /**
+   * Wilson 95% confidence bounds of intervalCoverage: on a few hundred rows the measured share
+   * moves by several points by chance alone, so a district's coverage is judged with its bounds.
+   * Absent in versions before 2026.11.4.
+   */
+  intervalCoverageBounds95?: { low: number; high: number };
   medianIntervalWidth: number;
 }
 

@@ -147,6 +147,12 @@ export class HomeValuationResult {
 }
 
 @ObjectType()
+export class CoverageBounds {
+  @Field(() => Float) low!: number;
+  @Field(() => Float) high!: number;
+}
+
+@ObjectType()
 export class AccuracyMetrics {
   @Field(() => Int) n!: number;
   @Field(() => Float) r2!: number;
@@ -156,6 +162,7 @@ export class AccuracyMetrics {
   @Field(() => Float, { description: 'Share within ±10%' }) ppe10!: number;
   @Field(() => Float, { description: 'Share within ±20%' }) ppe20!: number;
   @Field(() => Float, { description: 'Share of true prices inside the interval' }) intervalCoverage!: number;
+  @Field(() => CoverageBounds, { nullable: true, description: 'Wilson 95% confidence bounds of intervalCoverage given n (absent for versions before 2026.11.4)' }) intervalCoverageBounds95?: CoverageBounds;
   @Field(() => Float, { description: 'Median interval width relative to the estimate' }) medianIntervalWidth!: number;
 }
 

@@ -68,12 +68,16 @@ it('refuses more than 1,000 inputs', async () => {
 });
 
 it('reports the model in service with held-out metrics per district', async () => {
-  const { data } = await json(await gql(`{ residentialModel { version trainedAt dataSnapshot evaluation intervalCoverage metrics { n r2 mape intervalCoverage } districts { district accuracyClass metrics { n mape } } members { name algorithm weight } featureImportance { feature importance } } }`));
+  const { data } = await json(await gql(`{ residentialModel { version trainedAt dataSnapshot evaluation intervalCoverage metrics { n r2 mape intervalCoverage } districts { district accuracyClass metrics { n mape intervalCoverage intervalCoverageBounds95 { low high } } } members { name algorithm weight } featureImportance { feature importance } } }`));
   const model = data.residentialModel;
   expect(model.version).toBe(stack.modelVersion);
   expect(model.metrics.n).toBeGreaterThan(100);
   expect(model.metrics.mape).toBeGreaterThan(0);
   expect(model.districts.length).toBeGreaterThanOrEqual(8);
+  for (const { metrics } of model.districts) {
+    expect(metrics.intervalCoverageBounds95.low).toBeLessThanOrEqual(metrics.intervalCoverage);
+    expect(metrics.intervalCoverageBounds95.high).toBeGreaterThanOrEqual(metrics.intervalCoverage);
+  }
   expect(model.members.length).toBeGreaterThanOrEqual(1);
   expect(model.featureImportance.length).toBeGreaterThan(3);
 });

@@ -1,12 +1,12 @@
 /** The pure pieces of the residential pipeline: features, intervals, metrics, weights, confidence, promotion. */
 import { confidence, inputFlags } from '../../models/residential/assessment';
-import { calibrateIntervals, conformalQuantile, intervalHalfWidth } from '../../models/residential/conformal';
+import { calibrateIntervals, conformalQuantile, intervalHalfWidth, pooledScale } from '../../models/residential/conformal';
 import { learnWeights } from '../../models/residential/ensemble';
 import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from '../../models/residential/features';
 import { marketReference } from '../../models/residential/market';
-import { accuracyClass, accuracyMetrics, quantile } from '../../models/residential/metrics';
+import { accuracyClass, accuracyMetrics, quantile, wilsonBounds } from '../../models/residential/metrics';
 import { decidePromotion } from '../../models/residential/promotion';
-import { compareVersions, nextVersion } from '../../models/residential/manifest';
+import { compareVersions, currentVersion, nextVersion, readManifest } from '../../models/residential/manifest';
 
 const flat = (over: Partial<FeatureSource> = {}): FeatureSource => ({
   district: 'chilanzar', mahallaId: 'chilanzar/katartal', area: 60, rooms: 2, floor: 3, totalFloors: 9,
@@ -79,6 +79,14 @@ describe('conformal intervals', () => {
     expect(intervalHalfWidth(c, 'nowhere', 0)).toBeCloseTo(c.global * 1.3, 12);
   });
 
+  it('pools σ(x) toward its median by the chosen power, and leaves older versions\' σ(x) alone', () => {
+    const pooling = { center: 0.1, power: 0.5 };
+    expect(pooledScale(0.4, pooling)).toBeCloseTo(0.2, 12); // geometric mean of 0.4 and 0.1
+    expect(pooledScale(0.4, { ...pooling, power: 1 })).toBeCloseTo(0.4, 12);
+    expect(pooledScale(0.4, { ...pooling, power: 0 })).toBeCloseTo(0.1, 12);
+    expect(pooledScale(0.4, undefined)).toBe(0.4);
+  });
+
   it('covers about 90% of new draws from the same distribution', () => {
     let seed = 1;
     const normal = () => { let s = 0; for (let i = 0; i < 12; i++) { seed = (seed * 16807) % 2147483647; s += seed / 2147483647; } return s - 6; };
@@ -102,6 +110,14 @@ describe('metrics', () => {
     expect(m.intervalCoverage).toBe(0.75);
     expect(m.r2).toBeCloseTo(1 - (100 + 400 + 0 + 10000) / 50000, 12);
     expect(quantile([1, 2, 3, 4], 0.5)).toBe(2.5);
+  });
+
+  it('bounds a measured coverage with the Wilson score interval', () => {
+    expect(wilsonBounds(88, 100).low).toBeCloseTo(0.80188, 4);
+    expect(wilsonBounds(88, 100).high).toBeCloseTo(0.93, 4);
+    expect(wilsonBounds(10, 10).high).toBe(1);
+    expect(accuracyMetrics([100, 200, 300, 400], [110, 180, 300, 500], [90, 150, 280, 420], [120, 210, 320, 450]).intervalCoverageBounds95).toEqual(wilsonBounds(3, 4));
+    expect(accuracyMetrics([100], [100]).intervalCoverageBounds95).toBeUndefined();
   });
 
   it('classes districts by their held-out numbers, and thin ones as low', () => {
@@ -156,5 +172,38 @@ describe('versions and promotion', () => {
     expect(nextVersion([], new Date('2026-11-21'))).toBe('2026.11.0');
     expect(nextVersion(['2026.11.0', '2026.11.3', '2026.10.9'], new Date('2026-11-21'))).toBe('2026.11.4');
     expect(['2026.11.10', '2026.11.9', '2025.12.0'].sort(compareVersions)).toEqual(['2025.12.0', '2026.11.9', '2026.11.10']);
+  });
+});
+
+describe('the served residential version (committed artifact)', () => {
+  const manifest = readManifest(currentVersion()!);
+  const band = (c: number) => c >= 0.88 && c <= 0.92;
+
+  it('covers 88–92% of held-out prices overall, on the headline split and in k-fold', () => {
+    expect(band(manifest.evaluation.headline.overall.intervalCoverage)).toBe(true);
+    expect(band(manifest.evaluation.kfold.overall.intervalCoverage)).toBe(true);
+  });
+
+  it('is consistent with 88–92% coverage in every headline district with 30+ held-out listings (95% bounds reach the band)', () => {
+    const tested = Object.entries(manifest.evaluation.headline.districts).filter(([, d]) => d.n >= 30);
+    expect(tested.length).toBeGreaterThanOrEqual(8);
+    for (const [district, d] of tested) {
+      const { low, high } = d.intervalCoverageBounds95!;
+      expect({ district, consistent: high >= 0.88 && low <= 0.92 }).toEqual({ district, consistent: true });
+    }
+  });
+
+  it('covers 88–92% in k-fold in every district with its own calibration quantile', () => {
+    for (const [district, d] of Object.entries(manifest.evaluation.kfold.districts).filter(([id]) => manifest.intervals.district[id]?.own)) {
+      expect({ district, coverage: band(d.intervalCoverage) }).toEqual({ district, coverage: true });
+    }
+  });
+
+  it('chose the pooling of σ(x) on a forward split inside its training rows, never on the headline test', () => {
+    const selection = manifest.intervals.selection!;
+    expect(selection.protocol).toMatch(/headline test rows are not used/);
+    const best = Math.min(...selection.candidates.map((c) => c.meanAbsDeviation));
+    expect(selection.candidates.find((c) => c.power === selection.chosen)!.meanAbsDeviation).toBe(best);
+    expect(manifest.intervals.scale!.pooling!.power).toBe(selection.chosen);
   });
 });
