@@ -1,17 +1,9 @@
 /**
- * Anomaly flags and the confidence rule: what the service says about how far to trust one estimate.
- *
- * Confidence score (0–1) = 0.5·width + 0.2·agreement + 0.3·district, minus 0.1 per anomaly flag, where
- *   width     = 1 at a relative interval width (high−low)/estimate of 0.2 or less, 0 at 0.8 or more, linear between;
- *   agreement = 1 when the ensemble members agree, 0 at a relative spread of 0.3;
- *   district  = 1, 0.8, 0.6, 0.4 for the district's held-out accuracy class high, medium, moderate, low.
- * Level: high ≥ 0.75, medium ≥ 0.5, else low; a district of low accuracy class is never 'high'.
+ * The residential anomaly flags: inputs unlike the training data, and estimates far from the
+ * market or the asking price. The confidence rule they feed is models/ensemble/confidence.ts.
  */
 import type { HomeRequest } from './request';
 import type { MarketReference } from './market';
-import type { ConfidenceLevel } from './valuation';
-
-export type AccuracyClass = 'high' | 'medium' | 'moderate' | 'low';
 
 /** Flags that describe an input unlike the training data: each widens the interval. */
 export const OUT_OF_DISTRIBUTION_FLAGS = new Set(['AREA_OUTSIDE_DISTRICT_RANGE', 'TOTAL_FLOORS_ABOVE_DISTRICT_MAX', 'UNUSUAL_AREA_PER_ROOM', 'THIN_DISTRICT_DATA']);
@@ -39,20 +31,4 @@ export function estimateFlags(request: HomeRequest, interval: { low: number; hig
     if (request.askingPrice > interval.high) flags.push('ASKING_PRICE_ABOVE_INTERVAL');
   }
   return flags;
-}
-
-const DISTRICT_SCORE: Record<AccuracyClass, number> = { high: 1, medium: 0.8, moderate: 0.6, low: 0.4 };
-
-export function confidence(relativeWidth: number, modelSpread: number, districtClass: AccuracyClass, flagCount: number): { level: ConfidenceLevel; score: number } {
-  const width = clamp(1 - (relativeWidth - 0.2) / 0.6);
-  const agreement = clamp(1 - modelSpread / 0.3);
-  const raw = 0.5 * width + 0.2 * agreement + 0.3 * DISTRICT_SCORE[districtClass] - 0.1 * flagCount;
-  const score = Math.round(clamp(raw) * 100) / 100;
-  let level: ConfidenceLevel = score >= 0.75 ? 'high' : score >= 0.5 ? 'medium' : 'low';
-  if (level === 'high' && districtClass === 'low') level = 'medium';
-  return { level, score };
-}
-
-function clamp(x: number): number {
-  return Math.min(1, Math.max(0, x));
 }

@@ -4,17 +4,24 @@
  * output (so a batch is valued with one session call), and a `CURRENT` file naming the version in
  * service. Everything the runtime needs besides the .onnx file is in the manifest.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
-import type { IntervalCalibration } from './conformal';
+import * as versions from '../ensemble/versions';
+import type { IntervalCalibration } from '../ensemble/conformal';
 import type { FeatureEncoding } from './features';
 import type { MarketReference } from './market';
-import type { AccuracyClass } from './assessment';
+import type { AccuracyClass } from '../ensemble/confidence';
 import type { IngestReport } from '../ingest';
 import type { AccuracyMetrics } from './valuation';
 
 export const RESIDENTIAL_DIR = join(ARTIFACTS_DIR, 'residential');
+export { compareVersions, nextVersion } from '../ensemble/versions';
+
+// The version store of models/ensemble/versions.ts, rooted at the residential artifacts by default.
+export const versionDir = (version: string, root = RESIDENTIAL_DIR): string => versions.versionDir(version, root);
+export const currentVersion = (root = RESIDENTIAL_DIR): string | null => versions.currentVersion(root);
+export const setCurrentVersion = (version: string, root = RESIDENTIAL_DIR): void => versions.setCurrentVersion(version, root);
+export const listVersions = (root = RESIDENTIAL_DIR): string[] => versions.listVersions(root);
 export const ONNX_FILE = 'ensemble.onnx';
 /** Column of the interval-scale model in the ensemble's output. */
 export const SCALE_COLUMN = 'interval-scale';
@@ -57,45 +64,7 @@ export interface ResidentialManifest {
   districtAccuracy: Record<string, AccuracyClass>;
 }
 
-export function versionDir(version: string, root = RESIDENTIAL_DIR): string {
-  return join(root, version);
-}
-
 export function readManifest(version: string, root = RESIDENTIAL_DIR): ResidentialManifest {
-  return JSON.parse(readFileSync(join(versionDir(version, root), 'manifest.json'), 'utf8')) as ResidentialManifest;
+  return versions.readManifest<ResidentialManifest>(version, root);
 }
 
-/** The promoted version, or null before the first training. */
-export function currentVersion(root = RESIDENTIAL_DIR): string | null {
-  const file = join(root, 'CURRENT');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim() || null : null;
-}
-
-/** Promotion is one atomic rename, so a running service never reads a half-written pointer. */
-export function setCurrentVersion(version: string, root = RESIDENTIAL_DIR): void {
-  const tmp = join(root, `.CURRENT.${process.pid}`);
-  writeFileSync(tmp, `${version}\n`);
-  renameSync(tmp, join(root, 'CURRENT'));
-}
-
-export function listVersions(root = RESIDENTIAL_DIR): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(root, e.name, 'manifest.json')))
-    .map((e) => e.name)
-    .sort(compareVersions);
-}
-
-/** Versions are YYYY.MM.N. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
-  return 0;
-}
-
-export function nextVersion(existing: readonly string[], now = new Date()): string {
-  const prefix = `${now.getUTCFullYear()}.${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-  const taken = existing.filter((v) => v.startsWith(`${prefix}.`)).map((v) => Number(v.split('.')[2]));
-  return `${prefix}.${taken.length ? Math.max(...taken) + 1 : 0}`;
-}

@@ -2,7 +2,7 @@
  * Market reference figures from the training listings, kept in the manifest for anomaly checks:
  * medians of price per m² by district and mahalla, and the range of what the district's data covers.
  */
-import { quantile } from './metrics';
+import { quantile } from '../ensemble/metrics';
 
 export interface DistrictMarket {
   n: number;

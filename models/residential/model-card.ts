@@ -13,10 +13,10 @@ import * as vl from 'vega-lite';
 import { PROJECT_ROOT } from '../paths';
 import { DROP_REASONS, type DropReason } from '../ingest/reasons';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
-import { confidence, type AccuracyClass } from './assessment';
+import { confidence, type AccuracyClass } from '../ensemble/confidence';
 import { FEATURE_GROUPS } from './features';
 import { readManifest, versionDir, RESIDENTIAL_DIR, type EvaluationReport, type ResidentialManifest } from './manifest';
-import { median } from './metrics';
+import { median } from '../ensemble/metrics';
 import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE, REFERENCE_OVERALL } from './reference-figures';
 import type { HeldOutPrediction } from './train';
 import type { AccuracyMetrics, ConfidenceLevel } from './valuation';
@@ -50,16 +50,16 @@ export const FIGURE_TITLES = {
 } as const;
 export type FigureName = keyof typeof FIGURE_TITLES;
 
-/** The confidence rule, verbatim from the header of models/residential/assessment.ts (a test keeps them equal). */
+/** The confidence rule, verbatim from the header of models/ensemble/confidence.ts (a test keeps them equal). */
 export const CONFIDENCE_RULE = [
-  'Confidence score (0–1) = 0.5·width + 0.2·agreement + 0.3·district, minus 0.1 per anomaly flag, where',
+  'Confidence score (0–1) = 0.5·width + 0.2·agreement + 0.3·group, minus 0.1 per anomaly flag, where',
   '  width     = 1 at a relative interval width (high−low)/estimate of 0.2 or less, 0 at 0.8 or more, linear between;',
   '  agreement = 1 when the ensemble members agree, 0 at a relative spread of 0.3;',
-  "  district  = 1, 0.8, 0.6, 0.4 for the district's held-out accuracy class high, medium, moderate, low.",
-  "Level: high ≥ 0.75, medium ≥ 0.5, else low; a district of low accuracy class is never 'high'.",
+  "  group     = 1, 0.8, 0.6, 0.4 for the group's held-out accuracy class high, medium, moderate, low.",
+  "Level: high ≥ 0.75, medium ≥ 0.5, else low; a group of low accuracy class is never 'high'.",
 ].join('\n');
 
-/** The rule of `accuracyClass` in models/residential/metrics.ts, in words (a test probes its thresholds). */
+/** The rule of `accuracyClass` in models/ensemble/metrics.ts, in words (a test probes its thresholds). */
 export const ACCURACY_CLASS_RULE =
   'A district with fewer than 30 held-out listings is **low**. Otherwise it is **high** if R² ≥ 0.80 and MAPE ≤ 12%; ' +
   '**medium** if R² ≥ 0.65 and MAPE ≤ 16%; **moderate** if R² ≥ 0.50 and MAPE ≤ 22%; else **low**.';
@@ -455,7 +455,7 @@ function method(ctx: Context): string {
     ...poolingSelection(iv),
     '### Confidence rule',
     '',
-    'Every valuation carries a confidence score and level (models/residential/assessment.ts):',
+    'Every valuation carries a confidence score and level (models/ensemble/confidence.ts; for homes the group is the district):',
     '',
     '```text',
     CONFIDENCE_RULE,
@@ -472,13 +472,13 @@ function poolingSelection(iv: ResidentialManifest['intervals']): string[] {
   const selection = iv.selection;
   const pooling = iv.scale?.pooling;
   if (!selection || !pooling) return [];
-  const districts = [...new Set(selection.candidates.flatMap((c) => Object.keys(c.districts)))].filter((d) => selection.candidates[0].districts[d]?.n >= selection.minRows);
+  const districts = [...new Set(selection.candidates.flatMap((c) => Object.keys(c.groups)))].filter((d) => selection.candidates[0].groups[d]?.n >= selection.minRows);
   const describe = (power: number) => (power === 0 ? 'plain (σ ignored)' : power === 1 ? 'fully normalised' : `pooled, power ${power}`);
   return [
     `σ(x) is not trusted fully: the interval uses ${fixed(pooling.center, 3)}^(1−p) · σ(x)^p with p = ${pooling.power}, pooling each listing's expected error toward the median one (${fixed(pooling.center, 3)}), because under drift the scale model's view of which listings are easy carries over only partly. p was chosen among ${list(selection.candidates.map((c) => String(c.power)))}, fixed in advance, by a forward split inside the training rows (${selection.protocol}): the p whose per-district coverage deviates least from ${pct(iv.coverage, 0)} on average over districts with at least ${selection.minRows} validation listings.`,
     '',
     table(['σ(x) used', 'coverage, forward split', 'mean |deviation| per district', ...districts.map((d) => districtName(d))], selection.candidates.map((c) => [
-      `${describe(c.power)}${c.power === selection.chosen ? ' **(chosen)**' : ''}`, pct(c.coverage), pct(c.meanAbsDeviation), ...districts.map((d) => pct(c.districts[d].coverage)),
+      `${describe(c.power)}${c.power === selection.chosen ? ' **(chosen)**' : ''}`, pct(c.coverage), pct(c.meanAbsDeviation), ...districts.map((d) => pct(c.groups[d].coverage)),
     ]), [false, true, true, ...districts.map(() => true)]),
     '',
     'The forward split ranks the candidates; it does not report accuracy: its shift (here across sites as well as months) need not be the headline test\'s, and its coverage may sit off 90% for every candidate.',

@@ -4,7 +4,7 @@
  * was not published, so they are figures to set beside ours, not a test we can rerun.
  */
 import type { DistrictId } from '../vocabulary/codes';
-import type { AccuracyClass } from './assessment';
+import type { AccuracyClass } from '../ensemble/confidence';
 
 export interface ReferenceDistrictFigures {
   r2: number;

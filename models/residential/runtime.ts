@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import { OnnxModel } from '../runtime/onnx-model';
-import { inputFlags, estimateFlags, confidence, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
-import { intervalHalfWidth, pooledScale } from './conformal';
+import { confidence } from '../ensemble/confidence';
+import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
+import { intervalHalfWidth, pooledScale } from '../ensemble/conformal';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
 import type { HomeRequest } from './request';

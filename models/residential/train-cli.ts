@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { toOnnxEnsemble } from '../onnx/registry';
-import { accuracyMetrics } from './metrics';
+import { accuracyMetrics } from '../ensemble/metrics';
 import { currentVersion, listVersions, nextVersion, readManifest, setCurrentVersion, versionDir, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from './manifest';
 import { writeModelCard } from './model-card';
 import { decidePromotion } from './promotion';

@@ -2,10 +2,13 @@
  * What the residential runtime returns for one request. Pure types: the subgraph maps them
  * to GraphQL, the valuate CLI writes them as JSON lines.
  */
+import type { ConfidenceLevel } from '../ensemble/confidence';
+import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketReference } from './market';
 import type { HomeRequest } from './request';
 
-export type ConfidenceLevel = 'high' | 'medium' | 'low';
+export type { ConfidenceLevel } from '../ensemble/confidence';
+export type { AccuracyMetrics } from '../ensemble/metrics';
 
 export interface HomeValue {
   estimate: number;
@@ -33,23 +36,6 @@ export interface ResidentialRuntime {
   summary(): ResidentialModelSummary;
 }
 
-export interface AccuracyMetrics {
-  n: number;
-  r2: number;
-  mape: number;
-  medianApe: number;
-  maeUsd: number;
-  ppe10: number;
-  ppe20: number;
-  intervalCoverage: number;
-  /**
-   * Wilson 95% confidence bounds of intervalCoverage: on a few hundred rows the measured share
-   * moves by several points by chance alone, so a district's coverage is judged with its bounds.
-   * Absent in versions before 2026.11.4.
-   */
-  intervalCoverageBounds95?: { low: number; high: number };
-  medianIntervalWidth: number;
-}
 
 /** What the service says about the model version it runs (the `residentialModel` query). */
 export interface ResidentialModelSummary {

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../models/paths';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../../models/vocabulary/codes';
 import type { IngestReport } from '../../models/ingest';
-import { accuracyClass } from '../../models/residential/metrics';
+import { accuracyClass } from '../../models/ensemble/metrics';
 import { setCurrentVersion, type ResidentialManifest } from '../../models/residential/manifest';
 import { ACCURACY_CLASS_RULE, CONFIDENCE_RULE, FIGURE_TITLES, renderModelCard, writeModelCard, type HeldOutEvaluationFile } from '../../models/residential/model-card';
 import { runModelCardCli } from '../../models/residential/model-card-cli';
 import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE } from '../../models/residential/reference-figures';
 import type { AccuracyMetrics } from '../../models/residential/valuation';
-import type { AccuracyClass } from '../../models/residential/assessment';
+import type { AccuracyClass } from '../../models/ensemble/confidence';
 
 const VERSION = '2099.01.0';
 
@@ -168,8 +168,8 @@ describe('model card', () => {
     expect(markdown).toContain('Trained at | 2099-01-15T10:00:00.000Z');
   });
 
-  test('the confidence rule is the one assessment.ts documents, word for word', () => {
-    const source = readFileSync(join(PROJECT_ROOT, 'models', 'residential', 'assessment.ts'), 'utf8');
+  test('the confidence rule is the one models/ensemble/confidence.ts documents, word for word', () => {
+    const source = readFileSync(join(PROJECT_ROOT, 'models', 'ensemble', 'confidence.ts'), 'utf8');
     const header = source.slice(0, source.indexOf('*/')).split('\n').map((l) => l.replace(/^\s*\/?\*\*? ?/, ''));
     const start = header.findIndex((l) => l.startsWith('Confidence score'));
     const end = header.findIndex((l) => l.startsWith('Level:'));

@@ -1,10 +1,11 @@
 /** The pure pieces of the residential pipeline: features, intervals, metrics, weights, confidence, promotion. */
-import { confidence, inputFlags } from '../../models/residential/assessment';
-import { calibrateIntervals, conformalQuantile, intervalHalfWidth, pooledScale } from '../../models/residential/conformal';
-import { learnWeights } from '../../models/residential/ensemble';
+import { confidence } from '../../models/ensemble/confidence';
+import { inputFlags } from '../../models/residential/assessment';
+import { calibrateIntervals, conformalQuantile, intervalHalfWidth, pooledScale } from '../../models/ensemble/conformal';
+import { learnWeights } from '../../models/ensemble/weights';
 import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from '../../models/residential/features';
 import { marketReference } from '../../models/residential/market';
-import { accuracyClass, accuracyMetrics, quantile, wilsonBounds } from '../../models/residential/metrics';
+import { accuracyClass, accuracyMetrics, quantile, wilsonBounds } from '../../models/ensemble/metrics';
 import { decidePromotion } from '../../models/residential/promotion';
 import { compareVersions, currentVersion, nextVersion, readManifest } from '../../models/residential/manifest';
 

@@ -2,8 +2,9 @@
  * Normalised split-conformal prediction intervals on log price: the interval is
  * estimate·exp(±q·σ(x)), where σ(x) is the residual scale a small model expects for this listing
  * and q the conformal quantile of |log residual| / σ measured on rows neither model was fitted on
- * (out-of-fold). q is per district where the district has enough calibration rows; elsewhere the
- * city quantile, widened because a thin district is harder than the city average.
+ * (out-of-fold). q is per calibration group (district, vehicle group) where the group has enough
+ * calibration rows; elsewhere the overall quantile, widened because a thin group is harder than
+ * the average. (The manifest field keeps its first name, `district`, for every kind.)
  */
 
 export interface IntervalCalibration {
@@ -13,7 +14,7 @@ export interface IntervalCalibration {
   scale: ({ column: string; floor: number } & { pooling?: ScalePooling }) | null;
   /** City-wide conformal quantile of |log residual|. */
   global: number;
-  /** Per district: its own quantile (or the widened city one) and how many rows backed it. */
+  /** Per calibration group (the district for homes, the make/model group for vehicles): its own quantile (or the widened overall one) and how many rows backed it. */
   district: Record<string, { q: number; n: number; own: boolean }>;
   /** Districts with fewer calibration rows than this use the widened city quantile. @default 60 */
   minRows: number;
@@ -29,7 +30,8 @@ export interface IntervalCalibration {
 export interface ScalePoolingSelection {
   protocol: string;
   minRows: number;
-  candidates: { power: number; coverage: number; meanAbsDeviation: number; districts: Record<string, { n: number; coverage: number }> }[];
+  /** Per candidate: coverage on the validation rows overall and per calibration group (district, vehicle group). */
+  candidates: { power: number; coverage: number; meanAbsDeviation: number; groups: Record<string, { n: number; coverage: number }> }[];
   chosen: number;
 }
 
@@ -73,10 +75,10 @@ export function conformalQuantile(scores: ArrayLike<number>, coverage: number, w
   return scores[order[n - 1]];
 }
 
-export function calibrateIntervals(scores: ArrayLike<number>, districts: readonly string[], coverage = 0.9, minRows = 60, thinDataFactor = 1.3, weights?: ArrayLike<number>): IntervalCalibration {
+export function calibrateIntervals(scores: ArrayLike<number>, groups: readonly string[], coverage = 0.9, minRows = 60, thinDataFactor = 1.3, weights?: ArrayLike<number>): IntervalCalibration {
   const global = conformalQuantile(scores, coverage, weights);
   const byDistrict = new Map<string, number[]>();
-  districts.forEach((d, i) => {
+  groups.forEach((d, i) => {
     const list = byDistrict.get(d) ?? [];
     list.push(i);
     byDistrict.set(d, list);

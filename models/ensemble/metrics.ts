@@ -2,7 +2,25 @@
  * Accuracy measures a bank's model-risk team asks for (EAA/ESSVM, IAAO): on prices in USD.
  * Pure functions over arrays of actual and predicted values.
  */
-import type { AccuracyMetrics } from './valuation';
+import type { AccuracyClass } from './confidence';
+
+export interface AccuracyMetrics {
+  n: number;
+  r2: number;
+  mape: number;
+  medianApe: number;
+  maeUsd: number;
+  ppe10: number;
+  ppe20: number;
+  intervalCoverage: number;
+  /**
+   * Wilson 95% confidence bounds of intervalCoverage: on a few hundred rows the measured share
+   * moves by several points by chance alone, so a district's coverage is judged with its bounds.
+   * Absent in versions before 2026.11.4.
+   */
+  intervalCoverageBounds95?: { low: number; high: number };
+  medianIntervalWidth: number;
+}
 
 export function accuracyMetrics(actual: ArrayLike<number>, predicted: ArrayLike<number>, low?: ArrayLike<number>, high?: ArrayLike<number>): AccuracyMetrics {
   const n = actual.length;
@@ -56,7 +74,7 @@ export function wilsonBounds(successes: number, n: number, z = 1.96): { low: num
 }
 
 /** Accuracy class of a district from its held-out numbers (the rule is in the model card). */
-export function accuracyClass(m: AccuracyMetrics): 'high' | 'medium' | 'moderate' | 'low' {
+export function accuracyClass(m: AccuracyMetrics): AccuracyClass {
   if (m.n < 30) return 'low';
   if (m.r2 >= 0.8 && m.mape <= 0.12) return 'high';
   if (m.r2 >= 0.65 && m.mape <= 0.16) return 'medium';

@@ -1,0 +1,292 @@
+/**
+ * Cross-fitting of a calibrated ensemble, for any kind of collateral: the members are fitted K-fold
+ * so every training row gets out-of-fold predictions, from which the consensus weights, the
+ * residual-scale model and the conformal intervals are learned; then the members are fitted on
+ * every row. The kind supplies its rows, its feature module and its calibration group (district
+ * for homes, make/model group for vehicles); the target is always a log price (per m² for homes).
+ */
+import { HistGradientBoostingRegressor, matrix, takeRows, type Matrix } from '../trainers';
+import { calibrateIntervals, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling, type ScalePoolingSelection } from './conformal';
+import { accuracyClass, accuracyMetrics, type AccuracyMetrics } from './metrics';
+import type { AccuracyClass } from './confidence';
+import { learnWeights, type MemberSpec } from './weights';
+
+/** A kind's feature module: the one place features are built, for training and serving alike. */
+export interface FeatureSpace<Row, Encoding> {
+  names: readonly string[];
+  /** Feature groups as the importance report names them (group → feature names). */
+  groups: Record<string, readonly string[]>;
+  /** Learns what the encoding needs from rows with known targets (target encodings and so on). */
+  fit(rows: readonly Row[], y: ArrayLike<number>): Encoding;
+  /** Writes rows.length × names.length features into `out`. */
+  encode(rows: readonly Row[], encoding: Encoding, out: Float64Array): Float64Array;
+}
+
+export interface Dataset<Row> {
+  rows: Row[];
+  /** The target: log price, or log price per unit (see `CrossFitConfig.unitsOf`). */
+  y: Float64Array;
+  priceUsd: Float64Array;
+  source: string[];
+}
+
+export interface CrossFitConfig<Row, Encoding> {
+  features: FeatureSpace<Row, Encoding>;
+  members: readonly MemberSpec[];
+  /** The group a row is calibrated and reported in. */
+  groupOf(row: Row): string;
+  /** Months since an epoch: recency weights and the forward split use it. */
+  monthOf(row: Row): number;
+  /** What the target is per: the area for a price per m², 1 for a whole price. */
+  unitsOf(row: Row): number;
+  /** A row counts half as much for every this many months it is older than the newest. */
+  recencyHalfLifeMonths: number;
+  coverage: number;
+  folds: number;
+  seed: number;
+}
+
+/** Keeps log|residual| finite for a perfect prediction (0.5% in price). */
+export const SCALE_FLOOR = 0.005;
+/** The scale model: small, strongly regularised trees on log |residual|. */
+export const SCALE_MODEL = { learningRate: 0.05, maxIter: 150, maxLeafNodes: 8, minSamplesLeaf: 60, l2Regularization: 5, earlyStopping: false, randomState: 42 } as const;
+const createScaleModel = () => new HistGradientBoostingRegressor(SCALE_MODEL);
+/** Candidate poolings of σ(x), fixed before any result was seen: plain, halfway, fully normalised. */
+export const SCALE_POOLING_POWERS = [0, 0.5, 1] as const;
+/** A group's coverage counts in the pooling choice only with at least this many validation rows. */
+const SELECTION_MIN_ROWS = 30;
+
+export type CrossFit<Row> = ReturnType<typeof crossFit<Row, unknown>>;
+
+/** Fits the members on `data` and measures, out of fold, what calibration and weighting need. */
+export function crossFit<Row, Encoding>(data: Dataset<Row>, config: CrossFitConfig<Row, Encoding>, progress: (step: string) => void) {
+  const { features, members, folds } = config;
+  const width = features.names.length;
+  const encode = (rows: readonly Row[], encoding: Encoding): Matrix => matrix(features.encode(rows, encoding, new Float64Array(rows.length * width)), rows.length, width);
+  const n = data.rows.length;
+  const fold = foldAssignment(n, folds, config.seed);
+  const weight = recencyWeights(data, config);
+  const oof = members.map(() => new Float64Array(n));
+  // Features of each row as its own fold saw them (out-of-fold encodings): the scale model learns on these.
+  const Xoof = matrix(new Float64Array(n * width), n, width);
+  for (let k = 0; k < folds; k++) {
+    const inFit = (i: number) => fold[i] !== k;
+    const fitPart = subset(data, inFit);
+    const holdIdx = range(n).filter((i) => !inFit(i));
+    const encoding = features.fit(fitPart.rows, fitPart.y);
+    const Xfit = encode(fitPart.rows, encoding);
+    const Xhold = encode(holdIdx.map((i) => data.rows[i]), encoding);
+    holdIdx.forEach((i, r) => Xoof.data.set(Xhold.data.subarray(r * width, (r + 1) * width), i * width));
+    members.forEach((spec, j) => {
+      const p = spec.create().fit(Xfit, fitPart.y, { sampleWeight: pick(weight, range(n).filter(inFit)) }).predict(Xhold);
+      holdIdx.forEach((i, r) => (oof[j][i] = p[r]));
+      progress(`fold ${k + 1}/${folds} ${spec.name}`);
+    });
+  }
+  const weights = learnWeights(oof, data.y, weight);
+  const oofConsensus = new Float64Array(n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < members.length; j++) oofConsensus[i] += weights[j] * oof[j][i];
+  const absResiduals = oofConsensus.map((p, i) => Math.abs(p - data.y[i]));
+  // Normalised conformal: each residual divided by the scale a model expects for that row, the
+  // scale itself cross-fitted so no row's scale was learned from its own residual.
+  const scaleTarget = absResiduals.map((r) => Math.log(r + SCALE_FLOOR));
+  const sigmaOof = new Float64Array(n);
+  for (let k = 0; k < folds; k++) {
+    const fitIdx = range(n).filter((i) => fold[i] !== k);
+    const holdIdx = range(n).filter((i) => fold[i] === k);
+    const model = createScaleModel().fit(takeRows(Xoof, fitIdx), pick(scaleTarget, fitIdx), { sampleWeight: pick(weight, fitIdx) });
+    model.predict(takeRows(Xoof, holdIdx)).forEach((v, r) => (sigmaOof[holdIdx[r]] = Math.exp(v)));
+  }
+  const scaleModel = createScaleModel().fit(Xoof, scaleTarget, { sampleWeight: weight });
+  progress('scale model');
+  const center = weightedMedian(sigmaOof, weight);
+  const groups = data.rows.map(config.groupOf);
+  /** The calibrated intervals for one pooling power of σ(x); cheap, so several powers can be compared on one fit. */
+  const intervals = (power: number) => {
+    const pooling: ScalePooling = { power, center };
+    const calibration = calibrateIntervals(absResiduals.map((r, i) => r / pooledScale(sigmaOof[i], pooling)), groups, config.coverage, undefined, undefined, weight);
+    return { pooling, calibration, scale: (sigma: Float64Array) => sigma.map((v) => pooledScale(v, pooling)) };
+  };
+
+  const encoding = features.fit(data.rows, data.y);
+  const X = encode(data.rows, encoding);
+  const models = members.map((spec) => {
+    const m = spec.create().fit(X, data.y, { sampleWeight: weight });
+    progress(`fit ${spec.name}`);
+    return m;
+  });
+  const predict = (rows: readonly Row[], override?: (X: Matrix) => void) => {
+    const Xp = encode(rows, encoding);
+    override?.(Xp);
+    const per = models.map((m) => m.predict(Xp));
+    const consensus = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
+    return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
+  };
+  return { intervals, weights, oofConsensus, sigmaOof, scaleModel, models, encoding, predict };
+}
+
+/** How many progress steps one `crossFit` reports. */
+export function crossFitSteps(members: number, folds: number): number {
+  return members * (folds + 1) + 1;
+}
+
+/**
+ * Chooses how far σ(x) is trusted without touching any test split: the rows of the newest period in
+ * `data` play the later market, the older rows are fitted and calibrated, and the power whose
+ * intervals come closest to the target coverage per group (mean absolute deviation over groups
+ * with enough validation rows) wins; ties go to the earlier candidate.
+ */
+export function selectScalePooling<Row, Encoding>(data: Dataset<Row>, config: CrossFitConfig<Row, Encoding>, progress: (step: string) => void, periodLabel: (row: Row) => string): ScalePoolingSelection {
+  const months = data.rows.map(config.monthOf);
+  const newest = Math.max(...months);
+  const newestLabel = periodLabel(data.rows[months.indexOf(newest)]);
+  const older = subset(data, (i) => months[i] < newest);
+  const newer = subset(data, (i) => months[i] === newest);
+  const fit = crossFit(older, config, progress);
+  const pred = fit.predict(newer.rows);
+  const candidates = SCALE_POOLING_POWERS.map((power) => {
+    const { calibration, scale } = fit.intervals(power);
+    const sigma = scale(pred.scale);
+    const groups: Record<string, { n: number; coverage: number }> = {};
+    let covered = 0;
+    newer.rows.forEach((row, i) => {
+      const group = config.groupOf(row);
+      const hit = Math.abs(pred.consensus[i] - newer.y[i]) <= intervalHalfWidth(calibration, group, 0) * sigma[i] ? 1 : 0;
+      covered += hit;
+      const g = (groups[group] ??= { n: 0, coverage: 0 });
+      g.coverage = (g.coverage * g.n + hit) / (g.n + 1);
+      g.n++;
+    });
+    const counted = Object.values(groups).filter((g) => g.n >= SELECTION_MIN_ROWS);
+    const meanAbsDeviation = counted.reduce((s, g) => s + Math.abs(g.coverage - config.coverage), 0) / Math.max(1, counted.length);
+    return { power, coverage: covered / newer.rows.length, meanAbsDeviation, groups };
+  });
+  const best = candidates.reduce((a, b) => (b.meanAbsDeviation < a.meanAbsDeviation ? b : a));
+  return {
+    protocol: `fitted and calibrated on the ${older.rows.length} training rows before ${newestLabel}, scored on the ${newer.rows.length} of ${newestLabel}; the headline test rows are not used`,
+    minRows: SELECTION_MIN_ROWS,
+    candidates,
+    chosen: best.power,
+  };
+}
+
+export interface HeldOutPrediction {
+  group: string;
+  source: string;
+  actual: number;
+  predicted: number;
+  low: number;
+  high: number;
+}
+
+export interface GroupedEvaluation {
+  overall: AccuracyMetrics;
+  groups: Record<string, AccuracyMetrics & { accuracyClass: AccuracyClass }>;
+  bySource: Record<string, AccuracyMetrics>;
+  rows: HeldOutPrediction[];
+}
+
+/** Metrics overall, per group (in `groupOrder`, then any other) and per source, with each row's interval. */
+export function evaluate<Row>(
+  data: Dataset<Row>, pred: { consensus: Float64Array; scale: Float64Array }, calibration: IntervalCalibration,
+  config: Pick<CrossFitConfig<Row, unknown>, 'groupOf' | 'unitsOf'>, groupOrder: readonly string[] = [],
+): GroupedEvaluation {
+  const n = data.rows.length;
+  const estimate = new Float64Array(n);
+  const low = new Float64Array(n);
+  const high = new Float64Array(n);
+  const groupOfRow = data.rows.map(config.groupOf);
+  for (let i = 0; i < n; i++) {
+    const q = intervalHalfWidth(calibration, groupOfRow[i], 0) * pred.scale[i];
+    estimate[i] = Math.exp(pred.consensus[i]) * config.unitsOf(data.rows[i]);
+    low[i] = estimate[i] * Math.exp(-q);
+    high[i] = estimate[i] * Math.exp(q);
+  }
+  const metricsOf = (idx: number[]) => accuracyMetrics(pick(data.priceUsd, idx), pick(estimate, idx), pick(low, idx), pick(high, idx));
+  const groups: GroupedEvaluation['groups'] = {};
+  const seen = new Set(groupOfRow);
+  for (const g of [...groupOrder.filter((g) => seen.has(g)), ...[...seen].filter((g) => !groupOrder.includes(g)).sort()]) {
+    const m = metricsOf(range(n).filter((i) => groupOfRow[i] === g));
+    groups[g] = { ...m, accuracyClass: accuracyClass(m) };
+  }
+  const bySource: Record<string, AccuracyMetrics> = {};
+  for (const s of new Set(data.source)) bySource[s] = metricsOf(range(n).filter((i) => data.source[i] === s));
+  const rows = range(n).map((i) => ({ group: groupOfRow[i], source: data.source[i], actual: data.priceUsd[i], predicted: Math.round(estimate[i]), low: Math.round(low[i]), high: Math.round(high[i]) }));
+  return { overall: metricsOf(range(n)), groups, bySource, rows };
+}
+
+/** Permutation importance per feature group on held-out rows: the rise in mean absolute log error, as shares. */
+export function permutationImportance<Row>(fit: Pick<CrossFit<Row>, 'predict'>, test: Dataset<Row>, features: Pick<FeatureSpace<Row, unknown>, 'names' | 'groups'>): { feature: string; importance: number }[] {
+  const base = meanAbs(fit.predict(test.rows).consensus, test.y);
+  const rise: { feature: string; importance: number }[] = [];
+  let seed = 7;
+  for (const [group, names] of Object.entries(features.groups)) {
+    const columns = names.map((name) => features.names.indexOf(name));
+    const perm = shuffle(range(test.rows.length), (seed += 1));
+    const shuffled = fit.predict(test.rows, (X) => {
+      const copy = Float64Array.from(X.data);
+      for (let i = 0; i < X.rows; i++) for (const c of columns) X.data[i * X.cols + c] = copy[perm[i] * X.cols + c];
+    });
+    rise.push({ feature: group, importance: Math.max(0, meanAbs(shuffled.consensus, test.y) - base) });
+  }
+  const sum = rise.reduce((s, r) => s + r.importance, 0) || 1;
+  return rise.map((r) => ({ feature: r.feature, importance: Math.round((r.importance / sum) * 1000) / 1000 })).sort((a, b) => b.importance - a.importance);
+}
+
+/** Recency weight of each row relative to the newest month in `data`. */
+export function recencyWeights<Row>(data: Dataset<Row>, config: Pick<CrossFitConfig<Row, unknown>, 'monthOf' | 'recencyHalfLifeMonths'>): Float64Array {
+  const months = data.rows.map(config.monthOf);
+  const newest = Math.max(...months);
+  return Float64Array.from(months, (m) => 0.5 ** ((newest - m) / config.recencyHalfLifeMonths));
+}
+
+export function subset<Row>(data: Dataset<Row>, keep: (i: number) => boolean): Dataset<Row> {
+  const idx = range(data.rows.length).filter(keep);
+  return { rows: idx.map((i) => data.rows[i]), y: pick(data.y, idx), priceUsd: pick(data.priceUsd, idx), source: idx.map((i) => data.source[i]) };
+}
+
+export function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
+  return counts;
+}
+
+/** Deterministic fold of each row (seeded shuffle, then round robin). */
+function foldAssignment(n: number, k: number, seed: number): Int32Array {
+  const fold = new Int32Array(n);
+  shuffle(range(n), seed).forEach((i, r) => (fold[i] = r % k));
+  return fold;
+}
+
+function shuffle(values: number[], seed: number): number[] {
+  let state = seed >>> 0 || 1;
+  const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [values[i], values[j]] = [values[j], values[i]];
+  }
+  return values;
+}
+
+function weightedMedian(values: Float64Array, weights: Float64Array): number {
+  const order = range(values.length).sort((a, b) => values[a] - values[b]);
+  const half = weights.reduce((s, w) => s + w, 0) / 2;
+  let cumulative = 0;
+  for (const i of order) if ((cumulative += weights[i]) >= half) return values[i];
+  return values[order[order.length - 1]];
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+function pick(values: Float64Array, idx: readonly number[]): Float64Array {
+  return Float64Array.from(idx, (i) => values[i]);
+}
+
+function meanAbs(p: Float64Array, y: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < y.length; i++) s += Math.abs(p[i] - y[i]);
+  return s / y.length;
+}
