@@ -1,16 +1,33 @@
 /**
- * `node .build/ingest/models/ingest/cli.js`: runs the ingestion, prints the report and writes it to
- * <ARTIFACTS_DIR>/residential/ingest-report.json.
+ * `node .build/ingest/models/ingest/cli.js [--vehicles | --all]`: runs the ingestion, prints the report
+ * and writes it to <ARTIFACTS_DIR>/residential/ingest-report.json. With --vehicles the vehicle
+ * listings instead (report in <ARTIFACTS_DIR>/vehicle/ingest-report.json); with --all both.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
+import { formatVehicleReport, ingestVehicles } from '../vehicle/ingest';
 import { ingestListings } from './pipeline';
 import { formatReport } from './report-table';
 
-const { report } = ingestListings();
-const directory = join(ARTIFACTS_DIR, 'residential');
-mkdirSync(directory, { recursive: true });
-const path = join(directory, 'ingest-report.json');
-writeFileSync(path, JSON.stringify(report, null, 2) + '\n');
-process.stdout.write(formatReport(report) + `\nReport written to ${path}\n`);
+function writeReport(family: string, report: object, text: string): void {
+  const directory = join(ARTIFACTS_DIR, family);
+  mkdirSync(directory, { recursive: true });
+  const path = join(directory, 'ingest-report.json');
+  writeFileSync(path, JSON.stringify(report, null, 2) + '\n');
+  process.stdout.write(text + `\nReport written to ${path}\n`);
+}
+
+const args = new Set(process.argv.slice(2));
+const residential = !args.has('--vehicles') || args.has('--all');
+const vehicles = args.has('--vehicles') || args.has('--all');
+
+if (residential) {
+  const { report } = ingestListings();
+  writeReport('residential', report, formatReport(report));
+}
+if (vehicles) {
+  if (residential) process.stdout.write('\n');
+  const { report } = ingestVehicles();
+  writeReport('vehicle', report, formatVehicleReport(report));
+}

@@ -13,7 +13,14 @@ import type { DistrictId, PropertyType } from '../vocabulary';
 import type { Candidate, Split } from './candidate';
 import type { ListingRecord } from './record';
 
-export const FENCE = { k: 3.5, madToSigma: 1.4826, minGroup: 20, minMad: 0.05 } as const;
+export interface FenceParameters {
+  k: number;
+  madToSigma: number;
+  minGroup: number;
+  minMad: number;
+}
+
+export const FENCE = { k: 3.5, madToSigma: 1.4826, minGroup: 20, minMad: 0.05 } as const satisfies FenceParameters;
 export const DOWN_PAYMENT_SHARE = 0.35;
 
 export type PriceEra = 'historic' | 'current';
@@ -42,21 +49,22 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-interface LogFence {
+export interface LogFence {
   records: number;
   median: number;
   low: number;
   high: number;
 }
 
-export function robustFence(logValues: readonly number[]): LogFence {
+/** median ± k·MAD of log values; the parameters default to the residential ones above. */
+export function robustFence(logValues: readonly number[], parameters: FenceParameters = FENCE): LogFence {
   const centre = median(logValues);
-  const mad = Math.max(median(logValues.map((v) => Math.abs(v - centre))), FENCE.minMad);
-  const halfWidth = FENCE.k * FENCE.madToSigma * mad;
+  const mad = Math.max(median(logValues.map((v) => Math.abs(v - centre))), parameters.minMad);
+  const halfWidth = parameters.k * parameters.madToSigma * mad;
   return { records: logValues.length, median: centre, low: centre - halfWidth, high: centre + halfWidth };
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const k = key(item);

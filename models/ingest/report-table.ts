@@ -1,11 +1,12 @@
 /** The ingestion report as plain-text tables for the terminal. */
 import { DISTRICT_IDS } from '../vocabulary';
-import { CORRECTIONS, DROP_REASONS, type Correction, type DropReason } from './reasons';
-import type { IngestReport } from './report';
+import { CORRECTIONS, DROP_REASONS } from './reasons';
+import type { IngestReport, LedgerReport } from './report';
 
-type Cell = string | number;
+export type Cell = string | number;
 
-function table(header: Cell[], rows: Cell[][]): string {
+/** Columns padded to their widest cell: the first left-aligned, the rest right-aligned. */
+export function table(header: Cell[], rows: Cell[][]): string {
   const all = [header, ...rows].map((row) => row.map(String));
   const widths = header.map((_, column) => Math.max(...all.map((row) => row[column].length)));
   const line = (row: string[]) =>
@@ -13,14 +14,33 @@ function table(header: Cell[], rows: Cell[][]): string {
   return [line(all[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
 }
 
-const dash = (n: number | undefined) => (n ? n : '·');
+/** A count, or a dot for none. */
+export const dash = (n: number | undefined): Cell => (n ? n : '·');
 
-export function formatReport(report: IngestReport): string {
+/** What the header and ledger tables need: the residential and the vehicle reports both have it. */
+export interface LedgerSummary<D extends string, C extends string> {
+  snapshot: { id: string };
+  sources: readonly LedgerReport<string, D, C>[];
+  totals: { rowsIn: number; rowsOut: number; dropped: Partial<Record<D, number>> };
+  elapsedMs: number;
+}
+
+/**
+ * The sections every ingestion report opens with: a header line, rows in and out per source, drops by
+ * reason (explained), corrections by source (explained too when `explainCorrections`).
+ */
+export function ledgerSections<D extends string, C extends string>(
+  title: string,
+  report: LedgerSummary<D, C>,
+  reasons: Readonly<Record<D, string>>,
+  corrections: Readonly<Record<C, string>>,
+  explainCorrections = false,
+): string[] {
   const sources = report.sources.map((s) => s.source);
   const sections: string[] = [];
 
   sections.push(
-    `Listing ingestion, data snapshot ${report.snapshot.id}: ${report.totals.rowsIn} rows in, ` +
+    `${title}, data snapshot ${report.snapshot.id}: ${report.totals.rowsIn} rows in, ` +
       `${report.totals.rowsOut} records out, in ${(report.elapsedMs / 1000).toFixed(1)} s`,
   );
   sections.push(
@@ -33,22 +53,29 @@ export function formatReport(report: IngestReport): string {
     ),
   );
 
-  const reasons = (Object.keys(DROP_REASONS) as DropReason[]).filter((reason) => report.totals.dropped[reason]);
+  const dropped = (Object.keys(reasons) as D[]).filter((reason) => report.totals.dropped[reason]);
   sections.push(
     'Dropped, by reason\n' +
       table(
         ['reason', ...sources, 'total'],
-        reasons.map((reason) => [reason, ...report.sources.map((s) => dash(s.dropped[reason])), dash(report.totals.dropped[reason])]),
+        dropped.map((reason) => [reason, ...report.sources.map((s) => dash(s.dropped[reason])), dash(report.totals.dropped[reason])]),
       ) +
       '\n' +
-      reasons.map((reason) => `  ${reason}: ${DROP_REASONS[reason]}`).join('\n'),
+      dropped.map((reason) => `  ${reason}: ${reasons[reason]}`).join('\n'),
   );
 
-  const corrections = (Object.keys(CORRECTIONS) as Correction[]).filter((c) => report.sources.some((s) => s.corrections[c]));
+  const corrected = (Object.keys(corrections) as C[]).filter((c) => report.sources.some((s) => s.corrections[c]));
   sections.push(
     'Corrected in records kept\n' +
-      table(['correction', ...sources], corrections.map((c) => [c, ...report.sources.map((s) => dash(s.corrections[c]))])),
+      table(['correction', ...sources], corrected.map((c) => [c, ...report.sources.map((s) => dash(s.corrections[c]))])) +
+      (explainCorrections ? '\n' + corrected.map((c) => `  ${c}: ${corrections[c]}`).join('\n') : ''),
   );
+  return sections;
+}
+
+export function formatReport(report: IngestReport): string {
+  const sources = report.sources.map((s) => s.source);
+  const sections = ledgerSections('Listing ingestion', report, DROP_REASONS, CORRECTIONS);
 
   sections.push(
     'Same flat in two sources (dropped → kept in)\n' +
@@ -76,12 +103,17 @@ export function formatReport(report: IngestReport): string {
       ),
   );
 
-  sections.push(
-    'Personal data in free-text cells (never copied into records)\n' +
-      table(
-        ['source', 'phones', 'e-mails', 'contact names'],
-        report.sources.map((s) => [s.source, s.personalData.phones, s.personalData.emails, s.personalData.contactNames]),
-      ),
-  );
+  sections.push(personalDataSection('Personal data in free-text cells (never copied into records)', report.sources));
   return sections.join('\n\n') + '\n';
+}
+
+/** What the scan for phone numbers, e-mails and contact names found, per source. */
+export function personalDataSection(heading: string, sources: readonly LedgerReport<string, string, string>[]): string {
+  return (
+    `${heading}\n` +
+    table(
+      ['source', 'phones', 'e-mails', 'contact names'],
+      sources.map((s) => [s.source, s.personalData.phones, s.personalData.emails, s.personalData.contactNames]),
+    )
+  );
 }

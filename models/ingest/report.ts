@@ -6,16 +6,19 @@ import type { DataSnapshot } from './snapshot';
 import type { Correction, DropReason } from './reasons';
 import type { ListingSource } from './record';
 
-export interface SourceReport {
-  source: ListingSource;
+/** One file's bookkeeping; the vehicle pipeline fills it with its own sources and reason codes. */
+export interface LedgerReport<S extends string, D extends string, C extends string> {
+  source: S;
   path: string;
   period: string;
   rowsIn: number;
   rowsOut: number;
-  dropped: Partial<Record<DropReason, number>>;
-  corrections: Partial<Record<Correction, number>>; // among the rows kept
+  dropped: Partial<Record<D, number>>;
+  corrections: Partial<Record<C, number>>; // among the rows kept
   personalData: PersonalDataCounts;
 }
+
+export type SourceReport = LedgerReport<ListingSource, DropReason, Correction>;
 
 export interface CrossSourceMergeCount {
   dropped: ListingSource;
@@ -39,24 +42,24 @@ function increment<K extends string>(counts: Partial<Record<K, number>>, key: K,
   counts[key] = (counts[key] ?? 0) + by;
 }
 
-/** Tallies per source while the pipeline runs. */
-export class SourceLedger {
-  readonly dropped: Partial<Record<DropReason, number>> = {};
-  readonly corrections: Partial<Record<Correction, number>> = {};
+/** Tallies per source while the pipeline runs (the vehicle pipeline brings its own reason codes). */
+export class SourceLedger<D extends string = DropReason, C extends string = Correction> {
+  readonly dropped: Partial<Record<D, number>> = {};
+  readonly corrections: Partial<Record<C, number>> = {};
 
-  drop(reason: DropReason, count = 1): void {
+  drop(reason: D, count = 1): void {
     if (count > 0) increment(this.dropped, reason, count);
   }
 
-  correct(correction: Correction): void {
+  correct(correction: C): void {
     increment(this.corrections, correction);
   }
 }
 
-export function sumDropped(reports: readonly SourceReport[]): Partial<Record<DropReason, number>> {
-  const totals: Partial<Record<DropReason, number>> = {};
+export function sumDropped<D extends string = DropReason>(reports: readonly { dropped: Partial<Record<D, number>> }[]): Partial<Record<D, number>> {
+  const totals: Partial<Record<D, number>> = {};
   for (const report of reports) {
-    for (const [reason, count] of Object.entries(report.dropped) as [DropReason, number][]) increment(totals, reason, count);
+    for (const [reason, count] of Object.entries(report.dropped) as [D, number][]) increment(totals, reason, count);
   }
   return totals;
 }

@@ -1,0 +1,17 @@
+/** One adapter per vehicle listing file. */
+import type { VehicleLookups } from '../lookups';
+import type { VehicleSource } from '../record';
+import type { VehicleAdapter } from './adapter';
+import { createAvtoelon2022Adapter } from './avtoelon-2022';
+import { createAvtoelonChevrolet2023Adapter } from './avtoelon-chevrolet-2023';
+
+export type { VehicleAdapter } from './adapter';
+
+export function createVehicleAdapter(source: VehicleSource, lookups: VehicleLookups): VehicleAdapter {
+  switch (source) {
+    case 'avtoelon_2022':
+      return createAvtoelon2022Adapter(lookups);
+    case 'avtoelon_chevrolet_2023':
+      return createAvtoelonChevrolet2023Adapter(lookups);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The vehicle listing files and what is known about each scrape (from data/README.md). Pure data.
+ * Periods are the scrape month: neither file carries listing dates.
+ */
+import type { VehicleSource } from './record';
+
+export interface VehicleSourceFile {
+  source: VehicleSource;
+  path: string; // relative to DATA_DIR
+  period: string; // 'YYYY-MM'
+  regionColumn: string; // the city or district cell, for the report of names no region was found for
+}
+
+export const VEHICLE_SOURCE_FILES: readonly VehicleSourceFile[] = [
+  // README: "avtoelon.uz, mid-2022, all makes".
+  { source: 'avtoelon_2022', path: 'vehicles/avtoelon_2022.csv', period: '2022-06', regionColumn: 'Shahar' },
+  // README: "avtoelon.uz, August 2023, Chevrolet".
+  { source: 'avtoelon_chevrolet_2023', path: 'vehicles/avtoelon_chevrolet_2023.csv', period: '2023-08', regionColumn: 'region' },
+];
+
+export function vehicleSourceFile(source: VehicleSource): VehicleSourceFile {
+  const file = VEHICLE_SOURCE_FILES.find((f) => f.source === source);
+  if (!file) throw new Error(`unknown vehicle source ${source}`);
+  return file;
+}
