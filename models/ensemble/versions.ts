@@ -2,7 +2,7 @@
  * The version store of one kind of model: `<root>/<version>/manifest.json` beside its ONNX files,
  * and a `CURRENT` file naming the version in service. Versions are YYYY.MM.N.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function versionDir(version: string, root: string): string {
@@ -46,4 +46,12 @@ export function nextVersion(existing: readonly string[], now = new Date()): stri
   const prefix = `${now.getUTCFullYear()}.${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
   const taken = existing.filter((v) => v.startsWith(`${prefix}.`)).map((v) => Number(v.split('.')[2]));
   return `${prefix}.${taken.length ? Math.max(...taken) + 1 : 0}`;
+}
+
+/** Writes a new version's files: the ONNX ensemble, the manifest and the held-out predictions. */
+export function writeVersion(dir: string, files: { onnxFile: string; onnx: Uint8Array; manifest: object; evaluation: object }): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, files.onnxFile), files.onnx);
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(files.manifest, null, 1)}\n`);
+  writeFileSync(join(dir, 'evaluation.json'), `${JSON.stringify(files.evaluation)}\n`);
 }

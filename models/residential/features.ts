@@ -11,6 +11,9 @@ import {
   BATHROOMS, BUILDING_TYPES, DISTRICT_IDS,
   type Bathroom, type BuildingType, type DistrictId, type Market, type Renovation, type SellerType,
 } from '../vocabulary/codes';
+import { accumulate, periodIndex } from '../ensemble/encoding';
+
+export { periodIndex };
 
 /** What a feature row is made from: a cleaned listing or a client's request. Missing = null. */
 export interface FeatureSource {
@@ -67,11 +70,6 @@ export const FEATURE_GROUPS: Record<string, readonly (typeof FEATURE_NAMES)[numb
 
 /** Renovation ordered by how much it usually adds; trees split on the order. */
 const RENOVATION_ORDER: Record<Renovation, number> = { rough: 0, pre_finish: 1, needs_repair: 2, average: 3, good: 4, euro: 5, designer: 6 };
-
-export function periodIndex(period: string): number {
-  const [year, month] = period.split('-').map(Number);
-  return (year - 2020) * 12 + (month - 1);
-}
 
 /** Fits the location encodings on rows with known log price per m². */
 export function fitEncoding(rows: readonly FeatureSource[], logPricePerM2: ArrayLike<number>, smoothing = 10): FeatureEncoding {
@@ -131,12 +129,4 @@ export function encodeFeatures<T extends Float32Array | Float64Array>(rows: read
     out[o + 18] = Math.min(periodIndex(r.period), newest);
   }
   return out;
-}
-
-function accumulate(map: Map<string, { sum: number; n: number }>, key: string, y: number): void {
-  const entry = map.get(key);
-  if (entry) {
-    entry.sum += y;
-    entry.n += 1;
-  } else map.set(key, { sum: y, n: 1 });
 }

@@ -1,23 +1,23 @@
 /**
- * `npm run train`: ingest, clean, train, evaluate, write models/artifacts/residential/<version>/,
- * and promote it if it is not worse than the version in service. `--no-promote` only writes.
+ * Residential training for `npm run train` (models/train-cli.ts): ingest, clean, train, evaluate,
+ * write models/artifacts/residential/<version>/, and promote it if it is not worse than the version
+ * in service. `--no-promote` only writes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { SingleBar, Presets } from 'cli-progress';
+import { writeVersion } from '../ensemble/versions';
+import { progressBar } from '../train-progress';
 import { toOnnxEnsemble } from '../onnx/registry';
 import { accuracyMetrics } from '../ensemble/metrics';
 import { currentVersion, listVersions, nextVersion, readManifest, setCurrentVersion, versionDir, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from './manifest';
 import { writeModelCard } from './model-card';
-import { decidePromotion } from './promotion';
+import { decidePromotion } from '../ensemble/promotion';
 import { ResidentialModelSet } from './runtime';
 import { trainResidential } from './train';
 
-async function main(argv: string[]): Promise<void> {
+/** @returns the process exit code: 0, or 3 when the new version was not promoted */
+export async function trainResidentialVersion(argv: readonly string[]): Promise<number> {
   const started = Date.now();
-  const bar = new SingleBar({ format: 'training |{bar}| {percentage}% {step}', hideCursor: true }, Presets.shades_classic);
-  bar.start(1, 0, { step: '' });
-  const trained = trainResidential({ onProgress: (done, total, step) => { bar.setTotal(total); bar.update(done, { step }); } });
+  const bar = progressBar('residential');
+  const trained = trainResidential({ onProgress: bar.update });
   bar.stop();
 
   const version = nextVersion(listVersions());
@@ -28,17 +28,19 @@ async function main(argv: string[]): Promise<void> {
     training: { ...trained.manifest.training, seconds: Math.round((Date.now() - started) / 100) / 10 },
   };
   const dir = versionDir(version);
-  mkdirSync(dir, { recursive: true });
   const columns = [...trained.fitted.map(({ spec, model }) => ({ name: spec.name, model })), { name: SCALE_COLUMN, model: trained.scaleModel }];
-  writeFileSync(join(dir, manifest.onnx.file), toOnnxEnsemble(columns, { featureNames: manifest.features.names, metadata: { model_version: version } }));
-  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
-  writeFileSync(join(dir, 'evaluation.json'), `${JSON.stringify({ protocol: manifest.evaluation.headline.protocol, rows: trained.headlinePredictions })}\n`);
+  writeVersion(dir, {
+    onnxFile: manifest.onnx.file,
+    onnx: toOnnxEnsemble(columns, { featureNames: manifest.features.names, metadata: { model_version: version } }),
+    manifest,
+    evaluation: { protocol: manifest.evaluation.headline.protocol, rows: trained.headlinePredictions },
+  });
 
   const h = manifest.evaluation.headline.overall;
   console.log(`wrote ${dir} in ${manifest.training.seconds} s`);
   console.log(`headline (${manifest.evaluation.headline.overall.n} held-out listings): R² ${h.r2.toFixed(3)}, MAPE ${(h.mape * 100).toFixed(1)}%, median APE ${(h.medianApe * 100).toFixed(1)}%, PPE10 ${(h.ppe10 * 100).toFixed(0)}%, 90% interval coverage ${(h.intervalCoverage * 100).toFixed(1)}%`);
 
-  if (argv.includes('--no-promote')) return;
+  if (argv.includes('--no-promote')) return 0;
   const decision = decidePromotion(manifest, await currentOnSameEvaluation(manifest, trained.headlineTest));
   if (decision.promote) {
     setCurrentVersion(version);
@@ -46,10 +48,10 @@ async function main(argv: string[]): Promise<void> {
     // The card describes the version in service.
     const written = await writeModelCard(version);
     console.log(`model card: ${written.markdown}`);
-  } else {
-    console.log(`NOT promoted (${decision.reason}); the service keeps ${currentVersion()}. Promote by hand with \`npm run model -- promote ${version}\`.`);
-    process.exitCode = 3;
+    return 0;
   }
+  console.log(`NOT promoted (${decision.reason}); the service keeps ${currentVersion()}. Promote by hand with \`npm run model -- promote ${version}\`.`);
+  return 3;
 }
 
 async function currentOnSameEvaluation(candidate: ResidentialManifest, test: ReturnType<typeof trainResidential>['headlineTest']) {
@@ -64,8 +66,3 @@ async function currentOnSameEvaluation(candidate: ResidentialManifest, test: Ret
   await runtime.close();
   return { version, mapeOnSameEvaluation: accuracyMetrics(test.priceUsd, values.map((v) => v.estimate)).mape };
 }
-
-main(process.argv.slice(2)).catch((error) => {
-  console.error(error);
-  process.exit(1);
-});

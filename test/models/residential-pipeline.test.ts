@@ -6,7 +6,7 @@ import { learnWeights } from '../../models/ensemble/weights';
 import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from '../../models/residential/features';
 import { marketReference } from '../../models/residential/market';
 import { accuracyClass, accuracyMetrics, quantile, wilsonBounds } from '../../models/ensemble/metrics';
-import { decidePromotion } from '../../models/residential/promotion';
+import { decidePromotion } from '../../models/ensemble/promotion';
 import { compareVersions, currentVersion, nextVersion, readManifest } from '../../models/residential/manifest';
 
 const flat = (over: Partial<FeatureSource> = {}): FeatureSource => ({

@@ -3,7 +3,12 @@
  * evaluation. Same data snapshot → the same headline test rows, so the recorded headline numbers
  * are compared; a new snapshot → the current version is scored on the new version's test rows.
  */
-import type { ResidentialManifest } from './manifest';
+import type { AccuracyMetrics } from '../ensemble/metrics';
+
+/** What the gate reads of any kind's manifest. */
+export interface PromotionCandidate {
+  evaluation: { headline: { overall: AccuracyMetrics }; kfold: { overall: AccuracyMetrics } };
+}
 
 /**
  * MAPE may rise by at most this much (noise between runs). Coverage must stay within a sanity band:
@@ -18,10 +23,15 @@ export interface PromotionDecision {
   reason: string;
 }
 
-export function decidePromotion(candidate: Pick<ResidentialManifest, 'evaluation'>, current: { version: string; mapeOnSameEvaluation: number } | null): PromotionDecision {
-  const { mape, intervalCoverage } = candidate.evaluation.headline.overall;
+/**
+ * @param coverageFrom which evaluation's coverage the sanity band checks: the headline for homes;
+ * k-fold for vehicles, whose served intervals carry a drift allowance the headline model has not.
+ */
+export function decidePromotion(candidate: PromotionCandidate, current: { version: string; mapeOnSameEvaluation: number } | null, coverageFrom: 'headline' | 'kfold' = 'headline'): PromotionDecision {
+  const { mape } = candidate.evaluation.headline.overall;
+  const { intervalCoverage } = candidate.evaluation[coverageFrom].overall;
   if (intervalCoverage < COVERAGE_BAND[0] || intervalCoverage > COVERAGE_BAND[1]) {
-    return { promote: false, reason: `headline interval coverage ${(intervalCoverage * 100).toFixed(1)}% is outside ${COVERAGE_BAND[0] * 100}–${COVERAGE_BAND[1] * 100}%` };
+    return { promote: false, reason: `${coverageFrom} interval coverage ${(intervalCoverage * 100).toFixed(1)}% is outside ${COVERAGE_BAND[0] * 100}–${COVERAGE_BAND[1] * 100}%` };
   }
   if (!current) return { promote: true, reason: 'no version in service yet' };
   if (mape > current.mapeOnSameEvaluation + MAPE_TOLERANCE) {

@@ -1,0 +1,44 @@
+/**
+ * From the members' log predictions for one request to the estimate, each member's estimate, their
+ * disagreement and the calibrated interval: the arithmetic every kind's runtime shares.
+ */
+import { intervalHalfWidth, pooledScale, type IntervalCalibration } from './conformal';
+
+export interface EnsembleEstimate {
+  /** Unrounded consensus estimate in USD. */
+  estimate: number;
+  memberEstimates: number[];
+  /** (max − min) / estimate over the members that carry weight. */
+  modelSpread: number;
+  /** Unrounded interval in USD. */
+  low: number;
+  high: number;
+}
+
+/**
+ * @param memberLogs each member's log prediction (log price, or log price per unit)
+ * @param units what the prediction is per: the area for homes, 1 for vehicles
+ * @param sigma σ(x) from the interval-scale column (1 for plain conformal)
+ */
+export function ensembleEstimate(
+  memberLogs: readonly number[], weights: readonly number[], units: number,
+  calibration: IntervalCalibration, group: string, outOfDistributionFlags: number, sigma: number,
+): EnsembleEstimate {
+  let consensus = 0;
+  weights.forEach((w, j) => (consensus += w * memberLogs[j]));
+  const memberEstimates = memberLogs.map((lp) => Math.exp(lp) * units);
+  const estimate = Math.exp(consensus) * units;
+  // Disagreement among the members that carry weight: a zero-weight member is reported, not trusted.
+  const weighted = memberEstimates.filter((_, j) => weights[j] > 0);
+  const modelSpread = weighted.length > 1 ? (Math.max(...weighted) - Math.min(...weighted)) / estimate : 0;
+  const q = intervalHalfWidth(calibration, group, outOfDistributionFlags) * pooledScale(sigma, calibration.scale?.pooling);
+  return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q) };
+}
+
+export function roundTo(x: number, step: number): number {
+  return Math.round(x / step) * step;
+}
+
+export function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

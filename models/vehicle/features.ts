@@ -1,0 +1,114 @@
+/**
+ * The ONE feature module of the vehicle models: training and serving both call `encodeVehicles`,
+ * so a model never sees features built differently from how it was trained.
+ *
+ * Make and model enter as smoothed target encodings of log price: a model is shrunk towards its
+ * make and a make towards the whole market (m-estimate), so a model with three listings barely
+ * moves the estimate and an unseen one falls back to its make. Daewoo, Ravon and Chevrolet build
+ * the same cars in Asaka, so a make's prior is its badge family's.
+ */
+import { accumulate, periodIndex } from '../ensemble/encoding';
+import { BODY_TYPES, DRIVES, FUELS, REGION_IDS, TRANSMISSIONS, badgeFamily } from './vocabulary';
+import type { VehicleRequest } from './valuation';
+
+/** What a feature row is made from: a cleaned listing or a client's request. Missing = null. */
+export interface VehicleFeatureSource extends Omit<VehicleRequest, 'askingPrice'> {
+  /** 'YYYY-MM': when the price was asked. Serving uses the newest period seen in training. */
+  period: string;
+}
+
+/** Learned encoding tables: stored in the model manifest and used unchanged at serving time. */
+export interface VehicleEncoding {
+  marketMean: number;
+  /** By badge family (Chevrolet also stands for Daewoo and Ravon). */
+  make: Record<string, { mean: number; n: number }>;
+  /** By `make model` (the badge family's make). */
+  model: Record<string, { mean: number; n: number }>;
+  smoothing: number;
+  newestPeriod: string;
+}
+
+/** Order of the columns of the feature matrix: part of the ONNX contract (input 'features'). */
+export const VEHICLE_FEATURE_NAMES = [
+  'make_prior', 'model_prior', 'model_log_count', 'year', 'age_at_listing', 'log_mileage', 'mileage_per_year',
+  'engine_litres', 'fuel', 'transmission', 'body', 'drive', 'trim', 'defects', 'region', 'is_tashkent_city', 'period_index',
+] as const;
+export const VEHICLE_FEATURE_COUNT = VEHICLE_FEATURE_NAMES.length;
+
+/** Feature groups as the importance report names them. */
+export const VEHICLE_FEATURE_GROUPS: Record<string, readonly (typeof VEHICLE_FEATURE_NAMES)[number][]> = {
+  'make and model': ['make_prior', 'model_prior', 'model_log_count'],
+  'model year': ['year', 'age_at_listing'],
+  mileage: ['log_mileage', 'mileage_per_year'],
+  engine: ['engine_litres'],
+  fuel: ['fuel'],
+  transmission: ['transmission'],
+  body: ['body'],
+  drive: ['drive'],
+  'trim level': ['trim'],
+  condition: ['defects'],
+  region: ['region', 'is_tashkent_city'],
+  'listing period': ['period_index'],
+};
+
+/** The calibration and reporting group of a vehicle: its (badge family) make and model. */
+export function vehicleGroup(row: Pick<VehicleFeatureSource, 'make' | 'model'>): string {
+  return `${badgeFamily(row.make)} ${row.model}`;
+}
+
+export function fitVehicleEncoding(rows: readonly VehicleFeatureSource[], logPrice: ArrayLike<number>, smoothing = 10): VehicleEncoding {
+  let total = 0;
+  const makeSums = new Map<string, { sum: number; n: number }>();
+  const modelSums = new Map<string, { sum: number; n: number }>();
+  let newestPeriod = '0000-00';
+  rows.forEach((row, i) => {
+    const y = logPrice[i];
+    total += y;
+    accumulate(makeSums, badgeFamily(row.make), y);
+    accumulate(modelSums, vehicleGroup(row), y);
+    if (row.period > newestPeriod) newestPeriod = row.period;
+  });
+  const marketMean = total / rows.length;
+  const make: VehicleEncoding['make'] = {};
+  for (const [id, { sum, n }] of makeSums) make[id] = { mean: (sum + smoothing * marketMean) / (n + smoothing), n };
+  const model: VehicleEncoding['model'] = {};
+  for (const [id, { sum, n }] of modelSums) {
+    const prior = make[id.slice(0, id.indexOf(' '))]?.mean ?? marketMean;
+    model[id] = { mean: (sum + smoothing * prior) / (n + smoothing), n };
+  }
+  return { marketMean, make, model, smoothing, newestPeriod };
+}
+
+/** Encodes rows into a row-major float matrix (NaN = missing), the models' input. */
+export function encodeVehicles<T extends Float32Array | Float64Array>(rows: readonly VehicleFeatureSource[], encoding: VehicleEncoding, out: T): T {
+  const width = VEHICLE_FEATURE_COUNT;
+  if (out.length < rows.length * width) throw new Error('feature buffer too small');
+  const newest = periodIndex(encoding.newestPeriod);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const o = i * width;
+    const makePrior = encoding.make[badgeFamily(r.make)]?.mean ?? encoding.marketMean;
+    const model = encoding.model[vehicleGroup(r)];
+    // Trees cannot extrapolate in time: a later period is valued as of the newest one trained on.
+    const period = Math.min(periodIndex(r.period), newest);
+    const age = Math.max(0, 2020 + period / 12 - r.year);
+    out[o] = makePrior;
+    out[o + 1] = model?.mean ?? makePrior;
+    out[o + 2] = Math.log1p(model?.n ?? 0);
+    out[o + 3] = r.year;
+    out[o + 4] = age;
+    out[o + 5] = r.mileageKm === null ? NaN : Math.log1p(r.mileageKm);
+    out[o + 6] = r.mileageKm === null ? NaN : r.mileageKm / Math.max(0.5, age);
+    out[o + 7] = r.engineLitres ?? NaN;
+    out[o + 8] = r.fuel === null ? NaN : FUELS.indexOf(r.fuel);
+    out[o + 9] = r.transmission === null ? NaN : TRANSMISSIONS.indexOf(r.transmission);
+    out[o + 10] = r.body === null ? NaN : BODY_TYPES.indexOf(r.body);
+    out[o + 11] = r.drive === null ? NaN : DRIVES.indexOf(r.drive);
+    out[o + 12] = r.trim ?? NaN;
+    out[o + 13] = r.defects === null ? NaN : r.defects ? 1 : 0;
+    out[o + 14] = r.region === null ? NaN : REGION_IDS.indexOf(r.region);
+    out[o + 15] = r.region === null ? NaN : r.region === 'tashkent_city' ? 1 : 0;
+    out[o + 16] = period;
+  }
+  return out;
+}

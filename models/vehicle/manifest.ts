@@ -1,0 +1,62 @@
+/**
+ * The vehicle artifact contract: `models/artifacts/vehicle/<version>/manifest.json` plus one
+ * `ensemble.onnx` holding every member and the interval-scale model as columns of one output, and
+ * a `CURRENT` file naming the version in service (the version store of models/ensemble/versions.ts).
+ */
+import { join } from 'node:path';
+import { ARTIFACTS_DIR } from '../paths';
+import type { IntervalCalibration } from '../ensemble/conformal';
+import type { AccuracyClass } from '../ensemble/confidence';
+import type { AccuracyMetrics } from '../ensemble/metrics';
+import * as versions from '../ensemble/versions';
+import type { DataSnapshot } from '../ingest';
+import type { VehicleIngestReport } from './ingest';
+import type { VehicleEncoding } from './features';
+import type { VehicleMarketReference } from './market';
+
+export const VEHICLE_DIR = join(ARTIFACTS_DIR, 'vehicle');
+export const VEHICLE_ONNX_FILE = 'ensemble.onnx';
+export const VEHICLE_SCALE_COLUMN = 'interval-scale';
+
+export const versionDir = (version: string, root = VEHICLE_DIR): string => versions.versionDir(version, root);
+export const currentVersion = (root = VEHICLE_DIR): string | null => versions.currentVersion(root);
+export const setCurrentVersion = (version: string, root = VEHICLE_DIR): void => versions.setCurrentVersion(version, root);
+export const listVersions = (root = VEHICLE_DIR): string[] => versions.listVersions(root);
+export const readManifest = (version: string, root = VEHICLE_DIR): VehicleManifest => versions.readManifest<VehicleManifest>(version, root);
+
+export interface VehicleEvaluationReport {
+  protocol: string;
+  weights: Record<string, number>;
+  overall: AccuracyMetrics;
+  /** Per make/model group (vehicleGroup), with counts. */
+  groups: Record<string, AccuracyMetrics & { accuracyClass: AccuracyClass }>;
+  bySource: Record<string, AccuracyMetrics>;
+}
+
+export interface VehicleManifest {
+  kind: 'vehicle';
+  version: string;
+  trainedAt: string;
+  generatedBy: string;
+  dataSnapshot: DataSnapshot;
+  training: { rows: number; bySource: Record<string, number>; byMake: Record<string, number>; seconds: number; ingest: VehicleIngestReport };
+  target: 'log_price';
+  features: { names: string[]; encoding: VehicleEncoding };
+  onnx: { file: string; input: string; output: string; columns: string[] };
+  members: { name: string; algorithm: string; weight: number; hyperparameters: Record<string, unknown> }[];
+  intervals: IntervalCalibration;
+  market: VehicleMarketReference;
+  /** The honesty rule: fewer training listings of a make and model than this → no valuation. */
+  minListings: number;
+  /** Fewer than this → valued, but flagged THIN_MODEL_DATA (the interval widens, confidence falls). */
+  thinListings: number;
+  evaluation: {
+    headline: VehicleEvaluationReport;
+    kfold: VehicleEvaluationReport;
+    /** The served intervals (with the drift allowance) on the k-fold rows: their coverage and width where the market did not move. */
+    kfoldWithDriftAllowance: { intervalCoverage: number; medianIntervalWidth: number };
+    featureImportance: { feature: string; importance: number }[];
+  };
+  /** Accuracy class per group used by the confidence rule (headline where it has 30+ rows, else k-fold, else low). */
+  groupAccuracy: Record<string, AccuracyClass>;
+}
