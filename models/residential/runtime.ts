@@ -6,6 +6,7 @@
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { confidence } from '../ensemble/confidence';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
+import { versionSummary } from '../ensemble/publish';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
@@ -76,18 +77,11 @@ export class ResidentialModelSet implements ResidentialRuntime {
     const { manifest } = this;
     const headline = manifest.evaluation.headline;
     return {
-      version: manifest.version,
-      trainedAt: manifest.trainedAt,
-      dataSnapshot: manifest.dataSnapshot.id,
-      evaluation: headline.protocol,
-      metrics: headline.overall,
+      ...versionSummary(manifest),
       districts: Object.entries(headline.districts).map(([id, m]) => {
         const { accuracyClass, ...metrics } = m;
         return { district: DISTRICT_NAMES[id as DistrictId] ?? id, metrics, accuracyClass };
       }),
-      featureImportance: manifest.evaluation.featureImportance,
-      members: manifest.members.map((m) => ({ name: m.name, algorithm: m.algorithm, weight: m.weight })),
-      intervalCoverage: manifest.intervals.coverage,
       market: manifest.market,
     };
   }

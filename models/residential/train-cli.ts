@@ -3,11 +3,10 @@
  * write models/artifacts/residential/<version>/, and promote it if it is not worse than the version
  * in service. `--no-promote` only writes.
  */
-import { writeVersion } from '../ensemble/versions';
-import { progressBar } from '../train-progress';
-import { toOnnxEnsemble } from '../onnx/registry';
 import { accuracyMetrics } from '../ensemble/metrics';
-import { currentVersion, listVersions, nextVersion, readManifest, setCurrentVersion, versionDir, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from './manifest';
+import { publishVersion } from '../ensemble/publish';
+import { progressBar } from '../train-progress';
+import { currentVersion, readManifest, setCurrentVersion, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from './manifest';
 import { writeModelCard } from './model-card';
 import { decidePromotion } from '../ensemble/promotion';
 import { ResidentialModelSet } from './runtime';
@@ -20,21 +19,7 @@ export async function trainResidentialVersion(argv: readonly string[]): Promise<
   const trained = trainResidential({ onProgress: bar.update });
   bar.stop();
 
-  const version = nextVersion(listVersions());
-  const manifest: ResidentialManifest = {
-    ...trained.manifest,
-    version,
-    trainedAt: new Date().toISOString(),
-    training: { ...trained.manifest.training, seconds: Math.round((Date.now() - started) / 100) / 10 },
-  };
-  const dir = versionDir(version);
-  const columns = [...trained.fitted.map(({ spec, model }) => ({ name: spec.name, model })), { name: SCALE_COLUMN, model: trained.scaleModel }];
-  writeVersion(dir, {
-    onnxFile: manifest.onnx.file,
-    onnx: toOnnxEnsemble(columns, { featureNames: manifest.features.names, metadata: { model_version: version } }),
-    manifest,
-    evaluation: { protocol: manifest.evaluation.headline.protocol, rows: trained.headlinePredictions },
-  });
+  const { manifest, dir } = publishVersion<ResidentialManifest>(RESIDENTIAL_DIR, trained, SCALE_COLUMN, started);
 
   const h = manifest.evaluation.headline.overall;
   console.log(`wrote ${dir} in ${manifest.training.seconds} s`);
@@ -43,14 +28,14 @@ export async function trainResidentialVersion(argv: readonly string[]): Promise<
   if (argv.includes('--no-promote')) return 0;
   const decision = decidePromotion(manifest, await currentOnSameEvaluation(manifest, trained.headlineTest));
   if (decision.promote) {
-    setCurrentVersion(version);
-    console.log(`promoted ${version}: ${decision.reason}`);
+    setCurrentVersion(manifest.version);
+    console.log(`promoted ${manifest.version}: ${decision.reason}`);
     // The card describes the version in service.
-    const written = await writeModelCard(version);
+    const written = await writeModelCard(manifest.version);
     console.log(`model card: ${written.markdown}`);
     return 0;
   }
-  console.log(`NOT promoted (${decision.reason}); the service keeps ${currentVersion()}. Promote by hand with \`npm run model -- promote ${version}\`.`);
+  console.log(`NOT promoted (${decision.reason}); the service keeps ${currentVersion()}. Promote by hand with \`npm run model -- promote ${manifest.version}\`.`);
   return 3;
 }
 

@@ -7,6 +7,7 @@
 import { confidence } from '../ensemble/confidence';
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { periodIndex } from '../ensemble/encoding';
+import { versionSummary } from '../ensemble/publish';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleManifest } from './manifest';
@@ -96,18 +97,11 @@ export class VehicleModelSet implements VehicleRuntime {
     const { manifest } = this;
     const headline = manifest.evaluation.headline;
     return {
-      version: manifest.version,
-      trainedAt: manifest.trainedAt,
-      dataSnapshot: manifest.dataSnapshot.id,
-      evaluation: headline.protocol,
-      metrics: headline.overall,
+      ...versionSummary(manifest),
       groups: Object.entries(headline.groups).map(([group, m]) => {
         const { accuracyClass, ...metrics } = m;
         return { group, metrics, accuracyClass };
       }),
-      featureImportance: manifest.evaluation.featureImportance,
-      members: manifest.members.map((m) => ({ name: m.name, algorithm: m.algorithm, weight: m.weight })),
-      intervalCoverage: manifest.intervals.coverage,
     };
   }
 

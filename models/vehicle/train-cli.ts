@@ -4,10 +4,9 @@
  * service on the same evaluation. `--no-promote` only writes.
  */
 import { decidePromotion } from '../ensemble/promotion';
-import { nextVersion, writeVersion } from '../ensemble/versions';
-import { toOnnxEnsemble } from '../onnx/registry';
+import { publishVersion } from '../ensemble/publish';
 import { progressBar } from '../train-progress';
-import { currentVersion, listVersions, readManifest, setCurrentVersion, versionDir, VEHICLE_SCALE_COLUMN, type VehicleManifest } from './manifest';
+import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from './manifest';
 import { trainVehicles } from './train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
@@ -17,21 +16,7 @@ export async function trainVehicleVersion(argv: readonly string[]): Promise<numb
   const trained = trainVehicles({ onProgress: bar.update });
   bar.stop();
 
-  const version = nextVersion(listVersions());
-  const manifest: VehicleManifest = {
-    ...trained.manifest,
-    version,
-    trainedAt: new Date().toISOString(),
-    training: { ...trained.manifest.training, seconds: Math.round((Date.now() - started) / 100) / 10 },
-  };
-  const dir = versionDir(version);
-  const columns = [...trained.fitted.map(({ spec, model }) => ({ name: spec.name, model })), { name: VEHICLE_SCALE_COLUMN, model: trained.scaleModel }];
-  writeVersion(dir, {
-    onnxFile: manifest.onnx.file,
-    onnx: toOnnxEnsemble(columns, { featureNames: manifest.features.names, metadata: { model_version: version } }),
-    manifest,
-    evaluation: { protocol: manifest.evaluation.headline.protocol, rows: trained.headlinePredictions },
-  });
+  const { manifest, dir } = publishVersion<VehicleManifest>(VEHICLE_DIR, trained, VEHICLE_SCALE_COLUMN, started);
   const h = manifest.evaluation.headline.overall;
   const k = manifest.evaluation.kfold.overall;
   console.log(`wrote ${dir} in ${manifest.training.seconds} s`);
@@ -47,10 +32,10 @@ export async function trainVehicleVersion(argv: readonly string[]): Promise<numb
   const comparable = same && same.dataSnapshot.id === manifest.dataSnapshot.id && same.evaluation.headline.protocol === manifest.evaluation.headline.protocol;
   const decision = decidePromotion(manifest, comparable ? { version: current!, mapeOnSameEvaluation: same.evaluation.headline.overall.mape } : null, 'kfold');
   if (decision.promote) {
-    setCurrentVersion(version);
-    console.log(`promoted vehicle ${version}: ${decision.reason}`);
+    setCurrentVersion(manifest.version);
+    console.log(`promoted vehicle ${manifest.version}: ${decision.reason}`);
     return 0;
   }
-  console.log(`vehicle ${version} NOT promoted (${decision.reason}); the service keeps ${current}.`);
+  console.log(`vehicle ${manifest.version} NOT promoted (${decision.reason}); the service keeps ${current}.`);
   return 3;
 }
