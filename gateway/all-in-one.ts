@@ -4,16 +4,20 @@ import { ensureLocalKey } from './auth/local-key';
 import { gatewayConfigFromEnv } from './config';
 import { startStack } from './stack';
 
+const port = (variable: string) => (process.env[variable] ? Number(process.env[variable]) : 0);
+
 async function main(): Promise<void> {
   const config = gatewayConfigFromEnv();
   const stack = await startStack({
     gateway: config,
-    residentialPort: process.env.RESIDENTIAL_PORT ? Number(process.env.RESIDENTIAL_PORT) : 0,
-    locationPort: process.env.LOCATION_PORT ? Number(process.env.LOCATION_PORT) : 0,
+    residentialPort: port('RESIDENTIAL_PORT'),
+    locationPort: port('LOCATION_PORT'),
+    vehiclePort: port('VEHICLE_PORT'),
   });
+  const vehicleModel = stack.vehicleModelVersion ? `, vehicles ${stack.vehicleModelVersion}` : ', no vehicle model';
+  console.log(`Valuation service ${stack.modelVersion}${vehicleModel} listening on ${stack.gateway.url}`);
+  console.log(`  subgraphs: residential on ${stack.residential.url}, location on ${stack.location.url}, vehicle on ${stack.vehicle.url}; quotas ${config.redisUrl ? 'in Redis' : 'in process (REDIS_URL unset)'}`);
   const created = ensureLocalKey(stack.gateway.keys);
-  console.log(`Valuation service ${stack.modelVersion} listening on ${stack.gateway.url}`);
-  console.log(`  subgraphs: residential on ${stack.residential.url}, location on ${stack.location.url}; quotas ${config.redisUrl ? 'in Redis' : 'in process (REDIS_URL unset)'}`);
   if (created) {
     console.log(`\nA local organisation "${created.record.org}" (plan ${created.record.plan}) was created. Its API key, shown only this once:\n\n  ${created.key}\n`);
     console.log(`Try it:\n  curl -s ${stack.gateway.url}/api/predict/home -H 'Content-Type: application/json' -H 'X-API-Key: ${created.key}' \\\n    -d '{"district":"Chilanzar","mahalla":"Qatortol","area":65,"rooms":3,"floor":4,"total_floors":9,"renovation":"Evro","qurilish_turi":"G\\u0027ishtli","mebel":"ha","sanuzel":"alohida"}'\n`);

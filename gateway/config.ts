@@ -8,7 +8,7 @@ export interface GatewayConfig {
   redisUrl?: string;
   /** INTERNAL_TOKEN: shared secret for calling subgraphs (all-in-one mode generates one) */
   internalToken?: string;
-  /** <NAME>_URL, e.g. RESIDENTIAL_URL=http://10.0.0.5:4001/graphql, LOCATION_URL=http://10.0.0.6:4002/graphql @default the loopback ports of all-in-one mode */
+  /** <NAME>_URL (SUBGRAPH_URL_VARIABLES), e.g. RESIDENTIAL_URL=http://10.0.0.5:4001/graphql @default the loopback ports of all-in-one mode */
   subgraphUrls: Record<string, string>;
   /** SUBGRAPH_TRANSPORT: in all-in-one mode, 'local' executes co-located subgraphs in process, 'http' calls them over loopback @default 'local' */
   subgraphTransport: 'local' | 'http';
@@ -20,10 +20,19 @@ export interface GatewayConfig {
   maxCost: number;
 }
 
+/** Each subgraph of the supergraph, the variable holding its URL when it runs apart, and the port it listens on alone by default. */
+export const SUBGRAPH_URL_VARIABLES = {
+  residential: { variable: 'RESIDENTIAL_URL', port: 4001 },
+  location: { variable: 'LOCATION_URL', port: 4002 },
+  vehicle: { variable: 'VEHICLE_URL', port: 4003 },
+} as const;
+
 export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const subgraphUrls: Record<string, string> = {};
-  if (env.RESIDENTIAL_URL) subgraphUrls.residential = env.RESIDENTIAL_URL;
-  if (env.LOCATION_URL) subgraphUrls.location = env.LOCATION_URL;
+  for (const [name, { variable }] of Object.entries(SUBGRAPH_URL_VARIABLES)) {
+    const url = env[variable];
+    if (url) subgraphUrls[name] = url;
+  }
   return {
     host: env.HOST ?? '127.0.0.1',
     port: env.PORT ? Number(env.PORT) : 4000,

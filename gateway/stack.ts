@@ -1,12 +1,13 @@
 /**
- * All-in-one mode: the residential and location subgraphs and the gateway in one process, the
- * subgraphs on loopback ports, joined by a fresh internal token. `npm start`, the tests and the
+ * All-in-one mode: the residential, location and vehicle subgraphs and the gateway in one process,
+ * the subgraphs on loopback ports, joined by a fresh internal token. `npm start`, the tests and the
  * benchmarks all start the service through here.
  */
 import { randomBytes } from 'node:crypto';
 import { ResidentialModelService } from '../models/residential/serving';
 import { start as startLocation } from '../subgraphs/location';
 import { start as startResidential } from '../subgraphs/residential';
+import { loadVehicleModel, start as startVehicle } from '../subgraphs/vehicle';
 import type { RunningService } from '../subgraphs/common/serve';
 import type { KeyStore } from './auth/key-store';
 import { start as startGateway, type GatewayConfig, type RunningGateway } from './index';
@@ -17,7 +18,12 @@ export interface StackOptions {
   residentialPort?: number;
   /** Port of the location subgraph. @default 0 (any free loopback port) */
   locationPort?: number;
+  /** Port of the vehicle subgraph. @default 0 (any free loopback port) */
+  vehiclePort?: number;
+  /** Residential artifacts (versions and CURRENT). @default models/artifacts/residential */
   artifactsRoot?: string;
+  /** Vehicle artifacts (versions and CURRENT). @default models/artifacts/vehicle */
+  vehicleArtifactsRoot?: string;
   keys?: KeyStore;
   log?: (message: string) => void;
 }
@@ -26,34 +32,47 @@ export interface RunningStack {
   gateway: RunningGateway;
   residential: RunningService;
   location: RunningService;
+  vehicle: RunningService;
   internalToken: string;
   /** The residential model version in service (changes when another version is promoted). */
   readonly modelVersion: string;
+  /** The vehicle model version in service; null when none is promoted (vehicle queries answer SERVICE_UNAVAILABLE). */
+  readonly vehicleModelVersion: string | null;
   close(): Promise<void>;
 }
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const log = options.log ?? ((message: string) => console.error(`[stack] ${message}`));
   const runtime = await ResidentialModelService.start({ root: options.artifactsRoot, log: options.log });
+  const vehicleRuntime = await loadVehicleModel(options.vehicleArtifactsRoot);
+  if (!vehicleRuntime) log('no vehicle model is promoted: vehicle valuations answer SERVICE_UNAVAILABLE until one is');
   const internalToken = options.gateway.internalToken ?? randomBytes(24).toString('base64url');
-  const residential = await startResidential({ host: '127.0.0.1', port: options.residentialPort ?? 0, internalToken, introspection: options.gateway.introspection }, runtime);
-  const location = await startLocation({ host: '127.0.0.1', port: options.locationPort ?? 0, internalToken, introspection: options.gateway.introspection });
+  const subgraph = (port: number | undefined) => ({ host: '127.0.0.1', port: port ?? 0, internalToken, introspection: options.gateway.introspection });
+  const residential = await startResidential(subgraph(options.residentialPort), runtime);
+  const location = await startLocation(subgraph(options.locationPort));
+  const vehicle = await startVehicle(subgraph(options.vehiclePort), vehicleRuntime);
+  const services = { residential, location, vehicle };
   const gateway = await startGateway(
-    { ...options.gateway, internalToken, subgraphUrls: { residential: residential.url, location: location.url, ...options.gateway.subgraphUrls } },
-    { keys: options.keys, log: options.log, localSubgraphs: { residential: residential.inProcess, location: location.inProcess } },
+    {
+      ...options.gateway,
+      internalToken,
+      subgraphUrls: { ...Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.url])), ...options.gateway.subgraphUrls },
+    },
+    { keys: options.keys, log: options.log, localSubgraphs: Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.inProcess])) },
   );
   return {
     gateway,
-    residential,
-    location,
+    ...services,
     internalToken,
     get modelVersion() {
       return runtime.version;
     },
+    vehicleModelVersion: vehicleRuntime?.version ?? null,
     close: async () => {
       await gateway.close();
-      await residential.close();
-      await location.close();
+      for (const service of Object.values(services)) await service.close();
       await runtime.close();
+      await vehicleRuntime?.close();
     },
   };
 }

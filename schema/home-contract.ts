@@ -2,21 +2,13 @@
  * The home valuation request: one field table for every surface.
  * REST uses the snake_case names (POST /api/predict/home, fixed by ARCHITECTURE.md section 2),
  * GraphQL the camelCase ones (HomeValuationInput). The REST JSON Schema (validated by ajv and
- * published in OpenAPI) and the subgraph's range checks are both derived from this table.
+ * published in OpenAPI) and the subgraph's range checks are both derived from this table
+ * (./field-table.ts).
  */
+import { requestJsonSchema, type FieldSpec } from './field-table';
 
-export interface FieldSpec {
-  rest: string;
-  /** Other REST spellings accepted for the same field (legacy clients). */
-  restAliases?: readonly string[];
-  graphql: string;
-  kind: 'string' | 'number' | 'integer' | 'yesno';
-  required: boolean;
-  min?: number;
-  max?: number;
-  description: string;
-  example?: unknown;
-}
+export { MAX_BODY_BYTES, MAX_STRING_LENGTH, type FieldSpec } from './field-table';
+export { PERSONAL_DATA_KEY_PATTERN, looksLikePersonalDataKey, looksLikePersonalDataValue } from './personal-data';
 
 export const HOME_FIELDS: readonly FieldSpec[] = [
   { rest: 'district', graphql: 'district', kind: 'string', required: true, description: 'Tashkent district in any common spelling: English (Chilanzar), Uzbek Latin (Chilonzor, Chilonzor tumani), Uzbek Cyrillic, Russian (Чиланзарский район)', example: 'Chilonzor' },
@@ -48,54 +40,7 @@ export const SAMPLE_HOME_REQUEST = {
   sanuzel: 'alohida',
 } as const;
 
-export const MAX_BODY_BYTES = 64 * 1024;
-export const MAX_STRING_LENGTH = 200;
-
-/**
- * Keys that look like personal data. The service never needs them; a client that sends them
- * gets PERSONAL_DATA_NOT_ACCEPTED rather than having them silently dropped.
- * Matched on the key lower-cased with separators removed.
- */
-export const PERSONAL_DATA_KEY_PATTERN =
-  /^(?:(?:first|last|middle|full|owner|client|customer|borrower)?name|fio|fullname|ism|familiya|sharif|surname|phone(?:number)?|tel|telephone|telefon|mobile|msisdn|passport(?:number|no|series)?|pasport|pinfl|jshshir|inn|stir|email|mail|emailaddress|birthdate|dateofbirth|dob|birthday|tugilgansana)$/;
-
-export function looksLikePersonalDataKey(key: string): boolean {
-  return PERSONAL_DATA_KEY_PATTERN.test(key.toLowerCase().replace(/[\s_\-.'ʻ’]/g, ''));
-}
-
-/** Values that carry personal data whatever their key: phone numbers and e-mail addresses. */
-const PHONE_PATTERN = /(?:\+?998[\s\-()]*)?\(?\d{2}\)?[\s\-]*\d{3}[\s\-]*\d{2}[\s\-]*\d{2}/;
-const EMAIL_PATTERN = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i;
-export function looksLikePersonalDataValue(value: string): boolean {
-  return PHONE_PATTERN.test(value) || EMAIL_PATTERN.test(value);
-}
-
 /** The JSON Schema of the REST body (draft 2020-12, as OpenAPI 3.1 uses). */
 export function homeRequestJsonSchema(): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  for (const f of HOME_FIELDS) {
-    const schema = fieldJsonSchema(f);
-    properties[f.rest] = schema;
-    for (const alias of f.restAliases ?? []) properties[alias] = { ...schema, description: `Alias of ${f.rest}` };
-  }
-  return {
-    type: 'object',
-    required: HOME_FIELDS.filter((f) => f.required).map((f) => f.rest),
-    properties,
-    additionalProperties: true,
-  };
-}
-
-function fieldJsonSchema(f: FieldSpec): Record<string, unknown> {
-  const base: Record<string, unknown> = { description: f.description };
-  if (f.example !== undefined) base.examples = [f.example];
-  switch (f.kind) {
-    case 'string':
-      return { ...base, type: 'string', minLength: 1, maxLength: MAX_STRING_LENGTH };
-    case 'number':
-    case 'integer':
-      return { ...base, type: f.kind, minimum: f.min, maximum: f.max };
-    case 'yesno':
-      return { ...base, type: ['string', 'boolean'], maxLength: MAX_STRING_LENGTH };
-  }
+  return requestJsonSchema(HOME_FIELDS);
 }

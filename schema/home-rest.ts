@@ -3,40 +3,16 @@
  * GraphQL input, and from a valuation to the fixed snake_case reply. Used by the gateway's REST
  * routes and by `npm run valuate`, so a file of API requests is read exactly as the API reads them.
  */
-import { parseYesNo } from '../models/vocabulary';
 import type { ResolvedLocation } from '../models/residential/request';
 import type { HomeValue } from '../models/residential/valuation';
-import { ApiError } from './errors';
-import { HOME_FIELDS, homeRequestJsonSchema } from './home-contract';
-import { compileBodyValidator } from './rest-validation';
+import { HOME_FIELDS } from './home-contract';
+import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 
 /** A valuation as the graph returns it (HomeValuation): the runtime's value plus where and when. */
 export type HomeValuationView = HomeValue & { location: ResolvedLocation; valuedAt: string; warnings: string[] };
 
-const validateBody = compileBodyValidator(homeRequestJsonSchema());
-
 /** Checks a REST body (personal data, types, ranges) and maps it to the GraphQL input; throws ApiError. */
-export function parseHomeRestBody(body: unknown): { input: Record<string, unknown>; warnings: string[] } {
-  const { body: record, warnings } = validateBody(body);
-  return { input: toHomeInput(record), warnings };
-}
-
-/** REST body (snake_case, aliases) → GraphQL HomeValuationInput. */
-function toHomeInput(body: Record<string, unknown>): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const f of HOME_FIELDS) {
-    let value = body[f.rest];
-    for (const alias of f.restAliases ?? []) if (value === undefined) value = body[alias];
-    if (value === undefined || value === null) continue;
-    if (f.kind === 'yesno' && typeof value === 'string') {
-      const parsed = parseYesNo(value);
-      if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no (ha/yo'q, да/нет, true/false)`, f.rest);
-      value = parsed;
-    }
-    input[f.graphql] = value;
-  }
-  return input;
-}
+export const parseHomeRestBody: RestBodyParser = compileRestBodyParser(HOME_FIELDS);
 
 /** The fixed REST reply for one valuation. */
 export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly string[] = []) {

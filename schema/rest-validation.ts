@@ -5,7 +5,8 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ApiError } from './errors';
-import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './home-contract';
+import { rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
+import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './personal-data';
 
 // verbose: errors carry their schema, so range messages can name both bounds.
 const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
@@ -36,6 +37,17 @@ export function compileBodyValidator(schema: Record<string, unknown>): BodyValid
   };
 }
 
+/** A REST body → the GraphQL input of a field table, checked as compileBodyValidator checks; throws ApiError. */
+export type RestBodyParser = (body: unknown) => { input: Record<string, unknown>; warnings: string[] };
+
+export function compileRestBodyParser(fields: readonly FieldSpec[]): RestBodyParser {
+  const validate = compileBodyValidator(requestJsonSchema(fields));
+  return (body) => {
+    const { body: record, warnings } = validate(body);
+    return { input: restBodyToInput(fields, record), warnings };
+  };
+}
+
 function fromAjv(error: ErrorObject): ApiError {
   if (error.keyword === 'required') {
     const field = String(error.params.missingProperty);
@@ -51,7 +63,7 @@ function fromAjv(error: ErrorObject): ApiError {
     }
     case 'minimum':
     case 'maximum':
-      return new ApiError('INVALID_PARAMETER', `${name} must be between ${schema?.minimum} and ${schema?.maximum}`, field);
+      return new ApiError('INVALID_PARAMETER', rangeMessage(name, schema?.minimum, schema?.maximum), field);
     case 'minLength':
       return new ApiError('INVALID_PARAMETER', `${name} must not be empty`, field);
     case 'maxLength':

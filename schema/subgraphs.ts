@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { PROJECT_ROOT } from '../models/paths';
 import { buildLocationSchema } from '../subgraphs/location/schema';
 import { buildResidentialSchema } from '../subgraphs/residential/schema';
+import { buildVehicleSchema } from '../subgraphs/vehicle/schema';
 
 export interface SubgraphDefinition {
   name: string;
@@ -17,4 +18,5 @@ export const SUPERGRAPH_PATH = join(SCHEMA_DIR, 'supergraph.graphql');
 export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'residential', sdlPath: join(SCHEMA_DIR, 'residential.graphql'), build: buildResidentialSchema },
   { name: 'location', sdlPath: join(SCHEMA_DIR, 'location.graphql'), build: buildLocationSchema },
+  { name: 'vehicle', sdlPath: join(SCHEMA_DIR, 'vehicle.graphql'), build: buildVehicleSchema },
 ];

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiError } from '../../schema/errors';
-import { MAX_BODY_BYTES } from '../../schema/home-contract';
+import { MAX_BODY_BYTES } from '../../schema/field-table';
 import type { KeyStore } from '../auth/key-store';
 import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
@@ -17,6 +17,7 @@ import type { QuotaStore } from '../quota';
 import { registerHomeRoutes } from '../rest/home';
 import { registerLocationRoutes } from '../rest/location';
 import { registerTokenRoute } from '../rest/token';
+import { registerVehicleRoutes } from '../rest/vehicle';
 import { authenticate } from './authenticate';
 import { sendError, toApiError } from './errors';
 
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerHomeRoutes(app, deps.graph, auth);
   registerLocationRoutes(app, deps.graph, auth);
+  registerVehicleRoutes(app, deps.graph, auth);
   registerTokenRoute(app, auth.apiKey);
 
   app.get('/health', async () => ({ status: 'ok' }));

@@ -6,44 +6,78 @@ const string = { type: 'string' } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 const strings = { type: 'array', items: string } as const;
 
+/** Fields every valuation reply has (home, vehicle), in the order the replies list them around their own. */
+const VALUATION_FIELDS = {
+  estimate: { ...number, description: 'Estimated market value in USD' },
+  currency: string,
+  interval: {
+    type: 'object', required: ['low', 'high', 'coverage'],
+    properties: { low: number, high: number, coverage: { ...number, description: 'Share of true prices the interval contains on held-out data' } },
+  },
+  confidence: {
+    type: 'object', required: ['level', 'score'],
+    properties: { level: { type: 'string', enum: ['high', 'medium', 'low'] }, score: number },
+  },
+  models: { type: 'array', items: { type: 'object', required: ['name', 'estimate'], properties: { name: string, estimate: number } } },
+} as const;
+
+const VALUATION_TRAILER = {
+  model_version: string,
+  valued_at: { type: 'string', format: 'date-time' },
+  warnings: strings,
+} as const;
+
+/** A valuation reply: the shared fields, then the reply's own (`price_per_m2` after `currency` for homes), then version, time, warnings. */
+function valuationResponseJsonSchema(own: { afterCurrency?: Record<string, unknown>; anomaly: Record<string, unknown>; subject: Record<string, unknown> }): Record<string, unknown> {
+  const { estimate, currency, ...rest } = VALUATION_FIELDS;
+  const properties = { estimate, currency, ...own.afterCurrency, ...rest, anomaly: own.anomaly, ...own.subject, ...VALUATION_TRAILER };
+  return { type: 'object', required: Object.keys(properties), properties };
+}
+
 export function homeResponseJsonSchema(): Record<string, unknown> {
-  return {
-    type: 'object',
-    required: ['estimate', 'currency', 'price_per_m2', 'interval', 'confidence', 'models', 'anomaly', 'location', 'model_version', 'valued_at', 'warnings'],
-    properties: {
-      estimate: { ...number, description: 'Estimated market value in USD' },
-      currency: string,
-      price_per_m2: number,
-      interval: {
-        type: 'object', required: ['low', 'high', 'coverage'],
-        properties: { low: number, high: number, coverage: { ...number, description: 'Share of true prices the interval contains on held-out data' } },
+  return valuationResponseJsonSchema({
+    afterCurrency: { price_per_m2: number },
+    anomaly: {
+      type: 'object',
+      required: ['district_median_price_per_m2', 'deviation_from_district_median', 'model_spread', 'flags'],
+      properties: {
+        district_median_price_per_m2: number,
+        deviation_from_district_median: number,
+        mahalla_median_price_per_m2: nullableNumber,
+        deviation_from_mahalla_median: nullableNumber,
+        model_spread: number,
+        flags: strings,
       },
-      confidence: {
-        type: 'object', required: ['level', 'score'],
-        properties: { level: { type: 'string', enum: ['high', 'medium', 'low'] }, score: number },
-      },
-      models: { type: 'array', items: { type: 'object', required: ['name', 'estimate'], properties: { name: string, estimate: number } } },
-      anomaly: {
-        type: 'object',
-        required: ['district_median_price_per_m2', 'deviation_from_district_median', 'model_spread', 'flags'],
-        properties: {
-          district_median_price_per_m2: number,
-          deviation_from_district_median: number,
-          mahalla_median_price_per_m2: nullableNumber,
-          deviation_from_mahalla_median: nullableNumber,
-          model_spread: number,
-          flags: strings,
-        },
-      },
+    },
+    subject: {
       location: {
         type: 'object', required: ['district', 'matched'],
         properties: { district: string, mahalla: nullableString, mahalla_id: nullableString, matched: { type: 'string', enum: ['mahalla', 'district'] } },
       },
-      model_version: string,
-      valued_at: { type: 'string', format: 'date-time' },
-      warnings: strings,
     },
-  };
+  });
+}
+
+export function vehicleResponseJsonSchema(): Record<string, unknown> {
+  return valuationResponseJsonSchema({
+    anomaly: {
+      type: 'object',
+      required: ['group_median_price', 'deviation_from_group_median', 'market_listings', 'model_spread', 'flags'],
+      properties: {
+        group_median_price: { ...nullableNumber, description: 'Median asking price (USD) of the same make, model and model year in the training data; null when none was seen' },
+        deviation_from_group_median: { ...nullableNumber, description: 'Estimate relative to that median, e.g. 0.05 = 5% above' },
+        market_listings: { type: 'integer', description: 'Training listings of this make and model (all years): how much market data backs the estimate' },
+        model_spread: { ...number, description: 'Spread of the ensemble members, relative to the estimate' },
+        flags: strings,
+      },
+    },
+    subject: {
+      vehicle: {
+        type: 'object', required: ['make', 'model', 'year'], description: 'The vehicle valued, as the catalogue names it',
+        properties: { make: string, model: string, year: { type: 'integer' } },
+      },
+    },
+  });
 }
 
 export function errorResponseJsonSchema(): Record<string, unknown> {

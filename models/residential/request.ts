@@ -4,7 +4,8 @@
  * so every surface validates and normalises the same way.
  */
 import { ApiError } from '../../schema/errors';
-import { HOME_FIELDS, looksLikePersonalDataValue, type FieldSpec } from '../../schema/home-contract';
+import { checkInputFields, restFieldName } from '../../schema/field-table';
+import { HOME_FIELDS } from '../../schema/home-contract';
 import {
   DISTRICT_NAMES, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
   parseYesNo, suggestDistricts, type Market, type SellerType,
@@ -50,13 +51,12 @@ export interface NormalisedHomeInput {
   warnings: string[];
 }
 
-const FIELD_BY_GRAPHQL = new Map(HOME_FIELDS.map((f) => [f.graphql, f]));
 const MARKET_ALIASES: Record<string, Market> = { new: 'new', 'new build': 'new', novostroyka: 'new', yangi: 'new', 'новостройка': 'new', 'новостройки': 'new', resale: 'resale', secondary: 'resale', ikkilamchi: 'resale', 'вторичный': 'resale', 'вторичка': 'resale', 'вторичный рынок': 'resale' };
 const SELLER_ALIASES: Record<string, SellerType> = { owner: 'owner', private: 'owner', mulkdor: 'owner', 'частное лицо': 'owner', 'собственник': 'owner', agency: 'agency', business: 'agency', agentlik: 'agency', 'агентство': 'agency', 'бизнес': 'agency' };
 
 export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
   const warnings: string[] = [];
-  for (const f of HOME_FIELDS) checkField(f, (input as unknown as Record<string, unknown>)[f.graphql]);
+  checkInputFields(HOME_FIELDS, input as unknown as Record<string, unknown>);
   if (input.floor > input.totalFloors) {
     throw new ApiError('INVALID_PARAMETER', `floor (${input.floor}) must not be above total_floors (${input.totalFloors})`, field('floor'));
   }
@@ -103,31 +103,6 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
   };
 }
 
-function checkField(f: FieldSpec, value: unknown): void {
-  if (value === undefined || value === null) {
-    if (f.required) throw new ApiError('MISSING_PARAMETER', `${f.rest} is required`, f.rest);
-    return;
-  }
-  switch (f.kind) {
-    case 'number':
-    case 'integer':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be a number`, f.rest);
-      if (f.kind === 'integer' && !Number.isInteger(value)) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be an integer`, f.rest);
-      if ((f.min !== undefined && value < f.min) || (f.max !== undefined && value > f.max)) {
-        throw new ApiError('INVALID_PARAMETER', `${f.rest} must be between ${f.min} and ${f.max}`, f.rest);
-      }
-      return;
-    case 'string':
-      if (typeof value !== 'string') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be a string`, f.rest);
-      if (value.trim() === '' && f.required) throw new ApiError('MISSING_PARAMETER', `${f.rest} is required`, f.rest);
-      if (looksLikePersonalDataValue(value)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `${f.rest} looks like it contains a phone number or e-mail address`, f.rest);
-      return;
-    case 'yesno':
-      if (typeof value !== 'string' && typeof value !== 'boolean') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no or true/false`, f.rest);
-      return;
-  }
-}
-
 function category<T>(value: string | null | undefined, graphqlName: string, match: (s: string) => T | null): T | null {
   if (!present(value)) return null;
   const code = match(value);
@@ -148,7 +123,7 @@ function present(value: string | null | undefined): value is string {
 
 /** Errors name fields as REST clients know them (the legacy contract's snake_case). */
 function field(graphqlName: string): string {
-  return FIELD_BY_GRAPHQL.get(graphqlName)?.rest ?? graphqlName;
+  return restFieldName(HOME_FIELDS, graphqlName);
 }
 
 function clip(s: string): string {

@@ -7,12 +7,14 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, validate } from 'graphql';
 import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
 import { LOCATION_INDEX_BY_ADDRESS_OPERATION, LOCATION_INDEX_OPERATION } from '../../gateway/rest/location';
+import { VEHICLE_VALUATION_OPERATION } from '../../gateway/rest/vehicle';
 import { SUBGRAPHS } from '../../schema/subgraphs';
 
 it.each([
   ['home valuation', HOME_VALUATION_OPERATION],
   ['location index', LOCATION_INDEX_OPERATION],
   ['location index by address', LOCATION_INDEX_BY_ADDRESS_OPERATION],
+  ['vehicle valuation', VEHICLE_VALUATION_OPERATION],
 ])('the %s operation is valid against its owner\'s checked-in SDL alone', (_name, operation) => {
   const owner = SUBGRAPHS.find((s) => s.name === operation.owner);
   expect(owner).toBeDefined();

@@ -1,10 +1,13 @@
-/** `npm run valuate`: a file of API requests in, one result or API error per line out, in order. */
+/** `npm run valuate`: a file of API requests (homes, vehicles or both) in, one result or API error per line out, in order. */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResidentialModelService } from '../../models/residential/serving';
-import { valuateFile } from '../../models/residential/valuate-cli';
+import { valuateFile } from '../../models/valuate-cli';
+import { currentVersion, VEHICLE_DIR } from '../../models/vehicle/manifest';
+import { VehicleModelSet } from '../../models/vehicle/runtime';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 
 let dir: string;
 let runtime: ResidentialModelService;
@@ -16,6 +19,9 @@ afterAll(async () => {
   await runtime.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const readOutput = (): any[] => readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 it('writes one line per request in input order, API errors in place of bad lines', async () => {
   const lines = [
@@ -30,9 +36,9 @@ it('writes one line per request in input order, API errors in place of bad lines
   // Enough lines to cross a chunk boundary (1,000 per runtime call).
   for (let i = 0; i < 1500; i++) lines.push(JSON.stringify({ ...SAMPLE_HOME_REQUEST, area: 40 + (i % 100) }));
   writeFileSync(join(dir, 'in.jsonl'), lines.join('\n'));
-  const summary = await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), runtime);
+  const summary = await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), { home: async () => runtime });
   expect(summary).toEqual({ lines: 1506, valued: 1502, failed: 4 });
-  const out = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const out = readOutput();
   expect(out).toHaveLength(1506);
   expect(out[0].estimate).toBeGreaterThan(0);
   expect(out[0].model_version).toBe(runtime.version);
@@ -45,4 +51,47 @@ it('writes one line per request in input order, API errors in place of bad lines
   const sameAsFirst = out.slice(6).find((r, i) => 40 + (i % 100) === 65);
   expect(sameAsFirst.estimate).toBe(out[0].estimate);
   expect(out[1505].estimate).toBeGreaterThan(0);
+});
+
+it('answers vehicle lines with SERVICE_UNAVAILABLE when no vehicle model is given, and values the homes', async () => {
+  writeFileSync(join(dir, 'in.jsonl'), [JSON.stringify({ kind: 'vehicle', ...SAMPLE_VEHICLE_REQUEST }), JSON.stringify(SAMPLE_HOME_REQUEST), JSON.stringify({ kind: 'boat' })].join('\n'));
+  const summary = await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), { home: async () => runtime });
+  expect(summary).toEqual({ lines: 3, valued: 1, failed: 2 });
+  const out = readOutput();
+  expect(out[0].error.code).toBe('SERVICE_UNAVAILABLE');
+  expect(out[1].estimate).toBeGreaterThan(0);
+  expect(out[2].error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'kind' });
+});
+
+describe('with a vehicle model', () => {
+  const version = currentVersion();
+  // The vehicle artifacts come from `npm run train`; without them there is nothing to value vehicles with.
+  const maybe = version ? it : it.skip;
+  let vehicles: VehicleModelSet | undefined;
+  afterAll(() => vehicles?.close());
+
+  maybe('values vehicle lines (--kind vehicle, or a kind field per line) beside home lines, in order', async () => {
+    vehicles = await VehicleModelSet.load(version!, VEHICLE_DIR);
+    const lines = [
+      JSON.stringify(SAMPLE_VEHICLE_REQUEST),
+      JSON.stringify({ ...SAMPLE_VEHICLE_REQUEST, make: 'Toyta' }),
+      JSON.stringify({ kind: 'home', ...SAMPLE_HOME_REQUEST }),
+      JSON.stringify({ ...SAMPLE_VEHICLE_REQUEST, mileage: -5 }),
+      JSON.stringify({ ...SAMPLE_VEHICLE_REQUEST, model: 'Шевроле Кобальт', make: 'шевроле' }),
+    ];
+    writeFileSync(join(dir, 'in.jsonl'), lines.join('\n'));
+    let homeLoads = 0;
+    const summary = await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), { home: async () => (homeLoads++, runtime), vehicle: async () => vehicles! }, { defaultKind: 'vehicle' });
+    expect(summary).toEqual({ lines: 5, valued: 3, failed: 2 });
+    expect(homeLoads).toBe(1);
+    const out = readOutput();
+    expect(out[0].vehicle).toEqual({ make: 'Chevrolet', model: 'Cobalt', year: 2019 });
+    expect(out[0].model_version).toBe(vehicles.version);
+    expect(out[0].interval.low).toBeLessThanOrEqual(out[0].estimate);
+    expect(out[1].error).toMatchObject({ code: 'UNKNOWN_VEHICLE', field: 'make' });
+    expect(out[1].error.suggestions).toContain('Toyota');
+    expect(out[2].location.district).toBe('Chilanzar');
+    expect(out[3].error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'mileage' });
+    expect(out[4].estimate).toBe(out[0].estimate);
+  });
 });

@@ -18,7 +18,16 @@ export interface TestStack extends RunningStack {
 
 let orgCounter = 0;
 
-export async function startTestStack(options: { redisUrl?: string; env?: Record<string, string>; artifactsRoot?: string } = {}): Promise<TestStack> {
+export interface TestStackOptions {
+  redisUrl?: string;
+  env?: Record<string, string>;
+  /** Residential artifacts. @default models/artifacts/residential */
+  artifactsRoot?: string;
+  /** Vehicle artifacts (an empty folder: no vehicle model in service). @default models/artifacts/vehicle */
+  vehicleArtifactsRoot?: string;
+}
+
+export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const home = mkdtempSync(join(tmpdir(), 'valuation-test-'));
   process.env.VALUATION_HOME = home;
   process.env.APOLLO_TELEMETRY_DISABLED = '1';
@@ -26,7 +35,7 @@ export async function startTestStack(options: { redisUrl?: string; env?: Record<
   const keys = new KeyStore({ file: join(home, 'keys.json') });
   const logs: string[] = [];
   const config = { ...gatewayConfigFromEnv({ ...process.env, ...options.env }), host: '127.0.0.1', port: 0, redisUrl: options.redisUrl };
-  const stack = await startStack({ gateway: config, keys, log: (m) => logs.push(m), artifactsRoot: options.artifactsRoot });
+  const stack = await startStack({ gateway: config, keys, log: (m) => logs.push(m), artifactsRoot: options.artifactsRoot, vehicleArtifactsRoot: options.vehicleArtifactsRoot });
   const url = stack.gateway.url;
   return {
     ...stack,
@@ -62,4 +71,40 @@ export async function expectError(response: Response, status: number, code: stri
   expect(body.error.request_id).toBeTruthy();
   expect(JSON.stringify(body)).not.toMatch(/at .*\.js:\d+/);
   return body.error;
+}
+
+/** The subgraph transports of all-in-one mode, for `describe.each`: in process, and over loopback HTTP. */
+export const SUBGRAPH_TRANSPORTS = [
+  ['in process', 'local'],
+  ['over HTTP', 'http'],
+] as const;
+
+/** A test stack for the enclosing `describe` (or file), with a key of an enterprise organisation. */
+export interface StackFixture {
+  readonly stack: TestStack;
+  readonly key: string;
+  /** POST with the fixture's key (headers may override it). */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+/** Starts a test stack before the enclosing block's tests and stops it after them; options may be computed then. */
+export function useTestStack(options: TestStackOptions | (() => TestStackOptions) = {}): StackFixture {
+  let started: TestStack | undefined;
+  let key = '';
+  beforeAll(async () => {
+    started = await startTestStack(typeof options === 'function' ? options() : options);
+    key = started.newKey('enterprise');
+  });
+  afterAll(() => started?.stop());
+  const fixture: StackFixture = {
+    get stack() {
+      if (!started) throw new Error('the test stack starts in beforeAll: use it inside tests');
+      return started;
+    },
+    get key() {
+      return key;
+    },
+    post: (path, body, headers = {}) => fixture.stack.post(path, body, { 'x-api-key': key, ...headers }),
+  };
+  return fixture;
 }

@@ -1,0 +1,52 @@
+/**
+ * POST /api/predict/vehicle (X-API-Key): make, model, year, mileage … → a valuation shaped like the
+ * home one, translated into the `vehicleValuation` GraphQL operation on the vehicle subgraph.
+ * Authentication, quotas, size limit and error format are the home route's.
+ */
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
+import { parseVehicleRestBody, toVehicleRestResponse, type VehicleValuationView } from '../../schema/vehicle-rest';
+import type { Graph } from '../graph/apollo';
+import { documentRoute } from '../ops/openapi';
+import { executeForRest } from './execute';
+import { errorResponseJsonSchema, vehicleResponseJsonSchema } from './response-schemas';
+
+/** Persisted operation of the route; every field is owned by the vehicle subgraph (test/gateway/vehicle-rest). */
+export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL */ `
+  query RestPredictVehicle($input: VehicleValuationInput!) {
+    vehicleValuation(input: $input) {
+      estimate currency
+      interval { low high coverage }
+      confidence { level score }
+      models { name estimate }
+      anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags }
+      vehicle { make model year }
+      modelVersion valuedAt warnings
+    }
+  }` };
+
+export const vehicleRouteSchema = {
+  body: vehicleRequestJsonSchema(),
+  response: { 200: vehicleResponseJsonSchema(), '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchema() },
+};
+
+documentRoute({
+  method: 'post',
+  path: '/api/predict/vehicle',
+  summary: 'Value a used vehicle (API key)',
+  description: 'Estimate, calibrated interval, confidence, per-model estimates and anomaly data, as for homes. An unknown make or model: 400 UNKNOWN_VEHICLE with suggestions; a make and model with too little market data to value honestly: 422 INSUFFICIENT_MARKET_DATA.',
+  security: 'apiKey',
+  requestBody: vehicleRouteSchema.body,
+  responses: vehicleRouteSchema.response,
+  tag: 'valuation',
+});
+
+export function registerVehicleRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler }): void {
+  // Body validation runs in the handler (our error format); the response schema makes fastify
+  // serialise with fast-json-stringify. Both schemas are published in OpenAPI.
+  app.post('/api/predict/vehicle', { schema: { response: vehicleRouteSchema.response }, preHandler: auth.apiKey }, async (request: FastifyRequest) => {
+    const { input, warnings } = parseVehicleRestBody(request.body);
+    const data = await executeForRest<{ vehicleValuation: VehicleValuationView }>(graph, request, VEHICLE_VALUATION_OPERATION, { input });
+    return toVehicleRestResponse(data.vehicleValuation, warnings);
+  });
+}

@@ -1,0 +1,216 @@
+/**
+ * `npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle]`: values a file
+ * of API-format requests (one JSON object per line: the body of POST /api/predict/home or of
+ * POST /api/predict/vehicle) through the runtimes the service uses, and writes one result per line
+ * in input order: the API's reply, or the API's error object for a line that fails (the run goes on).
+ * A line's own `"kind": "home" | "vehicle"` says which it is; without one, --kind does (default home),
+ * so one file may mix homes and vehicles. Lines are read and valued in chunks (one runtime call per
+ * kind per chunk), so memory stays flat whatever the file's size; a model is loaded only once a line
+ * needs it.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { valueEach } from '../schema/bulk';
+import { ApiError } from '../schema/errors';
+import { parseHomeRestBody, toHomeRestResponse } from '../schema/home-rest';
+import { parseVehicleRestBody, toVehicleRestResponse } from '../schema/vehicle-rest';
+import { normaliseHomeInput, type HomeInput, type NormalisedHomeInput } from './residential/request';
+import { ResidentialModelService } from './residential/serving';
+import type { ResidentialRuntime } from './residential/valuation';
+import { VEHICLE_DIR, currentVersion as currentVehicleVersion } from './vehicle/manifest';
+import { normaliseVehicleInput, valueVehicles, type NormalisedVehicleInput, type VehicleInput } from './vehicle/request';
+import { VehicleModelSet } from './vehicle/runtime';
+import type { VehicleRuntime } from './vehicle/valuation';
+
+/** Lines valued per chunk. @default 1000 (one vectorised ONNX call per member and kind) */
+const CHUNK = 1000;
+
+export const VALUATION_KINDS = ['home', 'vehicle'] as const;
+export type ValuationKind = (typeof VALUATION_KINDS)[number];
+
+/** The runtime of each kind, loaded on first use (a file of homes never loads the vehicle model). */
+export interface ValuateRuntimes {
+  home?: () => Promise<ResidentialRuntime>;
+  vehicle?: () => Promise<VehicleRuntime>;
+}
+
+export interface ValuateOptions {
+  /** The kind of a line without a `kind` field. @default 'home' */
+  defaultKind?: ValuationKind;
+}
+
+export interface ValuateSummary {
+  lines: number;
+  valued: number;
+  failed: number;
+}
+
+/** How the lines of one kind are read and valued: exactly as its REST route reads and answers them. */
+interface KindValuer<N> {
+  /** REST checks and normalisation; throws ApiError. */
+  parse(body: Record<string, unknown>): N;
+  /** One runtime call for all: the REST reply or an ApiError for each, in order. */
+  value(parsed: N[]): Promise<unknown[]>;
+}
+
+/**
+ * Loads the kind's runtime and values with it; when it cannot be loaded (no model promoted), each
+ * line gets that error and the lines of the other kind go on.
+ */
+async function withRuntime<R, T>(kind: ValuationKind, loader: (() => Promise<R>) | undefined, count: number, use: (runtime: R) => Promise<(T | ApiError)[]>): Promise<(T | ApiError)[]> {
+  let runtime: R;
+  try {
+    if (!loader) throw new ApiError('SERVICE_UNAVAILABLE', `no ${kind} model is available to value this line`);
+    runtime = await loader();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return new Array<ApiError>(count).fill(error);
+  }
+  return use(runtime);
+}
+
+type Valuers = { [K in ValuationKind]: KindValuer<unknown> };
+
+function valuers(runtimes: ValuateRuntimes): Valuers {
+  const home: KindValuer<{ parsed: NormalisedHomeInput; restWarnings: string[] }> = {
+    parse(body) {
+      const { input, warnings } = parseHomeRestBody(body);
+      return { parsed: normaliseHomeInput(input as unknown as HomeInput), restWarnings: warnings };
+    },
+    value: (items) => withRuntime('home', runtimes.home, items.length, async (runtime) => {
+      const values = await runtime.value(items.map((i) => i.parsed.request));
+      const valuedAt = new Date().toISOString();
+      return values.map((v, i) => toHomeRestResponse({ ...v, location: items[i].parsed.location, valuedAt, warnings: items[i].parsed.warnings }, items[i].restWarnings));
+    }),
+  };
+  const vehicle: KindValuer<{ parsed: NormalisedVehicleInput; restWarnings: string[] }> = {
+    parse(body) {
+      const { input, warnings } = parseVehicleRestBody(body);
+      return { parsed: normaliseVehicleInput(input as unknown as VehicleInput), restWarnings: warnings };
+    },
+    value: (items) => withRuntime('vehicle', runtimes.vehicle, items.length, async (runtime) => {
+      const views = await valueVehicles(runtime, items.map((i) => i.parsed));
+      return views.map((v, i) => (v instanceof ApiError ? v : toVehicleRestResponse(v, items[i].restWarnings)));
+    }),
+  };
+  return { home, vehicle } as Valuers;
+}
+
+export async function valuateFile(inputPath: string, outputPath: string, runtimes: ValuateRuntimes, options: ValuateOptions = {}): Promise<ValuateSummary> {
+  const byKind = valuers(memoised(runtimes));
+  const defaultKind = options.defaultKind ?? 'home';
+  const output = createWriteStream(outputPath);
+  const summary: ValuateSummary = { lines: 0, valued: 0, failed: 0 };
+  let chunk: string[] = [];
+  const flush = async () => {
+    const text = await valuateChunk(chunk, byKind, defaultKind, summary);
+    chunk = [];
+    if (!output.write(text)) await once(output, 'drain');
+  };
+  for await (const line of createInterface({ input: createReadStream(inputPath), crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    chunk.push(line);
+    if (chunk.length === CHUNK) await flush();
+  }
+  if (chunk.length) await flush();
+  output.end();
+  await once(output, 'finish');
+  return summary;
+}
+
+/** A line → its kind and API body; throws INVALID_JSON, or INVALID_PARAMETER for an unknown kind. */
+function readLine(line: string, defaultKind: ValuationKind): { kind: ValuationKind; body: Record<string, unknown> } {
+  let body: unknown;
+  try {
+    body = JSON.parse(line);
+  } catch {
+    throw new ApiError('INVALID_JSON', 'The line is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('kind' in body)) {
+    return { kind: defaultKind, body: body as Record<string, unknown> };
+  }
+  const { kind, ...rest } = body as Record<string, unknown>;
+  if (!VALUATION_KINDS.includes(kind as ValuationKind)) {
+    throw new ApiError('INVALID_PARAMETER', `kind must be one of ${VALUATION_KINDS.join(', ')}`, 'kind');
+  }
+  return { kind: kind as ValuationKind, body: rest };
+}
+
+async function valuateChunk(lines: readonly string[], byKind: Valuers, defaultKind: ValuationKind, summary: ValuateSummary): Promise<string> {
+  const results: unknown[] = new Array(lines.length);
+  const linesOf = new Map<ValuationKind, { index: number; body: Record<string, unknown> }[]>();
+  lines.forEach((line, index) => {
+    try {
+      const { kind, body } = readLine(line, defaultKind);
+      linesOf.set(kind, [...(linesOf.get(kind) ?? []), { index, body }]);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      results[index] = error;
+    }
+  });
+  for (const [kind, items] of linesOf) {
+    const valuer = byKind[kind];
+    const answers = await valueEach(items, (item) => valuer.parse(item.body), (parsed) => valuer.value(parsed));
+    items.forEach((item, i) => {
+      results[item.index] = answers[i];
+    });
+  }
+  summary.lines += lines.length;
+  return results
+    .map((result) => {
+      if (result instanceof ApiError) {
+        summary.failed++;
+        return `${JSON.stringify({ error: result.toBody() })}\n`;
+      }
+      summary.valued++;
+      return `${JSON.stringify(result)}\n`;
+    })
+    .join('');
+}
+
+/** Each loader runs once, however many chunks ask for it. */
+function memoised(runtimes: ValuateRuntimes): ValuateRuntimes {
+  const once = <R>(loader: (() => Promise<R>) | undefined) => {
+    let loaded: Promise<R> | undefined;
+    return loader && (() => (loaded ??= loader()));
+  };
+  return { home: once(runtimes.home), vehicle: once(runtimes.vehicle) };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const input = arg('input');
+  const output = arg('output');
+  const kind = arg('kind') ?? 'home';
+  if (!input || !output || !VALUATION_KINDS.includes(kind as ValuationKind)) {
+    console.error('usage: npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle]');
+    console.error('  (a line may carry its own "kind": "home" | "vehicle"; --kind is for lines without one)');
+    process.exit(2);
+  }
+  const loaded: { home?: ResidentialModelService; vehicle?: VehicleModelSet } = {};
+  const runtimes: ValuateRuntimes = {
+    home: async () => (loaded.home = await ResidentialModelService.start({ pollMs: 60_000 })),
+    vehicle: async () => {
+      const version = currentVehicleVersion();
+      if (!version) throw new ApiError('SERVICE_UNAVAILABLE', `no vehicle model is promoted in ${VEHICLE_DIR}`);
+      return (loaded.vehicle = await VehicleModelSet.load(version, VEHICLE_DIR));
+    },
+  };
+  const started = Date.now();
+  const summary = await valuateFile(input, output, runtimes, { defaultKind: kind as ValuationKind });
+  const versions = [loaded.home && `home model ${loaded.home.version}`, loaded.vehicle && `vehicle model ${loaded.vehicle.version}`].filter(Boolean).join(', ');
+  await loaded.home?.close();
+  await loaded.vehicle?.close();
+  console.log(`${summary.lines} lines: ${summary.valued} valued, ${summary.failed} with errors${versions ? `, ${versions}` : ''}, ${((Date.now() - started) / 1000).toFixed(1)} s → ${output}`);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Request field tables: one row per field, read by every surface. From a table come the REST JSON
+ * Schema (validated by ajv, published in OpenAPI), the REST body → GraphQL input mapping, and the
+ * checks the subgraphs run on GraphQL inputs, so a field has one name, type and range everywhere.
+ * Pure data and pure functions; the tables themselves are in ./home-contract.ts and ./vehicle-contract.ts.
+ */
+import { parseYesNo } from '../models/vocabulary';
+import { ApiError } from './errors';
+import { looksLikePersonalDataValue } from './personal-data';
+
+export interface FieldSpec {
+  rest: string;
+  /** Other REST spellings accepted for the same field (legacy clients). */
+  restAliases?: readonly string[];
+  graphql: string;
+  kind: 'string' | 'number' | 'integer' | 'yesno';
+  required: boolean;
+  min?: number;
+  max?: number;
+  /**
+   * The upper bound is the calendar year at the time of the check (model years). JSON Schema cannot
+   * say that, so the published schema states it in the description and the check is the subgraph's.
+   */
+  maxIsCurrentYear?: boolean;
+  description: string;
+  example?: unknown;
+}
+
+export const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_STRING_LENGTH = 200;
+
+/** The field's bounds at this moment (see maxIsCurrentYear). */
+export function fieldBounds(f: FieldSpec, now: Date = new Date()): { min?: number; max?: number } {
+  return { min: f.min, max: f.maxIsCurrentYear ? now.getUTCFullYear() : f.max };
+}
+
+/** The JSON Schema of a REST body made of these fields (draft 2020-12, as OpenAPI 3.1 uses). */
+export function requestJsonSchema(fields: readonly FieldSpec[]): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const f of fields) {
+    const schema = fieldJsonSchema(f);
+    properties[f.rest] = schema;
+    for (const alias of f.restAliases ?? []) properties[alias] = { ...schema, description: `Alias of ${f.rest}` };
+  }
+  return {
+    type: 'object',
+    required: fields.filter((f) => f.required).map((f) => f.rest),
+    properties,
+    additionalProperties: true,
+  };
+}
+
+function fieldJsonSchema(f: FieldSpec): Record<string, unknown> {
+  const base: Record<string, unknown> = { description: f.description };
+  if (f.example !== undefined) base.examples = [f.example];
+  switch (f.kind) {
+    case 'string':
+      return { ...base, type: 'string', minLength: 1, maxLength: MAX_STRING_LENGTH };
+    case 'number':
+    case 'integer':
+      // maxIsCurrentYear: no maximum here, or the published document would go stale every January.
+      return { ...base, type: f.kind, minimum: f.min, maximum: f.maxIsCurrentYear ? undefined : f.max };
+    case 'yesno':
+      return { ...base, type: ['string', 'boolean'], maxLength: MAX_STRING_LENGTH };
+  }
+}
+
+/** A REST body (snake_case names and aliases, already checked against requestJsonSchema) → the GraphQL input. */
+export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const f of fields) {
+    let value = body[f.rest];
+    for (const alias of f.restAliases ?? []) if (value === undefined) value = body[alias];
+    if (value === undefined || value === null) continue;
+    if (f.kind === 'yesno' && typeof value === 'string') {
+      const parsed = parseYesNo(value);
+      if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no (ha/yo'q, да/нет, true/false)`, f.rest);
+      value = parsed;
+    }
+    input[f.graphql] = value;
+  }
+  return input;
+}
+
+/**
+ * The checks a subgraph runs on a GraphQL input (GraphQL has checked the types it knows): presence,
+ * integers, ranges, and personal data inside free-text fields. Errors name fields as REST clients
+ * know them, since a REST route reports the subgraph's error as it is.
+ */
+export function checkInputFields(fields: readonly FieldSpec[], input: Readonly<Record<string, unknown>>, now: Date = new Date()): void {
+  for (const f of fields) checkField(f, input[f.graphql], now);
+}
+
+function checkField(f: FieldSpec, value: unknown, now: Date): void {
+  if (value === undefined || value === null) {
+    if (f.required) throw new ApiError('MISSING_PARAMETER', `${f.rest} is required`, f.rest);
+    return;
+  }
+  switch (f.kind) {
+    case 'number':
+    case 'integer': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be a number`, f.rest);
+      if (f.kind === 'integer' && !Number.isInteger(value)) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be an integer`, f.rest);
+      const { min, max } = fieldBounds(f, now);
+      if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+        throw new ApiError('INVALID_PARAMETER', rangeMessage(f.rest, min, max), f.rest);
+      }
+      return;
+    }
+    case 'string':
+      if (typeof value !== 'string') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be a string`, f.rest);
+      if (value.trim() === '' && f.required) throw new ApiError('MISSING_PARAMETER', `${f.rest} is required`, f.rest);
+      if (looksLikePersonalDataValue(value)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `${f.rest} looks like it contains a phone number or e-mail address`, f.rest);
+      return;
+    case 'yesno':
+      if (typeof value !== 'string' && typeof value !== 'boolean') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no or true/false`, f.rest);
+      return;
+  }
+}
+
+/** "year must be between 1960 and 2025", or one bound alone. */
+export function rangeMessage(name: string, min: number | undefined, max: number | undefined): string {
+  if (min === undefined) return `${name} must be at most ${max}`;
+  if (max === undefined) return `${name} must be at least ${min}`;
+  return `${name} must be between ${min} and ${max}`;
+}
+
+/** The REST name of a field given its GraphQL name (unknown names are returned as they are). */
+export function restFieldName(fields: readonly FieldSpec[], graphqlName: string): string {
+  return fields.find((f) => f.graphql === graphqlName)?.rest ?? graphqlName;
+}

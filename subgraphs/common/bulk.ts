@@ -1,0 +1,54 @@
+/**
+ * Resolver glue every valuation subgraph shares: catalogue errors as GraphQL errors (code, field and
+ * suggestions in `extensions`), and bulk queries with one model call for all the valid inputs and
+ * a per-item error in place of each bad one.
+ */
+import { GraphQLError } from 'graphql';
+import { valueEach } from '../../schema/bulk';
+import { ApiError } from '../../schema/errors';
+
+export function toGraphQLError(error: ApiError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: error.toExtensions() });
+}
+
+/** Runs a resolver body, turning the ApiErrors it throws into GraphQL errors; anything else is rethrown (masked as INTERNAL by the gateway). */
+export async function withApiErrors<T>(body: () => T | Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    throw error instanceof ApiError ? toGraphQLError(error) : error;
+  }
+}
+
+/** A bulk item's error, as the subgraphs' `…Error` types carry it. */
+export interface ItemError {
+  code: string;
+  message: string;
+  field: string | null;
+  suggestions: string[] | null;
+}
+
+export function itemError(error: ApiError): ItemError {
+  return { code: error.code, message: error.message, field: error.field ?? null, suggestions: error.suggestions ?? null };
+}
+
+export interface BulkItem<R> {
+  index: number;
+  valuation: R | null;
+  error: ItemError | null;
+}
+
+/**
+ * A bulk query of up to `max` inputs (schema/bulk.ts's rule): one `value` call for the valid inputs,
+ * a per-item error for the others, in input order. More than `max`: INVALID_PARAMETER on `inputs`.
+ */
+export async function valueInBulk<I, N, R>(
+  inputs: readonly I[],
+  max: number,
+  normalise: (input: I) => N,
+  value: (valid: N[]) => Promise<(R | ApiError)[]>,
+): Promise<BulkItem<R>[]> {
+  if (inputs.length > max) throw new ApiError('INVALID_PARAMETER', `at most ${max} inputs per call (got ${inputs.length})`, 'inputs');
+  const results = await valueEach(inputs, normalise, value);
+  return results.map((result, index) => (result instanceof ApiError ? { index, valuation: null, error: itemError(result) } : { index, valuation: result, error: null }));
+}

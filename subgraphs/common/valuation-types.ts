@@ -1,0 +1,77 @@
+/**
+ * GraphQL fields every valuation subgraph shares (type-graphql classes): a subgraph extends them
+ * under names of its own (`class VehiclePredictionInterval extends PredictionIntervalFields {}`),
+ * since in a federated graph a value type of one name defined by two subgraphs must be marked
+ * @shareable in both. These base classes are never emitted themselves: nothing refers to them.
+ */
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+/** The ensemble's confidence levels (models/ensemble/confidence.ts); an enum of one name and values composes across subgraphs. */
+export enum ConfidenceLevelEnum {
+  high = 'high',
+  medium = 'medium',
+  low = 'low',
+}
+registerEnumType(ConfidenceLevelEnum, { name: 'ConfidenceLevel', description: 'How far a bank can rely on the estimate' });
+
+@ObjectType('PredictionIntervalFields')
+export abstract class PredictionIntervalFields {
+  @Field(() => Float) low!: number;
+  @Field(() => Float) high!: number;
+  @Field(() => Float, { description: 'Share of true prices the interval should contain, and does on held-out data' })
+  coverage!: number;
+}
+
+@ObjectType('ConfidenceFields')
+export abstract class ConfidenceFields {
+  @Field(() => ConfidenceLevelEnum) level!: ConfidenceLevelEnum;
+  @Field(() => Float, { description: '0 to 1' }) score!: number;
+}
+
+@ObjectType('ModelEstimateFields')
+export abstract class ModelEstimateFields {
+  @Field() name!: string;
+  @Field(() => Float) estimate!: number;
+}
+
+/** What a bulk item gets in place of a result: a catalogue error. */
+@ObjectType('ItemErrorFields')
+export abstract class ItemErrorFields {
+  @Field({ description: 'Error code from the public catalogue (schema/errors.ts)' }) code!: string;
+  @Field() message!: string;
+  @Field(() => String, { nullable: true, description: 'The input field at fault, in its REST (snake_case) name' }) field!: string | null;
+  @Field(() => [String], { nullable: true }) suggestions!: string[] | null;
+}
+
+@ObjectType('CoverageBoundsFields')
+export abstract class CoverageBoundsFields {
+  @Field(() => Float) low!: number;
+  @Field(() => Float) high!: number;
+}
+
+/** models/ensemble/metrics.ts AccuracyMetrics, but its Wilson bounds (a type of the subgraph's own: intervalCoverageBounds95). */
+@ObjectType('AccuracyMetricsFields')
+export abstract class AccuracyMetricsFields {
+  @Field(() => Int) n!: number;
+  @Field(() => Float, { nullable: true, description: 'null where R² is undefined: fewer than two sales, or all at one price' }) r2!: number | null;
+  @Field(() => Float, { description: 'Mean absolute percentage error, 0.07 = 7%' }) mape!: number;
+  @Field(() => Float) medianApe!: number;
+  @Field(() => Float, { description: 'Mean absolute error in USD' }) maeUsd!: number;
+  @Field(() => Float, { description: 'Share within ±10%' }) ppe10!: number;
+  @Field(() => Float, { description: 'Share within ±20%' }) ppe20!: number;
+  @Field(() => Float, { description: 'Share of true prices inside the interval' }) intervalCoverage!: number;
+  @Field(() => Float, { description: 'Median interval width relative to the estimate' }) medianIntervalWidth!: number;
+}
+
+@ObjectType('FeatureImportanceFields')
+export abstract class FeatureImportanceFields {
+  @Field() feature!: string;
+  @Field(() => Float) importance!: number;
+}
+
+@ObjectType('EnsembleMemberFields')
+export abstract class EnsembleMemberFields {
+  @Field() name!: string;
+  @Field() algorithm!: string;
+  @Field(() => Float) weight!: number;
+}

@@ -1,0 +1,145 @@
+/**
+ * The vehicle subgraph through the gateway: the same valuation as REST, bulk with per-item errors,
+ * the catalogue, the model in service, a home and a vehicle in one federated request (in process
+ * and over HTTP), and a service started without a vehicle model.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
+import { expectError, json, SUBGRAPH_TRANSPORTS, useTestStack, type StackFixture } from '../support/stack';
+
+const SAMPLE_INPUT = {
+  make: 'Chevrolet', model: 'Cobalt', year: 2019, mileage: 60000, bodyType: 'sedan', transmission: 'automatic', fuel: 'petrol', condition: 'good', region: 'Toshkent',
+};
+const HOME_INPUT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida' };
+const VALUATION_FIELDS = 'estimate currency interval { low high coverage } confidence { level score } models { name estimate } anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags } vehicle { make model year } modelVersion valuedAt warnings';
+
+const graphql = (service: StackFixture) => (query: string, variables: Record<string, unknown> = {}) => service.post('/graphql', { query, variables });
+
+describe('with the vehicle model in service', () => {
+  const service = useTestStack();
+  const gql = graphql(service);
+
+  it('values the sample vehicle exactly as the REST route does', async () => {
+    const response = await gql(`query($input: VehicleValuationInput!) { vehicleValuation(input: $input) { ${VALUATION_FIELDS} } }`, { input: SAMPLE_INPUT });
+    expect(response.status).toBe(200);
+    const { data, errors } = await json(response);
+    expect(errors).toBeUndefined();
+    const v = data.vehicleValuation;
+    expect(v.estimate).toBeGreaterThan(5_000);
+    expect(v.estimate).toBeLessThan(30_000);
+    expect(v.interval.low).toBeLessThanOrEqual(v.estimate);
+    expect(v.interval.high).toBeGreaterThanOrEqual(v.estimate);
+    expect(v.interval.coverage).toBe(0.9);
+    expect(['high', 'medium', 'low']).toContain(v.confidence.level);
+    expect(v.models.length).toBeGreaterThanOrEqual(2);
+    expect(v.vehicle).toEqual({ make: 'Chevrolet', model: 'Cobalt', year: 2019 });
+    const rest = await json(await service.post('/api/predict/vehicle', SAMPLE_VEHICLE_REQUEST));
+    expect(v.estimate).toBe(rest.estimate);
+    expect(v.interval).toEqual(rest.interval);
+    expect(v.confidence).toEqual(rest.confidence);
+    expect(v.models).toEqual(rest.models);
+    expect(v.anomaly.marketListings).toBe(rest.anomaly.market_listings);
+  });
+
+  it('answers an unknown make with UNKNOWN_VEHICLE and suggestions in extensions', async () => {
+    const { data, errors } = await json(await gql(`query($input: VehicleValuationInput!) { vehicleValuation(input: $input) { estimate } }`, { input: { ...SAMPLE_INPUT, make: 'Toyta' } }));
+    expect(data).toBeNull();
+    expect(errors[0].extensions).toMatchObject({ code: 'UNKNOWN_VEHICLE', field: 'make' });
+    expect(errors[0].extensions.suggestions).toContain('Toyota');
+  });
+
+  it('names fields in errors as REST clients know them', async () => {
+    const { errors } = await json(await gql(`query($input: VehicleValuationInput!) { vehicleValuation(input: $input) { estimate } }`, { input: { ...SAMPLE_INPUT, bodyType: 'spaceship' } }));
+    expect(errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'body_type' });
+  });
+
+  it('values a bulk in one call, with per-item errors in input order', async () => {
+    const inputs = [SAMPLE_INPUT, { ...SAMPLE_INPUT, model: 'Cobalr' }, { ...SAMPLE_INPUT, year: 2016, mileage: 120000 }];
+    const { data, errors } = await json(await gql(`query($inputs: [VehicleValuationInput!]!) { vehicleValuations(inputs: $inputs) { index valuation { estimate vehicle { model year } } error { code message field suggestions } } }`, { inputs }));
+    expect(errors).toBeUndefined();
+    const results = data.vehicleValuations;
+    expect(results.map((r: { index: number }) => r.index)).toEqual([0, 1, 2]);
+    expect(results[1].valuation).toBeNull();
+    expect(results[1].error).toMatchObject({ code: 'UNKNOWN_VEHICLE', field: 'model' });
+    expect(results[1].error.suggestions).toContain('Cobalt');
+    expect(results[0].error).toBeNull();
+    expect(results[2].valuation.vehicle).toEqual({ model: 'Cobalt', year: 2016 });
+    // Same input, same answer, whether valued alone or in bulk.
+    const single = await json(await gql(`query($input: VehicleValuationInput!) { vehicleValuation(input: $input) { estimate } }`, { input: SAMPLE_INPUT }));
+    expect(results[0].valuation.estimate).toBe(single.data.vehicleValuation.estimate);
+  });
+
+  it('gives a bulk item without market data its own error, and more than 1,000 inputs are refused', async () => {
+    const { data } = await json(await gql(`query($inputs: [VehicleValuationInput!]!) { vehicleValuations(inputs: $inputs) { index valuation { estimate } error { code field } } }`, { inputs: [{ make: 'Haval', model: 'Jolion', year: 2023 }, SAMPLE_INPUT] }));
+    expect(data.vehicleValuations[0].error).toEqual({ code: 'INSUFFICIENT_MARKET_DATA', field: 'model' });
+    expect(data.vehicleValuations[1].valuation.estimate).toBeGreaterThan(0);
+    const { errors } = await json(await gql(`query($inputs: [VehicleValuationInput!]!) { vehicleValuations(inputs: $inputs) { index } }`, { inputs: Array.from({ length: 1001 }, () => SAMPLE_INPUT) }));
+    expect(errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'inputs' });
+  });
+
+  it('lists the catalogue: Chevrolet with the Cobalt, its years and listing counts', async () => {
+    const { data, errors } = await json(await gql('{ vehicleCatalog { make listings models { model listings years { from to } } } }'));
+    expect(errors).toBeUndefined();
+    const chevrolet = data.vehicleCatalog.find((m: { make: string }) => m.make === 'Chevrolet');
+    expect(chevrolet.listings).toBeGreaterThan(1000);
+    const cobalt = chevrolet.models.find((m: { model: string }) => m.model === 'Cobalt');
+    expect(cobalt.listings).toBeGreaterThan(100);
+    expect(cobalt.listings).toBeLessThanOrEqual(chevrolet.listings);
+    expect(cobalt.years.from).toBeLessThanOrEqual(2019);
+    expect(cobalt.years.to).toBeGreaterThanOrEqual(2019);
+  });
+
+  it('reports the model in service with held-out metrics overall and per make/model group', async () => {
+    const { data, errors } = await json(await gql('{ vehicleModel { version trainedAt dataSnapshot evaluation intervalCoverage metrics { n r2 mape medianApe ppe10 intervalCoverage intervalCoverageBounds95 { low high } } groups { group accuracyClass metrics { n mape intervalCoverage } } featureImportance { feature importance } members { name algorithm weight } } }'));
+    expect(errors).toBeUndefined();
+    const model = data.vehicleModel;
+    expect(model.version).toBe(service.stack.vehicleModelVersion);
+    expect(model.intervalCoverage).toBe(0.9);
+    expect(model.metrics.n).toBeGreaterThan(100);
+    expect(model.metrics.mape).toBeGreaterThan(0);
+    const cobalt = model.groups.find((g: { group: string }) => g.group === 'Chevrolet Cobalt');
+    expect(cobalt.metrics.n).toBeGreaterThan(10);
+    expect(['high', 'medium', 'moderate', 'low']).toContain(cobalt.accuracyClass);
+    expect(model.members.length).toBeGreaterThanOrEqual(2);
+    expect(model.featureImportance.length).toBeGreaterThan(3);
+  });
+});
+
+describe.each(SUBGRAPH_TRANSPORTS)('with the subgraphs called %s', (_name, transport) => {
+  const service = useTestStack({ env: { SUBGRAPH_TRANSPORT: transport } });
+
+  it('one request gets a home valuation and a vehicle valuation', async () => {
+    const query = `query($home: HomeValuationInput!, $car: VehicleValuationInput!) {
+      homeValuation(input: $home) { estimate location { district { name locationIndex { composite { score } } } } }
+      vehicleValuation(input: $car) { estimate vehicle { make model } }
+    }`;
+    const { data, errors } = await json(await graphql(service)(query, { home: HOME_INPUT, car: SAMPLE_INPUT }));
+    expect(errors).toBeUndefined();
+    const home = await json(await service.post('/api/predict/home', SAMPLE_HOME_REQUEST));
+    const car = await json(await service.post('/api/predict/vehicle', SAMPLE_VEHICLE_REQUEST));
+    expect(data.homeValuation.estimate).toBe(home.estimate);
+    expect(typeof data.homeValuation.location.district.locationIndex.composite.score).toBe('number');
+    expect(data.vehicleValuation.estimate).toBe(car.estimate);
+    expect(data.vehicleValuation.vehicle).toEqual({ make: 'Chevrolet', model: 'Cobalt' });
+  });
+});
+
+describe('with no vehicle model promoted', () => {
+  let emptyArtifacts: string;
+  const service = useTestStack(() => ({ vehicleArtifactsRoot: (emptyArtifacts = mkdtempSync(join(tmpdir(), 'no-vehicle-model-'))) }));
+  afterAll(() => rmSync(emptyArtifacts, { recursive: true, force: true }));
+
+  it('still starts and values homes; vehicles get 503 SERVICE_UNAVAILABLE', async () => {
+    expect(service.stack.vehicleModelVersion).toBeNull();
+    expect(service.stack.logs.join('\n')).toMatch(/no vehicle model is promoted/);
+    expect((await service.post('/api/predict/home', SAMPLE_HOME_REQUEST)).status).toBe(200);
+    await expectError(await service.post('/api/predict/vehicle', SAMPLE_VEHICLE_REQUEST), 503, 'SERVICE_UNAVAILABLE');
+    const { errors } = await json(await graphql(service)('{ vehicleModel { version } }'));
+    expect(errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+    // Input errors are still found without a model.
+    await expectError(await service.post('/api/predict/vehicle', { ...SAMPLE_VEHICLE_REQUEST, year: 'new' }), 400, 'INVALID_PARAMETER', 'year');
+  });
+});
