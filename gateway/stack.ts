@@ -44,7 +44,7 @@ export interface RunningStack {
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? ((message: string) => console.error(`[stack] ${message}`));
   const runtime = await ResidentialModelService.start({ root: options.artifactsRoot, log: options.log });
-  const vehicleRuntime = await loadVehicleModel(options.vehicleArtifactsRoot);
+  const vehicleRuntime = await loadVehicleModel(options.vehicleArtifactsRoot, options.log);
   if (!vehicleRuntime) log('no vehicle model is promoted: vehicle valuations answer SERVICE_UNAVAILABLE until one is');
   const internalToken = options.gateway.internalToken ?? randomBytes(24).toString('base64url');
   const subgraph = (port: number | undefined) => ({ host: '127.0.0.1', port: port ?? 0, internalToken, introspection: options.gateway.introspection });

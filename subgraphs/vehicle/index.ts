@@ -1,6 +1,6 @@
 /** The vehicle subgraph as a service: `start(config, runtime)` (all-in-one mode and ./main.ts use it). */
-import { VEHICLE_DIR, currentVersion } from '../../models/vehicle/manifest';
-import { VehicleModelSet } from '../../models/vehicle/runtime';
+import { VEHICLE_DIR } from '../../models/vehicle/manifest';
+import { VehicleModelService } from '../../models/vehicle/serving';
 import type { VehicleRuntime } from '../../models/vehicle/valuation';
 import { subgraphConfigFromEnv, type SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
@@ -16,10 +16,9 @@ export function vehicleConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
   return subgraphConfigFromEnv('vehicle', 4003, env);
 }
 
-/** The vehicle model set `CURRENT` names under `root`, or null when no version is promoted there. */
-export async function loadVehicleModel(root: string = VEHICLE_DIR): Promise<VehicleModelSet | null> {
-  const version = currentVersion(root);
-  return version ? VehicleModelSet.load(version, root) : null;
+/** The vehicle model `CURRENT` names under `root`, swapped when another is promoted; null when none is promoted there. */
+export function loadVehicleModel(root: string = VEHICLE_DIR, log?: (message: string) => void): Promise<VehicleModelService | null> {
+  return VehicleModelService.start(root, { log });
 }
 
 /** Serves the vehicle subgraph. Without a runtime it still serves, answering SERVICE_UNAVAILABLE. */

@@ -1,7 +1,10 @@
 /** A promoted version is served without a restart; rollback is one command. */
 import { rmSync } from 'node:fs';
 import { runModelCli } from '../../models/residential/model-cli';
+import { setCurrentVersion } from '../../models/ensemble/versions';
+import { VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 import { artifactsWithTwoVersions } from '../support/artifacts';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
@@ -54,4 +57,24 @@ it('refuses to promote an unknown version', () => {
   const lines: string[] = [];
   expect(runModelCli(['promote', '1999.01.0'], (l) => lines.push(l), artifacts.root)).toBe(2);
   expect(lines[0]).toMatch(/unknown version/);
+});
+
+describe('the vehicle model', () => {
+  const vehicles = artifactsWithTwoVersions('2099.02.0', VEHICLE_DIR);
+  let vehicleStack: TestStack;
+  beforeAll(async () => {
+    vehicleStack = await startTestStack({ vehicleArtifactsRoot: vehicles.root });
+  });
+  afterAll(async () => {
+    await vehicleStack.stop();
+    rmSync(vehicles.root, { recursive: true, force: true });
+  });
+
+  it('switches to a promoted vehicle version without a restart', async () => {
+    const k = vehicleStack.newKey('enterprise');
+    const served = async () => (await json(await vehicleStack.post('/api/predict/vehicle', SAMPLE_VEHICLE_REQUEST, { 'x-api-key': k }))).model_version;
+    expect(await served()).toBe(vehicles.original);
+    setCurrentVersion(vehicles.copy, vehicles.root);
+    await eventually(async () => (await served()) === vehicles.copy);
+  });
 });
