@@ -1,0 +1,45 @@
+import type { ChunkQueue, ChunkRetryPolicy } from './chunk-queue';
+import type { JobStore } from './job-store';
+import type { ProgressBus } from './progress-bus';
+
+/** The three ports one engine and its workers share; an adapter provides all of them together. */
+export interface BatchBackend {
+  readonly kind: 'in-process' | 'redis';
+  readonly store: JobStore;
+  readonly bus: ProgressBus;
+  readonly queue: ChunkQueue;
+  /** Closes the ports and the connections the backend opened. */
+  close(): Promise<void>;
+}
+
+/** What every backend is configured with. */
+export interface BackendOptions {
+  /** How long a job and its results stay readable after it ends, in ms. */
+  retentionMs: number;
+  retry: ChunkRetryPolicy;
+  log: (message: string) => void;
+}
+
+/**
+ * A backend over its ports. close() stops the queue first, so no chunk handler runs against a
+ * closed store, then the bus and the store, then whatever connections the adapter opened.
+ */
+export function backendOf(
+  kind: BatchBackend['kind'],
+  ports: Pick<BatchBackend, 'store' | 'bus' | 'queue'>,
+  closeConnections: () => Promise<void> = async () => undefined,
+): BatchBackend {
+  const { store, bus, queue } = ports;
+  return {
+    kind,
+    store,
+    bus,
+    queue,
+    async close() {
+      await queue.close();
+      await bus.close();
+      await store.close();
+      await closeConnections();
+    },
+  };
+}

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { BatchBackend } from './batch-backend';
+import { BatchWorker, type BatchWorkerOptions } from './batch-worker';
+import { BatchJobNotFoundError, BatchSubmissionError, InvalidBatchOptionsError, messageOf } from './errors';
+import type { EndedJobsConsumer } from './job-store';
+import { followProgress } from './progress-stream';
+import { publishProgress } from './progress-publisher';
+import type { BatchJob, BatchJobPage, ItemResult, PageRequest, ProgressEvent, SubmitOptions } from './types';
+
+export interface BatchEngineOptions {
+  /** The longest a progress() reader goes without an event before one is read from the store. @default 900 (ms) */
+  progressHeartbeatMs?: number;
+  log?: (message: string) => void;
+}
+
+/** Called once per ended job (completed, failed or cancelled). Return promptly: hand long work off. */
+export type JobEndedListener = (job: BatchJob) => void | Promise<void>;
+
+const DEFAULT_CHUNK_SIZE = 1000;
+const MAX_CHUNK_SIZE = 10_000;
+const DEFAULT_PAGE_LIMIT = 20;
+const MAX_PAGE_LIMIT = 100;
+
+/**
+ * The batch job engine as its callers (GraphQL, REST, webhooks) see it, over any backend. Every
+ * call names the organisation, and another organisation's job is indistinguishable from none.
+ * Nothing here holds a whole job: items go to storage a chunk at a time as they are read, and
+ * results come back a chunk at a time as they are consumed.
+ */
+export class BatchEngine {
+  private readonly log: (message: string) => void;
+  private readonly heartbeatMs: number;
+  private readonly endedListeners = new Set<JobEndedListener>();
+  private endedConsumer: EndedJobsConsumer | undefined;
+  private readonly workers = new Set<BatchWorker>();
+
+  constructor(
+    private readonly backend: BatchBackend,
+    options: BatchEngineOptions = {},
+  ) {
+    this.log = options.log ?? ((message) => console.error(`[batch] ${message}`));
+    this.heartbeatMs = options.progressHeartbeatMs ?? 900;
+  }
+
+  /** Which adapter holds the jobs. */
+  get kind(): BatchBackend['kind'] {
+    return this.backend.kind;
+  }
+
+  /**
+   * Creates a job and streams `items` into storage chunk by chunk, each chunk queued for the
+   * workers as soon as it is stored, so a large submission is being processed before it has been
+   * read to the end. Resolves with the job once every item is stored. If reading the items fails,
+   * the job is marked failed and this rejects with BatchSubmissionError.
+   */
+  async submit(
+    organisation: string,
+    items: AsyncIterable<unknown> | Iterable<unknown>,
+    options: SubmitOptions = {},
+  ): Promise<BatchJob> {
+    if (!organisation) throw new InvalidBatchOptionsError('organisation must not be empty');
+    const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
+      throw new InvalidBatchOptionsError(`chunkSize must be an integer from 1 to ${MAX_CHUNK_SIZE}`);
+    }
+    const { store } = this.backend;
+    const job = await store.create({
+      id: randomUUID(),
+      organisation,
+      chunkSize,
+      ...(options.callbackUrl !== undefined && { callbackUrl: options.callbackUrl }),
+    });
+    try {
+      const open = await this.storeChunks(job.id, readingOf(items), chunkSize);
+      if (open && (await store.seal(job.id)).completed) await this.publishProgress(job.id);
+    } catch (error) {
+      await this.failSubmission(job.id, error);
+      throw new BatchSubmissionError(job.id, { cause: error instanceof ItemsUnreadableError ? error.cause : error });
+    }
+    return (await store.get(job.id)) ?? job;
+  }
+
+  async get(organisation: string, id: string): Promise<BatchJob | undefined> {
+    const job = await this.backend.store.get(id);
+    return job?.organisation === organisation ? job : undefined;
+  }
+
+  /** The organisation's jobs, newest first. */
+  async list(organisation: string, page: PageRequest = {}): Promise<BatchJobPage> {
+    const offset = page.offset ?? 0;
+    const limit = page.limit ?? DEFAULT_PAGE_LIMIT;
+    if (!Number.isInteger(offset) || offset < 0) throw new InvalidBatchOptionsError('offset must be a whole number');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
+      throw new InvalidBatchOptionsError(`limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
+    }
+    return this.backend.store.listByOrganisation(organisation, offset, limit);
+  }
+
+  /**
+   * Cancels a queued or running job: chunks not yet taken are skipped, a chunk running now is
+   * dropped when it finishes, and subscribers get a final event. A job that has ended already is
+   * returned as it is; undefined when the organisation has no such job.
+   */
+  async cancel(organisation: string, id: string): Promise<BatchJob | undefined> {
+    if (!(await this.get(organisation, id))) return undefined;
+    const { store } = this.backend;
+    if ((await store.transition(id, 'cancelled')).applied) await this.publishProgress(id);
+    return store.get(id);
+  }
+
+  /** Every recorded result in item order, read from storage one chunk at a time as it is consumed. */
+  async *results(organisation: string, id: string): AsyncGenerator<ItemResult> {
+    if (!(await this.get(organisation, id))) throw new BatchJobNotFoundError(id);
+    yield* this.backend.store.streamResults(id);
+  }
+
+  /** The job's progress until it ends; see followProgress. */
+  async *progress(organisation: string, id: string): AsyncGenerator<ProgressEvent> {
+    if (!(await this.get(organisation, id))) throw new BatchJobNotFoundError(id);
+    yield* followProgress(this.backend.store, this.backend.bus, id, this.heartbeatMs);
+  }
+
+  /**
+   * Calls `listener` for every job that ends, from now on and for ends not yet handed to anyone.
+   * Each end is handed to one engine among all listening on the same backend, once: the store
+   * records it in the same atomic step that ends the job. (A crash between a listener's call and
+   * its return can repeat the call on another engine.) Returns the unsubscribe function.
+   */
+  onJobEnded(listener: JobEndedListener): () => void {
+    this.endedListeners.add(listener);
+    this.endedConsumer ??= this.backend.store.consumeEnded((jobId) => this.announceEnded(jobId));
+    return () => {
+      this.endedListeners.delete(listener);
+      if (this.endedListeners.size === 0 && this.endedConsumer) {
+        const consumer = this.endedConsumer;
+        this.endedConsumer = undefined;
+        void consumer.close();
+      }
+    };
+  }
+
+  /** Appends a webhook delivery record to the job; false when the organisation has no such job. */
+  async recordDelivery(organisation: string, id: string, delivery: unknown): Promise<boolean> {
+    if (!(await this.get(organisation, id))) return false;
+    return this.backend.store.appendDelivery(id, delivery);
+  }
+
+  /** Starts a worker processing this backend's chunks; closed with the engine unless closed before. */
+  async startWorker(options: BatchWorkerOptions): Promise<BatchWorker> {
+    const worker = await BatchWorker.start(this.backend, { log: this.log, ...options });
+    this.workers.add(worker);
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.workers].map((worker) => worker.close()));
+    this.workers.clear();
+    await this.endedConsumer?.close();
+    this.endedConsumer = undefined;
+    await this.backend.close();
+  }
+
+  /** Stores the items a chunk at a time; false if the job ended meanwhile (it was cancelled). */
+  private async storeChunks(jobId: string, items: AsyncIterable<unknown>, chunkSize: number): Promise<boolean> {
+    const { store, queue } = this.backend;
+    let chunk: unknown[] = [];
+    let chunkIndex = 0;
+    const flush = async (): Promise<boolean> => {
+      if (!(await store.appendInput(jobId, chunkIndex, chunk))) return false;
+      await queue.enqueue([{ jobId, chunkIndex }]);
+      chunkIndex += 1;
+      chunk = [];
+      return true;
+    };
+    for await (const item of items) {
+      chunk.push(item);
+      if (chunk.length === chunkSize && !(await flush())) return false;
+    }
+    return chunk.length === 0 || flush();
+  }
+
+  private async failSubmission(jobId: string, error: unknown): Promise<void> {
+    // The job's error is shown to its owner: their own stream's failure, yes; our internals, no.
+    const reason =
+      error instanceof ItemsUnreadableError
+        ? `the items could not be read: ${messageOf(error.cause)}`
+        : 'the submission was interrupted by an internal error';
+    if (!(error instanceof ItemsUnreadableError)) this.log(`submission of batch job ${jobId} failed: ${messageOf(error)}`);
+    try {
+      if ((await this.backend.store.transition(jobId, 'failed', { error: reason })).applied) await this.publishProgress(jobId);
+    } catch (transitionError) {
+      this.log(`batch job ${jobId} could not be marked failed: ${messageOf(transitionError)}`);
+    }
+  }
+
+  private async announceEnded(jobId: string): Promise<void> {
+    const job = await this.backend.store.get(jobId);
+    if (!job) return; // expired before anyone listened
+    await Promise.all(
+      [...this.endedListeners].map(async (listener) => {
+        try {
+          await listener(job);
+        } catch (error) {
+          this.log(`a job-ended listener failed for batch job ${jobId}: ${messageOf(error)}`);
+        }
+      }),
+    );
+  }
+
+  private publishProgress(jobId: string): Promise<void> {
+    return publishProgress(this.backend.store, this.backend.bus, jobId, this.log);
+  }
+}
+
+/** Marks failures of the caller's items (as opposed to ours) by wrapping them. */
+class ItemsUnreadableError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(messageOf(cause));
+  }
+}
+
+/**
+ * The items as an async iterable whose own failures come out as ItemsUnreadableError. Errors
+ * thrown while storing a chunk do not pass through here: they reach the loop, not the generator.
+ */
+async function* readingOf(items: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<unknown> {
+  try {
+    for await (const item of items) yield item;
+  } catch (error) {
+    throw new ItemsUnreadableError(error);
+  }
+}
