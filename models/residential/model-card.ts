@@ -6,20 +6,21 @@
  * timestamp is the manifest's trainedAt). Figures are vega-lite specs rendered to SVG by vega's
  * headless renderer, which is asynchronous, hence the Promise.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import * as vega from 'vega';
-import * as vl from 'vega-lite';
-import { PROJECT_ROOT } from '../paths';
 import { DROP_REASONS, type DropReason } from '../ingest/reasons';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
-import { confidence, type AccuracyClass } from '../ensemble/confidence';
+import type { AccuracyClass } from '../ensemble/confidence';
+import {
+  accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, CONFIDENCE_RULE, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
+  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, featureGroupLines, figureLinker, fixed, glossary, identityLines, importanceSpec, int,
+  list, logFrame, METRIC_HEADER, metricCells, MIN_CLASS_ROWS, PALETTE, pct, pp, readEvaluationFile, renderCard, signedPct, table, writeCardFiles,
+  type Direction, type RenderedCard, type Spec,
+} from '../ensemble/card-kit';
 import { FEATURE_GROUPS } from './features';
 import { readManifest, versionDir, RESIDENTIAL_DIR, type EvaluationReport, type ResidentialManifest } from './manifest';
-import { median } from '../ensemble/metrics';
 import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE, REFERENCE_OVERALL } from './reference-figures';
 import type { HeldOutPrediction } from './train';
-import type { AccuracyMetrics, ConfidenceLevel } from './valuation';
+
+export { CONFIDENCE_RULE };
 
 export interface ModelCardOptions {
   /** The residential artifacts folder holding <version>/manifest.json. @default RESIDENTIAL_DIR */
@@ -28,13 +29,8 @@ export interface ModelCardOptions {
   docsDir?: string;
 }
 
-export interface ModelCard {
-  markdown: string;
-  /** Figure name → SVG text; written as docs/model-card/<name>.svg. */
-  figures: Record<string, string>;
-  /** vega-lite warnings met while compiling the figures (none expected). */
-  warnings: string[];
-}
+/** The card: markdown and figures (name → SVG text, written as docs/model-card/<name>.svg). */
+export type ModelCard = RenderedCard;
 
 /** evaluation.json: the headline held-out predictions, row by row. */
 export interface HeldOutEvaluationFile {
@@ -50,29 +46,16 @@ export const FIGURE_TITLES = {
 } as const;
 export type FigureName = keyof typeof FIGURE_TITLES;
 
-/** The confidence rule, verbatim from the header of models/ensemble/confidence.ts (a test keeps them equal). */
-export const CONFIDENCE_RULE = [
-  'Confidence score (0–1) = 0.5·width + 0.2·agreement + 0.3·group, minus 0.1 per anomaly flag, where',
-  '  width     = 1 at a relative interval width (high−low)/estimate of 0.2 or less, 0 at 0.8 or more, linear between;',
-  '  agreement = 1 when the ensemble members agree, 0 at a relative spread of 0.3;',
-  "  group     = 1, 0.8, 0.6, 0.4 for the group's held-out accuracy class high, medium, moderate, low.",
-  "Level: high ≥ 0.75, medium ≥ 0.5, else low; a group of low accuracy class is never 'high'.",
-].join('\n');
-
 /** The rule of `accuracyClass` in models/ensemble/metrics.ts, in words (a test probes its thresholds). */
-export const ACCURACY_CLASS_RULE =
-  'A district with fewer than 30 held-out listings is **low**. Otherwise it is **high** if R² ≥ 0.80 and MAPE ≤ 12%; ' +
-  '**medium** if R² ≥ 0.65 and MAPE ≤ 16%; **moderate** if R² ≥ 0.50 and MAPE ≤ 22%; else **low**.';
+export const ACCURACY_CLASS_RULE = accuracyClassRule('A district');
 
-const MIN_CLASS_ROWS = 30;
 const CARD_FILE = 'MODEL_CARD.md';
 const FIGURE_DIR = 'model-card';
 
 // ───────────────────────────── entry points ─────────────────────────────
 
 export function readHeldOutEvaluation(version: string, root = RESIDENTIAL_DIR): HeldOutEvaluationFile | null {
-  const file = join(versionDir(version, root), 'evaluation.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as HeldOutEvaluationFile) : null;
+  return readEvaluationFile<HeldOutEvaluationFile>(versionDir(version, root));
 }
 
 /** The card of one version: its markdown and its figures (SVG text). Reads, never writes. */
@@ -80,29 +63,14 @@ export async function renderModelCard(version: string, options: ModelCardOptions
   const root = options.artifactsRoot ?? RESIDENTIAL_DIR;
   const manifest = readManifest(version, root);
   const evaluation = readHeldOutEvaluation(version, root);
-  const ctx = context(manifest, evaluation, artifactLabel(version, root));
-  const warnings: string[] = [];
-  const figures: Record<string, string> = {};
-  // One at a time: vega numbers clip paths with a process-wide counter that is reset before each render.
-  for (const [name, spec] of figureSpecs(ctx)) figures[name] = await renderSvg(spec, warnings);
-  return { markdown: markdown(ctx, Object.keys(figures) as FigureName[]), figures, warnings };
+  const ctx = context(manifest, evaluation, artifactLabel(versionDir(version, root), version));
+  return renderCard((figures) => markdown(ctx, figures as FigureName[]), figureSpecs(ctx));
 }
 
 /** Writes docs/MODEL_CARD.md and docs/model-card/<name>.svg; returns the paths written. */
 export async function writeModelCard(version: string, options: ModelCardOptions = {}): Promise<{ markdown: string; figures: string[] }> {
-  const docsDir = options.docsDir ?? join(PROJECT_ROOT, 'docs');
   const card = await renderModelCard(version, options);
-  mkdirSync(join(docsDir, FIGURE_DIR), { recursive: true });
-  const markdownPath = join(docsDir, CARD_FILE);
-  writeFileSync(markdownPath, card.markdown);
-  // A figure this version cannot draw must not survive from an earlier card.
-  for (const name of Object.keys(FIGURE_TITLES)) if (!(name in card.figures)) rmSync(join(docsDir, FIGURE_DIR, `${name}.svg`), { force: true });
-  const figurePaths = Object.entries(card.figures).map(([name, svg]) => {
-    const path = join(docsDir, FIGURE_DIR, `${name}.svg`);
-    writeFileSync(path, svg);
-    return path;
-  });
-  return { markdown: markdownPath, figures: figurePaths };
+  return writeCardFiles(card, options.docsDir ?? DOCS_DIR, CARD_FILE, FIGURE_DIR, Object.keys(FIGURE_TITLES));
 }
 
 // ───────────────────────────── what the card is computed from ─────────────────────────────
@@ -128,11 +96,6 @@ function context(m: ResidentialManifest, evaluation: HeldOutEvaluationFile | nul
   return { m, rows: evaluation?.rows ?? null, artifact, headline: m.evaluation.headline, kfold: m.evaluation.kfold, districts, sourcePeriod };
 }
 
-function artifactLabel(version: string, root: string): string {
-  const rel = relative(PROJECT_ROOT, versionDir(version, root));
-  return rel.startsWith('..') || rel === '' ? `<artifacts>/${version}` : rel.split(sep).join('/');
-}
-
 function districtName(id: string): string {
   return DISTRICT_NAMES[id as DistrictId] ?? id;
 }
@@ -141,51 +104,7 @@ function serviceClass(ctx: Context, id: string): AccuracyClass {
   return ctx.m.districtAccuracy[id] ?? 'low';
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 // ───────────────────────────── formatting ─────────────────────────────
-
-const DASH = '–';
-
-function pct(x: number | undefined, digits = 1): string {
-  return x === undefined || !Number.isFinite(x) ? DASH : `${(x * 100).toFixed(digits)}%`;
-}
-
-function fixed(x: number | undefined, digits = 3): string {
-  return x === undefined || !Number.isFinite(x) ? DASH : x.toFixed(digits);
-}
-
-/** Thousands with commas, independent of the machine's locale. */
-function int(x: number | undefined): string {
-  if (x === undefined || !Number.isFinite(x)) return DASH;
-  const s = String(Math.round(Math.abs(x))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return x < 0 && Math.round(Math.abs(x)) !== 0 ? `−${s}` : s;
-}
-
-/** Percentage points, signed. */
-function pp(x: number): string {
-  const v = (x * 100).toFixed(1);
-  return x > 0 ? `+${v} pp` : x < 0 ? `−${v.slice(1)} pp` : `${v} pp`;
-}
-
-function list(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[], numeric: readonly boolean[] = header.map((_, i) => i > 0)): string {
-  const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(header), `|${numeric.map((r) => (r ? '---:' : '---')).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
-const METRIC_HEADER = ['n', 'R²', 'MAPE', 'median APE', 'MAE (USD)', 'PPE10', 'PPE20', 'coverage (90%)', 'median width'];
-
-function metricCells(x: AccuracyMetrics | undefined): string[] {
-  if (!x || x.n === 0) return [x ? '0' : '0', DASH, DASH, DASH, DASH, DASH, DASH, DASH, DASH];
-  return [int(x.n), fixed(x.r2), pct(x.mape), pct(x.medianApe), int(x.maeUsd), pct(x.ppe10, 0), pct(x.ppe20, 0), pct(x.intervalCoverage), pct(x.medianIntervalWidth, 0)];
-}
 
 function sourceLabel(ctx: Context, source: string): string {
   const period = ctx.sourcePeriod[source];
@@ -208,11 +127,7 @@ function markdown(ctx: Context, figures: readonly FigureName[]): string {
   return `${sections.join('\n\n')}\n`;
 }
 
-function figureLink(figures: readonly FigureName[], name: FigureName, caption: string): string {
-  return figures.includes(name)
-    ? `![${FIGURE_TITLES[name]}](${FIGURE_DIR}/${name}.svg)\n\n*${caption}*`
-    : `*(${FIGURE_TITLES[name]}: not drawn, this version has no evaluation.json with the held-out predictions row by row.)*`;
-}
+const figureLink = figureLinker<FigureName>(FIGURE_DIR, FIGURE_TITLES);
 
 function header(ctx: Context): string {
   const { m } = ctx;
@@ -249,39 +164,14 @@ function thinDistricts(ctx: Context): string[] {
   return ctx.districts.filter((d) => (ctx.m.training.byDistrict[d] ?? 0) < ctx.m.intervals.minRows);
 }
 
-interface Direction {
-  n: number;
-  /** Median of estimate / asking price − 1. */
-  medianSigned: number;
-  above: number;
-  above20: number;
-  below20: number;
-}
-
-/** Over- or under-valuation on the held-out listings (a collateral lender fears the first). */
-function direction(rows: readonly HeldOutPrediction[]): Direction {
-  const signed = rows.map((r) => r.predicted / r.actual - 1);
-  const share = (f: (x: number) => boolean) => signed.filter(f).length / signed.length;
-  return { n: rows.length, medianSigned: median(signed), above: share((x) => x > 0), above20: share((x) => x > 0.2), below20: share((x) => x < -0.2) };
-}
-
 function directionByDistrict(ctx: Context): Map<string, Direction> {
-  const out = new Map<string, Direction>();
-  for (const d of ctx.districts) {
-    const rows = ctx.rows!.filter((r) => r.district === d);
-    if (rows.length) out.set(d, direction(rows));
-  }
-  return out;
+  return directionBy(ctx.rows!, ctx.districts, (r) => r.district);
 }
 
 /** Districts (with enough held-out listings) whose median estimate is more than 5% above the asking price. */
 function overvalued(ctx: Context): { district: string; dir: Direction }[] {
   if (!ctx.rows?.length) return [];
   return [...directionByDistrict(ctx)].filter(([, x]) => x.n >= MIN_CLASS_ROWS && x.medianSigned > 0.05).sort((a, b) => b[1].medianSigned - a[1].medianSigned || cmp(a[0], b[0])).map(([district, dir]) => ({ district, dir }));
-}
-
-function signedPct(x: number): string {
-  return x > 0 ? `+${pct(x)}` : x < 0 ? `−${pct(-x)}` : pct(x);
 }
 
 function testSources(ctx: Context): string[] {
@@ -401,17 +291,7 @@ function data(ctx: Context): string {
 
 function method(ctx: Context): string {
   const { m } = ctx;
-  const names = new Set(m.features.names);
-  const grouped = new Set<string>();
-  const featureLines: string[] = [];
-  for (const [group, members] of Object.entries(FEATURE_GROUPS)) {
-    const present = members.filter((f) => names.has(f));
-    if (!present.length) continue;
-    present.forEach((f) => grouped.add(f));
-    featureLines.push(`- **${group}**: ${present.map((f) => `\`${f}\``).join(', ')}`);
-  }
-  const other = m.features.names.filter((f) => !grouped.has(f));
-  if (other.length) featureLines.push(`- **other**: ${other.map((f) => `\`${f}\``).join(', ')}`);
+  const featureLines = featureGroupLines(m.features.names, FEATURE_GROUPS);
   const zero = m.members.filter((x) => x.weight === 0).map((x) => x.name);
   const iv = m.intervals;
   // Versions before the normalised intervals have no `scale` at all.
@@ -502,14 +382,12 @@ function coverageCheck(ctx: Context): string {
   const target = ctx.m.intervals.coverage;
   const tested = ctx.districts.filter((d) => (h.districts[d]?.n ?? 0) >= MIN_CLASS_ROWS);
   if (!tested.every((d) => h.districts[d].intervalCoverageBounds95)) return '';
-  const rows = [...tested.map((d) => [districtName(d), h.districts[d]] as const), ['**all districts**', h.overall] as const].map(([name, x]) => [
-    name, int(x.n), pct(x.intervalCoverage), `${pct(x.intervalCoverageBounds95!.low)}–${pct(x.intervalCoverageBounds95!.high)}`, coverageVerdict(x, target),
-  ]);
+  const entries = [...tested.map((d) => [districtName(d), h.districts[d]] as const), ['**all districts**', h.overall] as const];
   const failing = tested.filter((d) => coverageVerdict(h.districts[d], target) !== COVERAGE_VERDICTS[1]);
   return [
     `**Coverage check.** A district's measured coverage is compared with the 88–92% band through its 95% (Wilson) confidence bounds: on 100–400 listings even a perfectly calibrated interval lands outside 88–92% in a quarter to a half of districts by chance alone, so the bounds, not the point, say whether the interval is off. Districts with at least ${MIN_CLASS_ROWS} held-out listings:`,
     '',
-    table(['district', 'n', 'coverage', '95% bounds', 'verdict'], rows, [false, true, true, false, false]),
+    coverageCheckTable('district', entries, target),
     '',
     failing.length
       ? `Outside the band beyond sampling error: ${list(failing.map((d) => districtName(d)))}.`
@@ -520,35 +398,6 @@ function coverageCheck(ctx: Context): string {
 function sourceTable(ctx: Context, report: EvaluationReport): string {
   const entries = Object.entries(report.bySource ?? {});
   return table(['source', ...METRIC_HEADER], entries.map(([s, x]) => [sourceLabel(ctx, s), ...metricCells(x)]));
-}
-
-interface ConfidenceRow {
-  level: ConfidenceLevel;
-  n: number;
-  medianApe: number;
-  ppe10: number;
-  ppe20: number;
-  coverage: number;
-}
-
-/**
- * The confidence level each held-out listing would get at best: its own interval width and its district's
- * class, with full model agreement and no anomaly flag (evaluation.json records neither).
- */
-function confidenceOnHeldOut(ctx: Context): ConfidenceRow[] | null {
-  if (!ctx.rows?.length) return null;
-  const groups = new Map<ConfidenceLevel, { ape: number[]; covered: number }>();
-  for (const r of ctx.rows) {
-    const { level } = confidence((r.high - r.low) / r.predicted, 0, serviceClass(ctx, r.district), 0);
-    const g = groups.get(level) ?? { ape: [], covered: 0 };
-    g.ape.push(Math.abs(r.actual - r.predicted) / r.actual);
-    if (r.actual >= r.low && r.actual <= r.high) g.covered++;
-    groups.set(level, g);
-  }
-  return (['high', 'medium', 'low'] as const).filter((l) => groups.has(l)).map((level) => {
-    const g = groups.get(level)!;
-    return { level, n: g.ape.length, medianApe: median(g.ape), ppe10: g.ape.filter((a) => a <= 0.1).length / g.ape.length, ppe20: g.ape.filter((a) => a <= 0.2).length / g.ape.length, coverage: g.covered / g.ape.length };
-  });
 }
 
 function evaluation(ctx: Context, figures: readonly FigureName[]): string {
@@ -571,11 +420,7 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
     const all = direction(ctx.rows);
     out.push('', '### Direction of errors (headline)', '');
     out.push('For collateral an estimate above the price is the risky error. Estimate against asking price on the held-out listings (from evaluation.json):', '');
-    const cells = (x: Direction) => [int(x.n), signedPct(x.medianSigned), pct(x.above, 0), pct(x.above20, 0), pct(x.below20, 0)];
-    out.push(table(
-      ['district', 'n', 'median (estimate ÷ asking − 1)', 'estimate above asking', 'more than 20% above', 'more than 20% below'],
-      [...ctx.districts.filter((d) => dirs.has(d)).map((d) => [districtName(d), ...cells(dirs.get(d)!)]), ['**all districts**', ...cells(all)]],
-    ));
+    out.push(directionTable('district', [...[...dirs].map(([d, x]) => [districtName(d), x] as const), ['**all districts**', all] as const]));
     const over = overvalued(ctx);
     out.push('', all.above > 0.55 || all.medianSigned > 0.02
       ? `The errors lean towards over-valuation: ${pct(all.above, 0)} of estimates are above the asking price (an unbiased model would be near 50%)${over.length ? `, and the median estimate is more than 5% above the asking price in ${list(over.map((o) => `${districtName(o.district)} (${signedPct(o.dir.medianSigned)})`))}` : ''}.`
@@ -586,16 +431,7 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
   out.push('', 'The k-fold coverage is close to 90% by construction: its intervals were calibrated on these same out-of-fold residuals. The headline coverage, on listings the calibration never saw, is the real check.');
   out.push('', '### By source', '');
   out.push('Headline (the held-out scrapes):', '', sourceTable(ctx, h), '', 'k-fold (every training source):', '', sourceTable(ctx, k));
-  const conf = confidenceOnHeldOut(ctx);
-  if (conf) {
-    out.push('', '### Does the confidence level sort valuations by error?', '');
-    out.push('Held-out listings grouped by the confidence level they would get from their own interval width and their district\'s class, assuming the members agree and no anomaly flag is raised (evaluation.json records neither, so this is the best level each could reach: in service some move down).', '');
-    out.push(table(['confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'], conf.map((c) => [c.level, int(c.n), pct(c.n / ctx.rows!.length, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)])));
-    const ordered = conf.every((c, i) => i === 0 || c.medianApe >= conf[i - 1].medianApe);
-    out.push('', ordered
-      ? 'The median error rises from high to low confidence, as it should.'
-      : 'The median error does **not** rise steadily from high to low confidence on this test: the confidence level needs review before it is relied on.');
-  }
+  if (ctx.rows?.length) out.push(...confidenceSection(ctx.rows, (r) => serviceClass(ctx, r.district), "their district's class"));
   return out.join('\n');
 }
 
@@ -740,38 +576,7 @@ function whereWeStand(ctx: Context): string {
 
 const CLASS_RANK: Record<AccuracyClass, number> = { low: 0, moderate: 1, medium: 2, high: 3 };
 
-function glossary(): string {
-  return [
-    '## How to read the numbers',
-    '',
-    '- **APE**: absolute percentage error of one estimate, |actual − estimate| / actual, against the asking price. **MAPE** is its mean, **median APE** its median (half of the estimates are closer than this).',
-    '- **R²**: share of the variation of prices (USD) the model explains; 1 is perfect.',
-    '- **MAE (USD)**: mean absolute error in dollars.',
-    '- **PPE10 / PPE20**: share of estimates within ±10% / ±20% of the asking price.',
-    '- **coverage (90%)**: share of asking prices inside the 90% interval; it should be close to 90%.',
-    '- **median width**: median of (high − low) / estimate: how wide the interval is relative to the estimate.',
-    '- **n**: number of listings tested.',
-  ].join('\n');
-}
-
 // ───────────────────────────── figures ─────────────────────────────
-
-type Spec = Record<string, unknown>;
-
-const PALETTE = { ours: '#4c78a8', reference: '#e45756', dark: '#222222', good: '#54a24b', band: '#54a24b' } as const;
-
-const BASE = {
-  $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-  background: 'white',
-  padding: 12,
-  config: {
-    font: 'Helvetica, Arial, sans-serif',
-    title: { fontSize: 16, anchor: 'start', subtitleFontSize: 11, subtitleColor: '#555555', offset: 10 },
-    axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 'normal', gridColor: '#e6e6e6' },
-    legend: { labelFontSize: 11, titleFontSize: 11, orient: 'bottom', direction: 'vertical', labelLimit: 400 },
-    view: { stroke: '#dddddd' },
-  },
-};
 
 function figureSpecs(ctx: Context): [FigureName, Spec][] {
   const specs: [FigureName, Spec][] = [];
@@ -782,62 +587,24 @@ function figureSpecs(ctx: Context): [FigureName, Spec][] {
   return specs;
 }
 
-const LADDER = [1, 2, 5];
-
-function niceFloor(x: number): number {
-  let best = 1;
-  for (let e = 0; e < 9; e++) for (const l of LADDER) if (l * 10 ** e <= x) best = l * 10 ** e;
-  return best;
-}
-
-function niceCeil(x: number): number {
-  for (let e = 0; e < 10; e++) for (const l of LADDER) if (l * 10 ** e >= x) return l * 10 ** e;
-  return 10 ** 10;
-}
-
 function predictedVsActual(ctx: Context): Spec {
   const rows = ctx.rows!;
-  let lo = Infinity;
-  let hi = 0;
-  for (const r of rows) {
-    lo = Math.min(lo, r.actual, r.predicted);
-    hi = Math.max(hi, r.actual, r.predicted);
-  }
-  lo = niceFloor(lo);
-  hi = niceCeil(hi);
-  const ticks: number[] = [];
-  for (let e = 0; e < 10; e++) for (const l of LADDER) if (l * 10 ** e >= lo && l * 10 ** e <= hi) ticks.push(l * 10 ** e);
+  const frame = logFrame(rows.flatMap((r) => [r.actual, r.predicted]));
   const points = rows.map((r) => ({ actual: r.actual, predicted: r.predicted, source: sourceLabel(ctx, r.source) }));
   const sourceDomain = [...new Set(points.map((p) => p.source))].sort(cmp);
-  const lines = [
-    { line: 'predicted = actual', x: lo, y: lo }, { line: 'predicted = actual', x: hi, y: hi },
-    { line: '+20%', x: lo, y: lo * 1.2 }, { line: '+20%', x: hi / 1.2, y: hi },
-    { line: '−20%', x: lo / 0.8, y: lo }, { line: '−20%', x: hi, y: hi * 0.8 },
-  ];
-  const axis = (title: string) => ({ title, values: ticks, format: '$,.0f', labelOverlap: true });
-  const scale = { type: 'log', domain: [lo, hi], nice: false };
   return {
     ...BASE,
     title: { text: FIGURE_TITLES['predicted-vs-actual'], subtitle: [`${int(rows.length)} held-out listings, model ${ctx.m.version}.`, 'Solid line: predicted = actual; dashed lines: ±20%.'] },
     width: 520,
     height: 520,
     layer: [
-      {
-        data: { values: lines },
-        mark: { type: 'line', clip: true, color: PALETTE.dark, strokeWidth: 1.2 },
-        encoding: {
-          x: { field: 'x', type: 'quantitative', scale, axis: axis('Actual asking price (USD, log scale)') },
-          y: { field: 'y', type: 'quantitative', scale, axis: axis('Predicted price (USD, log scale)') },
-          detail: { field: 'line' },
-          strokeDash: { field: 'line', type: 'nominal', scale: { domain: ['predicted = actual', '+20%', '−20%'], range: [[1, 0], [5, 4], [5, 4]] }, legend: null },
-        },
-      },
+      identityLines(frame, 'Actual asking price (USD, log scale)', 'Predicted price (USD, log scale)'),
       {
         data: { values: points },
         mark: { type: 'circle', size: 14, opacity: 0.45, clip: true, aria: false },
         encoding: {
-          x: { field: 'actual', type: 'quantitative', scale },
-          y: { field: 'predicted', type: 'quantitative', scale },
+          x: { field: 'actual', type: 'quantitative', scale: frame.scale },
+          y: { field: 'predicted', type: 'quantitative', scale: frame.scale },
           color: { field: 'source', type: 'nominal', title: 'Held-out scrape', scale: { domain: sourceDomain, scheme: 'tableau10' } },
         },
       },
@@ -849,156 +616,36 @@ function errorByDistrict(ctx: Context): Spec {
   const h = ctx.headline;
   const tested = ctx.districts.filter((d) => (h.districts[d]?.n ?? 0) > 0);
   const label = (d: string) => `${districtName(d)} (n=${int(h.districts[d].n)})`;
-  const order = [...tested].sort((a, b) => h.districts[a].medianApe - h.districts[b].medianApe || cmp(a, b)).map(label);
-  const bars = tested.map((d) => ({ district: label(d), value: h.districts[d].medianApe, measure: 'median APE, this model' }));
-  const markers = [
-    ...tested.map((d) => ({ district: label(d), value: h.districts[d].mape, measure: 'MAPE, this model' })),
-    ...tested.filter((d) => REFERENCE_DISTRICTS[d as DistrictId]).map((d) => ({ district: label(d), value: REFERENCE_DISTRICTS[d as DistrictId].mape, measure: 'MAPE, reference service (published)' })),
-  ];
-  const colour = { domain: ['median APE, this model', 'MAPE, this model', 'MAPE, reference service (published)'], range: [PALETTE.ours, PALETTE.dark, PALETTE.reference] };
-  const max = Math.max(0.2, ...bars.map((b) => b.value), ...markers.map((b) => b.value));
-  const y = { field: 'district', type: 'nominal', title: 'District (held-out listings)', scale: { domain: order }, axis: { labelLimit: 220 } };
-  const x = { field: 'value', type: 'quantitative', title: 'Absolute percentage error against the asking price', axis: { format: '.0%', tickCount: 8 }, scale: { domain: [0, Math.ceil(max * 20) / 20] } };
-  return {
-    ...BASE,
-    title: { text: FIGURE_TITLES['error-by-district'], subtitle: [`Held-out listings, model ${ctx.m.version}. Bars: median absolute percentage error (APE);`, "black tick: our MAPE; red diamond: the reference service's published MAPE."] },
-    width: 520,
-    height: { step: 26 },
-    layer: [
-      {
-        data: { values: bars },
-        mark: { type: 'bar', height: { band: 0.7 } },
-        encoding: { y, x, color: { field: 'measure', type: 'nominal', title: null, scale: colour } },
-      },
-      {
-        data: { values: markers.filter((m) => m.measure === 'MAPE, this model') },
-        mark: { type: 'tick', thickness: 2.5, size: 18 },
-        encoding: { y, x, color: { field: 'measure', type: 'nominal', scale: colour } },
-      },
-      {
-        data: { values: markers.filter((m) => m.measure !== 'MAPE, this model') },
-        mark: { type: 'point', shape: 'diamond', filled: true, size: 80, opacity: 1 },
-        encoding: { y, x, color: { field: 'measure', type: 'nominal', scale: colour } },
-      },
-    ],
-    resolve: { scale: { color: 'shared' } },
-  };
-}
-
-const COVERAGE_VERDICTS = ['below 88–92%', 'consistent with 88–92%', 'above 88–92%'];
-
-/**
- * Whether a measured coverage is consistent with the 88–92% band: its 95% bounds must reach the band.
- * On 100–400 listings a perfectly calibrated interval's measured share moves ±3–6 points by
- * chance, so the point alone would fail good districts and pass bad ones. Versions without
- * bounds are judged on the point.
- */
-function coverageVerdict(x: AccuracyMetrics, target: number): string {
-  const { low, high } = x.intervalCoverageBounds95 ?? { low: x.intervalCoverage, high: x.intervalCoverage };
-  return high < target - 0.02 ? COVERAGE_VERDICTS[0] : low > target + 0.02 ? COVERAGE_VERDICTS[2] : COVERAGE_VERDICTS[1];
+  return errorBarsSpec({
+    title: FIGURE_TITLES['error-by-district'],
+    subtitle: [`Held-out listings, model ${ctx.m.version}. Bars: median absolute percentage error (APE);`, "black tick: our MAPE; red diamond: the reference service's published MAPE."],
+    yTitle: 'District (held-out listings)',
+    rows: tested.map((d) => ({ label: label(d), medianApe: h.districts[d].medianApe, mape: h.districts[d].mape })),
+    order: [...tested].sort((a, b) => h.districts[a].medianApe - h.districts[b].medianApe || cmp(a, b)).map(label),
+    compare: {
+      measure: 'MAPE, reference service (published)',
+      values: tested.filter((d) => REFERENCE_DISTRICTS[d as DistrictId]).map((d) => ({ label: label(d), value: REFERENCE_DISTRICTS[d as DistrictId].mape })),
+    },
+  });
 }
 
 function coverageByDistrict(ctx: Context): Spec {
   const h = ctx.headline;
   const target = ctx.m.intervals.coverage;
   const tested = ctx.districts.filter((d) => (h.districts[d]?.n ?? 0) > 0);
-  const point = (label: string, x: AccuracyMetrics) => ({ district: label, coverage: x.intervalCoverage, low: x.intervalCoverageBounds95?.low ?? x.intervalCoverage, high: x.intervalCoverageBounds95?.high ?? x.intervalCoverage, status: coverageVerdict(x, target) });
-  const values = [point(`All districts (n=${int(h.overall.n)})`, h.overall), ...tested.map((d) => point(`${districtName(d)} (n=${int(h.districts[d].n)})`, h.districts[d]))];
-  const order = values.map((v) => v.district);
-  const y = { field: 'district', type: 'nominal', title: 'District (held-out listings)', scale: { domain: order }, axis: { labelLimit: 220 } };
-  const x = { field: 'coverage', type: 'quantitative', title: 'Share of asking prices inside the 90% interval', scale: { domain: [0, 1] }, axis: { format: '.0%', values: [0, 0.2, 0.4, 0.6, 0.8, 0.9, 1] } };
+  const values = [coveragePoint(`All districts (n=${int(h.overall.n)})`, h.overall, target), ...tested.map((d) => coveragePoint(`${districtName(d)} (n=${int(h.districts[d].n)})`, h.districts[d], target))];
   return {
     ...BASE,
     title: { text: FIGURE_TITLES['interval-coverage'], subtitle: [`Held-out listings, model ${ctx.m.version}.`, 'Dashed line: the 90% target; shaded: 88–92%; black lines: 95% confidence bounds of each share.'] },
-    width: 520,
-    height: { step: 26 },
-    layer: [
-      {
-        data: { values: [{ from: target - 0.02, to: target + 0.02 }] },
-        mark: { type: 'rect', color: PALETTE.band, opacity: 0.18 },
-        encoding: { x: { field: 'from', type: 'quantitative', scale: { domain: [0, 1] } }, x2: { field: 'to' } },
-      },
-      {
-        data: { values },
-        mark: { type: 'bar', height: { band: 0.7 } },
-        encoding: {
-          y, x,
-          color: { field: 'status', type: 'nominal', title: 'Coverage', scale: { domain: COVERAGE_VERDICTS, range: [PALETTE.reference, PALETTE.good, PALETTE.ours] } },
-        },
-      },
-      {
-        data: { values },
-        mark: { type: 'rule', color: PALETTE.dark, strokeWidth: 1.5 },
-        encoding: { y, x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } },
-      },
-      {
-        data: { values },
-        mark: { type: 'text', align: 'right', dx: -4, color: 'white', fontSize: 10, fontWeight: 'bold' },
-        encoding: { y, x, text: { field: 'coverage', type: 'quantitative', format: '.1%' } },
-      },
-      {
-        data: { values: [{ target }] },
-        mark: { type: 'rule', strokeDash: [5, 4], color: PALETTE.dark, strokeWidth: 1.5 },
-        encoding: { x: { field: 'target', type: 'quantitative' } },
-      },
-    ],
+    ...coverageLayers(values, target, 'District (held-out listings)'),
   };
 }
 
 function featureImportance(ctx: Context): Spec {
-  const rows = importanceRows(ctx);
-  const values = rows.flatMap((r) => [
-    ...(r.ours !== null ? [{ feature: r.feature, model: 'this model', importance: r.ours }] : []),
-    ...(r.reference !== null ? [{ feature: r.feature, model: 'reference service', importance: r.reference }] : []),
-  ]);
-  const order = rows.map((r) => r.feature);
-  const max = Math.max(0.05, ...values.map((v) => v.importance));
-  const y = { field: 'feature', type: 'nominal', title: 'Feature', scale: { domain: order }, axis: { labelLimit: 200 } };
-  const x = { field: 'importance', type: 'quantitative', title: 'Share of importance', axis: { format: '.0%', tickCount: 8 }, scale: { domain: [0, Math.ceil(max * 20) / 20] } };
-  const yOffset = { field: 'model', type: 'nominal', scale: { domain: ['this model', 'reference service'] } };
-  return {
-    ...BASE,
-    title: { text: FIGURE_TITLES['feature-importance'], subtitle: [`This model (${ctx.m.version}): permutation importance on the held-out listings, share of total.`, 'Reference service: as published (method not published); its month and year of listing', 'are summed under listing period. A missing bar: the feature is not in that model.'] },
-    width: 520,
-    height: rows.length * 34,
-    layer: [
-      {
-        data: { values },
-        mark: { type: 'bar' },
-        encoding: {
-          y, x, yOffset,
-          color: { field: 'model', type: 'nominal', title: null, scale: { domain: ['this model', 'reference service'], range: [PALETTE.ours, PALETTE.reference] } },
-        },
-      },
-      {
-        data: { values },
-        mark: { type: 'text', align: 'left', dx: 3, fontSize: 10, color: '#333333' },
-        encoding: { y, x, yOffset, text: { field: 'importance', type: 'quantitative', format: '.1%' } },
-      },
-    ],
-  };
-}
-
-function round2(value: string): string {
-  return String(Math.round(Number(value) * 100) / 100);
-}
-
-async function renderSvg(spec: Spec, warnings: string[]): Promise<string> {
-  const logger = {
-    level(): number { return 0; },
-    error(...args: unknown[]) { throw new Error(args.map(String).join(' ')); },
-    warn(...args: unknown[]) { warnings.push(args.map(String).join(' ')); return this; },
-    info() { return this; },
-    debug() { return this; },
-  };
-  const compiled = vl.compile(spec as unknown as vl.TopLevelSpec, { logger: logger as unknown as NonNullable<Parameters<typeof vl.compile>[1]>['logger'] }).spec;
-  (vega as unknown as { resetSVGDefIds?: () => void }).resetSVGDefIds?.();
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  try {
-    // Positions to 1/100 px: smaller files, no visible change.
-    const svg = (await view.toSVG()).replace(/translate\((-?[\d.]+),(-?[\d.]+)\)/g, (_, x: string, y: string) => `translate(${round2(x)},${round2(y)})`);
-    return svg.endsWith('\n') ? svg : `${svg}\n`;
-  } finally {
-    view.finalize();
-  }
+  return importanceSpec({
+    title: FIGURE_TITLES['feature-importance'],
+    subtitle: [`This model (${ctx.m.version}): permutation importance on the held-out listings, share of total.`, 'Reference service: as published (method not published); its month and year of listing', 'are summed under listing period. A missing bar: the feature is not in that model.'],
+    series: [{ name: 'this model', colour: PALETTE.ours }, { name: 'reference service', colour: PALETTE.reference }],
+    rows: importanceRows(ctx).map((r) => ({ feature: r.feature, values: [r.ours, r.reference] })),
+  });
 }

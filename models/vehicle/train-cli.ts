@@ -7,6 +7,7 @@ import { decidePromotion } from '../ensemble/promotion';
 import { publishVersion } from '../ensemble/publish';
 import { progressBar } from '../train-progress';
 import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from './manifest';
+import { writeVehicleModelCard } from './model-card';
 import { trainVehicles } from './train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
@@ -34,6 +35,9 @@ export async function trainVehicleVersion(argv: readonly string[]): Promise<numb
   if (decision.promote) {
     setCurrentVersion(manifest.version);
     console.log(`promoted vehicle ${manifest.version}: ${decision.reason}`);
+    // The card describes the version in service.
+    const written = await writeVehicleModelCard(manifest.version);
+    console.log(`vehicle model card: ${written.markdown}`);
     return 0;
   }
   console.log(`vehicle ${manifest.version} NOT promoted (${decision.reason}); the service keeps ${current}.`);

@@ -6,6 +6,7 @@ import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../../models/voca
 import type { IngestReport } from '../../models/ingest';
 import { accuracyClass } from '../../models/ensemble/metrics';
 import { setCurrentVersion, type ResidentialManifest } from '../../models/residential/manifest';
+import { malformedSvg } from '../../models/ensemble/card-kit';
 import { ACCURACY_CLASS_RULE, CONFIDENCE_RULE, FIGURE_TITLES, renderModelCard, writeModelCard, type HeldOutEvaluationFile } from '../../models/residential/model-card';
 import { runModelCardCli } from '../../models/residential/model-card-cli';
 import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE } from '../../models/residential/reference-figures';
@@ -110,17 +111,6 @@ function artifacts(withEvaluation = true): string {
 }
 
 /** Balanced tags, one <svg> root: enough to know a browser will parse it. */
-function expectWellFormedSvg(svg: string): void {
-  expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
-  expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-  const stack: string[] = [];
-  for (const [, close, name, selfClosing] of svg.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^>]*?(\/?)>/g)) {
-    if (close) expect(stack.pop()).toBe(name);
-    else if (!selfClosing) stack.push(name);
-  }
-  expect(stack).toEqual([]);
-}
-
 const pct = (x: number, d = 1) => `${(x * 100).toFixed(d)}%`;
 const int = (x: number) => String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
@@ -200,7 +190,7 @@ describe('model card', () => {
     expect(Object.keys(figures).sort()).toEqual(Object.keys(FIGURE_TITLES).sort());
     for (const [name, title] of Object.entries(FIGURE_TITLES)) {
       const svg = figures[name];
-      expectWellFormedSvg(svg);
+      expect(malformedSvg(svg)).toBeNull();
       expect(svg).toContain(`>${title}</text>`);
     }
     expect(figures['predicted-vs-actual']).toContain('Actual asking price (USD, log scale)');
