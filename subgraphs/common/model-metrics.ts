@@ -39,3 +39,25 @@ export function modelMetrics(kind: string): ModelMetrics {
     },
   };
 }
+
+/** The runtime surface instrumentation needs: a version and a batch valuation call. */
+interface ValuationRuntime<Request, Value> {
+  readonly version: string;
+  value(requests: readonly Request[]): Promise<Value>;
+}
+
+/**
+ * Wraps a runtime so every valuation call is timed and the version in service is reported (it can
+ * change under us: hot swap). Everything else is the runtime's own.
+ */
+export function instrumentRuntime<Request, Value, R extends ValuationRuntime<Request, Value>>(kind: string, runtime: R): R {
+  const metrics = modelMetrics(kind);
+  metrics.reportVersion(runtime.version);
+  const value = (requests: readonly Request[]) => {
+    metrics.reportVersion(runtime.version);
+    return metrics.time(() => runtime.value(requests));
+  };
+  return new Proxy(runtime, {
+    get: (target, property) => (property === 'value' ? value : Reflect.get(target, property, target)),
+  });
+}

@@ -3,7 +3,7 @@ import type { ResidentialRuntime } from '../../models/residential/valuation';
 import { subgraphConfigFromEnv, type SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import { createResidentialContext, type ResidentialContext } from './context';
-import { instrumentRuntime } from './instrument';
+import { instrumentRuntime } from '../common/model-metrics';
 import { buildResidentialSchema } from './schema';
 
 export { buildResidentialSchema } from './schema';
@@ -17,7 +17,7 @@ export function residentialConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
 
 export async function start(config: ResidentialConfig, runtime: ResidentialRuntime): Promise<RunningService> {
   const schema = await buildResidentialSchema();
-  const instrumented = instrumentRuntime(runtime);
+  const instrumented = instrumentRuntime('residential', runtime);
   return serveSubgraph<ResidentialContext>({
     name: 'residential',
     schema,

@@ -4,7 +4,8 @@ import { VehicleModelService } from '../../models/vehicle/serving';
 import type { VehicleRuntime } from '../../models/vehicle/valuation';
 import { subgraphConfigFromEnv, type SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
-import { createVehicleContext, instrumentVehicleRuntime, type VehicleContext } from './context';
+import { instrumentRuntime } from '../common/model-metrics';
+import { createVehicleContext, type VehicleContext } from './context';
 import { buildVehicleSchema } from './schema';
 
 export { buildVehicleSchema } from './schema';
@@ -24,7 +25,7 @@ export function loadVehicleModel(root: string = VEHICLE_DIR, log?: (message: str
 /** Serves the vehicle subgraph. Without a runtime it still serves, answering SERVICE_UNAVAILABLE. */
 export async function start(config: VehicleConfig, runtime: VehicleRuntime | null): Promise<RunningService> {
   const schema = await buildVehicleSchema();
-  const instrumented = runtime && instrumentVehicleRuntime(runtime);
+  const instrumented = runtime && instrumentRuntime('vehicle', runtime);
   return serveSubgraph<VehicleContext>({
     name: 'vehicle',
     schema,
