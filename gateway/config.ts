@@ -18,6 +18,23 @@ export interface GatewayConfig {
   maxDepth: number;
   /** MAX_QUERY_COST @default 20000 (a bulk item costs 1: 10,000 location points or 1,000 homes fit) */
   maxCost: number;
+  /** Batch jobs (the location subgraph's engine; on Redis when redisUrl is set, else in process). @default batchConfigFromEnv() */
+  batch?: BatchConfig;
+}
+
+export interface BatchConfig {
+  /** BATCH_WORKERS: chunk workers in the all-in-one process; 0 leaves chunks to `npm run worker` processes (needs REDIS_URL) @default 1 */
+  workers: number;
+  /** BATCH_WORKER_CONCURRENCY: chunks each in-process worker runs at once @default 2 */
+  workerConcurrency: number;
+  /** BATCH_KEY_PREFIX: prefix of the engine's Redis keys, the same in API and worker processes @default 'batch:' */
+  keyPrefix: string;
+  /** BATCH_CALLBACK_ALLOW_PRIVATE=1: webhooks may go to loopback and private addresses (internal deployments, tests) @default false */
+  callbackAllowPrivate: boolean;
+  /** PUBLIC_URL: prefixed to the webhook's results_url @default '' (a path) */
+  publicBaseUrl: string;
+  /** BATCH_WEBHOOK_BASE_DELAY_MS: the bound of the first wait between webhook attempts, doubling after @default 60000 (1 minute) */
+  webhookBaseDelayMs?: number;
 }
 
 /** Each subgraph of the supergraph, the variable holding its URL when it runs apart, and the port it listens on alone by default. */
@@ -43,5 +60,17 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     introspection: env.INTROSPECTION !== 'false',
     maxDepth: env.MAX_QUERY_DEPTH ? Number(env.MAX_QUERY_DEPTH) : 12,
     maxCost: env.MAX_QUERY_COST ? Number(env.MAX_QUERY_COST) : 20_000,
+    batch: batchConfigFromEnv(env),
+  };
+}
+
+export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BatchConfig {
+  return {
+    workers: env.BATCH_WORKERS ? Number(env.BATCH_WORKERS) : 1,
+    workerConcurrency: env.BATCH_WORKER_CONCURRENCY ? Number(env.BATCH_WORKER_CONCURRENCY) : 2,
+    keyPrefix: env.BATCH_KEY_PREFIX || 'batch:',
+    callbackAllowPrivate: env.BATCH_CALLBACK_ALLOW_PRIVATE === '1' || env.BATCH_CALLBACK_ALLOW_PRIVATE === 'true',
+    publicBaseUrl: env.PUBLIC_URL ?? '',
+    ...(env.BATCH_WEBHOOK_BASE_DELAY_MS && { webhookBaseDelayMs: Number(env.BATCH_WEBHOOK_BASE_DELAY_MS) }),
   };
 }

@@ -5,11 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ResidentialModelService } from '../models/residential/serving';
-import { start as startLocation } from '../subgraphs/location';
+import { loadLocationServices, start as startLocation } from '../subgraphs/location';
+import { createBatchEngine, type BatchEngine } from '../subgraphs/location/batch/engine';
+import { startLocationBatch, type LocationBatch } from '../subgraphs/location/batch/service';
 import { start as startResidential } from '../subgraphs/residential';
 import { loadVehicleModel, start as startVehicle } from '../subgraphs/vehicle';
 import type { RunningService } from '../subgraphs/common/serve';
 import type { KeyStore } from './auth/key-store';
+import { WebhookSecretStore } from './auth/webhook-secrets';
+import { batchConfigFromEnv } from './config';
+import { getPlan } from './quota/plans';
 import { start as startGateway, type GatewayConfig, type RunningGateway } from './index';
 
 export interface StackOptions {
@@ -25,6 +30,8 @@ export interface StackOptions {
   /** Vehicle artifacts (versions and CURRENT). @default models/artifacts/vehicle */
   vehicleArtifactsRoot?: string;
   keys?: KeyStore;
+  /** Per-organisation webhook secrets. @default a WebhookSecretStore under VALUATION_HOME */
+  webhookSecrets?: { secretFor(organisation: string): Promise<string> };
   log?: (message: string) => void;
 }
 
@@ -33,6 +40,8 @@ export interface RunningStack {
   residential: RunningService;
   location: RunningService;
   vehicle: RunningService;
+  /** The batch job engine the location subgraph and the in-process workers share. */
+  batchEngine: BatchEngine;
   internalToken: string;
   /** The residential model version in service (changes when another version is promoted). */
   readonly modelVersion: string;
@@ -49,7 +58,32 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const internalToken = options.gateway.internalToken ?? randomBytes(24).toString('base64url');
   const subgraph = (port: number | undefined) => ({ host: '127.0.0.1', port: port ?? 0, internalToken, introspection: options.gateway.introspection });
   const residential = await startResidential(subgraph(options.residentialPort), runtime);
-  const location = await startLocation(subgraph(options.locationPort));
+  const batchConfig = options.gateway.batch ?? batchConfigFromEnv();
+  // '' rather than undefined: the configuration decides, not a REDIS_URL the process happens to have.
+  const batchEngine = await createBatchEngine({ redisUrl: options.gateway.redisUrl ?? '', keyPrefix: batchConfig.keyPrefix, log: (m) => log(`batch: ${m}`) });
+  const locationServices = loadLocationServices();
+  let batch: LocationBatch;
+  try {
+    batch = await startLocationBatch({
+      engine: batchEngine,
+      services: locationServices,
+      maxBatchItems: (plan) => getPlan(plan).maxBatchItems,
+      callbackPolicy: { allowPrivateNetworks: batchConfig.callbackAllowPrivate },
+      secrets: options.webhookSecrets ?? new WebhookSecretStore(),
+      residentialUrl: residential.url,
+      internalToken,
+      // In process, nothing else could take the chunks.
+      workers: batchEngine.kind === 'in-process' ? Math.max(1, batchConfig.workers) : batchConfig.workers,
+      workerConcurrency: batchConfig.workerConcurrency,
+      publicBaseUrl: batchConfig.publicBaseUrl,
+      ...(batchConfig.webhookBaseDelayMs !== undefined && { webhookRetry: { baseDelayMs: batchConfig.webhookBaseDelayMs } }),
+      log: (m) => log(`batch: ${m}`),
+    });
+  } catch (error) {
+    await batchEngine.close();
+    throw error;
+  }
+  const location = await startLocation(subgraph(options.locationPort), locationServices, batch.api);
   const vehicle = await startVehicle(subgraph(options.vehiclePort), vehicleRuntime);
   const services = { residential, location, vehicle };
   const gateway = await startGateway(
@@ -63,6 +97,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   return {
     gateway,
     ...services,
+    batchEngine,
     internalToken,
     get modelVersion() {
       return runtime.version;
@@ -70,6 +105,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     vehicleModelVersion: vehicleRuntime?.version ?? null,
     close: async () => {
       await gateway.close();
+      await batch.close();
+      await batchEngine.close();
       for (const service of Object.values(services)) await service.close();
       await runtime.close();
       await vehicleRuntime?.close();

@@ -1,7 +1,8 @@
 /** The location subgraph as a service: `start(config)` (all-in-one mode and ./main.ts use it). */
 import { subgraphConfigFromEnv, type SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
-import { createLocationContext, type LocationContext } from './context';
+import type { LocationBatchApi } from './batch/api';
+import { createLocationContext, principalFromHeaders, type LocationContext } from './context';
 import { buildLocationSchema } from './schema';
 import { loadLocationServices, type LocationServices } from './services';
 
@@ -15,10 +16,13 @@ export function locationConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
   return subgraphConfigFromEnv('location', 4002, env);
 }
 
-/** Serves the location subgraph; the index, gazetteer and catalogue are loaded once, here (or passed in). */
-export async function start(config: LocationConfig, services: LocationServices = loadLocationServices()): Promise<RunningService> {
+/**
+ * Serves the location subgraph; the index, gazetteer and catalogue are loaded once, here (or passed
+ * in). `batch`: the batch job operations' engine and limits; without it they answer SERVICE_UNAVAILABLE.
+ */
+export async function start(config: LocationConfig, services: LocationServices = loadLocationServices(), batch?: LocationBatchApi): Promise<RunningService> {
   const schema = await buildLocationSchema();
-  return serveSubgraph<LocationContext>({
+  const service = await serveSubgraph<LocationContext>({
     name: 'location',
     schema,
     host: config.host,
@@ -26,6 +30,8 @@ export async function start(config: LocationConfig, services: LocationServices =
     internalToken: config.internalToken,
     introspection: config.introspection,
     // Fresh DataLoaders per request: their caches must not outlive it.
-    context: () => createLocationContext(services),
+    context: (headers) => createLocationContext(services, principalFromHeaders(headers), batch),
   });
+  // In process, the caller's organisation comes from the gateway's context rather than headers.
+  return { ...service, inProcess: { schema, context: (caller) => createLocationContext(services, caller.principal ?? null, batch) } };
 }

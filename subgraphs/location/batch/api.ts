@@ -1,0 +1,25 @@
+/**
+ * What the location subgraph's batch resolvers run on: the engine, the plan limits and the
+ * callback URL policy. The stack (or ./main.ts) makes one and passes it to start(); without one,
+ * the batch operations answer SERVICE_UNAVAILABLE.
+ */
+import type { BatchEngine } from './engine';
+import type { CallbackUrlPolicy } from './webhooks';
+
+export interface LocationBatchApi {
+  engine: BatchEngine;
+  /** The most items one submission of the plan may carry (plans.json `maxBatchItems`). */
+  maxBatchItems(plan: string): number;
+  /** Which callback URLs submitBatch accepts (and the webhook sender delivers to). */
+  callbackPolicy: CallbackUrlPolicy;
+}
+
+/** The callback policy from the environment: BATCH_CALLBACK_ALLOW_PRIVATE=1 allows loopback and private receivers. */
+export function callbackPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): CallbackUrlPolicy {
+  return { allowPrivateNetworks: env.BATCH_CALLBACK_ALLOW_PRIVATE === '1' || env.BATCH_CALLBACK_ALLOW_PRIVATE === 'true' };
+}
+
+/** The path of a job's NDJSON results (the REST route); also the webhook's results_url. */
+export function resultsPath(id: string): string {
+  return `/api/batch/${encodeURIComponent(id)}/results`;
+}

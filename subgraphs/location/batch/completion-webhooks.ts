@@ -1,0 +1,77 @@
+/**
+ * Completion webhooks (architecture §4): every job that ends with a callback URL gets one signed
+ * `batch.completed` delivery, retried with backoff, every attempt recorded on the job. Runs in
+ * the API process, on the engine's job-ended announcements (each end is handed to one engine of
+ * all those on a shared Redis, once).
+ */
+import type { BatchEngine, BatchJob } from './engine';
+import { resultsPath } from './api';
+import { deliverWebhook, type BatchCompletedEvent, type CallbackUrlPolicy, type RetryOptions, type TerminalBatchStatus } from './webhooks';
+
+/** The organisation's Standard Webhooks secret (`whsec_…`); the gateway's store persists one per organisation. */
+export interface WebhookSecretSource {
+  secretFor(organisation: string): Promise<string>;
+}
+
+export interface CompletionWebhooksOptions {
+  secrets: WebhookSecretSource;
+  policy: CallbackUrlPolicy;
+  /** Prefixed to results_url (e.g. https://valuation.example.uz); @default '' (a path) */
+  publicBaseUrl?: string;
+  retry?: Partial<RetryOptions>;
+  log?: (message: string) => void;
+}
+
+export interface CompletionWebhooks {
+  /** Stops listening and abandons deliveries under way (their attempts so far stay recorded). */
+  close(): Promise<void>;
+}
+
+export function sendCompletionWebhooks(engine: BatchEngine, options: CompletionWebhooksOptions): CompletionWebhooks {
+  const log = options.log ?? ((message: string) => console.error(`[batch] ${message}`));
+  const stop = new AbortController();
+  const pending = new Set<Promise<void>>();
+
+  const deliver = async (job: BatchJob): Promise<void> => {
+    const event: BatchCompletedEvent = {
+      type: 'batch.completed',
+      id: job.id,
+      status: job.status as TerminalBatchStatus,
+      total: job.total,
+      succeeded: job.succeeded,
+      failed: job.failed,
+      results_url: `${options.publicBaseUrl ?? ''}${resultsPath(job.id)}`,
+      completed_at: job.completedAt ?? new Date().toISOString(),
+    };
+    const outcome = await deliverWebhook({
+      url: job.callbackUrl!,
+      secret: await options.secrets.secretFor(job.organisation),
+      event,
+      policy: options.policy,
+      retry: options.retry,
+      signal: stop.signal,
+      onAttempt: async (attempt) => {
+        await engine.recordDelivery(job.organisation, job.id, attempt);
+      },
+    });
+    if (outcome.status !== 'delivered' && outcome.status !== 'cancelled') {
+      log(`the completion webhook of batch job ${job.id} was not delivered (${outcome.status} after ${outcome.attempts.length} attempts)`);
+    }
+  };
+
+  const unsubscribe = engine.onJobEnded((job) => {
+    if (!job.callbackUrl || stop.signal.aborted) return;
+    // Handed off: a delivery retries for up to hours, and listeners must return promptly.
+    const delivery = deliver(job).catch((error) => log(`the completion webhook of batch job ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`));
+    pending.add(delivery);
+    void delivery.finally(() => pending.delete(delivery));
+  });
+
+  return {
+    close: async () => {
+      unsubscribe();
+      stop.abort();
+      await Promise.all(pending);
+    },
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The batch chunk processor of the location subgraph: a chunk of `{ address, home? }` items is
+ * valued at once. Every address is geocoded with the subgraph's own geocoder, every placed point
+ * scored with one scoreMany call, and the items with home parameters valued with ONE
+ * `homeValuations` GraphQL call to the residential subgraph (subgraphs talk to each other only in
+ * GraphQL), with the district and mahalla of the geocode. An item that cannot be placed, scored
+ * or valued gets its own error; only a failure of the whole chunk (the residential subgraph
+ * unreachable) throws, so that the engine retries the chunk.
+ */
+import { parseYesNo } from '../../../models/vocabulary';
+import { ApiError, isErrorCode, type ErrorCode } from '../../../schema/errors';
+import { checkInputFields } from '../../../schema/field-table';
+import { HOME_FIELDS } from '../../../schema/home-contract';
+import { MAX_ADDRESS_LENGTH } from '../../../schema/location-contract';
+import { INTERNAL_TOKEN_HEADER } from '../../common/serve';
+import { toApiError } from '../errors';
+import { scorePoints } from '../scoring';
+import type { LocationServices } from '../services';
+import type { ChunkContext, ChunkProcessor, ItemResult } from './engine';
+
+/** One item of a batch, as submitted. */
+export interface BatchItem {
+  address: string;
+  /** HomeValuationInput fields (GraphQL names) without district and mahalla. */
+  home?: Record<string, unknown> | null;
+}
+
+/** A home valuation input as the residential subgraph takes it. */
+export type HomeValuationInput = Record<string, unknown> & { district: string; mahalla?: string };
+
+/** One answer of `homeValuations`: a valuation or an error, in input order. */
+export interface HomeValuationAnswer {
+  valuation: Record<string, unknown> | null;
+  error: { code: string; message: string; field?: string | null } | null;
+}
+
+/** Values homes in one call; rejects when the call as a whole fails (the chunk is then retried). */
+export type HomeValuer = (inputs: readonly HomeValuationInput[], context: ChunkContext) => Promise<readonly HomeValuationAnswer[]>;
+
+/** What the batch result carries of a valuation. */
+const HOME_VALUATION_SELECTION = 'estimate currency pricePerM2 interval { low high coverage } confidence { level score } modelVersion valuedAt warnings';
+export const HOME_VALUATIONS_QUERY = `query BatchHomeValuations($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { ${HOME_VALUATION_SELECTION} } error { code message field } } }`;
+
+/** Home fields a batch item may carry: district and mahalla come from the geocoded address. */
+const ITEM_HOME_FIELDS = HOME_FIELDS.filter((f) => f.graphql !== 'district' && f.graphql !== 'mahalla');
+const ITEM_HOME_NAMES = new Set(ITEM_HOME_FIELDS.map((f) => f.graphql));
+
+export interface LocationChunkProcessorOptions {
+  services: LocationServices;
+  homeValuations: HomeValuer;
+}
+
+interface Placed {
+  position: number;
+  item: BatchItem;
+  geocode: { lat: number; lon: number; precision: string; district: string; mahalla: string | null };
+}
+
+export function createLocationChunkProcessor(options: LocationChunkProcessorOptions): ChunkProcessor {
+  const { services } = options;
+  return async (items, context) => {
+    const results: ItemResult[] = new Array(items.length);
+    const fail = (position: number, error: unknown) => {
+      results[position] = { index: context.firstIndex + position, ok: false, error: itemError(error) };
+    };
+
+    // 1. Geocode every address (and check the home fields, which need no geocode).
+    const placed: Placed[] = [];
+    items.forEach((raw, position) => {
+      try {
+        const item = checkedItem(raw);
+        const answer = services.geocode(item.address);
+        const mahalla = answer.matched.mahalla === undefined ? null : services.places.mahallaNamed(answer.matched.mahalla, answer.matched.district);
+        placed.push({
+          position,
+          item,
+          geocode: {
+            lat: answer.lat,
+            lon: answer.lon,
+            precision: answer.precision,
+            district: services.places.district(answer.matched.district).name,
+            mahalla: mahalla?.name ?? null,
+          },
+        });
+      } catch (error) {
+        fail(position, error);
+      }
+    });
+
+    // 2. Score every placed point at once.
+    const scores = scorePoints(services.index, placed.map((p) => p.geocode));
+    const scored: { placed: Placed; locationIndex: Record<string, unknown> }[] = [];
+    placed.forEach((p, i) => {
+      const score = scores[i];
+      if (score instanceof ApiError) return fail(p.position, score);
+      const subindexes = Object.fromEntries(Object.entries(score.subindexes).map(([id, s]) => [id, s.score]));
+      const { score: composite, complete, renormalised } = score.composite;
+      scored.push({ placed: p, locationIndex: { composite, complete, renormalised, district: services.places.district(score.district).name, subindexes } });
+    });
+
+    // 3. Value the homes in one call.
+    const withHome = scored.filter((s) => s.placed.item.home);
+    const valuations = withHome.length
+      ? await options.homeValuations(
+          withHome.map(({ placed: p }) => ({ ...p.item.home, district: p.geocode.district, ...(p.geocode.mahalla !== null && { mahalla: p.geocode.mahalla }) })),
+          context,
+        )
+      : [];
+    if (valuations.length !== withHome.length) throw new Error(`homeValuations answered ${valuations.length} results for ${withHome.length} homes`);
+    const homeOf = new Map(withHome.map((s, i) => [s, valuations[i]]));
+
+    for (const s of scored) {
+      const { position, item, geocode } = s.placed;
+      const home = homeOf.get(s);
+      if (home && !home.valuation) {
+        fail(position, new ApiError(isErrorCode(home.error?.code) ? home.error.code : 'INTERNAL', home.error?.message, home.error?.field ? `home.${home.error.field}` : 'home'));
+        continue;
+      }
+      results[position] = {
+        index: context.firstIndex + position,
+        ok: true,
+        result: { address: item.address, geocode, locationIndex: s.locationIndex, ...(home && { home: home.valuation }) },
+      };
+    }
+    return results;
+  };
+}
+
+/** The item's address and home fields, checked so that one bad item cannot fail the chunk's GraphQL call. */
+function checkedItem(raw: unknown): BatchItem {
+  const item = (raw ?? {}) as Partial<BatchItem>;
+  if (typeof item.address !== 'string' || item.address.trim() === '') throw new ApiError('MISSING_PARAMETER', 'address is required', 'address');
+  if (item.address.length > MAX_ADDRESS_LENGTH) throw new ApiError('INVALID_PARAMETER', `address must be at most ${MAX_ADDRESS_LENGTH} characters`, 'address');
+  if (item.home === undefined || item.home === null) return { address: item.address };
+  if (typeof item.home !== 'object' || Array.isArray(item.home)) throw new ApiError('INVALID_PARAMETER', 'home must be an object of HomeValuationInput fields', 'home');
+  const home: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item.home)) {
+    if (name === 'district' || name === 'mahalla') throw new ApiError('INVALID_PARAMETER', `home.${name} comes from the geocoded address: leave it out`, `home.${name}`);
+    if (!ITEM_HOME_NAMES.has(name)) throw new ApiError('INVALID_PARAMETER', `home.${name} is not a HomeValuationInput field (${[...ITEM_HOME_NAMES].join(', ')})`, `home.${name}`);
+    home[name] = value;
+  }
+  // GraphQL's furniture is a Boolean; the batch takes the REST spellings too.
+  if (typeof home.furniture === 'string') {
+    const parsed = parseYesNo(home.furniture);
+    if (parsed === null) throw new ApiError('INVALID_PARAMETER', "home.furniture must be yes/no (ha/yo'q, да/нет, true/false)", 'home.furniture');
+    home.furniture = parsed;
+  }
+  try {
+    checkInputFields(ITEM_HOME_FIELDS, home);
+  } catch (error) {
+    if (error instanceof ApiError) throw new ApiError(error.code, `home: ${error.message}`, `home.${error.field ?? ''}`);
+    throw error;
+  }
+  return { address: item.address, home };
+}
+
+function itemError(error: unknown): { code: ErrorCode; message: string } {
+  const api = toApiError(error);
+  if (api instanceof ApiError) return { code: api.code, message: api.message };
+  return { code: 'INTERNAL', message: 'Internal error' };
+}
+
+export interface GraphQLHomeValuerOptions {
+  /** The residential subgraph's /graphql (with the internal token), or the gateway's. */
+  url: string;
+  internalToken?: string;
+  /** @default 60_000 */
+  timeoutMs?: number;
+}
+
+/** A HomeValuer posting one `homeValuations` operation per call, as the job's organisation. */
+export function graphqlHomeValuer(options: GraphQLHomeValuerOptions): HomeValuer {
+  return async (inputs, context) => {
+    const response = await fetch(options.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-organisation': context.organisation,
+        'x-request-id': `batch-${context.jobId}-${context.chunkIndex}`,
+        ...(options.internalToken && { [INTERNAL_TOKEN_HEADER]: options.internalToken }),
+      },
+      body: JSON.stringify({ query: HOME_VALUATIONS_QUERY, variables: { inputs } }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
+    });
+    if (!response.ok) throw new Error(`homeValuations answered HTTP ${response.status}`);
+    const body = (await response.json()) as { data?: { homeValuations?: HomeValuationAnswer[] } | null; errors?: { message: string }[] };
+    const answers = body.data?.homeValuations;
+    if (!answers) throw new Error(`homeValuations failed: ${body.errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
+    return answers;
+  };
+}

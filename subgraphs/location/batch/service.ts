@@ -1,0 +1,55 @@
+/**
+ * Batch jobs of an API process, wired: the resolvers' API over one engine, the completion
+ * webhooks, and (all-in-one mode, or a standalone location subgraph without Redis) chunk workers
+ * in the same process. Worker processes use ./worker-main.ts instead.
+ */
+import type { LocationServices } from '../services';
+import type { LocationBatchApi } from './api';
+import { sendCompletionWebhooks, type WebhookSecretSource } from './completion-webhooks';
+import type { BatchEngine } from './engine';
+import { createLocationChunkProcessor, graphqlHomeValuer } from './processor';
+import type { CallbackUrlPolicy, RetryOptions } from './webhooks';
+
+export interface LocationBatchOptions {
+  engine: BatchEngine;
+  services: LocationServices;
+  maxBatchItems(plan: string): number;
+  callbackPolicy: CallbackUrlPolicy;
+  secrets: WebhookSecretSource;
+  /** Where homeValuations is sent: the residential subgraph's /graphql. */
+  residentialUrl: string;
+  internalToken?: string;
+  /** In-process workers (each taking `workerConcurrency` chunks at once); 0: chunks wait for worker processes. @default 1 */
+  workers?: number;
+  /** @default 2 */
+  workerConcurrency?: number;
+  publicBaseUrl?: string;
+  /** The completion webhooks' retry schedule. @default DEFAULT_RETRY */
+  webhookRetry?: Partial<RetryOptions>;
+  log?: (message: string) => void;
+}
+
+export interface LocationBatch {
+  api: LocationBatchApi;
+  /** Stops the workers and the webhook sender; the engine is the caller's to close. */
+  close(): Promise<void>;
+}
+
+export async function startLocationBatch(options: LocationBatchOptions): Promise<LocationBatch> {
+  const { engine } = options;
+  const webhooks = sendCompletionWebhooks(engine, { secrets: options.secrets, policy: options.callbackPolicy, publicBaseUrl: options.publicBaseUrl, retry: options.webhookRetry, log: options.log });
+  const processChunk = createLocationChunkProcessor({
+    services: options.services,
+    homeValuations: graphqlHomeValuer({ url: options.residentialUrl, internalToken: options.internalToken }),
+  });
+  const workers = await Promise.all(
+    Array.from({ length: options.workers ?? 1 }, () => engine.startWorker({ processChunk, concurrency: options.workerConcurrency ?? 2, log: options.log })),
+  );
+  return {
+    api: { engine, maxBatchItems: options.maxBatchItems, callbackPolicy: options.callbackPolicy },
+    close: async () => {
+      await webhooks.close();
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * A batch worker process (`npm run worker`): takes chunks of the jobs in Redis and values them
+ * with the location subgraph's geocoder and index, and the residential subgraph over GraphQL.
+ * Start as many as the load needs, on any machine that reaches Redis and the residential subgraph.
+ *
+ * Environment: REDIS_URL (required: the engine shared with the API processes), RESIDENTIAL_URL
+ * (the residential subgraph's /graphql, default http://127.0.0.1:4001/graphql), INTERNAL_TOKEN
+ * (the subgraphs' shared token), BATCH_KEY_PREFIX (as the API processes; default batch:),
+ * BATCH_WORKER_CONCURRENCY (chunks at once, default 2).
+ */
+import '../../common/production-mode';
+import { loadLocationServices } from '../services';
+import { createBatchEngine } from './engine';
+import { createLocationChunkProcessor, graphqlHomeValuer } from './processor';
+
+async function main(): Promise<void> {
+  const redisUrl = process.env.REDIS_URL;
+  if (!redisUrl) throw new Error('REDIS_URL must be set: a worker takes its chunks from the Redis the API processes submit to');
+  const residentialUrl = process.env.RESIDENTIAL_URL || 'http://127.0.0.1:4001/graphql';
+  const internalToken = process.env.INTERNAL_TOKEN;
+  if (!internalToken) throw new Error('INTERNAL_TOKEN must be set: the residential subgraph answers nobody without it');
+  const concurrency = process.env.BATCH_WORKER_CONCURRENCY ? Number(process.env.BATCH_WORKER_CONCURRENCY) : 2;
+
+  const engine = await createBatchEngine({ redisUrl, keyPrefix: process.env.BATCH_KEY_PREFIX || 'batch:' });
+  const processChunk = createLocationChunkProcessor({ services: loadLocationServices(), homeValuations: graphqlHomeValuer({ url: residentialUrl, internalToken }) });
+  await engine.startWorker({ processChunk, concurrency });
+  console.log(`batch worker taking chunks from Redis (concurrency ${concurrency}); homes valued by ${residentialUrl}`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void engine.close().then(() => process.exit(0)));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

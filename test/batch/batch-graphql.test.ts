@@ -1,0 +1,257 @@
+/**
+ * Batch jobs over GraphQL, through the real gateway: submit, poll, page the results, the
+ * organisation boundary, cancel, the plan's limit and the signed completion webhook. Runs on the
+ * in-process engine and on Redis.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { WebhookSecretStore } from '../../gateway/auth/webhook-secrets';
+import { json, startTestStack, type TestStack } from '../support/stack';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Addresses the geocoder places inside the city (test/models/geocode.test.ts has most of them). */
+const ADDRESSES = [
+  'город Ташкент, Мирабадский район, махаллинский сход граждан Инокобод, улица Хамал',
+  'Chilonzor tumani, 13-kvartal',
+  'Юнусабад 8-й квартал',
+  'Yunusobod 8 kvartal',
+  "Toshkent sh., Mirzo Ulug'bek tumani, Buyuk Ipak Yo'li ko'chasi",
+  "Toshkent sh., Mirzo Ulug'bek tumani, ...",
+  'Тошкент шаҳри, Юнусобод тумани, 8-мавзе',
+  'город Ташкент, Yunusobod район, Юнусабад 8-й квартал',
+  'город Ташкент, Yakkasaroy район, 1-й тупик Шота Руставели',
+  'Tashkent, Yakkasarai district, Street Shota Rustaveli',
+  'Chilonzor 13-kvartal',
+  'Куйлюк-5',
+  'массив Карасу-3',
+  'ТТЗ',
+  'Сергели-IV',
+  'город Ташкент, Юнусабадский район, махаллинский сход граждан Отчопар-1, Шахристанская улица',
+];
+const GARBAGE = ['qwzx blorf', 'Самарканд, улица Навои'];
+const HOME = { area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida' };
+const HOME_POSITIONS = new Set([0, 7, 21, 33]);
+const GARBAGE_POSITIONS = new Map([
+  [10, GARBAGE[0]],
+  [40, GARBAGE[1]],
+]);
+
+/** 50 items: 48 real addresses (4 with a home), 2 garbage ones. */
+function portfolio(): { address: string; home?: Record<string, unknown> }[] {
+  let next = 0;
+  return Array.from({ length: 50 }, (_, i) => {
+    const garbage = GARBAGE_POSITIONS.get(i);
+    if (garbage) return { address: garbage };
+    const address = ADDRESSES[next++ % ADDRESSES.length];
+    return HOME_POSITIONS.has(i) ? { address, home: HOME } : { address };
+  });
+}
+
+const JOB_FIELDS = 'id status total processed succeeded failed createdAt startedAt completedAt callbackUrl resultsUrl deliveries { number at statusCode error durationMs }';
+
+describe.each([
+  ['in process', undefined],
+  ['on Redis', REDIS_URL],
+])('batch jobs over GraphQL, engine %s', (_name, redisUrl) => {
+  let stack: TestStack;
+  let key: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    stack = await startTestStack({
+      redisUrl,
+      env: { BATCH_CALLBACK_ALLOW_PRIVATE: '1', BATCH_WEBHOOK_BASE_DELAY_MS: '200', BATCH_KEY_PREFIX: `test-batch-${process.pid}-${Date.now()}:` },
+    });
+    key = stack.newKey('enterprise');
+    otherKey = stack.newKey('standard');
+  });
+  afterAll(() => stack?.stop());
+
+  const gql = async (query: string, variables: Record<string, unknown> = {}, apiKey = key) => json(await stack.post('/graphql', { query, variables }, { 'x-api-key': apiKey }));
+
+  async function submit(input: Record<string, unknown>, apiKey = key) {
+    return gql(`mutation($input: SubmitBatchInput!) { submitBatch(input: $input) { ${JOB_FIELDS} } }`, { input }, apiKey);
+  }
+
+  async function job(id: string, apiKey = key) {
+    const body = await gql(`query($id: ID!) { batchJob(id: $id) { ${JOB_FIELDS} } }`, { id }, apiKey);
+    expect(body.errors).toBeUndefined();
+    return body.data.batchJob;
+  }
+
+  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 45_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`gave up waiting: ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const ended = (j: any) => ['completed', 'failed', 'cancelled'].includes(j.status);
+
+  it('values 50 addresses: 48 results, 2 failures, paged in order', async () => {
+    const submitted = await submit({ items: portfolio(), chunkSize: 16 });
+    expect(submitted.errors).toBeUndefined();
+    const { id } = submitted.data.submitBatch;
+    expect(submitted.data.submitBatch).toMatchObject({ total: 50, resultsUrl: `/api/batch/${id}/results`, callbackUrl: null });
+    expect(['queued', 'running', 'completed']).toContain(submitted.data.submitBatch.status);
+
+    const done = await until(() => job(id), ended);
+    expect(done).toMatchObject({ status: 'completed', total: 50, processed: 50, succeeded: 48, failed: 2, deliveries: [] });
+    expect(done.startedAt).toBeTruthy();
+    expect(done.completedAt).toBeTruthy();
+
+    const items = [];
+    const offsets = [];
+    for (let offset: number | null = 0; offset !== null; ) {
+      offsets.push(offset);
+      const body = await gql('query($id: ID!, $o: Int) { batchResults(id: $id, offset: $o, limit: 20) { items { index ok result error { code message } } nextOffset } }', { id, o: offset });
+      expect(body.errors).toBeUndefined();
+      items.push(...body.data.batchResults.items);
+      offset = body.data.batchResults.nextOffset;
+    }
+    expect(offsets).toEqual([0, 20, 40]);
+    expect(items.map((item) => item.index)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    const inputs = portfolio();
+    for (const item of items) {
+      if (GARBAGE_POSITIONS.has(item.index)) {
+        expect(item.ok).toBe(false);
+        expect(item.result).toBeNull();
+        expect(['UNRESOLVABLE_ADDRESS', 'OUTSIDE_TASHKENT']).toContain(item.error.code);
+        expect(item.error.message).toBeTruthy();
+        continue;
+      }
+      expect(item).toMatchObject({ ok: true, error: null });
+      const { result } = item;
+      expect(result.address).toBe(inputs[item.index].address);
+      expect(result.geocode).toMatchObject({ lat: expect.any(Number), lon: expect.any(Number), precision: expect.any(String), district: expect.any(String) });
+      expect(result.locationIndex.composite).toBeGreaterThanOrEqual(0);
+      expect(result.locationIndex.composite).toBeLessThanOrEqual(100);
+      if (HOME_POSITIONS.has(item.index)) {
+        expect(result.home.estimate).toBeGreaterThan(10_000);
+        expect(result.home.currency).toBe('USD');
+        expect(result.home.interval.low).toBeLessThanOrEqual(result.home.estimate);
+      } else {
+        expect(result.home).toBeUndefined();
+      }
+    }
+    // The mahalla of the geocode reaches the valuation (position 0 names Inokobod).
+    expect(items[0].result.geocode.mahalla).toBeTruthy();
+
+    const listed = await gql('{ batchJobs(limit: 100) { jobs { id status deliveries { number } } nextOffset } }');
+    expect(listed.data.batchJobs.jobs.map((j: { id: string }) => j.id)).toContain(id);
+  });
+
+  it("another organisation sees nothing of the job and cannot cancel it", async () => {
+    const { data } = await submit({ items: [{ address: ADDRESSES[0] }] });
+    const { id } = data.submitBatch;
+    expect(await job(id, otherKey)).toBeNull();
+    const results = await gql('query($id: ID!) { batchResults(id: $id) { items { index } } }', { id }, otherKey);
+    expect(results.data).toBeNull();
+    expect(results.errors[0].extensions.code).toBe('NOT_FOUND');
+    const cancel = await gql('mutation($id: ID!) { cancelBatch(id: $id) { status } }', { id }, otherKey);
+    expect(cancel.errors[0].extensions.code).toBe('NOT_FOUND');
+    const listed = await gql('{ batchJobs { jobs { id } } }', {}, otherKey);
+    expect(listed.data.batchJobs.jobs.map((j: { id: string }) => j.id)).not.toContain(id);
+    expect((await until(() => job(id), ended)).status).toBe('completed');
+  });
+
+  it('the location subgraph refuses batch operations without an organisation', async () => {
+    const response = await fetch(stack.location.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-internal-token': stack.internalToken },
+      body: JSON.stringify({ query: '{ batchJobs { jobs { id } } }' }),
+    });
+    const body = await json(response);
+    expect(body.errors[0].extensions.code).toBe('INVALID_API_KEY');
+  });
+
+  it('cancelling a running job ends it cancelled, with items left unprocessed', async () => {
+    const items = Array.from({ length: 2000 }, (_, i) => ({ address: ADDRESSES[i % ADDRESSES.length], home: HOME }));
+    const { data, errors } = await submit({ items, chunkSize: 20 });
+    expect(errors).toBeUndefined();
+    const { id } = data.submitBatch;
+    await until(() => job(id), (j) => j.status !== 'queued');
+    const cancelled = await gql('mutation($id: ID!) { cancelBatch(id: $id) { status } }', { id });
+    expect(cancelled.data.cancelBatch.status).toBe('cancelled');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await job(id);
+    expect(after.status).toBe('cancelled');
+    expect(after.completedAt).toBeTruthy();
+    expect(after.processed).toBeLessThan(2000);
+  });
+
+  it("over the plan's maxBatchItems: INVALID_PARAMETER on items; a bad callback URL: INVALID_PARAMETER on callback_url", async () => {
+    const pilot = stack.newKey('pilot');
+    const tooMany = await submit({ items: Array.from({ length: 10_001 }, () => ({ address: 'x' })) }, pilot);
+    expect(tooMany.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'items' });
+    expect(tooMany.errors[0].message).toMatch(/10000/);
+    const badUrl = await submit({ items: [{ address: ADDRESSES[0] }], callbackUrl: 'ftp://example.com/hook' });
+    expect(badUrl.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'callback_url' });
+    const badHome = await submit({ items: [{ address: ADDRESSES[0], home: { ...HOME, district: 'Chilanzar' } }] });
+    // Checked per item: the job runs and that item fails.
+    const { id } = badHome.data.submitBatch;
+    await until(() => job(id), ended);
+    const results = await gql('query($id: ID!) { batchResults(id: $id) { items { ok error { code } } } }', { id });
+    expect(results.data.batchResults.items).toEqual([{ ok: false, error: { code: 'INVALID_PARAMETER' } }]);
+  });
+
+  describe('completion webhook', () => {
+    let server: Server;
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+    let url = '';
+
+    beforeAll(async () => {
+      server = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => {
+          received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+          response.statusCode = received.length === 1 ? 500 : 204;
+          response.end();
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/batch`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('is signed with the organisation secret, retried after a 500, and both attempts show on the job', async () => {
+      const { data, errors } = await submit({ items: portfolio().slice(0, 12), callbackUrl: url });
+      expect(errors).toBeUndefined();
+      const { id } = data.submitBatch;
+      const done = await until(() => job(id), (j) => ended(j) && j.deliveries.length >= 2);
+      expect(done.deliveries.map((d: { number: number; statusCode: number | null }) => [d.number, d.statusCode])).toEqual([
+        [1, 500],
+        [2, 204],
+      ]);
+      expect(done.deliveries[1]).toMatchObject({ error: null, durationMs: expect.any(Number), at: expect.any(String) });
+
+      expect(received).toHaveLength(2);
+      const org = stack.keys.verify(key)!.org;
+      const verifier = new Webhook(await new WebhookSecretStore().secretFor(org));
+      for (const delivery of received) {
+        const payload = verifier.verify(delivery.body, delivery.headers as Record<string, string>);
+        expect(payload).toEqual({
+          type: 'batch.completed',
+          id,
+          status: 'completed',
+          total: 12,
+          succeeded: 11,
+          failed: 1,
+          results_url: `/api/batch/${id}/results`,
+          completed_at: done.completedAt,
+        });
+      }
+      expect(received[0].headers['webhook-id']).toBe(received[1].headers['webhook-id']);
+      // Another organisation's secret does not verify it.
+      const other = new Webhook(await new WebhookSecretStore().secretFor(stack.keys.verify(otherKey)!.org));
+      expect(() => other.verify(received[1].body, received[1].headers as Record<string, string>)).toThrow();
+    });
+  });
+});
