@@ -3,6 +3,7 @@ import { KeyStore } from './auth/key-store';
 import type { GatewayConfig } from './config';
 import { startGraph } from './graph/apollo';
 import { buildApp } from './http/app';
+import type { BatchProgressSource } from './subscriptions';
 import { createQuotaStore } from './quota';
 import type { InProcessSubgraph } from '../subgraphs/common/serve';
 
@@ -21,6 +22,8 @@ export interface GatewayOptions {
   localSubgraphs?: Record<string, InProcessSubgraph>;
   /** Extra readiness condition (all-in-one mode: the models are loaded). */
   isReady?: () => boolean;
+  /** Where batchProgress subscriptions read progress (the batch engine); without it the gateway serves none. */
+  batchProgress?: BatchProgressSource;
   log?: (message: string) => void;
 }
 
@@ -37,7 +40,7 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     maxCost: config.maxCost,
   });
   let graphReady = true;
-  const app = await buildApp({ graph, keys, quotas, log, isReady: () => graphReady && (options.isReady?.() ?? true) });
+  const app = await buildApp({ graph, keys, quotas, log, batchProgress: options.batchProgress, isReady: () => graphReady && (options.isReady?.() ?? true) });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -92,7 +92,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       internalToken,
       subgraphUrls: { ...Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.url])), ...options.gateway.subgraphUrls },
     },
-    { keys: options.keys, log: options.log, localSubgraphs: Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.inProcess])) },
+    { keys: options.keys, log: options.log, batchProgress: batchEngine, localSubgraphs: Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.inProcess])) },
   );
   return {
     gateway,

@@ -6,6 +6,16 @@ import { SCHEMA_DIR } from './subgraphs';
 
 export const OPENAPI_PATH = join(SCHEMA_DIR, 'openapi.json');
 
+/** Not REST, but clients of /api/batch want to know: progress is pushed over graphql-ws by the gateway itself. */
+export const SUBSCRIPTIONS_NOTE = {
+  protocol: 'graphql-ws (graphql-transport-ws subprotocol)',
+  url: 'ws(s)://<host>/graphql',
+  authentication: 'connection_init payload { "x-api-key": "<key>" } or { "authorization": "Bearer <jwt>" }; bad credentials close the socket with 4403',
+  served_by: 'the gateway (a schema of its own), not the federated supergraph',
+  schema: 'type Subscription { batchProgress(id: ID!): BatchProgress! }  type BatchProgress { id status processed succeeded failed total ratePerSecond etaSeconds final at }',
+  notes: "Events at least once a second while the job runs, then exactly one with final: true, after which the subscription completes. Another organisation's or an unknown id: an error with extensions.code NOT_FOUND and no events.",
+};
+
 export function emittedOpenApi(): string {
-  return `${JSON.stringify({ 'x-generated': 'GENERATED FILE, DO NOT EDIT: rebuild with `npm run schema`', ...openApiDocument(API_VERSION) }, null, 2)}\n`;
+  return `${JSON.stringify({ 'x-generated': 'GENERATED FILE, DO NOT EDIT: rebuild with `npm run schema`', ...openApiDocument(API_VERSION), 'x-graphql-subscriptions': SUBSCRIPTIONS_NOTE }, null, 2)}\n`;
 }

@@ -14,10 +14,12 @@ import { registerDocs } from '../ops/docs';
 import { registerMetrics } from '../ops/metrics';
 import { documentRoute, openApiDocument } from '../ops/openapi';
 import type { QuotaStore } from '../quota';
+import { registerBatchRoutes } from '../rest/batch';
 import { registerHomeRoutes } from '../rest/home';
 import { registerLocationRoutes } from '../rest/location';
 import { registerTokenRoute } from '../rest/token';
 import { registerVehicleRoutes } from '../rest/vehicle';
+import { startSubscriptionServer, type BatchProgressSource } from '../subscriptions';
 import { authenticate } from './authenticate';
 import { sendError, toApiError } from './errors';
 
@@ -37,6 +39,11 @@ export interface AppDeps {
   /** True once the supergraph and the models are loaded. */
   isReady(): boolean;
   log(message: string): void;
+  /**
+   * Where `batchProgress` subscriptions (graphql-ws on /graphql) read progress: the batch engine.
+   * @default the one the stack provided for `keys` (gateway/subscriptions); none: no subscriptions
+   */
+  batchProgress?: BatchProgressSource;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -77,6 +84,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerLocationRoutes(app, deps.graph, auth);
   registerVehicleRoutes(app, deps.graph, auth);
   registerTokenRoute(app, auth.apiKey);
+  registerBatchRoutes(app, deps.graph, auth);
+
+  // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
+  const progress = deps.batchProgress;
+  if (progress) {
+    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log });
+    app.addHook('preClose', async () => subscriptions.close());
+  }
 
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (request, reply) =>

@@ -101,3 +101,61 @@ export function tokenResponseJsonSchema(): Record<string, unknown> {
     properties: { access_token: string, token_type: { type: 'string', enum: ['Bearer'] }, expires_in: { type: 'integer', description: 'Seconds until the token expires' } },
   };
 }
+
+const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
+const BATCH_STATUS = { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'], description: 'queued → running → completed | failed | cancelled' } as const;
+
+/** 202 of POST /api/batch. */
+export function batchAcceptedResponseJsonSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['id', 'status'],
+    properties: { id: string, status: BATCH_STATUS, total: { type: 'integer' }, created_at: { type: 'string', format: 'date-time' }, results_url: string },
+  };
+}
+
+/** 200 of GET /api/batch/{id}. */
+export function batchJobResponseJsonSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['id', 'status', 'total', 'processed', 'succeeded', 'failed', 'created_at', 'results_url', 'deliveries'],
+    properties: {
+      id: string,
+      status: BATCH_STATUS,
+      total: { type: 'integer', description: 'Items submitted' },
+      processed: { type: 'integer', description: 'Items with a result: succeeded + failed' },
+      succeeded: { type: 'integer' },
+      failed: { type: 'integer' },
+      chunk_size: { type: 'integer' },
+      created_at: { type: 'string', format: 'date-time' },
+      started_at: nullableDateTime,
+      completed_at: nullableDateTime,
+      callback_url: nullableString,
+      results_url: string,
+      error: { ...nullableString, description: 'Why the job failed; only on status failed' },
+      deliveries: {
+        type: 'array',
+        description: 'Completion webhook attempts, in order',
+        items: {
+          type: 'object', required: ['number', 'at', 'duration_ms'],
+          properties: { number: { type: 'integer' }, at: { type: 'string', format: 'date-time' }, status_code: { type: ['integer', 'null'] }, error: nullableString, duration_ms: { type: 'integer' } },
+        },
+      },
+    },
+  };
+}
+
+/** One line of GET /api/batch/{id}/results (NDJSON). */
+export function batchResultLineJsonSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['index', 'ok', 'result', 'error'],
+    description: 'One line of the application/x-ndjson stream (or one CSV row with Accept: text/csv or ?format=csv)',
+    properties: {
+      index: { type: 'integer', description: 'Position in the submission, from 0' },
+      ok: { type: 'boolean' },
+      result: { type: ['object', 'null'], description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation) }' },
+      error: { type: ['object', 'null'], properties: { code: string, message: string } },
+    },
+  };
+}

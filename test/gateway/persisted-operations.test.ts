@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, validate } from 'graphql';
+import { BATCH_JOB_OPERATION, BATCH_RESULTS_OPERATION, SUBMIT_BATCH_OPERATION } from '../../gateway/rest/batch';
 import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
 import { LOCATION_INDEX_BY_ADDRESS_OPERATION, LOCATION_INDEX_OPERATION } from '../../gateway/rest/location';
 import { VEHICLE_VALUATION_OPERATION } from '../../gateway/rest/vehicle';
@@ -15,6 +16,9 @@ it.each([
   ['location index', LOCATION_INDEX_OPERATION],
   ['location index by address', LOCATION_INDEX_BY_ADDRESS_OPERATION],
   ['vehicle valuation', VEHICLE_VALUATION_OPERATION],
+  ['batch submission', SUBMIT_BATCH_OPERATION],
+  ['batch job', BATCH_JOB_OPERATION],
+  ['batch results', BATCH_RESULTS_OPERATION],
 ])('the %s operation is valid against its owner\'s checked-in SDL alone', (_name, operation) => {
   const owner = SUBGRAPHS.find((s) => s.name === operation.owner);
   expect(owner).toBeDefined();

@@ -1,0 +1,7 @@
+/**
+ * Subscriptions served by the gateway (graphql-ws on /graphql; not federated): `batchProgress(id)`,
+ * read from the batch engine the stack passes in (gateway/index.ts `GatewayOptions.batchProgress`).
+ */
+
+export { batchProgressSchema, type BatchProgressSource, type SubscriptionContext } from './batch-progress-schema';
+export { CLOSE_RATE_LIMITED, SUBSCRIPTIONS_PATH, principalOf, startSubscriptionServer, type SubscriptionServer, type SubscriptionServerOptions } from './server';

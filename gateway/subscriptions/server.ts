@@ -1,0 +1,117 @@
+/**
+ * GraphQL subscriptions on the gateway: graphql-ws (`graphql-transport-ws` subprotocol) on the
+ * /graphql path of the gateway's own HTTP server, next to the HTTP GraphQL endpoint. Served by the
+ * gateway from ./batch-progress-schema.ts, not federated.
+ *
+ * The client authenticates in `connection_init`: `{ "x-api-key": "…" }` or
+ * `{ "authorization": "Bearer <jwt>" }`. Bad or missing credentials close the socket with 4403
+ * (Forbidden); a connection counts once against the organisation's quota (4429 past it).
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { InvalidTokenError, verifyToken } from '../auth/jwt';
+import type { KeyStore } from '../auth/key-store';
+import type { Principal } from '../auth/principal';
+import { getPlan, type QuotaStore } from '../quota';
+import { batchProgressSchema, type BatchProgressSource, type SubscriptionContext } from './batch-progress-schema';
+
+// graphql-ws publishes its ws adapter as the subpath export `graphql-ws/use/ws`, which
+// moduleResolution "node" cannot see; the types come from the file behind it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
+
+export const SUBSCRIPTIONS_PATH = '/graphql';
+/** Close code when the organisation's quota is exhausted (4403 is for credentials). */
+export const CLOSE_RATE_LIMITED = 4429;
+
+export interface SubscriptionServerOptions {
+  server: Server;
+  source: BatchProgressSource;
+  keys: KeyStore;
+  quotas?: QuotaStore;
+  log(message: string): void;
+  path?: string;
+}
+
+export interface SubscriptionServer {
+  close(): Promise<void>;
+}
+
+/** The principal behind connection_init's payload, or null for missing or bad credentials. */
+export async function principalOf(params: Readonly<Record<string, unknown>> | undefined, keys: KeyStore): Promise<Principal | null> {
+  const lower = Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const apiKey = lower['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey !== '') return keys.verify(apiKey);
+  const authorization = lower.authorization;
+  if (typeof authorization === 'string' && /^bearer\s/i.test(authorization)) {
+    try {
+      return await verifyToken(authorization.slice(7).trim(), { keyStore: keys });
+    } catch (error) {
+      if (error instanceof InvalidTokenError) return null;
+      throw error;
+    }
+  }
+  return null;
+}
+
+export function startSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
+  const path = options.path ?? SUBSCRIPTIONS_PATH;
+  const wss = new WebSocketServer({ noServer: true });
+  const principals = new WeakMap<object, Principal>();
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const pathname = (request.url ?? '').split('?')[0];
+    if (pathname !== path) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  options.server.on('upgrade', onUpgrade);
+
+  const disposable = useServer<Record<string, unknown>>(
+    {
+      schema: batchProgressSchema(options.source),
+      onConnect: async (ctx) => {
+        const principal = await principalOf(ctx.connectionParams, options.keys);
+        if (!principal) return false; // 4403 Forbidden
+        if (options.quotas) {
+          try {
+            const decision = await options.quotas.consume(`org:${principal.org}`, getPlan(principal.plan).quota, Date.now());
+            if (!decision.allowed) {
+              ctx.extra.socket.close(CLOSE_RATE_LIMITED, `RATE_LIMITED: retry in ${decision.retryAfterSeconds} s`);
+              return false;
+            }
+          } catch (error) {
+            options.log(`quota store unavailable, subscription let through: ${(error as Error).message}`);
+          }
+        }
+        principals.set(ctx, principal);
+        return true;
+      },
+      context: (ctx): SubscriptionContext => ({ principal: principals.get(ctx) ?? null }),
+      // Catalogue errors (NOT_FOUND…) and validation errors go out as they are; anything else thrown
+      // while subscribing is logged and masked, as the HTTP endpoint masks it.
+      onError: (_ctx, _id, _payload, errors) =>
+        errors.map((error) => {
+          if (error.extensions?.code || !error.path) return error.toJSON();
+          options.log(`subscription error: ${error.message}`);
+          return { message: 'Internal error', path: error.path, extensions: { code: 'INTERNAL' } };
+        }),
+    },
+    wss,
+  );
+
+  return {
+    close: async () => {
+      options.server.off('upgrade', onUpgrade);
+      const clients = [...wss.clients];
+      await disposable.dispose(); // 1001 Going away to every client
+      // Give clients a moment to answer the close frame, then cut the rest: the HTTP server waits for them.
+      const deadline = Date.now() + 1000;
+      while (clients.some((c) => c.readyState !== c.CLOSED) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      for (const client of clients) if (client.readyState !== client.CLOSED) client.terminate();
+    },
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * The REST form of batch jobs (ARCHITECTURE.md sections 2 and 4): the submission body (JSON, CSV
+ * or NDJSON) → the `submitBatch` input, with home fields named as the REST home route names them
+ * (snake_case, from the home field table), and item results → NDJSON lines or CSV rows.
+ * Pure data and pure functions; the routes are in gateway/rest/batch.ts.
+ */
+import { parse as parseCsv } from 'csv-parse/sync';
+import { ApiError } from './errors';
+import { fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
+import { HOME_FIELDS } from './home-contract';
+import { looksLikePersonalDataKey } from './personal-data';
+
+/** Upload limit of POST /api/batch (JSON, CSV or NDJSON). */
+export const MAX_BATCH_BODY_BYTES = 20 * 1024 * 1024;
+/** As the location subgraph's geocode takes it. */
+export const MAX_ADDRESS_LENGTH = 300;
+
+/** Home fields a batch item may carry: district and mahalla come from the geocoded address. */
+export const BATCH_HOME_FIELDS: readonly FieldSpec[] = HOME_FIELDS.filter((f) => f.rest !== 'district' && f.rest !== 'mahalla');
+
+const HOME_BY_REST_NAME = new Map<string, FieldSpec>();
+for (const f of BATCH_HOME_FIELDS) for (const name of [f.rest, ...(f.restAliases ?? [])]) HOME_BY_REST_NAME.set(name, f);
+
+/** A submitBatch item: `home` in GraphQL (camelCase) names. */
+export interface BatchItemInput {
+  address: string;
+  home?: Record<string, unknown>;
+}
+
+export interface BatchSubmission {
+  items: BatchItemInput[];
+  callbackUrl?: string;
+  chunkSize?: number;
+}
+
+/** The JSON Schema of the JSON body (published in OpenAPI; the checks are batchItemsFromJson's). */
+export function batchRequestJsonSchema(): Record<string, unknown> {
+  const home = requestJsonSchema(BATCH_HOME_FIELDS);
+  return {
+    type: 'object',
+    required: ['items'],
+    properties: {
+      items: {
+        type: 'array',
+        minItems: 1,
+        description: "The portfolio; the plan's maxBatchItems bounds its size. As a file instead: Content-Type text/csv (header row: address plus optional home columns in snake_case) or application/x-ndjson (one item per line), with callback_url and chunk_size as query parameters.",
+        items: {
+          type: 'object',
+          required: ['address'],
+          properties: {
+            address: { type: 'string', minLength: 1, maxLength: MAX_ADDRESS_LENGTH, description: 'A Tashkent address in Russian, Uzbek Latin or Cyrillic, or English' },
+            home: { ...home, required: [], additionalProperties: false, description: 'Optional: the home at the address to value, with the fields of POST /api/predict/home except district and mahalla (they come from the geocoded address); area, rooms, floor and total_floors are needed for a valuation' },
+          },
+        },
+      },
+      callback_url: { type: 'string', format: 'uri', description: 'Receives a signed batch.completed webhook (Standard Webhooks) when the job ends' },
+      chunk_size: { type: 'integer', minimum: 1, maximum: 10000, description: 'Items per chunk (default 1000): the unit of work and of retry' },
+    },
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** One home field's value (from JSON, or a CSV cell when `fromText`), type- and range-checked. */
+function homeValue(f: FieldSpec, value: unknown, field: string, fromText: boolean): unknown {
+  if ((f.kind === 'number' || f.kind === 'integer') && fromText && typeof value === 'string') {
+    const parsed = Number(value.trim().replace(',', '.'));
+    if (value.trim() === '' || !Number.isFinite(parsed)) throw new ApiError('INVALID_PARAMETER', `${field} must be a number`, field);
+    value = parsed;
+  }
+  switch (f.kind) {
+    case 'number':
+    case 'integer': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new ApiError('INVALID_PARAMETER', `${field} must be a number`, field);
+      if (f.kind === 'integer' && !Number.isInteger(value)) throw new ApiError('INVALID_PARAMETER', `${field} must be an integer`, field);
+      const { min, max } = fieldBounds(f);
+      if ((min !== undefined && value < min) || (max !== undefined && value > max)) throw new ApiError('INVALID_PARAMETER', rangeMessage(field, min, max), field);
+      return value;
+    }
+    case 'string':
+      if (typeof value !== 'string' || value.trim() === '') throw new ApiError('INVALID_PARAMETER', `${field} must be a non-empty string`, field);
+      return value;
+    case 'yesno':
+      if (typeof value !== 'string' && typeof value !== 'boolean') throw new ApiError('INVALID_PARAMETER', `${field} must be yes/no or true/false`, field);
+      return value;
+  }
+}
+
+/** A home in REST names → its GraphQL names; `at` is the item's path (items[3]). */
+function homeInput(home: unknown, at: string, fromText: boolean): Record<string, unknown> | undefined {
+  if (home === undefined || home === null) return undefined;
+  if (!isObject(home)) throw new ApiError('INVALID_PARAMETER', `${at}.home must be an object`, `${at}.home`);
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(home)) {
+    const field = `${at}.home.${name.slice(0, 40)}`;
+    if (looksLikePersonalDataKey(name)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `${field} looks like personal data; the valuation needs none: remove it`, field);
+    if (name === 'district' || name === 'mahalla') throw new ApiError('INVALID_PARAMETER', `${field} comes from the geocoded address: leave it out`, field);
+    const spec = HOME_BY_REST_NAME.get(name);
+    if (!spec) throw new ApiError('INVALID_PARAMETER', `${field} is not a home field (${BATCH_HOME_FIELDS.map((f) => f.rest).join(', ')})`, field);
+    if (value === undefined || value === null || (fromText && value === '')) continue;
+    rest[name] = homeValue(spec, value, field, fromText);
+  }
+  const input = restBodyToInput(BATCH_HOME_FIELDS, rest);
+  return Object.keys(input).length > 0 ? input : undefined;
+}
+
+function itemInput(item: unknown, at: string, fromText = false): BatchItemInput {
+  if (!isObject(item)) throw new ApiError('INVALID_PARAMETER', `${at} must be an object with an address`, at);
+  const { address } = item;
+  if (address === undefined || address === null || address === '') throw new ApiError('MISSING_PARAMETER', `${at}.address is required`, `${at}.address`);
+  if (typeof address !== 'string' || address.trim() === '') throw new ApiError('INVALID_PARAMETER', `${at}.address must be a non-empty string`, `${at}.address`);
+  if (address.length > MAX_ADDRESS_LENGTH) throw new ApiError('INVALID_PARAMETER', `${at}.address is longer than ${MAX_ADDRESS_LENGTH} characters`, `${at}.address`);
+  const home = homeInput(item.home, at, fromText);
+  return home ? { address, home } : { address };
+}
+
+/** callback_url and chunk_size, from the JSON body or (for uploads) the query string. */
+function options(source: Record<string, unknown>, fromText: boolean): Omit<BatchSubmission, 'items'> {
+  const out: Omit<BatchSubmission, 'items'> = {};
+  const callback = source.callback_url;
+  if (callback !== undefined && callback !== null && callback !== '') {
+    if (typeof callback !== 'string') throw new ApiError('INVALID_PARAMETER', 'callback_url must be a string', 'callback_url');
+    out.callbackUrl = callback;
+  }
+  let chunk = source.chunk_size;
+  if (chunk !== undefined && chunk !== null && chunk !== '') {
+    if (fromText && typeof chunk === 'string') chunk = Number(chunk);
+    if (typeof chunk !== 'number' || !Number.isInteger(chunk)) throw new ApiError('INVALID_PARAMETER', 'chunk_size must be an integer', 'chunk_size');
+    out.chunkSize = chunk;
+  }
+  return out;
+}
+
+/** The JSON body → the submission; throws ApiError naming the field (items[3].home.area). */
+export function batchFromJson(body: unknown): BatchSubmission {
+  if (!isObject(body)) throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object with items');
+  const { items } = body;
+  if (items === undefined || items === null) throw new ApiError('MISSING_PARAMETER', 'items is required', 'items');
+  if (!Array.isArray(items)) throw new ApiError('INVALID_PARAMETER', 'items must be an array of { address, home? }', 'items');
+  return { items: items.map((item, i) => itemInput(item, `items[${i}]`)), ...options(body, false) };
+}
+
+/** An NDJSON upload (one `{ address, home? }` a line; blank lines skipped) → the submission. */
+export function batchFromNdjson(text: string, query: Record<string, unknown>): BatchSubmission {
+  const items: BatchItemInput[] = [];
+  let line = 0;
+  for (const raw of text.split('\n')) {
+    line++;
+    const trimmed = raw.trim();
+    if (trimmed === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new ApiError('INVALID_JSON', `Line ${line} is not valid JSON`, `items[${items.length}]`);
+    }
+    items.push(itemInput(parsed, `items[${items.length}]`));
+  }
+  return { items, ...options(query, true) };
+}
+
+/** A CSV upload (header row: address plus optional home columns in snake_case) → the submission. */
+export function batchFromCsv(text: string, query: Record<string, unknown>): BatchSubmission {
+  let rows: string[][];
+  try {
+    rows = parseCsv(text, { bom: true, skip_empty_lines: true, relax_column_count: false, trim: false }) as string[][];
+  } catch (error) {
+    throw new ApiError('INVALID_PARAMETER', `The CSV cannot be read: ${(error as Error).message.slice(0, 200)}`, 'items');
+  }
+  const header = (rows.shift() ?? []).map((name) => name.trim().toLowerCase());
+  if (!header.includes('address')) throw new ApiError('MISSING_PARAMETER', 'The CSV header row must name an address column', 'address');
+  for (const name of header) {
+    if (name === 'address') continue;
+    if (looksLikePersonalDataKey(name)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `Column "${name.slice(0, 40)}" looks like personal data; the valuation needs none: remove it`, name.slice(0, 40));
+    if (!HOME_BY_REST_NAME.has(name)) throw new ApiError('INVALID_PARAMETER', `Column "${name.slice(0, 40)}" is not address or a home field (${BATCH_HOME_FIELDS.map((f) => f.rest).join(', ')})`, name.slice(0, 40));
+  }
+  const items = rows.map((row, i) => {
+    const home: Record<string, unknown> = {};
+    let address: unknown;
+    header.forEach((name, column) => {
+      if (name === 'address') address = row[column]?.trim();
+      else if (row[column] !== undefined && row[column].trim() !== '') home[name] = row[column].trim();
+    });
+    return itemInput(Object.keys(home).length > 0 ? { address, home } : { address }, `items[${i}]`, true);
+  });
+  return { items, ...options(query, true) };
+}
+
+/** One item result as GraphQL's batchResults gives it. */
+export interface BatchItemResultView {
+  index: number;
+  ok: boolean;
+  result: unknown;
+  error: { code: string; message: string } | null;
+}
+
+/** The NDJSON line of a result (without the newline). */
+export function resultNdjsonLine(item: BatchItemResultView): string {
+  return JSON.stringify({ index: item.index, ok: item.ok, result: item.ok ? item.result : null, error: item.error });
+}
+
+/** The CSV columns of the results: the item, where it was placed, its index, the valuation, or the error. */
+export const RESULT_CSV_COLUMNS = [
+  'index', 'ok', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
+  'estimate', 'currency', 'price_per_m2', 'interval_low', 'interval_high', 'confidence',
+  'error_code', 'error_message',
+] as const;
+
+function csvCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function resultCsvHeader(): string {
+  return `${RESULT_CSV_COLUMNS.join(',')}\r\n`;
+}
+
+/** The CSV row of a result (with CRLF). */
+export function resultCsvRow(item: BatchItemResultView): string {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const r = (item.ok ? item.result : {}) as any;
+  const home = r?.home;
+  const values: Record<(typeof RESULT_CSV_COLUMNS)[number], unknown> = {
+    index: item.index,
+    ok: item.ok,
+    address: r?.address,
+    lat: r?.geocode?.lat,
+    lon: r?.geocode?.lon,
+    precision: r?.geocode?.precision,
+    district: r?.geocode?.district,
+    mahalla: r?.geocode?.mahalla,
+    composite: r?.locationIndex?.composite,
+    estimate: home?.estimate,
+    currency: home?.currency,
+    price_per_m2: home?.pricePerM2,
+    interval_low: home?.interval?.low,
+    interval_high: home?.interval?.high,
+    confidence: home?.confidence?.level,
+    error_code: item.error?.code,
+    error_message: item.error?.message,
+  };
+  return `${RESULT_CSV_COLUMNS.map((c) => csvCell(values[c])).join(',')}\r\n`;
+}

@@ -1,0 +1,253 @@
+/**
+ * Batch jobs over REST, through the real gateway: JSON, CSV and NDJSON submissions, polling the
+ * job, the results as NDJSON and CSV, the organisation boundary, and errors in the API's format.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { expectError, json, startTestStack, type TestStack } from '../support/stack';
+
+const ADDRESSES = [
+  'Chilonzor tumani, 13-kvartal',
+  'Юнусабад 8-й квартал',
+  "Toshkent sh., Mirzo Ulug'bek tumani, Buyuk Ipak Yo'li ko'chasi",
+  'Куйлюк-5',
+  'массив Карасу-3',
+  'Сергели-IV',
+];
+const GARBAGE = 'qwzx blorf';
+/** The home in REST (snake_case) names, with the legacy aliases. */
+const HOME = { area: 65, rooms: 3, floor: 4, total_floors: 9, renovation: 'Evro', qurilish_turi: "G'ishtli", mebel: 'ha', sanuzel: 'alohida' };
+
+/** 8 items: positions 1 and 5 carry a home, position 3 cannot be placed. */
+function portfolio(): { address: string; home?: Record<string, unknown> }[] {
+  return [
+    { address: ADDRESSES[0] },
+    { address: ADDRESSES[1], home: HOME },
+    { address: ADDRESSES[2] },
+    { address: GARBAGE },
+    { address: ADDRESSES[3] },
+    { address: ADDRESSES[4], home: { ...HOME, area: 80, rooms: 4 } },
+    { address: ADDRESSES[5] },
+    { address: ADDRESSES[0] },
+  ];
+}
+
+let stack: TestStack;
+let key: string;
+let otherKey: string;
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { BATCH_KEY_PREFIX: `test-batch-rest-${process.pid}-${Date.now()}:` } });
+  key = stack.newKey('enterprise');
+  otherKey = stack.newKey('standard');
+});
+afterAll(() => stack?.stop());
+
+const get = (path: string, apiKey = key, headers: Record<string, string> = {}) => fetch(stack.url + path, { headers: { 'x-api-key': apiKey, ...headers } });
+const upload = (body: string, contentType: string, query = '') =>
+  fetch(`${stack.url}/api/batch${query}`, { method: 'POST', headers: { 'content-type': contentType, 'x-api-key': key }, body });
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function untilEnded(id: string, timeoutMs = 45_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await get(`/api/batch/${id}`);
+    expect(response.status).toBe(200);
+    const job = await json(response);
+    if (['completed', 'failed', 'cancelled'].includes(job.status)) return job;
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${JSON.stringify(job)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function ndjsonResults(id: string): Promise<any[]> {
+  const response = await get(`/api/batch/${id}/results`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+  const text = await response.text();
+  expect(text.endsWith('\n')).toBe(true);
+  return text.trimEnd().split('\n').map((line) => JSON.parse(line));
+}
+
+describe('POST /api/batch with JSON, then GET the job and its results', () => {
+  let id: string;
+
+  beforeAll(async () => {
+    const response = await stack.post('/api/batch', { items: portfolio(), chunk_size: 3 }, { 'x-api-key': key });
+    expect(response.status).toBe(202);
+    const body = await json(response);
+    expect(body).toMatchObject({ id: expect.any(String), status: 'queued', total: 8, results_url: `/api/batch/${body.id}/results` });
+    expect(response.headers.get('location')).toBe(`/api/batch/${body.id}`);
+    expect(response.headers.get('ratelimit-limit')).toBeTruthy();
+    id = body.id;
+  });
+
+  it('the job completes with its counters, timestamps and deliveries', async () => {
+    const job = await untilEnded(id);
+    expect(job).toMatchObject({ id, status: 'completed', total: 8, processed: 8, succeeded: 7, failed: 1, chunk_size: 3, callback_url: null, results_url: `/api/batch/${id}/results`, error: null, deliveries: [] });
+    expect(Date.parse(job.created_at)).not.toBeNaN();
+    expect(Date.parse(job.started_at)).not.toBeNaN();
+    expect(Date.parse(job.completed_at)).toBeGreaterThanOrEqual(Date.parse(job.started_at));
+  });
+
+  it('streams every result as NDJSON, in order, with the values', async () => {
+    await untilEnded(id);
+    const lines = await ndjsonResults(id);
+    expect(lines.map((l) => l.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const inputs = portfolio();
+    for (const line of lines) {
+      if (line.index === 3) {
+        expect(line).toMatchObject({ ok: false, result: null });
+        expect(['UNRESOLVABLE_ADDRESS', 'OUTSIDE_TASHKENT']).toContain(line.error.code);
+        continue;
+      }
+      expect(line).toMatchObject({ ok: true, error: null });
+      expect(line.result.address).toBe(inputs[line.index].address);
+      expect(line.result.geocode).toMatchObject({ lat: expect.any(Number), lon: expect.any(Number), district: expect.any(String) });
+      expect(line.result.locationIndex.composite).toBeGreaterThanOrEqual(0);
+      expect(line.result.locationIndex.composite).toBeLessThanOrEqual(100);
+      if (inputs[line.index].home) {
+        expect(line.result.home.estimate).toBeGreaterThan(10_000);
+        expect(line.result.home.currency).toBe('USD');
+      } else {
+        expect(line.result.home).toBeUndefined();
+      }
+    }
+    // The snake_case home reached the valuation: the bigger flat is worth more in the same kind of building.
+    expect(lines[5].result.home.estimate).not.toBe(lines[1].result.home.estimate);
+  });
+
+  it('streams the same results as CSV with Accept: text/csv or ?format=csv', async () => {
+    await untilEnded(id);
+    const ndjson = await ndjsonResults(id);
+    for (const response of [await get(`/api/batch/${id}/results`, key, { accept: 'text/csv' }), await get(`/api/batch/${id}/results?format=csv`)]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+      const rows = parseCsv(await response.text(), { columns: true }) as Record<string, string>[];
+      expect(rows.map((r) => Number(r.index))).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(rows[3]).toMatchObject({ ok: 'false', address: '', error_code: ndjson[3].error.code });
+      expect(rows[1]).toMatchObject({ ok: 'true', address: ADDRESSES[1], currency: 'USD', district: ndjson[1].result.geocode.district });
+      expect(Number(rows[1].estimate)).toBe(ndjson[1].result.home.estimate);
+      expect(Number(rows[0].lat)).toBe(ndjson[0].result.geocode.lat);
+      expect(rows[0].estimate).toBe('');
+    }
+  });
+
+  it("another organisation's key gets 404 NOT_FOUND on the job and its results; an unknown id too", async () => {
+    await expectError(await get(`/api/batch/${id}`, otherKey), 404, 'NOT_FOUND');
+    await expectError(await get(`/api/batch/${id}/results`, otherKey), 404, 'NOT_FOUND');
+    await expectError(await get('/api/batch/no-such-job'), 404, 'NOT_FOUND');
+    await expectError(await get('/api/batch/no-such-job/results?format=csv'), 404, 'NOT_FOUND');
+  });
+
+  it('without a key: 401', async () => {
+    await expectError(await fetch(`${stack.url}/api/batch/${id}`), 401, 'INVALID_API_KEY');
+  });
+});
+
+it('streams more than one page (1000) of results, all of them in order', async () => {
+  const response = await stack.post('/api/batch', { items: Array.from({ length: 1050 }, (_, i) => ({ address: ADDRESSES[i % ADDRESSES.length] })) }, { 'x-api-key': key });
+  expect(response.status).toBe(202);
+  const { id } = await json(response);
+  expect((await untilEnded(id, 90_000)).processed).toBe(1050);
+  const lines = await ndjsonResults(id);
+  expect(lines.map((l) => l.index)).toEqual(Array.from({ length: 1050 }, (_, i) => i));
+  expect(lines[1049].result.address).toBe(ADDRESSES[1049 % ADDRESSES.length]);
+  const csv = await (await get(`/api/batch/${id}/results?format=csv`)).text();
+  expect(csv.trimEnd().split('\r\n')).toHaveLength(1051);
+}, 120_000);
+
+it('GET /openapi.json documents the batch routes with the schemas the replies satisfy', async () => {
+  const doc = await json(await fetch(`${stack.url}/openapi.json`));
+  expect(doc.paths['/api/batch'].post.requestBody.content['application/json'].schema.required).toEqual(['items']);
+  expect(doc.paths['/api/batch/{id}/results'].get).toBeDefined();
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  const validateJob = ajv.compile(doc.paths['/api/batch/{id}'].get.responses['200'].content['application/json'].schema);
+  const validateLine = ajv.compile(doc.paths['/api/batch/{id}/results'].get.responses['200'].content['application/json'].schema);
+  expect(ajv.validate(doc.paths['/api/batch'].post.requestBody.content['application/json'].schema, { items: portfolio(), callback_url: 'https://example.com/hook' })).toBe(true);
+  const response = await stack.post('/api/batch', { items: portfolio().slice(0, 2) }, { 'x-api-key': key });
+  expect(ajv.validate(doc.paths['/api/batch'].post.responses['202'].content['application/json'].schema, await json(response.clone()))).toBe(true);
+  const { id } = await json(response);
+  expect(validateJob(await untilEnded(id))).toBe(true);
+  for (const line of await ndjsonResults(id)) expect(validateLine(line)).toBe(true);
+});
+
+describe('POST /api/batch with a file', () => {
+  it('a CSV upload (address plus home columns in snake_case) is valued row by row', async () => {
+    const csv = [
+      'address,area,rooms,floor,total_floors,renovation,mebel',
+      `"${ADDRESSES[0]}",65,3,4,9,Evro,ha`,
+      `${ADDRESSES[1]},,,,,,`,
+      `"${GARBAGE}",,,,,,`,
+    ].join('\r\n');
+    const response = await upload(csv, 'text/csv; charset=utf-8');
+    expect(response.status).toBe(202);
+    const { id, total } = await json(response);
+    expect(total).toBe(3);
+    const job = await untilEnded(id);
+    expect(job).toMatchObject({ status: 'completed', processed: 3, succeeded: 2, failed: 1 });
+    const lines = await ndjsonResults(id);
+    expect(lines.map((l) => [l.index, l.ok])).toEqual([[0, true], [1, true], [2, false]]);
+    expect(lines[0].result.address).toBe(ADDRESSES[0]);
+    expect(lines[0].result.home.estimate).toBeGreaterThan(10_000);
+    expect(lines[1].result.home).toBeUndefined();
+  });
+
+  it('an NDJSON upload (one item a line) is valued line by line', async () => {
+    const ndjson = `${JSON.stringify({ address: ADDRESSES[2] })}\n\n${JSON.stringify({ address: ADDRESSES[3], home: HOME })}\n`;
+    const response = await upload(ndjson, 'application/x-ndjson');
+    expect(response.status).toBe(202);
+    const { id, total } = await json(response);
+    expect(total).toBe(2);
+    expect((await untilEnded(id)).succeeded).toBe(2);
+    const lines = await ndjsonResults(id);
+    expect(lines.map((l) => l.result.address)).toEqual([ADDRESSES[2], ADDRESSES[3]]);
+    expect(lines[1].result.home.estimate).toBeGreaterThan(10_000);
+  });
+
+  it('bad rows answer 400 naming the item and field', async () => {
+    await expectError(await upload('street,area\nx,1', 'text/csv'), 400, 'MISSING_PARAMETER', 'address');
+    await expectError(await upload('address,colour\nx,red', 'text/csv'), 400, 'INVALID_PARAMETER', 'colour');
+    await expectError(await upload(`address,area\n"${ADDRESSES[0]}",big`, 'text/csv'), 400, 'INVALID_PARAMETER', 'items[0].home.area');
+    await expectError(await upload(`${JSON.stringify({ address: ADDRESSES[0] })}\n{oops`, 'application/x-ndjson'), 400, 'INVALID_JSON', 'items[1]');
+  });
+});
+
+describe('POST /api/batch errors', () => {
+  const submit = (body: unknown, apiKey = key) => stack.post('/api/batch', body, { 'x-api-key': apiKey });
+
+  it('answers 400 with the field in the API error format', async () => {
+    await expectError(await submit({}), 400, 'MISSING_PARAMETER', 'items');
+    await expectError(await submit({ items: 'all of them' }), 400, 'INVALID_PARAMETER', 'items');
+    await expectError(await submit({ items: [] }), 400, 'MISSING_PARAMETER', 'items');
+    await expectError(await submit({ items: [{ address: ADDRESSES[0] }, { home: HOME }] }), 400, 'MISSING_PARAMETER', 'items[1].address');
+    await expectError(await submit({ items: [{ address: ADDRESSES[0], home: { ...HOME, area: 'big' } }] }), 400, 'INVALID_PARAMETER', 'items[0].home.area');
+    await expectError(await submit({ items: [{ address: ADDRESSES[0], home: { ...HOME, rooms: 99 } }] }), 400, 'INVALID_PARAMETER', 'items[0].home.rooms');
+    await expectError(await submit({ items: [{ address: ADDRESSES[0], home: { ...HOME, district: 'Chilanzar' } }] }), 400, 'INVALID_PARAMETER', 'items[0].home.district');
+    await expectError(await submit({ items: [{ address: ADDRESSES[0] }], callback_url: 'ftp://example.com/hook' }), 400, 'INVALID_PARAMETER', 'callback_url');
+    await expectError(await submit('{"items": ['), 400, 'INVALID_JSON');
+  });
+
+  it("over the plan's maxBatchItems: 400 INVALID_PARAMETER on items", async () => {
+    const pilot = stack.newKey('pilot');
+    const error = await expectError(await submit({ items: Array.from({ length: 10_001 }, () => ({ address: 'x' })) }, pilot), 400, 'INVALID_PARAMETER', 'items');
+    expect(error.message).toMatch(/10000/);
+  });
+
+  it('a body over the 20 MB limit: 413; a large one under it is accepted', async () => {
+    const big = JSON.stringify({ items: Array.from({ length: 70_000 }, (_, i) => ({ address: `${ADDRESSES[i % ADDRESSES.length]} ${'x'.repeat(280)}` })) });
+    expect(big.length).toBeGreaterThan(20 * 1024 * 1024);
+    await expectError(await submit(big), 413, 'PAYLOAD_TOO_LARGE');
+    await expectError(await upload('address\n' + 'y'.repeat(21 * 1024 * 1024), 'text/csv'), 413, 'PAYLOAD_TOO_LARGE');
+    // Above the 64 KB of the other routes, below the batch limit.
+    const medium = await submit({ items: Array.from({ length: 400 }, (_, i) => ({ address: `${ADDRESSES[i % ADDRESSES.length]}${' '.repeat(200)}` })), chunk_size: 400 });
+    expect(medium.status).toBe(202);
+    await stack.batchEngine.cancel(stack.keys.verify(key)!.org, (await json(medium)).id);
+  });
+
+  it('other routes keep refusing CSV bodies', async () => {
+    const response = await fetch(`${stack.url}/api/predict/home`, { method: 'POST', headers: { 'content-type': 'text/csv', 'x-api-key': key }, body: 'district\nChilanzar' });
+    expect(response.status).toBe(415);
+  });
+});
