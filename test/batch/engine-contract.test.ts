@@ -113,6 +113,16 @@ function batchEngineContract(makeBackend: MakeBackend): void {
     expect(results.filter((result) => !result.ok).map((result) => result.index % 10)).toEqual(Array(100).fill(3));
   });
 
+  test('results can start at an item index, mid-chunk, without the items before it', async () => {
+    const engine = await makeEngine();
+    await engine.startWorker({ processChunk: echoProcessor(), concurrency: 2 });
+    const job = await engine.submit('org-a', sampleItems(250), { chunkSize: 100 });
+    await finalEvent(engine, 'org-a', job.id);
+    const tail = await collect(engine.results('org-a', job.id, 150));
+    expect(tail.map((result) => result.index)).toEqual(Array.from({ length: 100 }, (_, i) => 150 + i));
+    expect(await collect(engine.results('org-a', job.id, 250))).toEqual([]);
+  });
+
   test('a chunk whose processor throws is retried, and after its last attempt its items are INTERNAL failures', async () => {
     const engine = await makeEngine({ attempts: 3 });
     const runs = new Map<number, number>();

@@ -80,18 +80,18 @@ export class BatchResolver {
       if (!Number.isInteger(count) || count < 1 || count > MAX_RESULTS_LIMIT) throw new ApiError('INVALID_PARAMETER', `limit must be an integer from 1 to ${MAX_RESULTS_LIMIT}`, 'limit');
       if (!(await batch.engine.get(principal.org, id))) throw notFound(id);
       const items: BatchItemResult[] = [];
-      let position = 0;
       let more = false;
-      // The engine streams results a chunk at a time from the start; the page is cut from that stream.
-      for await (const result of batch.engine.results(principal.org, id)) {
-        if (position++ < from) continue;
+      let last = from - 1;
+      // The offset is an item index: the engine starts reading at the chunk that holds it.
+      for await (const result of batch.engine.results(principal.org, id, from)) {
         if (items.length === count) {
           more = true;
           break;
         }
         items.push(resultView(result));
+        last = result.index;
       }
-      return { items, nextOffset: more ? from + count : null };
+      return { items, nextOffset: more ? last + 1 : null };
     });
   }
 

@@ -109,9 +109,9 @@ export class BatchEngine {
   }
 
   /** Every recorded result in item order, read from storage one chunk at a time as it is consumed. */
-  async *results(organisation: string, id: string): AsyncGenerator<ItemResult> {
+  async *results(organisation: string, id: string, fromIndex = 0): AsyncGenerator<ItemResult> {
     if (!(await this.get(organisation, id))) throw new BatchJobNotFoundError(id);
-    yield* this.backend.store.streamResults(id);
+    yield* this.backend.store.streamResults(id, fromIndex);
   }
 
   /** The job's progress until it ends; see followProgress. */

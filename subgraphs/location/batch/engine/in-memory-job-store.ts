@@ -132,13 +132,13 @@ export class InMemoryJobStore implements JobStore {
     return { kind: this.completeIfAllRecorded(job) ? 'completed' : 'recorded' };
   }
 
-  streamResults(id: string): AsyncIterable<ItemResult> {
+  streamResults(id: string, fromIndex = 0): AsyncIterable<ItemResult> {
     const job = this.live(id);
     if (!job) return resultsInOrder(0, async () => undefined);
     return resultsInOrder(chunkCountOf(job.total, job.chunkSize), async (chunkIndex) => {
       const blob = this.live(id)?.results.get(chunkIndex);
       return blob && decodeChunk<ItemResult>(blob);
-    });
+    }, job.chunkSize, fromIndex);
   }
 
   async appendDelivery(id: string, delivery: unknown): Promise<boolean> {

@@ -57,7 +57,8 @@ export interface JobStore {
   /** Records a chunk's results exactly once; see RecordOutcome. `results` are in item order. */
   recordChunk(id: string, chunkIndex: number, results: readonly ItemResult[]): Promise<RecordOutcome>;
   /** Every recorded result in item order, read one chunk at a time; chunks not yet recorded are skipped. */
-  streamResults(id: string): AsyncIterable<ItemResult>;
+  /** Recorded results in item order, from item `fromIndex` on (default 0). */
+  streamResults(id: string, fromIndex?: number): AsyncIterable<ItemResult>;
   /** Appends one webhook delivery record; false when there is no such job. Expires with the job. */
   appendDelivery(id: string, delivery: unknown): Promise<boolean>;
   /**
@@ -78,9 +79,12 @@ export function chunkCountOf(total: number, chunkSize: number): number {
 export async function* resultsInOrder(
   chunkCount: number,
   readChunk: (chunkIndex: number) => Promise<readonly ItemResult[] | undefined>,
+  chunkSize = 1,
+  fromIndex = 0,
 ): AsyncGenerator<ItemResult> {
-  for (let chunkIndex = 0; chunkIndex < chunkCount; chunkIndex++) {
+  // Starts at the chunk holding fromIndex, so a page deep into a large job reads no earlier chunk.
+  for (let chunkIndex = Math.floor(fromIndex / chunkSize); chunkIndex < chunkCount; chunkIndex++) {
     const results = await readChunk(chunkIndex);
-    if (results) yield* results;
+    if (results) for (const result of results) if (result.index >= fromIndex) yield result;
   }
 }

@@ -138,13 +138,13 @@ export class RedisJobStore implements JobStore {
     return { kind: 'discarded', status: outcome === 0 ? statusOf(status) : undefined };
   }
 
-  async *streamResults(id: string): AsyncGenerator<ItemResult> {
+  async *streamResults(id: string, fromIndex = 0): AsyncGenerator<ItemResult> {
     const [total, chunkSize] = await this.client.hmGet(this.keys.job(id), ['total', 'chunkSize']);
     if (total === null || chunkSize === null) return;
     yield* resultsInOrder(chunkCountOf(Number(total), Number(chunkSize)), async (chunkIndex) => {
       const blob = await this.binary.hGet(this.keys.results(id), String(chunkIndex));
       return blob ? decodeChunk<ItemResult>(blob as Buffer) : undefined;
-    });
+    }, Number(chunkSize), fromIndex);
   }
 
   async appendDelivery(id: string, delivery: unknown): Promise<boolean> {
