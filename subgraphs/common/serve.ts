@@ -71,9 +71,21 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     name: options.name,
     url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}/graphql`,
     port,
-    inProcess: { schema: options.schema, context: () => options.context({}) },
+    // In process the caller arrives as values, not headers: give the subgraph the headers the gateway would have sent.
+    inProcess: { schema: options.schema, context: (caller) => options.context(callerHeaders(caller)) },
     close: async () => {
       if (app.server.listening) await app.close();
     },
   };
+}
+
+/** The headers gateway/graph/subgraph-data-source.ts sets for a caller, for subgraphs called in process. */
+function callerHeaders(caller: { principal?: { org: string; plan: string } | null; requestId?: string }): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  if (caller.principal) {
+    headers['x-organisation'] = caller.principal.org;
+    headers['x-plan'] = caller.principal.plan;
+  }
+  if (caller.requestId) headers['x-request-id'] = caller.requestId;
+  return headers;
 }

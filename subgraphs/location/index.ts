@@ -22,7 +22,7 @@ export function locationConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
  */
 export async function start(config: LocationConfig, services: LocationServices = loadLocationServices(), batch?: LocationBatchApi): Promise<RunningService> {
   const schema = await buildLocationSchema();
-  const service = await serveSubgraph<LocationContext>({
+  return serveSubgraph<LocationContext>({
     name: 'location',
     schema,
     host: config.host,
@@ -32,6 +32,4 @@ export async function start(config: LocationConfig, services: LocationServices =
     // Fresh DataLoaders per request: their caches must not outlive it.
     context: (headers) => createLocationContext(services, principalFromHeaders(headers), batch),
   });
-  // In process, the caller's organisation comes from the gateway's context rather than headers.
-  return { ...service, inProcess: { schema, context: (caller) => createLocationContext(services, caller.principal ?? null, batch) } };
 }
