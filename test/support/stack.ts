@@ -1,4 +1,5 @@
 /** Starts the real service (gateway + subgraphs) on ephemeral loopback ports for a test file. */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,9 @@ export interface TestStack extends RunningStack {
 }
 
 let orgCounter = 0;
+// Jest reloads this module for every test file, so the counter restarts: the random part keeps
+// organisations (and their Redis quota counters) apart across files run by one worker in one minute.
+const ORG_RUN = randomBytes(4).toString('hex');
 
 export interface TestStackOptions {
   redisUrl?: string;
@@ -42,7 +46,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     url,
     keys,
     logs,
-    newKey: (plan = 'standard') => keys.create({ org: `test-org-${process.pid}-${++orgCounter}`, plan }).key,
+    newKey: (plan = 'standard') => keys.create({ org: `test-org-${ORG_RUN}-${++orgCounter}`, plan }).key,
     post: (path, body, headers = {}) =>
       fetch(url + path, {
         method: 'POST',
