@@ -13,8 +13,6 @@ import {
 } from '../vocabulary/codes';
 import { accumulate, periodIndex } from '../ensemble/encoding';
 
-export { periodIndex };
-
 /** What a feature row is made from: a cleaned listing or a client's request. Missing = null. */
 export interface FeatureSource {
   district: DistrictId;

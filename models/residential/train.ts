@@ -19,7 +19,8 @@ import type { HistGradientBoostingRegressor } from '../trainers';
 import type { AccuracyClass } from '../ensemble/confidence';
 import type { MemberSpec } from '../ensemble/weights';
 import { MEMBERS } from './ensemble';
-import { encodeFeatures, fitEncoding, periodIndex, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
+import { periodIndex } from '../ensemble/encoding';
+import { encodeFeatures, fitEncoding, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
 import { marketReference } from './market';
 import { ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
 
