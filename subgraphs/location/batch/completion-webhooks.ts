@@ -2,11 +2,13 @@
  * Completion webhooks (architecture §4): every job that ends with a callback URL gets one signed
  * `batch.completed` delivery, retried with backoff, every attempt recorded on the job. Runs in
  * the API process, on the engine's job-ended announcements (each end is handed to one engine of
- * all those on a shared Redis, once).
+ * all those on a shared Redis). The announcement is held until the delivery ends, so the engine's
+ * ended-jobs outbox hands a delivery cut short by a shutdown or a crash to the next process, which
+ * goes on from the attempts recorded (same webhook-id; receivers drop a repeat by it).
  */
 import type { BatchEngine, BatchJob } from './engine';
 import { resultsPath } from './api';
-import { deliverWebhook, type BatchCompletedEvent, type CallbackUrlPolicy, type RetryOptions, type TerminalBatchStatus } from './webhooks';
+import { deliverWebhook, type BatchCompletedEvent, type CallbackUrlPolicy, type DeliveryAttempt, type RetryOptions, type TerminalBatchStatus } from './webhooks';
 
 /** The organisation's Standard Webhooks secret (`whsec_…`); the gateway's store persists one per organisation. */
 export interface WebhookSecretSource {
@@ -23,7 +25,7 @@ export interface CompletionWebhooksOptions {
 }
 
 export interface CompletionWebhooks {
-  /** Stops listening and abandons deliveries under way (their attempts so far stay recorded). */
+  /** Stops listening and cuts deliveries under way short: their attempts stay recorded, and the next process goes on. */
   close(): Promise<void>;
 }
 
@@ -33,6 +35,9 @@ export function sendCompletionWebhooks(engine: BatchEngine, options: CompletionW
   const pending = new Set<Promise<void>>();
 
   const deliver = async (job: BatchJob): Promise<void> => {
+    const earlier = (job.deliveries ?? []) as DeliveryAttempt[];
+    // Delivered (or 410 Gone) before a shutdown or crash kept the end from being settled.
+    if (earlier.some((attempt) => attempt.statusCode !== undefined && ((attempt.statusCode >= 200 && attempt.statusCode < 300) || attempt.statusCode === 410))) return;
     const event: BatchCompletedEvent = {
       type: 'batch.completed',
       id: job.id,
@@ -50,21 +55,25 @@ export function sendCompletionWebhooks(engine: BatchEngine, options: CompletionW
       policy: options.policy,
       retry: options.retry,
       signal: stop.signal,
+      attemptsMade: earlier.length,
       onAttempt: async (attempt) => {
         await engine.recordDelivery(job.organisation, job.id, attempt);
       },
     });
-    if (outcome.status !== 'delivered' && outcome.status !== 'cancelled') {
-      log(`the completion webhook of batch job ${job.id} was not delivered (${outcome.status} after ${outcome.attempts.length} attempts)`);
+    if (outcome.status === 'cancelled') {
+      log(`the completion webhook of batch job ${job.id} was cut short by shutdown after ${earlier.length + outcome.attempts.length} attempts; the next process goes on`);
+    } else if (outcome.status !== 'delivered') {
+      log(`the completion webhook of batch job ${job.id} was not delivered (${outcome.status} after ${earlier.length + outcome.attempts.length} attempts)`);
     }
   };
 
   const unsubscribe = engine.onJobEnded((job) => {
-    if (!job.callbackUrl || stop.signal.aborted) return;
-    // Handed off: a delivery retries for up to hours, and listeners must return promptly.
+    if (!job.callbackUrl) return;
     const delivery = deliver(job).catch((error) => log(`the completion webhook of batch job ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`));
     pending.add(delivery);
     void delivery.finally(() => pending.delete(delivery));
+    // Returned: the engine holds the job's end (its outbox entry) until the delivery is over.
+    return delivery;
   });
 
   return {

@@ -13,7 +13,11 @@ export interface BatchEngineOptions {
   log?: (message: string) => void;
 }
 
-/** Called once per ended job (completed, failed or cancelled). Return promptly: hand long work off. */
+/**
+ * Called once per ended job (completed, failed or cancelled). The end stays this engine's until
+ * the returned promise settles: if the engine closes or its process dies first, another engine
+ * (or the next one started) is handed the end again. So return the work's promise, not a detached one.
+ */
 export type JobEndedListener = (job: BatchJob) => void | Promise<void>;
 
 const DEFAULT_CHUNK_SIZE = 1000;
@@ -123,8 +127,8 @@ export class BatchEngine {
   /**
    * Calls `listener` for every job that ends, from now on and for ends not yet handed to anyone.
    * Each end is handed to one engine among all listening on the same backend, once: the store
-   * records it in the same atomic step that ends the job. (A crash between a listener's call and
-   * its return can repeat the call on another engine.) Returns the unsubscribe function.
+   * records it in the same atomic step that ends the job. A crash or close() before a listener's
+   * promise settles repeats the call on another engine. Returns the unsubscribe function.
    */
   onJobEnded(listener: JobEndedListener): () => void {
     this.endedListeners.add(listener);

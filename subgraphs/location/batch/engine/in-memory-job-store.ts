@@ -206,10 +206,14 @@ export class InMemoryJobStore implements JobStore {
   }
 }
 
-/** Ended-job ids, each handed to one consumer (round robin), like a Redis consumer group. */
+/**
+ * Ended-job ids, each handed to one consumer (round robin), like a Redis consumer group used as an
+ * outbox: an id whose handler was still running when its consumer closed goes back in the queue
+ * for another consumer, as Redis would hand the pending entry out again.
+ */
 class EndedOutbox {
   private readonly pending: string[] = [];
-  private readonly handlers: Array<(jobId: string) => Promise<void>> = [];
+  private readonly consumers: Array<{ handler: (jobId: string) => Promise<void>; closed: boolean }> = [];
   private turn = 0;
   private scheduled: NodeJS.Immediate | undefined;
 
@@ -220,29 +224,35 @@ class EndedOutbox {
   }
 
   consume(handler: (jobId: string) => Promise<void>): EndedJobsConsumer {
-    this.handlers.push(handler);
+    const consumer = { handler, closed: false };
+    this.consumers.push(consumer);
     this.schedule();
     return {
       close: async () => {
-        const at = this.handlers.indexOf(handler);
-        if (at >= 0) this.handlers.splice(at, 1);
+        consumer.closed = true;
+        const at = this.consumers.indexOf(consumer);
+        if (at >= 0) this.consumers.splice(at, 1);
       },
     };
   }
 
   close(): void {
     if (this.scheduled) clearImmediate(this.scheduled);
-    this.handlers.length = 0;
+    for (const consumer of this.consumers) consumer.closed = true;
+    this.consumers.length = 0;
   }
 
   // Later, not inside the transition that ended the job: handlers must not run within a store call.
   private schedule(): void {
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
-      while (this.pending.length > 0 && this.handlers.length > 0) {
-        const handler = this.handlers[this.turn++ % this.handlers.length];
+      while (this.pending.length > 0 && this.consumers.length > 0) {
+        const consumer = this.consumers[this.turn++ % this.consumers.length];
+        const jobId = this.pending.shift() as string;
         // Consumers report their own failures; a rejection here must not go unhandled.
-        handler(this.pending.shift() as string).catch(() => undefined);
+        void consumer.handler(jobId).catch(() => undefined).then(() => {
+          if (consumer.closed) this.push(jobId);
+        });
       }
     });
   }

@@ -6,11 +6,12 @@ import { settlesWithin } from './settles-within';
 
 /** Every engine listening for ended jobs reads in this one group, so each entry goes to one of them. */
 const GROUP = 'ended-jobs';
-const READ_COUNT = 16;
+/** Entries a consumer works on at once: a webhook delivery can hold its entry for hours of retries. */
+const MAX_IN_FLIGHT = 64;
 // Long enough to idle cheaply; close() does not wait for it (it cuts the read short).
 const BLOCK_MS = 5_000;
 const RETRY_AFTER_ERROR_MS = 1_000;
-// close() waits this long for an entry being settled; one cut short stays pending and is claimed later.
+// close() waits this long for handlers cut short to return; their entries stay pending either way.
 const CLOSE_WAIT_MS = 5_000;
 
 interface StreamEntry {
@@ -25,10 +26,13 @@ export interface RedisEndedConsumerOptions {
 }
 
 /**
- * Reads the ended-jobs stream in a consumer group: each entry is handed to one consumer, which
- * acknowledges and deletes it once the handler settles. An entry a crashed consumer held is
- * claimed by another after claimAfterMs, so a crash can repeat a handler call but never lose one.
- * The blocking read runs on a duplicate connection of its own; the rest uses the shared client.
+ * Reads the ended-jobs stream in a consumer group, as an outbox: each entry is handed to one
+ * consumer, which acknowledges and deletes it only once the handler has settled. While a handler
+ * runs (a webhook retrying for hours, say) the consumer keeps renewing its claim on the entry; an
+ * entry a crashed consumer held goes to another after claimAfterMs, and one whose handler was still
+ * running when close() began stays pending for the next consumer (after a restart, the same
+ * service). So a crash or a shutdown can repeat a handler call but never lose one. Handlers run
+ * concurrently, up to MAX_IN_FLIGHT. The blocking read has a connection of its own.
  */
 export class RedisEndedConsumer {
   private readonly name = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -39,6 +43,8 @@ export class RedisEndedConsumer {
   private readonly stopped = new AbortController();
   private readingBlocked = false;
   private lastClaimAt = 0;
+  /** Handlers running now, by entry id. */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(
     private readonly client: BatchRedisClient,
@@ -56,7 +62,7 @@ export class RedisEndedConsumer {
     this.stopped.abort();
     // A blocked read, or a connection still being tried (Redis down), would hold the loop: cut it short.
     if (this.readingBlocked || !this.reader.isReady) destroyQuietly(this.reader);
-    await settlesWithin(this.loop, CLOSE_WAIT_MS);
+    await settlesWithin(Promise.all([this.loop, ...this.inFlight.values()]), CLOSE_WAIT_MS);
     destroyQuietly(this.reader);
     // With Redis away this would wait in the offline queue; the consumer stays listed, harmlessly.
     if (this.client.isReady) await this.leaveGroup();
@@ -72,8 +78,12 @@ export class RedisEndedConsumer {
     }
     while (!this.stopping) {
       try {
-        for (const entry of await this.claimAbandoned()) await this.settle(entry);
-        for (const entry of await this.readNew()) await this.settle(entry);
+        if (this.inFlight.size >= MAX_IN_FLIGHT) {
+          await Promise.race(this.inFlight.values());
+          continue;
+        }
+        for (const entry of await this.claimAbandoned()) this.start(entry);
+        for (const entry of await this.readNew()) this.start(entry);
       } catch (error) {
         if (this.stopping) break;
         const message = (error as Error).message;
@@ -102,7 +112,7 @@ export class RedisEndedConsumer {
         GROUP,
         this.name,
         { key: this.stream, id: '>' },
-        { COUNT: READ_COUNT, BLOCK: BLOCK_MS },
+        { COUNT: MAX_IN_FLIGHT - this.inFlight.size, BLOCK: BLOCK_MS },
       );
       return entriesOf(reply);
     } finally {
@@ -115,19 +125,35 @@ export class RedisEndedConsumer {
     if (now - this.lastClaimAt < this.options.claimAfterMs / 2) return [];
     this.lastClaimAt = now;
     const reply = await this.client.xAutoClaim(this.stream, GROUP, this.name, this.options.claimAfterMs, '0-0', {
-      COUNT: READ_COUNT,
+      COUNT: MAX_IN_FLIGHT - this.inFlight.size,
     });
-    return (reply.messages as Array<StreamEntry | null>).filter((entry): entry is StreamEntry => entry !== null);
+    return (reply.messages as Array<StreamEntry | null>)
+      .filter((entry): entry is StreamEntry => entry !== null && !this.inFlight.has(entry.id));
+  }
+
+  private start(entry: StreamEntry): void {
+    const settled = this.settle(entry)
+      .catch((error) => this.options.log(`ended-jobs consumer: entry ${entry.id}: ${(error as Error).message}`))
+      .finally(() => this.inFlight.delete(entry.id));
+    this.inFlight.set(entry.id, settled);
   }
 
   private async settle(entry: StreamEntry): Promise<void> {
     const jobId = entry.message.job;
+    // Renewing the claim (XCLAIM to ourselves resets the entry's idle time) keeps others from taking it meanwhile.
+    const renewal = setInterval(() => {
+      this.client.xClaimJustId(this.stream, GROUP, this.name, 0, entry.id).catch(() => undefined);
+    }, Math.max(100, this.options.claimAfterMs / 3));
     try {
       if (jobId) await this.handler(jobId);
     } catch (error) {
       // The handler owns its retries (the webhook sender has its own); a throw must not block the stream.
       this.options.log(`ended-job handler failed for batch job ${jobId}: ${(error as Error).message}`);
+    } finally {
+      clearInterval(renewal);
     }
+    // Cut short by close(): left pending, it is handed out again rather than lost.
+    if (this.stopping) return;
     await this.client.xAck(this.stream, GROUP, entry.id);
     await this.client.xDel(this.stream, entry.id);
   }

@@ -77,6 +77,11 @@ export interface DeliveryOptions {
   readonly signal?: AbortSignal;
   /** @default webhookId(event) */
   readonly webhookId?: string;
+  /**
+   * Attempts an earlier process made before a shutdown or crash cut it short: numbering goes on
+   * from them and they count against maxAttempts. @default 0
+   */
+  readonly attemptsMade?: number;
   /** @default realTimer */
   readonly timer?: Timer;
   /** For the jitter. @default Math.random */
@@ -97,7 +102,7 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
   const end = (status: DeliveryOutcome['status']): DeliveryOutcome => ({ status, webhookId: id, attempts });
 
   try {
-    for (let number = 1; number <= retry.maxAttempts; number++) {
+    for (let number = (options.attemptsMade ?? 0) + 1; number <= retry.maxAttempts; number++) {
       if (signal?.aborted) return end('cancelled');
       const at = now();
       const started = performance.now();
@@ -126,7 +131,7 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
         throw error;
       }
     }
-    return end('failed'); // unreachable: the last attempt is always final
+    return end('failed'); // only when attemptsMade had used them all: the last attempt is always final
   } finally {
     // Destroy, not close: a receiver that hangs must not hold the delivery open.
     agent.destroy().catch(() => undefined);
