@@ -35,6 +35,8 @@ export interface BatchConfig {
   publicBaseUrl: string;
   /** BATCH_WEBHOOK_BASE_DELAY_MS: the bound of the first wait between webhook attempts, doubling after @default 60000 (1 minute) */
   webhookBaseDelayMs?: number;
+  /** BATCH_SUBMISSION_TIMEOUT_MS: a job receiving no items for this long had its submission cut off and is failed @default 300000 (5 minutes) */
+  submissionTimeoutMs?: number;
 }
 
 /** Each subgraph of the supergraph, the variable holding its URL when it runs apart, and the port it listens on alone by default. */
@@ -72,5 +74,6 @@ export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BatchC
     callbackAllowPrivate: env.BATCH_CALLBACK_ALLOW_PRIVATE === '1' || env.BATCH_CALLBACK_ALLOW_PRIVATE === 'true',
     publicBaseUrl: env.PUBLIC_URL ?? '',
     ...(env.BATCH_WEBHOOK_BASE_DELAY_MS && { webhookBaseDelayMs: Number(env.BATCH_WEBHOOK_BASE_DELAY_MS) }),
+    ...(env.BATCH_SUBMISSION_TIMEOUT_MS && { submissionTimeoutMs: Number(env.BATCH_SUBMISSION_TIMEOUT_MS) }),
   };
 }

@@ -77,6 +77,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       workerConcurrency: batchConfig.workerConcurrency,
       publicBaseUrl: batchConfig.publicBaseUrl,
       ...(batchConfig.webhookBaseDelayMs !== undefined && { webhookRetry: { baseDelayMs: batchConfig.webhookBaseDelayMs } }),
+      submissionTimeoutMs: batchConfig.submissionTimeoutMs,
       log: (m) => log(`batch: ${m}`),
     });
   } catch (error) {

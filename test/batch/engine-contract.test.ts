@@ -75,6 +75,46 @@ function batchEngineContract(makeBackend: MakeBackend): void {
     await Promise.all(engines.splice(0).map((engine) => engine.close()));
   });
 
+  test('a submission cut off mid-way is failed by the stalled-submission sweep, with a final event and an end to announce', async () => {
+    const engine = await makeEngine();
+    const ended = endedJobs(engine);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // 25 items, then nothing: the reader of the upload is gone.
+    async function* cutOff() {
+      for (let i = 0; i < 25; i++) yield sampleItem(i);
+      await held;
+    }
+    const submitting = engine.submit('org-a', cutOff(), { chunkSize: 10 });
+    let id = '';
+    await waitFor(async () => {
+      const [job] = (await engine.list('org-a')).jobs;
+      id = job?.id ?? '';
+      return job?.total === 20;
+    });
+    const events = collect(engine.progress('org-a', id));
+    expect(await engine.failStalledSubmissions(60_000)).toEqual([]); // items came less than a minute ago
+    await sleep(150);
+    expect(await engine.failStalledSubmissions(100)).toEqual([id]);
+    expect(await engine.failStalledSubmissions(100)).toEqual([]); // failed once, listed no more
+    expect((await events).pop()).toMatchObject({ status: 'failed', final: true, total: 20 });
+    expect((await engine.get('org-a', id))?.error).toMatch(/cut off after 20 items/);
+    await waitFor(() => ended.some((job) => job.id === id));
+    // The late rest of the items finds the job ended, and the submission returns it as it is.
+    release();
+    await expect(submitting).resolves.toMatchObject({ id, status: 'failed', total: 20 });
+  });
+
+  test('a sealed submission, waiting for workers or ended, is never swept', async () => {
+    const engine = await makeEngine(); // no worker: the sealed job stays queued
+    const waiting = await engine.submit('org-a', sampleItems(30), { chunkSize: 10 });
+    const empty = await engine.submit('org-a', []);
+    expect(empty.status).toBe('completed');
+    await sleep(150);
+    expect(await engine.failStalledSubmissions(100)).toEqual([]);
+    expect((await engine.get('org-a', waiting.id))?.status).toBe('queued');
+  });
+
   test('a 2,500-item job in chunks of 100 completes with every result exactly once, in order', async () => {
     const engine = await makeEngine();
     const ended = endedJobs(engine);

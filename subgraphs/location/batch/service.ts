@@ -24,6 +24,8 @@ export interface LocationBatchOptions {
   /** @default 2 */
   workerConcurrency?: number;
   publicBaseUrl?: string;
+  /** A submission that receives no items for this long was cut off: its job is failed. @default 300_000 (5 minutes) */
+  submissionTimeoutMs?: number;
   /** The completion webhooks' retry schedule. @default DEFAULT_RETRY */
   webhookRetry?: Partial<RetryOptions>;
   log?: (message: string) => void;
@@ -31,7 +33,7 @@ export interface LocationBatchOptions {
 
 export interface LocationBatch {
   api: LocationBatchApi;
-  /** Stops the workers and the webhook sender; the engine is the caller's to close. */
+  /** Stops the workers, the janitor and the webhook sender; the engine is the caller's to close. */
   close(): Promise<void>;
 }
 
@@ -45,11 +47,25 @@ export async function startLocationBatch(options: LocationBatchOptions): Promise
   const workers = await Promise.all(
     Array.from({ length: options.workers ?? 1 }, () => engine.startWorker({ processChunk, concurrency: options.workerConcurrency ?? 2, log: options.log })),
   );
+  const janitor = sweepStalledSubmissions(engine, options.submissionTimeoutMs ?? 300_000, options.log);
   return {
     api: { engine, maxBatchItems: options.maxBatchItems, callbackPolicy: options.callbackPolicy },
     close: async () => {
+      clearInterval(janitor);
       await webhooks.close();
       await Promise.all(workers.map((worker) => worker.close()));
     },
   };
+}
+
+/**
+ * Every API process sweeps for submissions cut off by another's death (a crash mid-upload leaves a
+ * job open for items forever), a few times per timeout; the engine makes concurrent sweeps harmless.
+ */
+function sweepStalledSubmissions(engine: BatchEngine, timeoutMs: number, log?: (message: string) => void): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    engine.failStalledSubmissions(timeoutMs).catch((error) => log?.(`stalled-submission sweep failed: ${(error as Error).message}`));
+  }, Math.max(50, timeoutMs / 4));
+  timer.unref();
+  return timer;
 }

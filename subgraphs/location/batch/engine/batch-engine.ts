@@ -143,6 +143,27 @@ export class BatchEngine {
     };
   }
 
+  /**
+   * Fails the jobs whose submission was cut off: still open for items, none arrived for `idleMs`
+   * (the process reading them died mid-upload). Results recorded by then stay readable; the owner
+   * is told (status, error, final progress event, webhook) to submit again. Any engine may run
+   * this, as often as it likes: the status move is compare-and-set. Returns the jobs failed.
+   */
+  async failStalledSubmissions(idleMs: number): Promise<string[]> {
+    const { store } = this.backend;
+    const failed: string[] = [];
+    for (const id of await store.stalledSubmissions(idleMs)) {
+      const job = await store.get(id);
+      const error = `the submission was cut off after ${job?.total ?? 0} items were received (no more came for ${Math.round(idleMs / 1000)} s); submit the portfolio again`;
+      if ((await store.transition(id, 'failed', { error })).applied) {
+        this.log(`batch job ${id}: ${error}`);
+        await this.publishProgress(id);
+        failed.push(id);
+      }
+    }
+    return failed;
+  }
+
   /** Appends a webhook delivery record to the job; false when the organisation has no such job. */
   async recordDelivery(organisation: string, id: string, delivery: unknown): Promise<boolean> {
     if (!(await this.get(organisation, id))) return false;

@@ -20,6 +20,8 @@ export interface InMemoryJobStoreOptions {
 interface StoredJob extends JobFields {
   chunkCount: number;
   sealed: boolean;
+  /** When items last arrived (creation, then each chunk), epoch ms. */
+  lastInputAt: number;
   /** Encoded items of the chunks not recorded yet: compressed, and dropped as each chunk is recorded. */
   readonly inputs: Map<number, Buffer>;
   readonly results: Map<number, Buffer>;
@@ -55,6 +57,7 @@ export class InMemoryJobStore implements JobStore {
       failed: 0,
       chunkCount: 0,
       sealed: false,
+      lastInputAt: Date.now(),
       inputs: new Map(),
       results: new Map(),
       deliveries: [],
@@ -103,6 +106,7 @@ export class InMemoryJobStore implements JobStore {
     job.inputs.set(chunkIndex, encodeChunk(items));
     job.chunkCount += 1;
     job.total += items.length;
+    job.lastInputAt = Date.now();
     return true;
   }
 
@@ -111,6 +115,13 @@ export class InMemoryJobStore implements JobStore {
     if (!job || isTerminal(job.status)) return { completed: false };
     job.sealed = true;
     return { completed: this.completeIfAllRecorded(job) };
+  }
+
+  async stalledSubmissions(idleMs: number): Promise<string[]> {
+    const before = Date.now() - idleMs;
+    return [...this.jobs.values()]
+      .filter((job) => !job.sealed && !isTerminal(job.status) && job.lastInputAt <= before && this.live(job.id))
+      .map((job) => job.id);
   }
 
   async readInput(id: string, chunkIndex: number): Promise<unknown[] | undefined> {

@@ -52,6 +52,11 @@ export interface JobStore {
   appendInput(id: string, chunkIndex: number, items: readonly unknown[]): Promise<boolean>;
   /** No more chunks will come. Completes the job if every chunk is already recorded (or there are none). */
   seal(id: string): Promise<{ completed: boolean }>;
+  /**
+   * Jobs still receiving items (created, not sealed, not ended) to which none have come for
+   * `idleMs`: their submission was cut off (the process reading them died).
+   */
+  stalledSubmissions(idleMs: number): Promise<string[]>;
   /** A chunk's items; undefined once the chunk is recorded or the job has ended. */
   readInput(id: string, chunkIndex: number): Promise<unknown[] | undefined>;
   /** Records a chunk's results exactly once; see RecordOutcome. `results` are in item order. */

@@ -9,12 +9,14 @@ import { LuaScript } from './lua-script';
 // ended stream gets the job's one entry, written together with the status so that no job is
 // announced twice and none is missed.
 // Scripts that include this are given the ending keys (BatchKeys.endingKeys):
-// KEYS[1] job hash, KEYS[2] inputs hash, KEYS[3] results hash, KEYS[4] deliveries list, KEYS[5] ended stream.
+// KEYS[1] job hash, KEYS[2] inputs hash, KEYS[3] results hash, KEYS[4] deliveries list, KEYS[5] ended stream,
+// KEYS[6] the submissions-under-way index.
 const FINISH_JOB = `
 local function finishJob(status, now, retentionMs, endedMaxLength, failure)
   redis.call('HSET', KEYS[1], 'status', status, 'completedAt', now)
   if failure ~= '' then redis.call('HSET', KEYS[1], 'error', failure) end
   redis.call('DEL', KEYS[2])
+  redis.call('ZREM', KEYS[6], redis.call('HGET', KEYS[1], 'id'))
   redis.call('PEXPIRE', KEYS[1], retentionMs)
   redis.call('PEXPIRE', KEYS[3], retentionMs)
   redis.call('PEXPIRE', KEYS[4], retentionMs)
@@ -22,8 +24,9 @@ local function finishJob(status, now, retentionMs, endedMaxLength, failure)
 end
 `;
 
-// Stores a new queued job and indexes it under its organisation in creation order.
-// KEYS: 1 job hash, 2 the organisation's job index, 3 the creation sequence counter
+// Stores a new queued job, indexes it under its organisation in creation order, and lists it as a
+// submission under way (scored by the time items last arrived) until it is sealed or ends.
+// KEYS: 1 job hash, 2 the organisation's job index, 3 the creation sequence counter, 4 the submissions index
 // ARGV: 1 id, 2 organisation, 3 created at, 4 chunk size, 5 callback URL ('' for none)
 // Returns 1, or 0 when a job with this id exists already.
 export const CREATE_JOB = new LuaScript(`
@@ -32,12 +35,13 @@ redis.call('HSET', KEYS[1], 'id', ARGV[1], 'organisation', ARGV[2], 'status', 'q
   'chunkSize', ARGV[4], 'total', 0, 'processed', 0, 'succeeded', 0, 'failed', 0, 'chunkCount', 0, 'sealed', 0)
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'callbackUrl', ARGV[5]) end
 redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
 return 1
 `);
 
 // Stores the items of the job's next chunk.
-// KEYS: 1 job hash, 2 inputs hash
-// ARGV: 1 chunk index, 2 encoded items, 3 item count
+// KEYS: 1 job hash, 2 inputs hash, 3 the submissions index
+// ARGV: 1 chunk index, 2 encoded items, 3 item count, 4 now
 // Returns 1 stored; 0 the job has ended (stop sending); -1 no such job; -2 sealed, or not the next chunk.
 export const APPEND_INPUT = new LuaScript(`
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -47,6 +51,7 @@ if redis.call('HGET', KEYS[1], 'sealed') == '1' or redis.call('HGET', KEYS[1], '
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'chunkCount', 1)
 redis.call('HINCRBY', KEYS[1], 'total', ARGV[3])
+redis.call('ZADD', KEYS[3], 'XX', ARGV[4], redis.call('HGET', KEYS[1], 'id'))
 return 1
 `);
 
@@ -57,6 +62,7 @@ export const SEAL_JOB = new LuaScript(`${FINISH_JOB}
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'queued' and status ~= 'running' then return 0 end
 redis.call('HSET', KEYS[1], 'sealed', 1)
+redis.call('ZREM', KEYS[6], redis.call('HGET', KEYS[1], 'id'))
 if redis.call('HLEN', KEYS[3]) < tonumber(redis.call('HGET', KEYS[1], 'chunkCount')) then return 1 end
 if status == 'queued' then redis.call('HSET', KEYS[1], 'status', 'running', 'startedAt', ARGV[1]) end
 finishJob('completed', ARGV[1], ARGV[2], ARGV[3], '')

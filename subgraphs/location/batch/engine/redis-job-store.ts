@@ -53,7 +53,7 @@ export class RedisJobStore implements JobStore {
     const createdAt = Date.now();
     const created = await CREATE_JOB.run(
       this.client,
-      [this.keys.job(job.id), this.keys.organisationJobs(job.organisation), this.keys.sequence],
+      [this.keys.job(job.id), this.keys.organisationJobs(job.organisation), this.keys.sequence, this.keys.submitting],
       [job.id, job.organisation, String(createdAt), String(job.chunkSize), job.callbackUrl ?? ''],
     );
     if (created !== 1) throw new Error(`batch job ${job.id} exists already`);
@@ -104,8 +104,8 @@ export class RedisJobStore implements JobStore {
   async appendInput(id: string, chunkIndex: number, items: readonly unknown[]): Promise<boolean> {
     const reply = await APPEND_INPUT.run(
       this.client,
-      [this.keys.job(id), this.keys.inputs(id)],
-      [String(chunkIndex), encodeChunk(items), String(items.length)],
+      [this.keys.job(id), this.keys.inputs(id), this.keys.submitting],
+      [String(chunkIndex), encodeChunk(items), String(items.length), String(Date.now())],
     );
     if (reply === -2) throw new Error(`chunk ${chunkIndex} of batch job ${id} is out of order, or the job is sealed`);
     return reply === 1;
@@ -114,6 +114,10 @@ export class RedisJobStore implements JobStore {
   async seal(id: string): Promise<{ completed: boolean }> {
     const reply = await SEAL_JOB.run(this.client, this.keys.endingKeys(id), [String(Date.now()), ...this.endingArguments()]);
     return { completed: reply === 2 };
+  }
+
+  async stalledSubmissions(idleMs: number): Promise<string[]> {
+    return this.client.zRangeByScore(this.keys.submitting, '-inf', Date.now() - idleMs);
   }
 
   async readInput(id: string, chunkIndex: number): Promise<unknown[] | undefined> {

@@ -36,6 +36,11 @@ export class BatchKeys {
     return `${this.prefix}job-seq`;
   }
 
+  /** Sorted set: jobs still receiving items, scored by when items last arrived (epoch ms). */
+  get submitting(): string {
+    return `${this.prefix}submitting`;
+  }
+
   /** Stream: one entry per ended job, read by the consumeEnded() consumer group. */
   get ended(): string {
     return `${this.prefix}ended`;
@@ -52,6 +57,6 @@ export class BatchKeys {
 
   /** The keys, in this order, of every script that may end a job (see redis-job-scripts.ts). */
   endingKeys(id: string): string[] {
-    return [this.job(id), this.inputs(id), this.results(id), this.deliveries(id), this.ended];
+    return [this.job(id), this.inputs(id), this.results(id), this.deliveries(id), this.ended, this.submitting];
   }
 }
