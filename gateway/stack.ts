@@ -12,7 +12,7 @@ import { start as startResidential } from '../subgraphs/residential';
 import { loadVehicleModel, start as startVehicle } from '../subgraphs/vehicle';
 import type { RunningService } from '../subgraphs/common/serve';
 import type { KeyStore } from './auth/key-store';
-import { WebhookSecretStore } from './auth/webhook-secrets';
+import { openWebhookSecretSource } from './auth/webhook-secrets';
 import { batchConfigFromEnv } from './config';
 import { getPlan } from './quota/plans';
 import { start as startGateway, type GatewayConfig, type RunningGateway } from './index';
@@ -30,7 +30,7 @@ export interface StackOptions {
   /** Vehicle artifacts (versions and CURRENT). @default models/artifacts/vehicle */
   vehicleArtifactsRoot?: string;
   keys?: KeyStore;
-  /** Per-organisation webhook secrets. @default a WebhookSecretStore under VALUATION_HOME */
+  /** Per-organisation webhook secrets. @default in Redis with a Redis URL, else under VALUATION_HOME (openWebhookSecretSource) */
   webhookSecrets?: { secretFor(organisation: string): Promise<string> };
   log?: (message: string) => void;
 }
@@ -62,6 +62,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   // '' rather than undefined: the configuration decides, not a REDIS_URL the process happens to have.
   const batchEngine = await createBatchEngine({ redisUrl: options.gateway.redisUrl ?? '', keyPrefix: batchConfig.keyPrefix, log: (m) => log(`batch: ${m}`) });
   const locationServices = loadLocationServices();
+  const ownSecrets = options.webhookSecrets ? undefined : await openWebhookSecretSource({ redisUrl: options.gateway.redisUrl, keyPrefix: batchConfig.keyPrefix, log: (m) => log(`batch: ${m}`) });
   let batch: LocationBatch;
   try {
     batch = await startLocationBatch({
@@ -69,7 +70,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       services: locationServices,
       maxBatchItems: (plan) => getPlan(plan).maxBatchItems,
       callbackPolicy: { allowPrivateNetworks: batchConfig.callbackAllowPrivate },
-      secrets: options.webhookSecrets ?? new WebhookSecretStore(),
+      secrets: options.webhookSecrets ?? ownSecrets!,
       residentialUrl: residential.url,
       internalToken,
       // In process, nothing else could take the chunks.
@@ -82,6 +83,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
   } catch (error) {
     await batchEngine.close();
+    await ownSecrets?.close();
     throw error;
   }
   const location = await startLocation(subgraph(options.locationPort), locationServices, batch.api);
@@ -108,6 +110,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       await gateway.close();
       await batch.close();
       await batchEngine.close();
+      await ownSecrets?.close();
       for (const service of Object.values(services)) await service.close();
       await runtime.close();
       await vehicleRuntime?.close();

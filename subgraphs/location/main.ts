@@ -5,7 +5,7 @@
  * Homes are valued by the residential subgraph at RESIDENTIAL_URL.
  */
 import '../common/production-mode';
-import { WebhookSecretStore } from '../../gateway/auth/webhook-secrets';
+import { openWebhookSecretSource } from '../../gateway/auth/webhook-secrets';
 import { batchConfigFromEnv } from '../../gateway/config';
 import { getPlan } from '../../gateway/quota/plans';
 import { createBatchEngine } from './batch/engine';
@@ -18,12 +18,13 @@ async function main(): Promise<void> {
   const batchConfig = batchConfigFromEnv({ BATCH_WORKERS: '0', ...process.env });
   const engine = await createBatchEngine({ redisUrl: process.env.REDIS_URL ?? '', keyPrefix: batchConfig.keyPrefix });
   const services = loadLocationServices();
+  const secrets = await openWebhookSecretSource({ redisUrl: process.env.REDIS_URL, keyPrefix: batchConfig.keyPrefix, log: (m) => console.error(`[batch] ${m}`) });
   const batch = await startLocationBatch({
     engine,
     services,
     maxBatchItems: (plan) => getPlan(plan).maxBatchItems,
     callbackPolicy: { allowPrivateNetworks: batchConfig.callbackAllowPrivate },
-    secrets: new WebhookSecretStore(),
+    secrets,
     residentialUrl: process.env.RESIDENTIAL_URL || 'http://127.0.0.1:4001/graphql',
     internalToken: config.internalToken,
     workers: engine.kind === 'in-process' ? Math.max(1, batchConfig.workers) : batchConfig.workers,
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     await service.close();
     await batch.close();
     await engine.close();
+    await secrets.close();
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void close().then(() => process.exit(0)));
 }

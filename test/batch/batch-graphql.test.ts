@@ -6,7 +6,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { WebhookSecretStore } from '../../gateway/auth/webhook-secrets';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -233,8 +232,11 @@ describe.each([
       expect(done.deliveries[1]).toMatchObject({ error: null, durationMs: expect.any(Number), at: expect.any(String) });
 
       expect(received).toHaveLength(2);
-      const org = stack.keys.verify(key)!.org;
-      const verifier = new Webhook(await new WebhookSecretStore().secretFor(org));
+      // The receiver's secret, as the organisation reads it.
+      const secretOf = async (apiKey: string) => (await gql('{ batchWebhookSecret }', {}, apiKey)).data.batchWebhookSecret as string;
+      const secret = await secretOf(key);
+      expect(secret).toMatch(/^whsec_/);
+      const verifier = new Webhook(secret);
       for (const delivery of received) {
         const payload = verifier.verify(delivery.body, delivery.headers as Record<string, string>);
         expect(payload).toEqual({
@@ -250,7 +252,7 @@ describe.each([
       }
       expect(received[0].headers['webhook-id']).toBe(received[1].headers['webhook-id']);
       // Another organisation's secret does not verify it.
-      const other = new Webhook(await new WebhookSecretStore().secretFor(stack.keys.verify(otherKey)!.org));
+      const other = new Webhook(await secretOf(otherKey));
       expect(() => other.verify(received[1].body, received[1].headers as Record<string, string>)).toThrow();
     });
   });

@@ -1,8 +1,9 @@
 /**
- * What the location subgraph's batch resolvers run on: the engine, the plan limits and the
- * callback URL policy. The stack (or ./main.ts) makes one and passes it to start(); without one,
+ * What the location subgraph's batch resolvers run on: the engine, the plan limits, the
+ * callback URL policy and the webhook secrets. The stack (or ./main.ts) makes one and passes it to start(); without one,
  * the batch operations answer SERVICE_UNAVAILABLE.
  */
+import type { WebhookSecretSource } from './completion-webhooks';
 import type { BatchEngine } from './engine';
 import type { CallbackUrlPolicy } from './webhooks';
 
@@ -12,6 +13,8 @@ export interface LocationBatchApi {
   maxBatchItems(plan: string): number;
   /** Which callback URLs submitBatch accepts (and the webhook sender delivers to). */
   callbackPolicy: CallbackUrlPolicy;
+  /** The organisations' webhook signing secrets, which they read to verify deliveries. */
+  secrets: WebhookSecretSource;
 }
 
 /** The callback policy from the environment: BATCH_CALLBACK_ALLOW_PRIVATE=1 allows loopback and private receivers. */

@@ -95,6 +95,17 @@ export class BatchResolver {
     });
   }
 
+  @Query(() => String, {
+    description:
+      "Your organisation's Standard Webhooks signing secret (whsec_…): batch.completed webhooks carry webhook-id, webhook-timestamp and webhook-signature headers, which any Standard Webhooks library verifies with it",
+  })
+  batchWebhookSecret(@Ctx() ctx: LocationContext): Promise<string> {
+    return withClientErrors(async () => {
+      const { principal, batch } = caller(ctx);
+      return batch.secrets.secretFor(principal.org);
+    });
+  }
+
   @Mutation(() => BatchJob, { description: 'Cancels a queued or running job (one that has ended is returned as it is); an unknown id: NOT_FOUND' })
   cancelBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: LocationContext): Promise<BatchJob> {
     return withClientErrors(async () => {

@@ -49,7 +49,7 @@ export async function startLocationBatch(options: LocationBatchOptions): Promise
   );
   const janitor = sweepStalledSubmissions(engine, options.submissionTimeoutMs ?? 300_000, options.log);
   return {
-    api: { engine, maxBatchItems: options.maxBatchItems, callbackPolicy: options.callbackPolicy },
+    api: { engine, maxBatchItems: options.maxBatchItems, callbackPolicy: options.callbackPolicy, secrets: options.secrets },
     close: async () => {
       clearInterval(janitor);
       await webhooks.close();
