@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiError } from '../../schema/errors';
 import { MAX_BODY_BYTES } from '../../schema/field-table';
 import type { KeyStore } from '../auth/key-store';
+import { registerDashboard } from '../dashboard';
 import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
 import { registerDocs } from '../ops/docs';
@@ -98,5 +99,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.isReady() ? { status: 'ready' } : sendError(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'Models or supergraph not loaded yet')));
   app.get('/openapi.json', async () => openApiDocument(API_VERSION));
   registerDocs(app);
+  await registerDashboard(app, { log: deps.log });
   return app;
 }

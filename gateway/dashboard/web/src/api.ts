@@ -1,0 +1,95 @@
+/**
+ * The service's API as the dashboard uses it: REST for the upload and the results, GraphQL over
+ * HTTP for the job list. Every call carries the API key; every failure becomes an ApiError with the
+ * service's machine-readable code and its message.
+ */
+
+/** The service root: the page is served at <root>/dashboard/, so the API is one level up. */
+export const SERVICE_ROOT = new URL('..', window.location.href);
+
+/** Its GraphQL endpoint over WebSocket (graphql-ws), for subscriptions. */
+export function subscriptionsUrl(): string {
+  const url = new URL('graphql', SERVICE_ROOT);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.href;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** A job as the dashboard shows it (batchJobs, batchJob and batchProgress all give these fields). */
+export interface Job {
+  id: string;
+  status: string;
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  createdAt?: string;
+  ratePerSecond?: number;
+  etaSeconds?: number | null;
+  error?: string | null;
+}
+
+interface ErrorBody {
+  error?: { code?: string; message?: string; field?: string };
+  errors?: { message?: string; extensions?: { code?: string } }[];
+}
+
+/** The API's error out of a reply body (REST `{ error }` or GraphQL `{ errors }`), or a generic one. */
+function errorOf(status: number, body: ErrorBody | undefined): ApiError {
+  const rest = body?.error;
+  if (rest?.code) return new ApiError(rest.code, rest.message ?? rest.code, status);
+  const graphql = body?.errors?.[0];
+  if (graphql) return new ApiError(graphql.extensions?.code ?? 'GRAPHQL_ERROR', graphql.message ?? 'GraphQL error', status);
+  return new ApiError(`HTTP_${status}`, `The service answered ${status}`, status);
+}
+
+async function call(key: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('x-api-key', key);
+  let response: Response;
+  try {
+    response = await fetch(new URL(path, SERVICE_ROOT), { ...init, headers });
+  } catch (error) {
+    throw new ApiError('NETWORK_ERROR', `The service cannot be reached: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw errorOf(response.status, await response.json().catch(() => undefined));
+  return response;
+}
+
+async function graphql<T>(key: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const response = await call(key, 'graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const body = (await response.json()) as ErrorBody & { data?: T };
+  if (body.errors?.length || !body.data) throw errorOf(response.status, body);
+  return body.data;
+}
+
+const JOB_FIELDS = 'id status total processed succeeded failed createdAt error';
+
+/** The organisation's newest jobs, newest first. */
+export async function listJobs(key: string, limit = 20): Promise<Job[]> {
+  const data = await graphql<{ batchJobs: { jobs: Job[] } }>(key, `query DashboardJobs($limit: Int) { batchJobs(limit: $limit) { jobs { ${JOB_FIELDS} } } }`, { limit });
+  return data.batchJobs.jobs;
+}
+
+/** POST /api/batch with the CSV file as it is (Content-Type text/csv). */
+export async function submitCsv(key: string, file: File): Promise<Job> {
+  const response = await call(key, 'api/batch', { method: 'POST', headers: { 'content-type': 'text/csv' }, body: file });
+  const job = (await response.json()) as { id: string; status: string; total: number; created_at: string };
+  return { id: job.id, status: job.status, total: job.total, processed: 0, succeeded: 0, failed: 0, createdAt: job.created_at };
+}
+
+/** The job's results as CSV (GET /api/batch/{id}/results?format=csv). */
+export async function fetchResultsCsv(key: string, id: string): Promise<Blob> {
+  const response = await call(key, `api/batch/${encodeURIComponent(id)}/results?format=csv`);
+  return response.blob();
+}

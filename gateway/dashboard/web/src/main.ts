@@ -1,0 +1,261 @@
+/**
+ * The batch dashboard: sign in with an API key (kept in sessionStorage), upload a CSV portfolio,
+ * follow the organisation's jobs live, download a finished job's results.
+ */
+import { ApiError, fetchResultsCsv, listJobs, submitCsv, type Job } from './api';
+import { ProgressWatcher } from './progress';
+
+const KEY_STORAGE = 'tashkent-valuation.api-key';
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`#${id} is missing from index.html`);
+  return found as T;
+}
+
+const ui = {
+  keyForm: element<HTMLFormElement>('key-form'),
+  keyInput: element<HTMLInputElement>('api-key'),
+  signedIn: element<HTMLParagraphElement>('signed-in'),
+  keyHint: element<HTMLSpanElement>('key-hint'),
+  signOut: element<HTMLButtonElement>('sign-out'),
+  message: element<HTMLParagraphElement>('message'),
+  uploadSection: element<HTMLElement>('upload-section'),
+  uploadForm: element<HTMLFormElement>('upload-form'),
+  fileInput: element<HTMLInputElement>('csv-file'),
+  submitButton: element<HTMLButtonElement>('submit-batch'),
+  jobsSection: element<HTMLElement>('jobs-section'),
+  refresh: element<HTMLButtonElement>('refresh'),
+  noJobs: element<HTMLParagraphElement>('no-jobs'),
+  jobList: element<HTMLUListElement>('jobs'),
+};
+
+let apiKey: string | null = null;
+let watcher: ProgressWatcher | null = null;
+const jobs = new Map<string, Job>();
+const rows = new Map<string, JobRow>();
+
+// ---- messages ----
+
+function showMessage(text: string, kind: 'info' | 'error'): void {
+  ui.message.textContent = text;
+  ui.message.className = kind;
+  ui.message.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  ui.message.hidden = false;
+}
+
+function showError(error: unknown): void {
+  if (error instanceof ApiError) showMessage(`${error.code}: ${error.message}`, 'error');
+  else showMessage(`Unexpected error: ${error instanceof Error ? error.message : String(error)}`, 'error');
+}
+
+function clearMessage(): void {
+  ui.message.hidden = true;
+  ui.message.textContent = '';
+}
+
+// ---- one job's row ----
+
+function percentOf(job: Job): number {
+  if (job.total > 0) return Math.min(100, Math.floor((job.processed * 100) / job.total));
+  return job.status === 'completed' ? 100 : 0;
+}
+
+function detailsOf(job: Job): string {
+  const parts = [`${job.processed} of ${job.total} items`];
+  if (job.failed > 0) parts.push(`${job.failed} failed`);
+  if (!ENDED.has(job.status) && job.ratePerSecond) parts.push(`${job.ratePerSecond.toFixed(1)}/s`);
+  if (!ENDED.has(job.status) && typeof job.etaSeconds === 'number') parts.push(`about ${Math.ceil(job.etaSeconds)} s left`);
+  if (job.status === 'failed' && job.error) parts.push(job.error);
+  return parts.join(' · ');
+}
+
+class JobRow {
+  readonly root = document.createElement('li');
+  private readonly status = document.createElement('span');
+  private readonly bar = document.createElement('progress');
+  private readonly percent = document.createElement('span');
+  private readonly details = document.createElement('span');
+  private readonly download = document.createElement('button');
+
+  constructor(readonly id: string) {
+    this.root.className = 'job';
+    this.root.dataset.testid = 'job';
+    this.root.dataset.jobId = id;
+
+    const head = document.createElement('div');
+    head.className = 'job-head';
+    const name = document.createElement('code');
+    name.textContent = id;
+    name.dataset.testid = 'job-id';
+    this.status.className = 'status';
+    this.status.dataset.testid = 'job-status';
+    head.append(name, this.status);
+
+    const progress = document.createElement('div');
+    progress.className = 'job-progress';
+    this.bar.max = 100;
+    this.bar.dataset.testid = 'job-progress';
+    this.bar.setAttribute('aria-label', `Progress of job ${id}`);
+    this.percent.className = 'percent';
+    this.percent.dataset.testid = 'job-percent';
+    progress.append(this.bar, this.percent);
+
+    this.details.className = 'details';
+    this.details.dataset.testid = 'job-details';
+    this.download.type = 'button';
+    this.download.className = 'download';
+    this.download.dataset.testid = 'job-download';
+    this.download.textContent = 'Download results';
+    this.download.hidden = true;
+    this.download.addEventListener('click', () => void downloadResults(id, this.download));
+
+    this.root.append(head, progress, this.details, this.download);
+  }
+
+  update(job: Job): void {
+    const percent = percentOf(job);
+    this.status.textContent = job.status;
+    this.status.dataset.status = job.status;
+    this.bar.value = percent;
+    this.bar.setAttribute('aria-valuenow', String(percent));
+    this.percent.textContent = `${percent}%`;
+    this.details.textContent = detailsOf(job);
+    this.download.hidden = job.status !== 'completed';
+  }
+}
+
+// ---- the job list ----
+
+/** Adds or updates a job; `first` puts a new one at the top (a fresh submission). */
+function showJob(job: Job, first = false): void {
+  const merged = { ...jobs.get(job.id), ...job };
+  jobs.set(job.id, merged);
+  let row = rows.get(job.id);
+  if (!row) {
+    row = new JobRow(job.id);
+    rows.set(job.id, row);
+    if (first) ui.jobList.prepend(row.root);
+    else ui.jobList.append(row.root);
+  }
+  row.update(merged);
+  ui.noJobs.hidden = jobs.size > 0;
+  if (!ENDED.has(merged.status)) follow(job.id);
+}
+
+function follow(id: string): void {
+  if (!watcher || watcher.isWatching(id)) return;
+  watcher.watch(
+    id,
+    (event) => showJob(event),
+    (error) => showError(error),
+  );
+}
+
+async function loadJobs(key: string): Promise<void> {
+  const list = await listJobs(key);
+  for (const job of list) showJob(job);
+  // Newest first, as batchJobs lists them; rows no longer listed stay below.
+  const listed = new Set(list.map((job) => job.id));
+  const rest = [...rows.values()].filter((row) => !listed.has(row.id)).map((row) => row.root);
+  ui.jobList.replaceChildren(...list.map((job) => rows.get(job.id)!.root), ...rest);
+}
+
+// ---- actions ----
+
+async function signIn(key: string): Promise<void> {
+  clearMessage();
+  await signOut(false);
+  watcher = new ProgressWatcher(key);
+  apiKey = key;
+  try {
+    await loadJobs(key);
+  } catch (error) {
+    await signOut(error instanceof ApiError && error.status === 401);
+    showError(error);
+    return;
+  }
+  sessionStorage.setItem(KEY_STORAGE, key);
+  ui.keyHint.textContent = `(key …${key.slice(-4)})`;
+  ui.keyInput.value = '';
+  ui.keyForm.hidden = true;
+  ui.signedIn.hidden = false;
+  ui.uploadSection.hidden = false;
+  ui.jobsSection.hidden = false;
+}
+
+async function signOut(forget = true): Promise<void> {
+  const closing = watcher;
+  watcher = null;
+  apiKey = null;
+  jobs.clear();
+  rows.clear();
+  ui.jobList.replaceChildren();
+  ui.keyForm.hidden = false;
+  ui.signedIn.hidden = true;
+  ui.uploadSection.hidden = true;
+  ui.jobsSection.hidden = true;
+  if (forget) {
+    sessionStorage.removeItem(KEY_STORAGE);
+    clearMessage();
+  }
+  await closing?.close();
+}
+
+async function submit(): Promise<void> {
+  const file = ui.fileInput.files?.[0];
+  if (!apiKey) return;
+  if (!file) {
+    showMessage('Choose a CSV file first', 'error');
+    return;
+  }
+  ui.submitButton.disabled = true;
+  try {
+    const job = await submitCsv(apiKey, file);
+    showJob(job, true);
+    showMessage(`Submitted ${file.name}: job ${job.id}, ${job.total} items`, 'info');
+    ui.uploadForm.reset();
+  } catch (error) {
+    showError(error);
+  } finally {
+    ui.submitButton.disabled = false;
+  }
+}
+
+async function downloadResults(id: string, button: HTMLButtonElement): Promise<void> {
+  if (!apiKey) return;
+  button.disabled = true;
+  try {
+    const blob = await fetchResultsCsv(apiKey, id);
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `batch-${id}.csv`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (error) {
+    showError(error);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+ui.keyForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const key = ui.keyInput.value.trim();
+  if (key) void signIn(key);
+});
+ui.signOut.addEventListener('click', () => void signOut());
+ui.uploadForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void submit();
+});
+ui.refresh.addEventListener('click', () => {
+  if (apiKey) loadJobs(apiKey).catch(showError);
+});
+
+const remembered = sessionStorage.getItem(KEY_STORAGE);
+if (remembered) void signIn(remembered);

@@ -1,0 +1,20 @@
+/**
+ * The batch dashboard's build: vanilla TypeScript, bundled into dist/dashboard, which the gateway
+ * serves at /dashboard/ (gateway/dashboard/index.ts). Run from the repository root by `npm run build`.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  // Relative asset URLs: the page works at /dashboard/ and behind a path prefix.
+  base: './',
+  publicDir: false,
+  logLevel: 'warn',
+  build: {
+    outDir: fileURLToPath(new URL('../../../dist/dashboard', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    reportCompressedSize: false,
+  },
+});

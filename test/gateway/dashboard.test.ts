@@ -1,0 +1,201 @@
+/**
+ * GET /dashboard: the built page and its assets over HTTP, the 503 when the page is not built, and
+ * the page itself in headless Chromium (Debian's, driven by playwright-core: no browser download):
+ * sign in with a key, upload a CSV, watch the job reach 100% live, download its results; a bad key
+ * or a refused upload shows the API's error on the page.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import Fastify from 'fastify';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { registerDashboard } from '../../gateway/dashboard';
+import { json, startTestStack, type TestStack } from '../support/stack';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The machine may be loaded: generous, and never asserted as timings. */
+const UI_TIMEOUT_MS = 120_000;
+
+const ADDRESSES = ['Chilonzor tumani, 13-kvartal', 'Юнусабад 8-й квартал', "Toshkent sh., Mirzo Ulug'bek tumani, Buyuk Ipak Yo'li ko'chasi", 'Куйлюк-5', 'массив Карасу-3', 'Сергели-IV'];
+const ITEMS = 120;
+
+/** ITEMS rows: every tenth with a home to value, one address that cannot be placed (a failed item still has its row). */
+function portfolioCsv(): string {
+  const rows = ['address,area,rooms,floor,total_floors'];
+  for (let i = 0; i < ITEMS; i++) {
+    const address = i === 7 ? 'qwzx blorf' : ADDRESSES[i % ADDRESSES.length];
+    const quoted = `"${address.replace(/"/g, '""')}"`;
+    rows.push(i % 10 === 0 ? `${quoted},65,3,4,9` : `${quoted},,,,`);
+  }
+  return `${rows.join('\r\n')}\r\n`;
+}
+
+let stack: TestStack;
+let key: string;
+let workDir: string;
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'dashboard-test-'));
+  stack = await startTestStack({ env: { BATCH_KEY_PREFIX: `test-dashboard-${process.pid}-${Date.now()}:` } });
+  key = stack.newKey('enterprise');
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('GET /dashboard over HTTP', () => {
+  it('redirects /dashboard to /dashboard/, which is the built page, public and same-origin only', async () => {
+    const bare = await fetch(`${stack.url}/dashboard?x=1`, { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(new URL(bare.headers.get('location')!, `${stack.url}/dashboard?x=1`).href).toBe(`${stack.url}/dashboard/?x=1`);
+
+    const page = await fetch(`${stack.url}/dashboard/`); // no key: the page is public
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    expect(html).toContain('id="csv-file"');
+    const script = /<script type="module"[^>]* src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const style = /<link rel="stylesheet"[^>]* href="\.\/(assets\/[^"]+\.css)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect(style).toBeDefined();
+
+    const js = await fetch(`${stack.url}/dashboard/${script}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    expect(await js.text()).toContain('graphql-transport-ws');
+    const css = await fetch(`${stack.url}/dashboard/${style}`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+  });
+
+  it('an unknown file is a JSON 404', async () => {
+    const response = await fetch(`${stack.url}/dashboard/assets/nope.js`);
+    expect(response.status).toBe(404);
+    expect((await json(response)).error.code).toBe('NOT_FOUND');
+  });
+
+  it('without a build the page answers 503 with a clear error, and the app still starts', async () => {
+    const app = Fastify();
+    const logged: string[] = [];
+    await registerDashboard(app, { root: join(workDir, 'not-built'), log: (m) => logged.push(m) });
+    // Over a socket: app.inject's cookie dependency is ESM, which jest does not load.
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const response = await fetch(`${base}/dashboard/`);
+    expect(response.status).toBe(503);
+    const body = await json(response);
+    expect(body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(body.error.message).toMatch(/dashboard is not built.*npm run build/);
+    expect(logged.join('\n')).toMatch(/dashboard not built/);
+    await app.close();
+  });
+});
+
+describe('the dashboard in headless Chromium', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    // No silent skip: without a browser this suite fails and says why.
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: UI_TIMEOUT_MS });
+  }, UI_TIMEOUT_MS);
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+  });
+  afterEach(() => {
+    // Uncaught exceptions and CSP violations would be bugs of the page.
+    expect(pageErrors).toEqual([]);
+    pageErrors.length = 0;
+  });
+
+  async function openDashboard(): Promise<Page> {
+    const context = await browser.newContext({ acceptDownloads: true });
+    contexts.push(context);
+    context.setDefaultTimeout(UI_TIMEOUT_MS);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(`csp: ${message.text()}`);
+    });
+    await page.goto(`${stack.url}/dashboard`);
+    return page;
+  }
+
+  async function signIn(page: Page, apiKey: string): Promise<void> {
+    await page.fill('[data-testid="api-key"]', apiKey);
+    await page.click('[data-testid="sign-in"]');
+  }
+
+  const text = async (page: Page, selector: string) => (await page.locator(selector).textContent())?.trim();
+
+  it('a CSV submitted on the page reaches 100% and completed live, and its results download with one row per item', async () => {
+    const page = await openDashboard();
+    await signIn(page, key);
+    await page.locator('[data-testid="upload-form"]').waitFor({ state: 'visible' });
+    expect(await page.evaluate('sessionStorage.length')).toBe(1);
+
+    const csvPath = join(workDir, 'portfolio.csv');
+    writeFileSync(csvPath, portfolioCsv());
+    await page.setInputFiles('[data-testid="csv-file"]', csvPath);
+    await page.click('[data-testid="submit-batch"]');
+
+    const job = page.locator('[data-testid="job"]');
+    await job.first().waitFor({ state: 'visible' });
+    expect(await job.count()).toBe(1); // a new organisation: only this job
+    const id = await job.first().getAttribute('data-job-id');
+    expect(id).toBeTruthy();
+    expect(await text(page, '[data-testid="message"]')).toContain(`job ${id}, ${ITEMS} items`);
+
+    // Only the subscription updates a row (the page does not poll), so this is the live progress.
+    await page.locator('[data-testid="job-status"]', { hasText: /^completed$/ }).waitFor();
+    expect(await text(page, '[data-testid="job-percent"]')).toBe('100%');
+    expect(await page.locator('[data-testid="job-progress"]').getAttribute('value')).toBe('100');
+    expect(await page.locator('[data-testid="job-progress"]').getAttribute('aria-valuenow')).toBe('100');
+    expect(await text(page, '[data-testid="job-details"]')).toContain(`${ITEMS} of ${ITEMS} items · 1 failed`);
+
+    // The service agrees.
+    const served = await json(await fetch(`${stack.url}/api/batch/${id}`, { headers: { 'x-api-key': key } }));
+    expect(served).toMatchObject({ status: 'completed', total: ITEMS, processed: ITEMS, failed: 1 });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="job-download"]')]);
+    expect(download.suggestedFilename()).toBe(`batch-${id}.csv`);
+    const downloaded = readFileSync((await download.path())!, 'utf8');
+    const rows = parseCsv(downloaded, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(ITEMS);
+    expect(rows.map((r) => Number(r.index))).toEqual(Array.from({ length: ITEMS }, (_, i) => i));
+    expect(rows[7]).toMatchObject({ ok: 'false', error_code: 'UNRESOLVABLE_ADDRESS' });
+    expect(rows[0]).toMatchObject({ ok: 'true', address: ADDRESSES[0] });
+    expect(Number(rows[0].estimate)).toBeGreaterThan(10_000);
+  }, 300_000);
+
+  it("a bad key shows the API's error and nothing else", async () => {
+    const page = await openDashboard();
+    await signIn(page, 'tvk_not_a_key');
+    const message = page.locator('[data-testid="message"].error');
+    await message.waitFor({ state: 'visible' });
+    expect(await message.textContent()).toBe('INVALID_API_KEY: The API key is invalid or revoked');
+    expect(await page.locator('[data-testid="upload-form"]').isVisible()).toBe(false);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+  }, UI_TIMEOUT_MS);
+
+  it("an upload the API refuses shows its code and message", async () => {
+    const page = await openDashboard();
+    await signIn(page, key);
+    await page.locator('[data-testid="upload-form"]').waitFor({ state: 'visible' });
+    const csvPath = join(workDir, 'bad.csv');
+    writeFileSync(csvPath, 'address,colour\nChilonzor,red\n');
+    await page.setInputFiles('[data-testid="csv-file"]', csvPath);
+    await page.click('[data-testid="submit-batch"]');
+    const message = page.locator('[data-testid="message"].error');
+    await message.waitFor({ state: 'visible' });
+    expect(await message.textContent()).toMatch(/^INVALID_PARAMETER: Column "colour" is not address or a home field/);
+  }, UI_TIMEOUT_MS);
+});
