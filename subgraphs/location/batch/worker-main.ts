@@ -6,7 +6,9 @@
  * Environment: REDIS_URL (required: the engine shared with the API processes), RESIDENTIAL_URL
  * (the residential subgraph's /graphql, default http://127.0.0.1:4001/graphql), INTERNAL_TOKEN
  * (the subgraphs' shared token), BATCH_KEY_PREFIX (as the API processes; default batch:),
- * BATCH_WORKER_CONCURRENCY (chunks at once, default 2).
+ * BATCH_WORKER_CONCURRENCY (chunks at once, default 2), BATCH_LOCK_DURATION_MS and
+ * BATCH_STALLED_INTERVAL_MS (how soon the chunks of a worker that died go to another; default
+ * 30,000 each, BullMQ's).
  */
 import '../../common/production-mode';
 import { loadLocationServices } from '../services';
@@ -21,7 +23,12 @@ async function main(): Promise<void> {
   if (!internalToken) throw new Error('INTERNAL_TOKEN must be set: the residential subgraph answers nobody without it');
   const concurrency = process.env.BATCH_WORKER_CONCURRENCY ? Number(process.env.BATCH_WORKER_CONCURRENCY) : 2;
 
-  const engine = await createBatchEngine({ redisUrl, keyPrefix: process.env.BATCH_KEY_PREFIX || 'batch:' });
+  const engine = await createBatchEngine({
+    redisUrl,
+    keyPrefix: process.env.BATCH_KEY_PREFIX || 'batch:',
+    ...(process.env.BATCH_LOCK_DURATION_MS && { lockDurationMs: Number(process.env.BATCH_LOCK_DURATION_MS) }),
+    ...(process.env.BATCH_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(process.env.BATCH_STALLED_INTERVAL_MS) }),
+  });
   const processChunk = createLocationChunkProcessor({ services: loadLocationServices(), homeValuations: graphqlHomeValuer({ url: residentialUrl, internalToken }) });
   await engine.startWorker({ processChunk, concurrency });
   console.log(`batch worker taking chunks from Redis (concurrency ${concurrency}); homes valued by ${residentialUrl}`);
