@@ -33,8 +33,12 @@ export interface BatchConfig {
   callbackAllowPrivate: boolean;
   /** PUBLIC_URL: prefixed to the webhook's results_url @default '' (a path) */
   publicBaseUrl: string;
-  /** BATCH_WEBHOOK_BASE_DELAY_MS: the bound of the first wait between webhook attempts, doubling after @default 60000 (1 minute) */
-  webhookBaseDelayMs?: number;
+  /**
+   * The completion webhooks' schedule, where the environment sets it: BATCH_WEBHOOK_BASE_DELAY_MS (the
+   * bound of the first wait between attempts, doubling after; default 60000) and BATCH_WEBHOOK_TIMEOUT_MS
+   * (one attempt, connect to response headers; default 10000). @default DEFAULT_RETRY
+   */
+  webhookRetry: { baseDelayMs?: number; timeoutMs?: number };
   /** BATCH_SUBMISSION_TIMEOUT_MS: a job receiving no items for this long had its submission cut off and is failed @default 300000 (5 minutes) */
   submissionTimeoutMs?: number;
 }
@@ -73,7 +77,10 @@ export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BatchC
     keyPrefix: env.BATCH_KEY_PREFIX || 'batch:',
     callbackAllowPrivate: env.BATCH_CALLBACK_ALLOW_PRIVATE === '1' || env.BATCH_CALLBACK_ALLOW_PRIVATE === 'true',
     publicBaseUrl: env.PUBLIC_URL ?? '',
-    ...(env.BATCH_WEBHOOK_BASE_DELAY_MS && { webhookBaseDelayMs: Number(env.BATCH_WEBHOOK_BASE_DELAY_MS) }),
+    webhookRetry: {
+      ...(env.BATCH_WEBHOOK_BASE_DELAY_MS && { baseDelayMs: Number(env.BATCH_WEBHOOK_BASE_DELAY_MS) }),
+      ...(env.BATCH_WEBHOOK_TIMEOUT_MS && { timeoutMs: Number(env.BATCH_WEBHOOK_TIMEOUT_MS) }),
+    },
     ...(env.BATCH_SUBMISSION_TIMEOUT_MS && { submissionTimeoutMs: Number(env.BATCH_SUBMISSION_TIMEOUT_MS) }),
   };
 }

@@ -77,7 +77,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       workers: batchEngine.kind === 'in-process' ? Math.max(1, batchConfig.workers) : batchConfig.workers,
       workerConcurrency: batchConfig.workerConcurrency,
       publicBaseUrl: batchConfig.publicBaseUrl,
-      ...(batchConfig.webhookBaseDelayMs !== undefined && { webhookRetry: { baseDelayMs: batchConfig.webhookBaseDelayMs } }),
+      webhookRetry: batchConfig.webhookRetry,
       submissionTimeoutMs: batchConfig.submissionTimeoutMs,
       log: (m) => log(`batch: ${m}`),
     });

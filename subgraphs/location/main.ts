@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     workers: engine.kind === 'in-process' ? Math.max(1, batchConfig.workers) : batchConfig.workers,
     workerConcurrency: batchConfig.workerConcurrency,
     publicBaseUrl: batchConfig.publicBaseUrl,
-    ...(batchConfig.webhookBaseDelayMs !== undefined && { webhookRetry: { baseDelayMs: batchConfig.webhookBaseDelayMs } }),
+    webhookRetry: batchConfig.webhookRetry,
   });
   const service = await start({ ...config, internalToken: config.internalToken }, services, batch.api);
   console.log(`location subgraph listening on ${service.url} (batch jobs ${engine.kind === 'redis' ? 'in Redis' : 'in process'})`);

@@ -2,21 +2,20 @@
  * The Redis engine across process deaths: worker processes (test/batch/fixtures/echo-worker) are
  * killed mid-job, and a private Redis with AOF persistence is restarted under a queued job.
  */
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { createBatchEngine, type BatchEngine, type BatchJob, type ItemResult } from '../../subgraphs/location/batch/engine';
+import { HAS_REDIS_SERVER, freePort, sendCommand, startRedisServer } from '../support/redis-server';
 import { sampleItems } from './fixtures/echo-processor';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:batch-durability:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const WORKER_SCRIPT = join(__dirname, 'fixtures', 'echo-worker.js');
-const HAS_REDIS_SERVER = !spawnSync('redis-server', ['--version']).error;
 
 /** What echo-worker tells its parent about chunks. */
 interface ChunkMessage {
@@ -288,37 +287,3 @@ describeWithRedisServer('a Redis restart with persistence', () => {
     await expect(drained).rejects.toThrow();
   }, 30_000);
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function startRedisServer(args: string[], port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', args, { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-    if ((await sendCommand(port, 'PING').catch(() => '')).startsWith('+PONG')) return child;
-    if (Date.now() > deadline) throw new Error('redis-server did not answer PING in time');
-    await sleep(50);
-  }
-}
-
-/** One inline command over a bare socket; resolves with what the server sent before closing or answering. */
-function sendCommand(port: number, command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let reply = '';
-    socket.on('connect', () => socket.write(`${command}\r\n`));
-    socket.on('data', (data) => {
-      reply += data.toString();
-      socket.end();
-    });
-    socket.on('close', () => resolve(reply));
-    socket.on('error', reject);
-  });
-}

@@ -8,6 +8,8 @@ export interface BatchBackend {
   readonly store: JobStore;
   readonly bus: ProgressBus;
   readonly queue: ChunkQueue;
+  /** False while the storage is out of reach (Redis down or reconnecting): calls would fail or wait. */
+  isReachable(): boolean;
   /** Closes the ports and the connections the backend opened. */
   close(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export function backendOf(
   kind: BatchBackend['kind'],
   ports: Pick<BatchBackend, 'store' | 'bus' | 'queue'>,
   closeConnections: () => Promise<void> = async () => undefined,
+  isReachable: () => boolean = () => true,
 ): BatchBackend {
   const { store, bus, queue } = ports;
   return {
@@ -35,6 +38,7 @@ export function backendOf(
     store,
     bus,
     queue,
+    isReachable,
     async close() {
       await queue.close();
       await bus.close();

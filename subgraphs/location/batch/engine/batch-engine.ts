@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BatchBackend } from './batch-backend';
 import { BatchWorker, type BatchWorkerOptions } from './batch-worker';
-import { BatchJobNotFoundError, BatchSubmissionError, InvalidBatchOptionsError, messageOf } from './errors';
+import { BatchJobNotFoundError, BatchStorageUnavailableError, BatchSubmissionError, InvalidBatchOptionsError, messageOf } from './errors';
 import type { EndedJobsConsumer } from './job-store';
 import { followProgress } from './progress-stream';
 import { publishProgress } from './progress-publisher';
@@ -63,6 +63,7 @@ export class BatchEngine {
     options: SubmitOptions = {},
   ): Promise<BatchJob> {
     if (!organisation) throw new InvalidBatchOptionsError('organisation must not be empty');
+    this.mustReach();
     const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
     if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
       throw new InvalidBatchOptionsError(`chunkSize must be an integer from 1 to ${MAX_CHUNK_SIZE}`);
@@ -85,12 +86,14 @@ export class BatchEngine {
   }
 
   async get(organisation: string, id: string): Promise<BatchJob | undefined> {
+    this.mustReach();
     const job = await this.backend.store.get(id);
     return job?.organisation === organisation ? job : undefined;
   }
 
   /** The organisation's jobs, newest first. */
   async list(organisation: string, page: PageRequest = {}): Promise<BatchJobPage> {
+    this.mustReach();
     const offset = page.offset ?? 0;
     const limit = page.limit ?? DEFAULT_PAGE_LIMIT;
     if (!Number.isInteger(offset) || offset < 0) throw new InvalidBatchOptionsError('offset must be a whole number');
@@ -186,6 +189,14 @@ export class BatchEngine {
   }
 
   /** Stores the items a chunk at a time; false if the job ended meanwhile (it was cancelled). */
+  /**
+   * Fails at once while the storage is out of reach, rather than letting a caller's request wait in
+   * the client's offline queue or time out: callers answer SERVICE_UNAVAILABLE and retry later.
+   */
+  private mustReach(): void {
+    if (!this.backend.isReachable()) throw new BatchStorageUnavailableError();
+  }
+
   private async storeChunks(jobId: string, items: AsyncIterable<unknown>, chunkSize: number): Promise<boolean> {
     const { store, queue } = this.backend;
     let chunk: unknown[] = [];

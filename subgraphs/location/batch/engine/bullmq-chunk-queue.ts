@@ -54,13 +54,21 @@ export class BullChunkQueue implements ChunkQueue {
 
   async enqueue(tasks: readonly ChunkTask[]): Promise<void> {
     if (tasks.length === 0) return;
-    await this.queue().addBulk(
-      tasks.map((task) => ({
-        name: CHUNK_JOB_NAME,
-        data: { jobId: task.jobId, chunkIndex: task.chunkIndex },
-        opts: { jobId: chunkTaskKey(task) },
-      })),
-    );
+    const jobs = tasks.map((task) => ({
+      name: CHUNK_JOB_NAME,
+      data: { jobId: task.jobId, chunkIndex: task.chunkIndex },
+      opts: { jobId: chunkTaskKey(task) },
+    }));
+    try {
+      await this.queue().addBulk(jobs);
+    } catch (error) {
+      // bullmq's node-redis adapter sends addBulk as one MULTI of EVALSHAs and, unlike its single
+      // commands, does not fall back to EVAL on NOSCRIPT: after a Redis restart (scripts forgotten)
+      // every addBulk would fail. Adding one by one takes the fallback path, which loads the script
+      // again, so the next addBulk works. A job id added twice is added once, so a partial MULTI is harmless.
+      if (!mentionsNoScript(error)) throw error;
+      for (const job of jobs) await this.queue().add(job.name, job.data, job.opts);
+    }
   }
 
   async consume(handler: ChunkHandler, options: { concurrency: number }): Promise<ChunkConsumer> {
@@ -172,4 +180,12 @@ function deliveryOf(job: Job<ChunkTask>, maxStalledCount: number): ChunkDelivery
     lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
     exhausted: job.stalledCounter > maxStalledCount,
   };
+}
+
+/** Whether a (MULTI) error says Redis did not know a script: node-redis lists each command's error in `replies`. */
+function mentionsNoScript(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.message.includes('NOSCRIPT')) return true;
+  const replies = (error as { replies?: unknown[] }).replies;
+  return Array.isArray(replies) && replies.some((reply) => reply instanceof Error && reply.message.includes('NOSCRIPT'));
 }

@@ -38,6 +38,26 @@ export class ChunkResultsMismatchError extends Error {
   }
 }
 
+/** The job storage cannot be reached now (Redis down or reconnecting); the call may succeed later. */
+export class BatchStorageUnavailableError extends Error {
+  constructor(options?: { cause: unknown }) {
+    super('batch job storage is unreachable', options);
+    this.name = 'BatchStorageUnavailableError';
+  }
+}
+
+// node-redis's connection errors, by name: a command sent while Redis is away fails with one of these.
+const CONNECTION_ERRORS = new Set(['ClientOfflineError', 'ClientClosedError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError', 'SocketTimeoutError', 'TimeoutError', 'ReconnectStrategyError']);
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/** Whether `error` (or what it wraps) says the storage was out of reach, rather than a fault of ours. */
+export function isStorageUnavailable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause instanceof BatchStorageUnavailableError || CONNECTION_ERRORS.has(cause.name) || CONNECTION_CODES.has((cause as NodeJS.ErrnoException).code ?? '')) return true;
+  }
+  return false;
+}
+
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -19,7 +19,7 @@ export { createBatchEngine, type CreateBatchEngineOptions } from './create-batch
 export type { BackendOptions, BatchBackend } from './batch-backend';
 export { createInProcessBatchBackend } from './in-process-backend';
 export { createRedisBatchBackend, type RedisBatchBackendOptions } from './redis-backend';
-export { BatchJobNotFoundError, BatchSubmissionError, ChunkResultsMismatchError, InvalidBatchOptionsError } from './errors';
+export { BatchJobNotFoundError, BatchStorageUnavailableError, BatchSubmissionError, ChunkResultsMismatchError, InvalidBatchOptionsError, isStorageUnavailable } from './errors';
 export { canTransition, isTerminal } from './job-status';
 export { progressEventOf } from './progress-event';
 export type { JobStore, RecordOutcome, TransitionResult } from './job-store';

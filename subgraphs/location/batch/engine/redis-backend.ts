@@ -50,8 +50,13 @@ export async function createRedisBatchBackend(options: RedisBatchBackendOptions)
     maxStalledCount: options.maxStalledCount,
     log: options.log,
   });
-  return backendOf('redis', { store, bus, queue }, async () => {
-    if (client.isReady) await client.close();
-    else if (client.isOpen) client.destroy(); // reconnecting: nothing to flush, and close() would wait
-  });
+  return backendOf(
+    'redis',
+    { store, bus, queue },
+    async () => {
+      if (client.isReady) await client.close();
+      else if (client.isOpen) client.destroy(); // reconnecting: nothing to flush, and close() would wait
+    },
+    () => client.isReady,
+  );
 }
