@@ -9,15 +9,19 @@
  * sampled during each job, VmHWM at the end).
  * Usage: npm run build && node dist/bench/batch/run.js [--items 100000] [--small 10000]
  *        [--home-items 10000] [--workers 1,2] [--concurrency 2] [--cpu-prof DIR] (profiles the workers)
+ *        [--worker-node-options "--max-semi-space-size=4"] (node options of the workers alone)
+ *        [--worker-log DIR] (the workers' standard output, e.g. with --worker-node-options --trace-gc)
+ *        [--heap-snapshots DIR] (a heap snapshot of each worker after each job)
  * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379); its keys go under a fresh prefix, deleted at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { benchAddress, placeableBases } from './addresses';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string): string => {
@@ -30,6 +34,12 @@ const HOME_ITEMS = Number(option('home-items', '10000'));
 const WORKER_COUNTS = option('workers', '1,2').split(',').map(Number);
 const CONCURRENCY = option('concurrency', '2');
 const CPU_PROF = args.includes('--cpu-prof') ? option('cpu-prof', '') : '';
+/** Node options for the workers only (space-separated), e.g. "--max-semi-space-size=4" to see how much of their RSS is V8's young generation. */
+const WORKER_NODE_OPTIONS = option('worker-node-options', '').split(' ').filter((o) => o !== '');
+/** A folder for the workers' standard output (worker-N.log), e.g. with --worker-node-options --trace-gc. */
+const WORKER_LOG = option('worker-log', '');
+/** A folder for heap snapshots of the workers, one after each job (what they retain, garbage collected first). */
+const HEAP_SNAPSHOTS = option('heap-snapshots', '');
 
 process.env.NODE_ENV ??= 'production';
 process.env.APOLLO_TELEMETRY_DISABLED = '1';
@@ -44,23 +54,10 @@ process.env.BATCH_WEBHOOK_BASE_DELAY_MS = '100';
 const WORKER_MAIN = join(__dirname, '..', '..', 'subgraphs', 'location', 'batch', 'worker-main.js');
 
 // ---- addresses -------------------------------------------------------------------------------
+/** Quarters and streets with listings behind them, under the district's Uzbek name (./addresses.ts): "Chilonzor tumani, Qatortol, 12-uy". */
 async function addresses(): Promise<string[]> {
   const { loadGazetteer, geocode } = await import('../../models/location/geocode');
-  const gazetteer = loadGazetteer();
-  const district = new Map(gazetteer.districts.map((d) => [d.id, d.names.find((n) => n.endsWith('tumani')) ?? d.names[0]]));
-  // Quarters and streets with listings behind them, under the district's Uzbek name: "Chilonzor tumani, Qatortol, 12-uy".
-  const out: string[] = [];
-  for (const p of gazetteer.places) {
-    if (p.listings < 2) continue;
-    const a = `${district.get(p.district)}, ${p.name}`;
-    try {
-      geocode(a);
-      out.push(a);
-    } catch {
-      /* not placeable on its own: leave it out */
-    }
-  }
-  return out;
+  return placeableBases(loadGazetteer(), geocode);
 }
 
 const HOME = { area: 65, rooms: 3, floor: 4, total_floors: 9, renovation: 'Evro', qurilish_turi: "G'ishtli", mebel: 'ha', sanuzel: 'alohida' };
@@ -68,7 +65,7 @@ const HOME = { area: 65, rooms: 3, floor: 4, total_floors: 9, renovation: 'Evro'
 function ndjson(bases: string[], n: number, withHome: boolean): string {
   const lines: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const item: Record<string, unknown> = { address: `${bases[i % bases.length]}, ${1 + (i % 97)}-uy` };
+    const item: Record<string, unknown> = { address: benchAddress(bases, i) };
     if (withHome) item.home = { ...HOME, area: 35 + (i % 90), rooms: 1 + (i % 4), floor: 1 + (i % 9) };
     lines[i] = JSON.stringify(item);
   }
@@ -143,15 +140,35 @@ function webhookReceiver(): Promise<{ server: Server; url: string; waitFor(id: s
 
 // ---- workers ---------------------------------------------------------------------------------
 function startWorker(env: NodeJS.ProcessEnv, index: number): Promise<ChildProcess> {
-  const execArgv = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+  const execArgv = [
+    ...WORKER_NODE_OPTIONS,
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+    ...(HEAP_SNAPSHOTS ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${HEAP_SNAPSHOTS}`] : []),
+  ];
   const child = spawn(process.execPath, [...execArgv, WORKER_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stderr!.on('data', (d: Buffer) => process.stderr.write(`[worker ${index}] ${d}`));
+  if (WORKER_LOG) child.stdout!.pipe(createWriteStream(join(WORKER_LOG, `worker-${index}.log`), { flags: 'a' }));
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       if (String(d).includes('batch worker taking chunks')) resolve(child);
     });
     child.once('exit', (code) => reject(new Error(`worker ${index} exited with ${code}`)));
   });
+}
+
+/** Asks each worker for a heap snapshot (--heapsnapshot-signal) and waits until its file stops growing. */
+async function heapSnapshots(pids: number[]): Promise<void> {
+  const { readdirSync, statSync } = await import('node:fs');
+  const sizes = () => readdirSync(HEAP_SNAPSHOTS).map((f) => statSync(join(HEAP_SNAPSHOTS, f)).size).join();
+  const before = readdirSync(HEAP_SNAPSHOTS).length;
+  for (const pid of pids) process.kill(pid, 'SIGUSR2');
+  let last = '';
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = sizes();
+    if (readdirSync(HEAP_SNAPSHOTS).length >= before + pids.length && now === last) return;
+    last = now;
+  }
 }
 
 function stopWorker(child: ChildProcess): Promise<void> {
@@ -222,6 +239,7 @@ async function main(): Promise<void> {
       itemsPerSecond: items / seconds, perWorker: items / seconds / workers,
       webhookSeconds: (tHook - t0) / 1000, apiPeak: peaks.api, workerPeaks: peaks.workers,
     };
+    if (HEAP_SNAPSHOTS) await heapSnapshots(workerPids);
     console.error(`  ${name}: ${job.status}, ${row.succeeded} ok / ${row.failed} failed, ${seconds.toFixed(1)} s (submit accepted in ${((tAccepted - t0) / 1000).toFixed(2)} s), ${row.itemsPerSecond.toFixed(0)} items/s, webhook at ${row.webhookSeconds.toFixed(1)} s`);
     return row;
   }

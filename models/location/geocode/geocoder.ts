@@ -3,14 +3,20 @@
  * gazetteer, settles the district, and answers with the most precise element consistent with it:
  * street > quarter > mahalla > district. Anything that cannot be placed in Tashkent throws
  * UnresolvableAddressError; a point is never guessed.
+ *
+ * A batch names the same streets and districts over and over: a geocoder keeps its answers by the
+ * reading of the address (house and flat numbers left out), and the lookups of each place mention,
+ * in caches of bounded size. Answers are frozen, since callers share them.
  */
+import { LRUCache } from 'lru-cache';
 import { DISTRICT_NAMES, matchMahalla, type DistrictId, type MahallaMatch } from '../../vocabulary';
 import { districtAt, type DistrictShape } from '../districts';
-import { readAddress, type AddressReading, type PlaceSegment } from './address-read';
+import { readAddressKeyed, type AddressReading, type PlaceSegment } from './address-read';
 import { confidenceOf, type MatchKind } from './confidence';
 import { dominantOf } from './dominance';
 import { UnresolvableAddressError } from './errors';
 import { createGazetteerIndex, type PlaceHit } from './gazetteer-index';
+import type { PlaceMention } from './place-parse';
 import { PRECISIONS, type GazetteerFile, type GazetteerPlace, type GeocodeCandidate, type GeocodeResult, type Precision } from './types';
 
 /**
@@ -32,8 +38,8 @@ type Element = GeocodeCandidate;
 
 /** What one place segment of the address resolves to: places it surely names, places it may name, or a mahalla. */
 interface SegmentHits {
-  sure: PlaceHit[];
-  possible: PlaceHit[];
+  sure: readonly PlaceHit[];
+  possible: readonly PlaceHit[];
   mahalla: MahallaMatch | null;
 }
 
@@ -58,8 +64,44 @@ function distinct(elements: readonly Element[]): Element[] {
   });
 }
 
+/** Mahalla names looked up per district and kept: the mahallas addresses name are a few hundred. */
+const MAHALLA_CACHE_SIZE = 4_000;
+/** Answers kept, by reading: the distinct street, quarter and district combinations of a portfolio. */
+const ANSWER_CACHE_SIZE = 8_192;
+const NO_MAHALLA = 0;
+// A string with something other than whitespace and punctuation in it.
+const NOT_ONLY_PUNCTUATION = /[^\s\p{P}]/u;
+
 export function createGeocoder(gazetteer: GazetteerFile, polygons: readonly DistrictShape[]): Geocoder {
   const index = createGazetteerIndex(gazetteer);
+
+  // Lookups of a mention, kept with it: readAddress reads each distinct address part once and keeps
+  // its mentions in a bounded cache, so these go when the mention does. Frozen: answers share them.
+  const placesOf = new WeakMap<PlaceMention, readonly PlaceHit[]>();
+  const nearOf = new WeakMap<PlaceMention, readonly GazetteerPlace[]>();
+  const placesFor = (mention: PlaceMention): readonly PlaceHit[] => {
+    let hits = placesOf.get(mention);
+    if (hits === undefined) placesOf.set(mention, (hits = Object.freeze(index.placesFor(mention).map((hit) => Object.freeze(hit)))));
+    return hits;
+  };
+  const placesNear = (mention: PlaceMention): readonly GazetteerPlace[] => {
+    let near = nearOf.get(mention);
+    if (near === undefined) nearOf.set(mention, (near = Object.freeze(index.placesNear(mention))));
+    return near;
+  };
+  // Answers by reading key (./address-read.ts): "Chilonzor tumani, Qatortol, 12-uy" and "…, 14-uy" are one answer.
+  const answers = new LRUCache<string, GeocodeResult>({ max: ANSWER_CACHE_SIZE });
+  const mahallaMatches = new LRUCache<string, MahallaMatch | typeof NO_MAHALLA, { text: string; district: DistrictId | undefined }>({
+    max: MAHALLA_CACHE_SIZE,
+    memoMethod: (_key, _stale, { context: { text, district } }) => {
+      const found = matchMahalla(text, district);
+      return found === null ? NO_MAHALLA : Object.freeze(found);
+    },
+  });
+  const mahallaMatch = (text: string, district: DistrictId | undefined): MahallaMatch | null => {
+    const match = mahallaMatches.memo(`${district ?? ''}|${text}`, { context: { text, district } });
+    return match === NO_MAHALLA ? null : match;
+  };
 
   /** The named district the place belongs to: its own, or the one its centre lies in (Чиланзар-13 is listed under both). */
   function districtFor(place: GazetteerPlace, named: readonly DistrictId[]): DistrictId | null {
@@ -76,9 +118,9 @@ export function createGeocoder(gazetteer: GazetteerFile, polygons: readonly Dist
       const hit = (place: GazetteerPlace): PlaceHit => ({ place, match: 'inferred' });
       return { sure: leader === undefined ? [] : [hit(leader)], possible: quarters.filter((q) => q !== leader).map(hit), mahalla: null };
     }
-    const hits = index.placesFor(mention);
+    const hits = placesFor(mention);
     if (mention.kind === 'named' && hits.every((h) => WEAK_MATCHES.has(h.match))) {
-      const mahalla = matchMahalla(text, named[0]);
+      const mahalla = mahallaMatch(text, named[0]);
       if (mahalla !== null && mahalla.via !== 'fuzzy') return { sure: [], possible: hits, mahalla };
     }
     return { sure: hits, possible: [], mahalla: null };
@@ -128,22 +170,32 @@ export function createGeocoder(gazetteer: GazetteerFile, polygons: readonly Dist
   function rejectUnplaceable(address: string, reading: AddressReading, segments: readonly SegmentHits[], mahallas: readonly MahallaMatch[]): void {
     if (reading.elsewhere !== null) {
       // A town's name is also a Tashkent street's ("Нукус", "Паркент"): offer the street.
-      const sameName = reading.places.filter((s) => s.text === reading.elsewhere).flatMap((s) => index.placesFor(s.mention).map((h) => h.place));
+      const sameName = reading.places.filter((s) => s.text === reading.elsewhere).flatMap((s) => placesFor(s.mention).map((h) => h.place));
       throw new UnresolvableAddressError('outside_tashkent', `"${reading.elsewhere}" is outside Tashkent city; only Tashkent addresses can be placed`, suggest(sameName));
     }
     if (reading.districts.length === 0 && segments.every((s) => s.sure.length === 0) && mahallas.length === 0) {
-      const near = reading.places.flatMap(({ mention }) => index.placesNear(mention));
+      const near = reading.places.flatMap(({ mention }) => placesNear(mention));
       const what = reading.tashkent ? 'names Tashkent but no district or known place in it' : 'names no Tashkent district or known place';
       throw new UnresolvableAddressError('not_found', `"${address}" ${what}`, suggest(near));
     }
   }
 
   function geocode(address: string): GeocodeResult {
-    if (address.replace(/[\s\p{P}]/gu, '') === '') throw new UnresolvableAddressError('empty', 'the address is empty');
-    const reading = readAddress(address);
+    if (!NOT_ONLY_PUNCTUATION.test(address)) throw new UnresolvableAddressError('empty', 'the address is empty');
+    // Everything after the reading depends on the reading alone (the address only goes into refusals' messages).
+    const { reading, key } = readAddressKeyed(address);
+    const answered = answers.get(key);
+    if (answered !== undefined) return answered;
+    const answer = answerFor(address, reading);
+    if (key !== '') answers.set(key, answer);
+    return answer;
+  }
+
+  /** The answer to the reading of an address, frozen (answers are shared); throws UnresolvableAddressError. */
+  function answerFor(address: string, reading: AddressReading): GeocodeResult {
     const named = reading.districts;
     const segments = reading.places.map((segment) => resolveSegment(segment, named));
-    const mahallas = [...reading.mahallas.map((text) => matchMahalla(text, named[0])), ...segments.map((s) => s.mahalla)]
+    const mahallas = [...reading.mahallas.map((text) => mahallaMatch(text, named[0])), ...segments.map((s) => s.mahalla)]
       .filter((m): m is MahallaMatch => m !== null);
     rejectUnplaceable(address, reading, segments, mahallas);
     const scope = named.length > 0 ? named : [settleDistrict(address, segments, mahallas)];
@@ -169,19 +221,19 @@ export function createGeocoder(gazetteer: GazetteerFile, polygons: readonly Dist
     const nameAt = (precision: Precision) => elements.find((e) => e.precision === precision)?.name;
     const [street, quarter, mahalla] = [nameAt('street'), nameAt('quarter'), mahallasInScope[0]?.name];
     const candidates = distinct([answer, ...lessPrecise.filter((e) => e.precision !== 'district'), ...alternatives]).slice(1, MAX_CANDIDATES + 1);
-    return {
+    return Object.freeze({
       lat: answer.lat,
       lon: answer.lon,
       precision: answer.precision,
       confidence: answer.confidence,
-      matched: {
+      matched: Object.freeze({
         district: answer.district,
         ...(quarter !== undefined && { quarter }),
         ...(street !== undefined && { street }),
         ...(mahalla !== undefined && { mahalla }),
-      },
-      ...(candidates.length > 0 && { candidates }),
-    };
+      }),
+      ...(candidates.length > 0 && { candidates: Object.freeze(candidates.map((c) => Object.freeze(c))) as GeocodeCandidate[] }),
+    });
   }
 
   return { geocode };

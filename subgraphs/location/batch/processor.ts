@@ -14,7 +14,10 @@ import { HOME_FIELDS } from '../../../schema/home-contract';
 import { MAX_ADDRESS_LENGTH } from '../../../schema/location-contract';
 import { INTERNAL_TOKEN_HEADER } from '../../common/serve';
 import { toApiError } from '../errors';
-import { scorePoints } from '../scoring';
+import { LRUCache } from 'lru-cache';
+import type { Point } from '../places';
+import { scorePoints, type PointScore } from '../scoring';
+import type { GeocodeResult } from '../../../models/location/geocode';
 import type { LocationServices } from '../services';
 import type { ChunkContext, ChunkProcessor, ItemResult } from './engine';
 
@@ -48,16 +51,73 @@ const ITEM_HOME_NAMES = new Set(ITEM_HOME_FIELDS.map((f) => f.graphql));
 export interface LocationChunkProcessorOptions {
   services: LocationServices;
   homeValuations: HomeValuer;
+  /** Points whose location index the processor keeps between chunks. @default 8192 */
+  scoreCacheSize?: number;
+}
+
+/** What a batch result carries of a geocode. Frozen: results with the same answer share it. */
+type GeocodeRecord = Readonly<{ lat: number; lon: number; precision: string; district: string; mahalla: string | null }>;
+
+/** A geocoder answer as results carry it, with the key of its point. */
+interface PlacedAnswer {
+  geocode: GeocodeRecord;
+  pointKey: string;
 }
 
 interface Placed {
   position: number;
   item: BatchItem;
-  geocode: { lat: number; lon: number; precision: string; district: string; mahalla: string | null };
+  answer: PlacedAnswer;
 }
+
+/** What a batch result carries of a point's location index. Frozen: results of one point share it. */
+type LocationIndexRecord = Readonly<{
+  composite: number | null;
+  complete: boolean;
+  renormalised: boolean;
+  district: string;
+  subindexes: Readonly<Record<string, number | null>>;
+}>;
+
+/**
+ * Points whose scores a processor keeps. The geocoder answers with its gazetteer's points (the
+ * centre of a street, quarter, mahalla or district: about 1,100), so a job's addresses share a
+ * few hundred points; the bound keeps a worker's memory flat whatever it is given.
+ */
+const SCORE_CACHE_SIZE = 8_192;
+
+/** The point, exactly: a score is a function of its coordinates alone. */
+const pointKey = ({ lat, lon }: Point): string => `${lat},${lon}`;
 
 export function createLocationChunkProcessor(options: LocationChunkProcessorOptions): ChunkProcessor {
   const { services } = options;
+  /** The record of a score, or the ApiError saying why the point has none. */
+  const locationIndexOf = (score: PointScore): LocationIndexRecord | ApiError => {
+    if (score instanceof ApiError) return score;
+    const subindexes = Object.freeze(Object.fromEntries(Object.entries(score.subindexes).map(([id, s]) => [id, s.score])));
+    const { score: composite, complete, renormalised } = score.composite;
+    return Object.freeze({ composite, complete, renormalised, district: services.places.district(score.district).name, subindexes });
+  };
+  const pointScores = new LRUCache<string, LocationIndexRecord | ApiError>({ max: options.scoreCacheSize ?? SCORE_CACHE_SIZE });
+  // The geocoder keeps its answers (frozen, one object per reading of an address); what a result
+  // carries of each is worked out once and dies with the answer.
+  const placedAnswers = new WeakMap<GeocodeResult, PlacedAnswer>();
+  const placedAnswer = (answer: GeocodeResult): PlacedAnswer => {
+    let placed = placedAnswers.get(answer);
+    if (placed === undefined) {
+      const mahalla = answer.matched.mahalla === undefined ? null : services.places.mahallaNamed(answer.matched.mahalla, answer.matched.district);
+      const geocode: GeocodeRecord = Object.freeze({
+        lat: answer.lat,
+        lon: answer.lon,
+        precision: answer.precision,
+        district: services.places.district(answer.matched.district).name,
+        mahalla: mahalla?.name ?? null,
+      });
+      placed = { geocode, pointKey: pointKey(geocode) };
+      placedAnswers.set(answer, placed);
+    }
+    return placed;
+  };
   return async (items, context) => {
     const results: ItemResult[] = new Array(items.length);
     const fail = (position: number, error: unknown) => {
@@ -69,40 +129,40 @@ export function createLocationChunkProcessor(options: LocationChunkProcessorOpti
     items.forEach((raw, position) => {
       try {
         const item = checkedItem(raw);
-        const answer = services.geocode(item.address);
-        const mahalla = answer.matched.mahalla === undefined ? null : services.places.mahallaNamed(answer.matched.mahalla, answer.matched.district);
-        placed.push({
-          position,
-          item,
-          geocode: {
-            lat: answer.lat,
-            lon: answer.lon,
-            precision: answer.precision,
-            district: services.places.district(answer.matched.district).name,
-            mahalla: mahalla?.name ?? null,
-          },
-        });
+        placed.push({ position, item, answer: placedAnswer(services.geocode(item.address)) });
       } catch (error) {
         fail(position, error);
       }
     });
 
-    // 2. Score every placed point at once.
-    const scores = scorePoints(services.index, placed.map((p) => p.geocode));
-    const scored: { placed: Placed; locationIndex: Record<string, unknown> }[] = [];
+    // 2. Score the placed points: those not scored before, all at once.
+    const keys = placed.map((p) => p.answer.pointKey);
+    const known = keys.map((key) => pointScores.get(key));
+    const unscored = new Map<string, Point>();
+    known.forEach((record, i) => {
+      if (record === undefined && !unscored.has(keys[i])) unscored.set(keys[i], placed[i].answer.geocode);
+    });
+    const fresh = new Map<string, LocationIndexRecord | ApiError>();
+    if (unscored.size > 0) {
+      const scores = scorePoints(services.index, [...unscored.values()]);
+      [...unscored.keys()].forEach((key, i) => {
+        const record = locationIndexOf(scores[i]);
+        pointScores.set(key, record);
+        fresh.set(key, record);
+      });
+    }
+    const scored: { placed: Placed; locationIndex: LocationIndexRecord }[] = [];
     placed.forEach((p, i) => {
-      const score = scores[i];
-      if (score instanceof ApiError) return fail(p.position, score);
-      const subindexes = Object.fromEntries(Object.entries(score.subindexes).map(([id, s]) => [id, s.score]));
-      const { score: composite, complete, renormalised } = score.composite;
-      scored.push({ placed: p, locationIndex: { composite, complete, renormalised, district: services.places.district(score.district).name, subindexes } });
+      const locationIndex = known[i] ?? fresh.get(keys[i])!;
+      if (locationIndex instanceof ApiError) return fail(p.position, locationIndex);
+      scored.push({ placed: p, locationIndex });
     });
 
     // 3. Value the homes in one call.
     const withHome = scored.filter((s) => s.placed.item.home);
     const valuations = withHome.length
       ? await options.homeValuations(
-          withHome.map(({ placed: p }) => ({ ...p.item.home, district: p.geocode.district, ...(p.geocode.mahalla !== null && { mahalla: p.geocode.mahalla }) })),
+          withHome.map(({ placed: { item, answer: { geocode } } }) => ({ ...item.home, district: geocode.district, ...(geocode.mahalla !== null && { mahalla: geocode.mahalla }) })),
           context,
         )
       : [];
@@ -110,7 +170,7 @@ export function createLocationChunkProcessor(options: LocationChunkProcessorOpti
     const homeOf = new Map(withHome.map((s, i) => [s, valuations[i]]));
 
     for (const s of scored) {
-      const { position, item, geocode } = s.placed;
+      const { position, item, answer: { geocode } } = s.placed;
       const home = homeOf.get(s);
       if (home && !home.valuation) {
         fail(position, new ApiError(isErrorCode(home.error?.code) ? home.error.code : 'INTERNAL', home.error?.message, home.error?.field ? `home.${home.error.field}` : 'home'));

@@ -1,0 +1,70 @@
+/**
+ * The location chunk processor keeps the location index of the points it scored and what results
+ * carry of each geocoder answer: with that kept (even in a cache of two points, always evicting),
+ * every result is the one a processor scoring from scratch gives.
+ */
+import { loadGazetteer, type GeocodeResult } from '../../models/location/geocode';
+import type { ChunkContext, ChunkProcessor, ItemResult } from '../../subgraphs/location/batch/engine';
+import { createLocationChunkProcessor, type HomeValuer } from '../../subgraphs/location/batch/processor';
+import { loadLocationServices, type LocationServices } from '../../subgraphs/location/services';
+
+const context = (chunkIndex: number, firstIndex: number): ChunkContext => ({ jobId: 'cache-test', organisation: 'test', chunkIndex, firstIndex, attempt: 1 });
+/** Echoes each home's input, so that results show which district and mahalla each item sent. */
+const echo: HomeValuer = async (inputs) => inputs.map((input) => ({ valuation: { echo: input }, error: null }));
+
+describe('the chunk processor with its caches', () => {
+  const real = loadLocationServices();
+  // Points the geocoder never gives: outside the city, and with latitude and longitude swapped.
+  const stubbed: Record<string, GeocodeResult> = {
+    'stub: outside': { lat: 41.0, lon: 60.0, precision: 'district', confidence: 0.5, matched: { district: 'chilanzar' } },
+    'stub: swapped': { lat: 69.25, lon: 41.3, precision: 'district', confidence: 0.5, matched: { district: 'chilanzar' } },
+  };
+  // Fresh answer objects each call for the stubs, as a geocoder without a cache would give.
+  const services: LocationServices = { ...real, geocode: (address) => (stubbed[address] ? structuredClone(stubbed[address]) : real.geocode(address)) };
+
+  const gazetteer = loadGazetteer();
+  const district = new Map(gazetteer.districts.map((d) => [d.id, d.names]));
+  const items: unknown[] = gazetteer.places
+    .filter((_, i) => i % 5 === 0)
+    .flatMap((p, i) => [
+      { address: `${district.get(p.district)![i % 3]}, ${p.name}, ${1 + (i % 97)}-uy` },
+      { address: `${p.name}, ${3 + (i % 9)}-uy`, ...(i % 4 === 0 && { home: { area: 40 + i, rooms: 2, floor: 3, totalFloors: 9 } }) },
+    ]);
+  items.push(
+    { address: 'город Ташкент, Мирабадский район, махаллинский сход граждан Инокобод, улица Хамал', home: { area: 50, rooms: 2, floor: 1, totalFloors: 4 } },
+    { address: 'stub: outside' }, { address: 'stub: swapped' }, { address: 'stub: outside' },
+    { address: 'qwzx blorf' }, { address: '' }, {}, { address: 'Yunusobod 8 kvartal', home: { district: 'x' } },
+  );
+
+  /** From scratch: a new processor for every item. */
+  async function uncached(): Promise<unknown[]> {
+    const results: unknown[] = [];
+    for (const [i, item] of items.entries()) {
+      const processor = createLocationChunkProcessor({ services, homeValuations: echo });
+      results.push(...(await processor([item], context(i, i))));
+    }
+    return JSON.parse(JSON.stringify(results));
+  }
+
+  async function chunked(processor: ChunkProcessor, order: 'forwards' | 'backwards'): Promise<unknown[]> {
+    const size = 37;
+    const starts = Array.from({ length: Math.ceil(items.length / size) }, (_, c) => c * size);
+    const results: ItemResult[][] = [];
+    for (const start of order === 'forwards' ? starts : [...starts].reverse()) {
+      results[start / size] = [...(await processor(items.slice(start, start + size), context(start / size, start)))];
+    }
+    return JSON.parse(JSON.stringify(results.flat()));
+  }
+
+  test('gives the results of a processor scoring from scratch, with the default cache and with one of two points', async () => {
+    const expected = await uncached();
+    expect(expected.filter((r) => (r as ItemResult).ok).length).toBeGreaterThan(items.length / 2);
+    const codes = expected.flatMap((r) => ((r as ItemResult).ok ? [] : [(r as { error: { code: string } }).error.code]));
+    expect(new Set(codes).size).toBeGreaterThanOrEqual(3); // unresolvable, outside the city or out of range, invalid items
+    for (const scoreCacheSize of [undefined, 2]) {
+      // One processor, pass after pass: its caches warm.
+      const processor = createLocationChunkProcessor({ services, homeValuations: echo, scoreCacheSize });
+      for (const order of ['forwards', 'backwards', 'forwards'] as const) expect(await chunked(processor, order)).toEqual(expected);
+    }
+  });
+});
