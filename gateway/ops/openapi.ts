@@ -28,22 +28,57 @@ const SECURITY = {
   apiKeyOrBearer: [{ ApiKey: [] }, { BearerToken: [] }],
 };
 
+/** A body's media types: each with its schema, or 'documented' for the schema the route documented. */
+type MediaTypes = Record<string, Record<string, unknown> | 'documented'>;
+
+/**
+ * The bodies that are not (only) application/json. Route modules document JSON Schemas, published
+ * under application/json; these few routes read or write other media types, and the document says
+ * so (conformance test: test/conformance/openapi.test.ts checks every response's Content-Type).
+ */
+const OTHER_MEDIA_TYPES: Record<string, { request?: MediaTypes; responses?: Record<string, MediaTypes> }> = {
+  // prom-client's text exposition format (text/plain; version=0.0.4).
+  'get /metrics': { responses: { 200: { 'text/plain': 'documented' } } },
+  // Streamed NDJSON, one line per documented schema; CSV with Accept: text/csv or ?format=csv.
+  'get /api/batch/{id}/results': { responses: { 200: { 'application/x-ndjson': 'documented', 'text/csv': { type: 'string', description: 'CSV with a header row' } } } },
+  // A portfolio file instead of the JSON body (the route's description has the columns).
+  'post /api/batch': {
+    request: {
+      'application/json': 'documented',
+      'text/csv': { type: 'string', description: 'Header row: address plus optional home columns in snake_case' },
+      'application/x-ndjson': { type: 'string', description: 'One { "address", "home" } object a line' },
+    },
+  },
+};
+
+function content(schema: Record<string, unknown>, mediaTypes: MediaTypes = { 'application/json': 'documented' }): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(mediaTypes).map(([type, own]) => [type, { schema: own === 'documented' ? schema : own }]));
+}
+
+/** OpenAPI wants every `{name}` of a path template declared as a required path parameter. */
+function pathParameters(path: string): Record<string, unknown>[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+}
+
 export function openApiDocument(version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const doc of [...routes.values()].sort((a, b) => a.path.localeCompare(b.path))) {
+    const other = OTHER_MEDIA_TYPES[`${doc.method} ${doc.path}`] ?? {};
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries(doc.responses)) {
       const code = status.replace('xx', 'XX');
-      responses[code] = { description: describeStatus(code), content: { 'application/json': { schema } } };
+      responses[code] = { description: describeStatus(code), content: content(schema as Record<string, unknown>, other.responses?.[code]) };
     }
+    const parameters = pathParameters(doc.path);
     paths[doc.path] = {
       ...paths[doc.path],
+      ...(parameters.length > 0 && { parameters }),
       [doc.method]: {
         summary: doc.summary,
         ...(doc.description && { description: doc.description }),
         tags: [doc.tag],
         ...(doc.security && { security: SECURITY[doc.security] }),
-        ...(doc.requestBody && { requestBody: { required: true, content: { 'application/json': { schema: doc.requestBody } } } }),
+        ...(doc.requestBody && { requestBody: { required: true, content: content(doc.requestBody, other.request) } }),
         responses,
       },
     };

@@ -25,6 +25,23 @@ export const SUBSCRIPTIONS_PATH = '/graphql';
 /** Close code when the organisation's quota is exhausted (4403 is for credentials). */
 export const CLOSE_RATE_LIMITED = 4429;
 
+/**
+ * connection_ack, next and error are messages only a server sends. graphql-ws parses them from a
+ * client (they are valid protocol messages) and then throws in its dispatch, so the socket closed
+ * with 4500 and the server logged an "internal error" for every such frame a client cared to send.
+ * The protocol's code for a message the receiver cannot take is 4400: refusing them while parsing
+ * gets exactly that (graphql-ws closes 4400 "Invalid message received" when parsing fails).
+ * The reviver sees the whole message last, under the key ""; an object nested under an empty key
+ * that looks like a server message is refused too, a price worth a one-line check.
+ */
+const SERVER_ONLY_MESSAGE_TYPES = new Set(['connection_ack', 'next', 'error']);
+function refuseServerOnlyMessages(key: string, value: unknown): unknown {
+  if (key === '' && typeof value === 'object' && value !== null && SERVER_ONLY_MESSAGE_TYPES.has((value as { type?: unknown }).type as string)) {
+    throw new Error(`"${(value as { type: string }).type}" is sent by servers only`);
+  }
+  return value;
+}
+
 export interface SubscriptionServerOptions {
   server: Server;
   source: BatchProgressSource;
@@ -73,6 +90,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   const disposable = useServer<Record<string, unknown>>(
     {
       schema: batchProgressSchema(options.source),
+      jsonMessageReviver: refuseServerOnlyMessages,
       onConnect: async (ctx) => {
         const principal = await principalOf(ctx.connectionParams, options.keys);
         if (!principal) return false; // 4403 Forbidden

@@ -43,9 +43,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const get = (path: string, apiKey = key, headers: Record<string, string> = {}) => fetch(stack.url + path, { headers: { 'x-api-key': apiKey, ...headers } });
+// Through stack.fetch: every reply is also checked against the OpenAPI document (test/support/openapi-responses.ts).
+const get = (path: string, apiKey = key, headers: Record<string, string> = {}) => stack.fetch(path, { headers: { 'x-api-key': apiKey, ...headers } });
 const upload = (body: string, contentType: string, query = '') =>
-  fetch(`${stack.url}/api/batch${query}`, { method: 'POST', headers: { 'content-type': contentType, 'x-api-key': key }, body });
+  stack.fetch(`/api/batch${query}`, { method: 'POST', headers: { 'content-type': contentType, 'x-api-key': key }, body });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function untilEnded(id: string, timeoutMs = 45_000): Promise<any> {
@@ -142,7 +143,7 @@ describe('POST /api/batch with JSON, then GET the job and its results', () => {
   });
 
   it('without a key: 401', async () => {
-    await expectError(await fetch(`${stack.url}/api/batch/${id}`), 401, 'INVALID_API_KEY');
+    await expectError(await stack.fetch(`/api/batch/${id}`), 401, 'INVALID_API_KEY');
   });
 });
 
@@ -164,7 +165,7 @@ it('GET /openapi.json documents the batch routes with the schemas the replies sa
   expect(doc.paths['/api/batch/{id}/results'].get).toBeDefined();
   const ajv = new Ajv2020({ strict: false, validateFormats: false });
   const validateJob = ajv.compile(doc.paths['/api/batch/{id}'].get.responses['200'].content['application/json'].schema);
-  const validateLine = ajv.compile(doc.paths['/api/batch/{id}/results'].get.responses['200'].content['application/json'].schema);
+  const validateLine = ajv.compile(doc.paths['/api/batch/{id}/results'].get.responses['200'].content['application/x-ndjson'].schema);
   expect(ajv.validate(doc.paths['/api/batch'].post.requestBody.content['application/json'].schema, { items: portfolio(), callback_url: 'https://example.com/hook' })).toBe(true);
   const response = await stack.post('/api/batch', { items: portfolio().slice(0, 2) }, { 'x-api-key': key });
   expect(ajv.validate(doc.paths['/api/batch'].post.responses['202'].content['application/json'].schema, await json(response.clone()))).toBe(true);
@@ -247,7 +248,7 @@ describe('POST /api/batch errors', () => {
   });
 
   it('other routes keep refusing CSV bodies', async () => {
-    const response = await fetch(`${stack.url}/api/predict/home`, { method: 'POST', headers: { 'content-type': 'text/csv', 'x-api-key': key }, body: 'district\nChilanzar' });
+    const response = await stack.fetch('/api/predict/home', { method: 'POST', headers: { 'content-type': 'text/csv', 'x-api-key': key }, body: 'district\nChilanzar' });
     expect(response.status).toBe(415);
   });
 });

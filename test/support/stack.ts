@@ -6,13 +6,17 @@ import { join } from 'node:path';
 import { KeyStore } from '../../gateway/auth/key-store';
 import { gatewayConfigFromEnv } from '../../gateway/config';
 import { startStack, type RunningStack } from '../../gateway/stack';
+import { checkedFetchResponse } from './openapi-responses';
 
 export interface TestStack extends RunningStack {
   url: string;
   keys: KeyStore;
   /** A fresh API key of a new organisation on the plan. */
   newKey(plan?: string): string;
+  /** POST a JSON body (a string is sent as it is); a documented REST route's reply is checked against the OpenAPI document. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** fetch on the gateway (`path` from the root); a documented REST route's reply is checked against the OpenAPI document. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   logs: string[];
   stop(): Promise<void>;
 }
@@ -29,6 +33,11 @@ export interface TestStackOptions {
   artifactsRoot?: string;
   /** Vehicle artifacts (an empty folder: no vehicle model in service). @default models/artifacts/vehicle */
   vehicleArtifactsRoot?: string;
+  /**
+   * Check every reply of `post` and `fetch` on a documented REST route against the OpenAPI document
+   * (test/support/openapi-responses.ts): a mismatch rejects the call, failing the test. @default true
+   */
+  checkResponses?: boolean;
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
@@ -41,6 +50,8 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const config = { ...gatewayConfigFromEnv({ ...process.env, ...options.env }), host: '127.0.0.1', port: 0, redisUrl: options.redisUrl };
   const stack = await startStack({ gateway: config, keys, log: (m) => logs.push(m), artifactsRoot: options.artifactsRoot, vehicleArtifactsRoot: options.vehicleArtifactsRoot });
   const url = stack.gateway.url;
+  const checked = async (method: string, path: string, response: Promise<Response>) =>
+    options.checkResponses === false ? response : checkedFetchResponse(method, path, await response);
   return {
     ...stack,
     url,
@@ -48,11 +59,12 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     logs,
     newKey: (plan = 'standard') => keys.create({ org: `test-org-${ORG_RUN}-${++orgCounter}`, plan }).key,
     post: (path, body, headers = {}) =>
-      fetch(url + path, {
+      checked('POST', path, fetch(url + path, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
+      })),
+    fetch: (path, init = {}) => checked(init.method ?? 'GET', path, fetch(url + path, init)),
     stop: async () => {
       await stack.close();
       rmSync(home, { recursive: true, force: true });
