@@ -11,6 +11,7 @@ import type { KeyStore } from '../auth/key-store';
 import { registerDashboard } from '../dashboard';
 import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
+import { registerMcpRoute } from '../mcp';
 import { registerDocs } from '../ops/docs';
 import { registerMetrics } from '../ops/metrics';
 import { documentRoute, openApiDocument } from '../ops/openapi';
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerVehicleRoutes(app, deps.graph, auth);
   registerTokenRoute(app, auth.apiKey);
   registerBatchRoutes(app, deps.graph, auth);
+  registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION });
 
   // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
   const progress = deps.batchProgress;

@@ -48,7 +48,8 @@ export const BATCH_RESULTS_OPERATION = { owner: 'location', query: /* GraphQL */
 /** Results per batchResults page (the most the query gives). */
 export const RESULTS_PAGE_SIZE = 1000;
 
-interface JobData {
+/** What BATCH_JOB_OPERATION selects. */
+export interface BatchJobData {
   id: string;
   status: string;
   total: number;
@@ -65,7 +66,8 @@ interface JobData {
   deliveries: { number: number; at: string; statusCode: number | null; error: string | null; durationMs: number }[] | null;
 }
 
-function toJobResponse(job: JobData) {
+/** GET /api/batch/{id}'s body (MCP's get_batch_status tool answers with it too). */
+export function toJobResponse(job: BatchJobData) {
   return {
     id: job.id,
     status: job.status,
@@ -124,8 +126,8 @@ function submissionOf(request: FastifyRequest): BatchSubmission {
   return batchFromJson(request.body);
 }
 
-async function jobOf(graph: Graph, request: FastifyRequest, id: string): Promise<JobData> {
-  const data = await executeForRest<{ batchJob: JobData | null }>(graph, request, BATCH_JOB_OPERATION, { id });
+async function jobOf(graph: Graph, request: FastifyRequest, id: string): Promise<BatchJobData> {
+  const data = await executeForRest<{ batchJob: BatchJobData | null }>(graph, request, BATCH_JOB_OPERATION, { id });
   if (!data.batchJob) throw new ApiError('NOT_FOUND', `No batch job ${id.slice(0, 100)}`, 'id');
   return data.batchJob;
 }

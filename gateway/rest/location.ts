@@ -37,7 +37,7 @@ export const LOCATION_INDEX_BY_ADDRESS_OPERATION = { owner: 'location', query: /
   }${LOCATION_INDEX_REPLY}` };
 
 /** The fields LOCATION_INDEX_REPLY selects. */
-interface LocationIndexData {
+export interface LocationIndexData {
   lat: number;
   lon: number;
   district: { id: string; name: string };
@@ -49,7 +49,8 @@ interface LocationIndexData {
   dataUsed: { layer: string; features: number; coverage: string; completeIn: string[] | null; licence: string | null; note: string }[];
 }
 
-interface GeocodeData {
+/** What the by-address operation selects: the geocode with its location index. */
+export interface GeocodeData {
   address: string;
   lat: number;
   lon: number;
@@ -77,7 +78,8 @@ documentRoute({
 
 const validateFields = compileBodyValidator(locationFieldsJsonSchema());
 
-function toLocationRestResponse(index: LocationIndexData, geocoded: GeocodeData | null, warnings: readonly string[]) {
+/** The route's body (MCP's location_index tool answers with it too). */
+export function toLocationRestResponse(index: LocationIndexData, geocoded: GeocodeData | null, warnings: readonly string[]) {
   return {
     lat: index.lat,
     lon: index.lon,

@@ -1,0 +1,74 @@
+/**
+ * The executor of the stdio server: each operation is a POST to the running gateway's /graphql
+ * with the organisation's API key, so authentication, quotas, limits and error masking are the
+ * gateway's own. Replies become data or a catalogue ApiError, as executeForRest makes them:
+ * the gateway's HTTP errors (401, 413, 429, 503) arrive as `{ error: { code, … } }`, GraphQL
+ * errors as `errors[0].extensions.code`.
+ */
+import type { GraphQLFormattedError } from 'graphql';
+import { ApiError, isErrorCode } from '../../schema/errors';
+import type { GraphExecutor } from './executor';
+
+export interface RemoteExecutorOptions {
+  /** The gateway, e.g. http://127.0.0.1:4000 (its /graphql is called). */
+  url: string;
+  apiKey: string;
+  /** Per operation. @default 120_000 (2 minutes: a large submit_batch upload) */
+  timeoutMs?: number;
+  /** Sent as User-Agent, so the gateway's logs tell these calls apart. */
+  userAgent?: string;
+}
+
+interface GraphQLReply {
+  data?: unknown;
+  errors?: readonly GraphQLFormattedError[];
+  error?: { code?: unknown; message?: unknown; field?: unknown; suggestions?: unknown };
+}
+
+export function remoteExecutor(options: RemoteExecutorOptions): GraphExecutor {
+  const endpoint = new URL('/graphql', options.url).toString();
+  return {
+    async execute<TData>(operation: { query: string }, variables: Record<string, unknown>): Promise<TData> {
+      let response: Response;
+      try {
+        response = await fetch(endpoint, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'x-api-key': options.apiKey,
+            'user-agent': options.userAgent ?? 'tashkent-valuation-mcp',
+          },
+          body: JSON.stringify({ query: operation.query, variables }),
+          signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
+        });
+      } catch (error) {
+        throw new ApiError('SERVICE_UNAVAILABLE', `The valuation service at ${options.url} cannot be reached (${(error as Error).message}); is it running, and is VALUATION_URL right?`);
+      }
+      let reply: GraphQLReply;
+      try {
+        reply = (await response.json()) as GraphQLReply;
+      } catch {
+        throw new ApiError(response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', `The valuation service answered HTTP ${response.status} without a JSON body`);
+      }
+      if (reply.error) throw fromErrorBody(reply.error);
+      if (reply.errors?.length) throw fromGraphQLError(reply.errors[0]);
+      if (!response.ok || reply.data === undefined || reply.data === null) throw new ApiError('INTERNAL');
+      return reply.data as TData;
+    },
+  };
+}
+
+/** The gateway's own error body (authentication, quota, size). */
+function fromErrorBody(error: NonNullable<GraphQLReply['error']>): ApiError {
+  if (!isErrorCode(error.code)) return new ApiError('INTERNAL');
+  return new ApiError(error.code, typeof error.message === 'string' ? error.message : undefined, typeof error.field === 'string' ? error.field : undefined, Array.isArray(error.suggestions) ? error.suggestions.map(String) : undefined);
+}
+
+/** A GraphQL error, mapped as gateway/rest/execute.ts maps it for the REST routes. */
+function fromGraphQLError(first: GraphQLFormattedError): ApiError {
+  const { code, field, suggestions } = first.extensions ?? {};
+  if (isErrorCode(code)) return new ApiError(code, first.message, field as string | undefined, suggestions as string[] | undefined);
+  if (code === 'BAD_USER_INPUT') return new ApiError('INVALID_PARAMETER', first.message);
+  return new ApiError('INTERNAL');
+}

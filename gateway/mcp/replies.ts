@@ -1,0 +1,131 @@
+/**
+ * GraphQL data → the tools' structured replies. Where a REST route exists the reply is that
+ * route's body, field for field (test/mcp compares them), so an agent and a bank's system read
+ * one contract, with `warnings` added where the route has none; the other replies are the
+ * GraphQL data with snake_case keys.
+ */
+import { toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
+import { toJobResponse, type BatchJobData } from '../rest/batch';
+import { toLocationRestResponse, type GeocodeData as GeocodedIndexData, type LocationIndexData } from '../rest/location';
+import { toVehicleRestResponse, type VehicleValuationView } from '../../schema/vehicle-rest';
+
+/** `homeValuation` as HOME_VALUATION_OPERATION selects it (location by name: district is an entity in the graph). */
+export interface HomeValuationData {
+  homeValuation: Omit<HomeValuationView, 'location'> & {
+    location: { districtName: string; mahallaName: string | null; mahallaId: string | null; matched: HomeValuationView['location']['matched'] };
+  };
+}
+
+export function homeReply({ homeValuation: { location, ...valuation } }: HomeValuationData, warnings: readonly string[]) {
+  const view: HomeValuationView = { ...valuation, location: { district: location.districtName, mahalla: location.mahallaName, mahallaId: location.mahallaId, matched: location.matched } };
+  return toHomeRestResponse(view, warnings);
+}
+export type HomeReply = ReturnType<typeof homeReply>;
+
+export function vehicleReply(data: { vehicleValuation: VehicleValuationView }, warnings: readonly string[]) {
+  return toVehicleRestResponse(data.vehicleValuation, warnings);
+}
+export type VehicleReply = ReturnType<typeof vehicleReply>;
+
+function matchedReply(matched: GeocodedIndexData['matched']) {
+  return { district: matched.district.name, quarter: matched.quarter, street: matched.street, mahalla: matched.mahalla?.name ?? null, mahalla_id: matched.mahalla?.id ?? null };
+}
+
+/** POST /api/location/index's body. */
+export function locationReply(index: LocationIndexData, geocoded: GeocodedIndexData | null, warnings: readonly string[]) {
+  return toLocationRestResponse(index, geocoded, warnings);
+}
+export type LocationReply = ReturnType<typeof locationReply>;
+
+export type { BatchJobData, GeocodedIndexData, LocationIndexData };
+
+export interface GeocodeData {
+  geocode: Omit<GeocodedIndexData, 'locationIndex'> & {
+    candidates: { name: string; precision: string; district: { name: string }; lat: number; lon: number; confidence: number }[];
+  };
+}
+
+export function geocodeReply({ geocode: g }: GeocodeData, warnings: readonly string[]) {
+  return {
+    address: g.address,
+    lat: g.lat,
+    lon: g.lon,
+    precision: g.precision,
+    confidence: g.confidence,
+    matched: matchedReply(g.matched),
+    candidates: g.candidates.map((c) => ({ name: c.name, precision: c.precision, district: c.district.name, lat: c.lat, lon: c.lon, confidence: c.confidence })),
+    warnings,
+  };
+}
+export type GeocodeReply = ReturnType<typeof geocodeReply>;
+
+export interface DistrictData {
+  name: string;
+  id: string;
+  names: { english: string; uzbekLatin: string; russian: string };
+  centroid: { lat: number; lon: number };
+  /** Details only with $withMahallas. */
+  mahallas: { id: string; name?: string; cyrillic?: string; centre?: { lat: number; lon: number } | null }[];
+}
+
+export function districtsReply(districts: readonly DistrictData[], withMahallas: boolean, warnings: readonly string[]) {
+  return {
+    districts: districts.map((d) => ({
+      name: d.name,
+      id: d.id,
+      names: { english: d.names.english, uzbek_latin: d.names.uzbekLatin, russian: d.names.russian },
+      centroid: d.centroid,
+      mahalla_count: d.mahallas.length,
+      ...(withMahallas && { mahallas: d.mahallas.map((m) => ({ id: m.id, name: m.name!, cyrillic: m.cyrillic!, centre: m.centre ?? null })) }),
+    })),
+    warnings,
+  };
+}
+export type DistrictsReply = ReturnType<typeof districtsReply>;
+
+/** POST /api/batch's 202 body: the contract says queued (get_batch_status has the live status). */
+export function batchAcceptedReply(job: { id: string; total: number; createdAt: string; resultsUrl: string }, warnings: readonly string[]) {
+  return { id: job.id, status: 'queued' as const, total: job.total, created_at: job.createdAt, results_url: job.resultsUrl, warnings };
+}
+export type BatchAcceptedReply = ReturnType<typeof batchAcceptedReply>;
+
+export interface BatchResultsData {
+  items: { index: number; ok: boolean; result: unknown; error: { code: string; message: string } | null }[];
+  nextOffset: number | null;
+}
+
+/** GET /api/batch/{id}'s body, and a page of GET /api/batch/{id}/results' lines when asked for. */
+export function batchStatusReply(job: BatchJobData, results: BatchResultsData | null, warnings: readonly string[]) {
+  return {
+    ...toJobResponse(job),
+    ...(results && {
+      results: { items: results.items.map((i) => ({ index: i.index, ok: i.ok, result: i.ok ? i.result : null, error: i.error })), next_offset: results.nextOffset },
+    }),
+    warnings,
+  };
+}
+export type BatchStatusReply = ReturnType<typeof batchStatusReply>;
+
+interface Metrics { n: number; r2: number | null; mape: number; medianApe: number; maeUsd: number; ppe10: number; ppe20: number; intervalCoverage: number; medianIntervalWidth: number }
+interface ModelInfo { version: string; trainedAt: string; dataSnapshot: string; evaluation: string; metrics: Metrics }
+export interface ResidentialModelData { residentialModel: ModelInfo & { districts: { district: string; accuracyClass: string; metrics: Metrics }[] } }
+export interface VehicleModelData { vehicleModel: ModelInfo & { groups: { group: string; accuracyClass: string; metrics: Metrics }[] } }
+
+type Snake<T> = T extends readonly (infer U)[] ? Snake<U>[] : T extends object ? { [K in keyof T as K extends string ? SnakeKey<K> : K]: Snake<T[K]> } : T;
+type SnakeKey<S extends string> = S extends `${infer H}${infer R}` ? `${H extends Uppercase<H> ? (H extends Lowercase<H> ? H : `_${Lowercase<H>}`) : H}${SnakeKey<R>}` : S;
+
+/** GraphQL data with snake_case keys (uzbekLatin → uzbek_latin, maeUsd → mae_usd; ppe10 stays). */
+export function snakeCaseKeys<T>(value: T): Snake<T> {
+  if (Array.isArray(value)) return value.map(snakeCaseKeys) as Snake<T>;
+  if (value === null || typeof value !== 'object') return value as Snake<T>;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(), snakeCaseKeys(v)])) as Snake<T>;
+}
+
+export function modelAccuracyReply(models: { residential?: ResidentialModelData['residentialModel']; vehicle?: VehicleModelData['vehicleModel'] | null }, warnings: readonly string[]) {
+  return {
+    ...(models.residential !== undefined && { residential: snakeCaseKeys(models.residential) }),
+    ...(models.vehicle !== undefined && { vehicle: models.vehicle && snakeCaseKeys(models.vehicle) }),
+    warnings,
+  };
+}
+export type ModelAccuracyReply = ReturnType<typeof modelAccuracyReply>;

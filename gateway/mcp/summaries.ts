@@ -1,0 +1,90 @@
+/**
+ * One or two sentences per reply that an agent can quote to a person as they are, e.g.
+ * "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (0.86)". The numbers
+ * are the reply's own; the structured reply beside them has everything else.
+ */
+import type {
+  BatchAcceptedReply,
+  BatchStatusReply,
+  DistrictsReply,
+  GeocodeReply,
+  HomeReply,
+  LocationReply,
+  ModelAccuracyReply,
+  VehicleReply,
+} from './replies';
+
+const usd = (value: number) => `${Math.round(value).toLocaleString('en-US')} USD`;
+const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
+const percent = (fraction: number, digits = 1) => `${(fraction * 100).toFixed(digits)}%`;
+const coordinate = (value: number) => value.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
+
+/** "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (0.86)" */
+function valuation(v: { estimate: number; interval: { low: number; high: number; coverage: number }; confidence: { level: string; score: number } }): string {
+  return `Estimated ${usd(v.estimate)} (${percent(v.interval.coverage, 0)} interval ${grouped(v.interval.low)}–${grouped(v.interval.high)}), confidence ${v.confidence.level} (${v.confidence.score.toFixed(2)})`;
+}
+
+function remarks(flags: readonly string[], warnings: readonly string[]): string {
+  return `${flags.length ? ` Flags: ${flags.join(', ')}.` : ''}${warnings.length ? ` Warnings: ${warnings.join('; ')}.` : ''}`;
+}
+
+export function homeSummary(r: HomeReply): string {
+  const place = r.location.mahalla ? `${r.location.district}, mahalla ${r.location.mahalla}` : `${r.location.district} (district level)`;
+  return `${valuation(r)}. ${place}; ${grouped(r.price_per_m2)} USD/m²; model ${r.model_version}.${remarks(r.anomaly.flags, r.warnings)}`;
+}
+
+export function vehicleSummary(r: VehicleReply): string {
+  return `${r.vehicle.make} ${r.vehicle.model} ${r.vehicle.year}: ${valuation(r).replace(/^E/, 'e')}. ${grouped(r.anomaly.market_listings)} market listings of this make and model; model ${r.model_version}.${remarks(r.anomaly.flags, r.warnings)}`;
+}
+
+export function locationSummary(r: LocationReply): string {
+  const score = r.composite.score === null ? 'no composite location index (no data)' : `Composite location index ${r.composite.score.toFixed(1)}/100`;
+  const parts = Object.entries(r.subindexes).map(([id, s]) => `${id} ${s.score === null ? 'n/a' : Math.round(s.score)}${s.coverage === 'partial' ? ' (partial data)' : ''}`);
+  const where = r.geocoded ? `"${r.geocoded.address}" (placed at ${r.geocoded.precision} precision, ${coordinate(r.lat)}, ${coordinate(r.lon)})` : `${coordinate(r.lat)}, ${coordinate(r.lon)}`;
+  const complete = r.composite.complete ? '' : r.composite.missing.length ? ` Missing data: ${r.composite.missing.join(', ')}.` : ' Some scores rest on partial data (lower bounds).';
+  return `${score} at ${where} in ${r.district.name}: ${parts.join(', ')}.${complete}${remarks([], r.warnings)}`;
+}
+
+export function geocodeSummary(r: GeocodeReply): string {
+  const matched = [r.matched.district, r.matched.quarter, r.matched.street, r.matched.mahalla && `mahalla ${r.matched.mahalla}`].filter(Boolean).join(', ');
+  const others = r.candidates.length ? ` ${r.candidates.length} less precise candidate${r.candidates.length === 1 ? '' : 's'}.` : '';
+  return `"${r.address}" placed at ${coordinate(r.lat)}, ${coordinate(r.lon)} (${r.precision} precision, confidence ${r.confidence.toFixed(2)}): ${matched}.${others}${remarks([], r.warnings)}`;
+}
+
+export function districtsSummary(r: DistrictsReply): string {
+  const mahallas = r.districts.reduce((sum, d) => sum + d.mahalla_count, 0);
+  const list = r.districts.map((d) => `${d.name} (${d.names.uzbek_latin}; ${d.mahalla_count} mahallas)`).join(', ');
+  return `${r.districts.length} district${r.districts.length === 1 ? '' : 's'}, ${grouped(mahallas)} mahallas: ${list}.${remarks([], r.warnings)}`;
+}
+
+export function batchAcceptedSummary(r: BatchAcceptedReply): string {
+  return `Batch job ${r.id} queued with ${grouped(r.total)} item${r.total === 1 ? '' : 's'}. Follow it with get_batch_status (id "${r.id}").${remarks([], r.warnings)}`;
+}
+
+export function batchStatusSummary(r: BatchStatusReply): string {
+  const progress = `${grouped(r.processed)} of ${grouped(r.total)} items processed (${grouped(r.succeeded)} succeeded, ${grouped(r.failed)} failed)`;
+  const results = r.results
+    ? r.results.items.length
+      ? ` Results ${r.results.items[0].index}–${r.results.items[r.results.items.length - 1].index} included${r.results.next_offset !== null ? `; more from results_offset ${r.results.next_offset}` : ''}.`
+      : ' No results recorded at that offset yet.'
+    : '';
+  return `Batch job ${r.id}: ${r.status}, ${progress}.${r.error ? ` Error: ${r.error}.` : ''}${results}${remarks([], r.warnings)}`;
+}
+
+/** Best first, as the model cards list them. */
+const ACCURACY_CLASSES = ['high', 'medium', 'moderate', 'low'];
+
+export function modelAccuracySummary(r: ModelAccuracyReply): string {
+  const parts: string[] = [];
+  const headline = (name: string, m: { version: string; metrics: { n: number; mape: number; r2: number | null; interval_coverage: number } }, unit: string) =>
+    `${name} model ${m.version}: MAPE ${percent(m.metrics.mape)}${m.metrics.r2 === null ? '' : `, R² ${m.metrics.r2.toFixed(3)}`}, 90% interval coverage ${percent(m.metrics.interval_coverage)} on ${grouped(m.metrics.n)} held-out ${unit}`;
+  if (r.residential) {
+    const classes = new Map<string, string[]>(ACCURACY_CLASSES.map((c) => [c, []]));
+    for (const d of r.residential.districts) classes.set(d.accuracy_class, [...(classes.get(d.accuracy_class) ?? []), d.district]);
+    const byClass = [...classes].filter(([, ds]) => ds.length).map(([c, ds]) => `${c}: ${ds.join(', ')}`).join('; ');
+    parts.push(`${headline('Residential', r.residential, 'listings')} (accuracy class by district, ${byClass}).`);
+  }
+  if (r.vehicle) parts.push(`${headline('Vehicle', r.vehicle, 'listings')} across ${r.vehicle.groups.length} make/model groups.`);
+  if (r.vehicle === null) parts.push('No vehicle model is in service.');
+  return `${parts.join(' ')}${remarks([], r.warnings)}`;
+}

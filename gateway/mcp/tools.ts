@@ -1,0 +1,261 @@
+/**
+ * The MCP tools: each a thin translation into the API's GraphQL operations, as the REST routes
+ * are. Arguments use the REST routes' snake_case names and pass through the same checks (the
+ * REST body parsers, or the REST validator on the tool's published schema), so validation,
+ * behaviour and errors are the API's. A definition is data plus `run` (arguments → reply) and
+ * `summary` (reply → a sentence); registerTools adds the result and error envelopes.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { SUBINDEXES } from '../../models/location';
+import { batchFromJson } from '../../schema/batch-contract';
+import { ApiError } from '../../schema/errors';
+import { parseHomeRestBody } from '../../schema/home-rest';
+import { chooseLocationRequest } from '../../schema/location-contract';
+import { compileBodyValidator } from '../../schema/rest-validation';
+import { parseVehicleRestBody } from '../../schema/vehicle-rest';
+import { batchAcceptedResponseJsonSchema, homeResponseJsonSchema, vehicleResponseJsonSchema } from '../rest/response-schemas';
+import type { GraphExecutor } from './executor';
+import * as ops from './operations';
+import * as replies from './replies';
+import { toolError, toolSuccess } from './results';
+import * as schemas from './schemas';
+import * as summaries from './summaries';
+
+export interface ToolDefinition<TReply extends object = object> {
+  name: string;
+  title: string;
+  description: string;
+  input: schemas.JsonSchema;
+  output: schemas.JsonSchema;
+  annotations: ToolAnnotations;
+  /** The API's field names → this tool's argument names, where they differ. */
+  argumentNames?: Readonly<Record<string, string>>;
+  run(args: Record<string, unknown>, executor: GraphExecutor): Promise<TReply>;
+  summary(reply: TReply): string;
+}
+
+/** Reads only; asking twice changes nothing; the answer comes from this service alone. */
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+
+const CONVENTIONS = 'Arguments use the snake_case names of the REST API. On failure the tool returns isError with the API\'s error code first (e.g. INVALID_PARAMETER, MISSING_PARAMETER, RATE_LIMITED), the argument at fault, and the error as JSON.';
+
+// Tools without a REST body parser check their arguments against their published schema as the
+// REST routes check a body: the API's codes and phrasing, unknown arguments ignored with a
+// warning, personal data refused.
+const validateLocation = compileBodyValidator(schemas.LOCATION_INPUT);
+const validateGeocode = compileBodyValidator(schemas.GEOCODE_INPUT);
+const validateDistricts = compileBodyValidator(schemas.DISTRICTS_INPUT);
+const validateBatchStatus = compileBodyValidator(schemas.BATCH_STATUS_INPUT);
+const validateModelAccuracy = compileBodyValidator(schemas.MODEL_ACCURACY_INPUT);
+
+const valueHome: ToolDefinition<replies.HomeReply> = {
+  name: 'value_home',
+  title: 'Value a flat in Tashkent',
+  description: [
+    'Value a flat (apartment) in Tashkent city as loan collateral: its market value in USD with a calibrated 90% prediction interval, a confidence level (high, medium or low), each ensemble model\'s estimate, and anomaly checks against the district and mahalla medians (flags say when to look twice).',
+    'Required: district, area (m²), rooms, floor, total_floors. District, mahalla, renovation, building_type and bathroom accept English, Uzbek (Latin or Cyrillic) and Russian spellings; an unknown district fails with UNKNOWN_DISTRICT and suggestions, an unknown mahalla falls back to the district with a warning.',
+    'Only an address? Call geocode_address first and use its matched district and mahalla. Send no personal data (names, phone numbers): it is refused with PERSONAL_DATA_NOT_ACCEPTED.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.HOME_INPUT,
+  output: homeResponseJsonSchema(),
+  annotations: READ_ONLY,
+  argumentNames: schemas.ARGUMENT_NAMES,
+  async run(args, executor) {
+    const { input, warnings } = parseHomeRestBody(args);
+    return replies.homeReply(await executor.execute<replies.HomeValuationData>(ops.HOME_VALUATION_OPERATION, { input }), warnings);
+  },
+  summary: summaries.homeSummary,
+};
+
+const valueVehicle: ToolDefinition<replies.VehicleReply> = {
+  name: 'value_vehicle',
+  title: 'Value a used vehicle',
+  description: [
+    'Value a used car, van or truck sold in Uzbekistan as loan collateral: market value in USD with a calibrated 90% prediction interval, a confidence level, each ensemble model\'s estimate, the catalogue\'s name for the vehicle, and anomaly checks against the same make, model and year (market_listings says how much market data backs the estimate).',
+    'Required: make, model, year; the rest sharpens the estimate. Names accept English, Uzbek and Russian spellings (Шевроле → Chevrolet). An unknown make or model fails with UNKNOWN_VEHICLE and suggestions (Toyta → Toyota); a make and model with too little market data fails with INSUFFICIENT_MARKET_DATA: then do not guess a value. No VIN or number plate.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.VEHICLE_INPUT,
+  output: vehicleResponseJsonSchema(),
+  annotations: READ_ONLY,
+  async run(args, executor) {
+    const { input, warnings } = parseVehicleRestBody(args);
+    return replies.vehicleReply(await executor.execute(ops.VEHICLE_VALUATION_OPERATION, { input }), warnings);
+  },
+  summary: summaries.vehicleSummary,
+};
+
+const locationIndex: ToolDefinition<replies.LocationReply> = {
+  name: 'location_index',
+  title: 'Location index of a Tashkent place',
+  description: [
+    `How good a Tashkent location is for collateral: nine subindexes (${SUBINDEXES.join(', ')}), each 0–100 on an absolute scale, their weighted composite, and the data layers behind them with coverage flags (with partial coverage a score is a lower bound).`,
+    'Give lat and lon (WGS 84 degrees; Tashkent is at about 41.2–41.4 N, 69.1–69.4 E), or instead an address, which is geocoded first (the reply then adds geocoded: the point, its precision and what matched).',
+    'Outside the city: OUTSIDE_TASHKENT (the message says when lat and lon look swapped); an address that cannot be placed: UNRESOLVABLE_ADDRESS with suggestions.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.LOCATION_INPUT,
+  output: schemas.locationOutput(SUBINDEXES),
+  annotations: READ_ONLY,
+  async run(args, executor) {
+    const { body, warnings } = validateLocation(args);
+    const wanted = chooseLocationRequest(body);
+    if (wanted.kind === 'point') {
+      const data = await executor.execute<{ locationIndex: replies.LocationIndexData }>(ops.LOCATION_INDEX_OPERATION, { lat: wanted.lat, lon: wanted.lon });
+      return replies.locationReply(data.locationIndex, null, warnings);
+    }
+    const data = await executor.execute<{ geocode: replies.GeocodedIndexData }>(ops.LOCATION_INDEX_BY_ADDRESS_OPERATION, { address: wanted.address });
+    return replies.locationReply(data.geocode.locationIndex, data.geocode, warnings);
+  },
+  summary: summaries.locationSummary,
+};
+
+const geocodeAddress: ToolDefinition<replies.GeocodeReply> = {
+  name: 'geocode_address',
+  title: 'Place a Tashkent address',
+  description: [
+    'Place a Tashkent address on the map: its point, the precision of the answer (street, quarter, mahalla or district, most precise first), a confidence from 0 to 1 (it orders answers; it is not a calibrated probability), the district, massif quarter, street and mahalla it matched, and less precise candidates.',
+    'Pass the matched district and mahalla to value_home. An address that cannot be placed: UNRESOLVABLE_ADDRESS with suggestions.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.GEOCODE_INPUT,
+  output: schemas.GEOCODE_OUTPUT,
+  annotations: READ_ONLY,
+  async run(args, executor) {
+    const { body, warnings } = validateGeocode(args);
+    return replies.geocodeReply(await executor.execute(ops.GEOCODE_OPERATION, { address: body.address }), warnings);
+  },
+  summary: summaries.geocodeSummary,
+};
+
+const listDistricts: ToolDefinition<replies.DistrictsReply> = {
+  name: 'list_districts',
+  title: 'Districts and mahallas of Tashkent',
+  description: [
+    'The 12 districts of Tashkent city with their names in English, Uzbek (Latin) and Russian, their centroid, and their mahallas (neighbourhood communities: id, Uzbek Latin and Cyrillic names, centre), most listed first.',
+    'Pass district (any spelling) for one district, include_mahallas false for the districts alone. The names are the ones value_home takes as district and mahalla. An unknown district: UNKNOWN_DISTRICT with suggestions.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.DISTRICTS_INPUT,
+  output: schemas.DISTRICTS_OUTPUT,
+  annotations: READ_ONLY,
+  argumentNames: { name: 'district' },
+  async run(args, executor) {
+    const { body, warnings } = validateDistricts(args);
+    const withMahallas = body.include_mahallas !== false;
+    if (body.district === undefined) {
+      const data = await executor.execute<{ districts: replies.DistrictData[] }>(ops.DISTRICTS_OPERATION, { withMahallas });
+      return replies.districtsReply(data.districts, withMahallas, warnings);
+    }
+    const data = await executor.execute<{ district: replies.DistrictData | null }>(ops.DISTRICT_OPERATION, { name: body.district, withMahallas });
+    if (!data.district) throw new ApiError('UNKNOWN_DISTRICT', `Unknown district "${String(body.district).slice(0, 60)}"`, 'district');
+    return replies.districtsReply([data.district], withMahallas, warnings);
+  },
+  summary: summaries.districtsSummary,
+};
+
+const submitBatch: ToolDefinition<replies.BatchAcceptedReply> = {
+  name: 'submit_batch',
+  title: 'Submit a portfolio for background valuation',
+  description: [
+    'Queue a portfolio of Tashkent addresses, optionally with the flat at each, for background valuation: each item is geocoded, scored with the location index and, with home, valued; one bad item never fails the job (it gets its own error).',
+    'Returns the job id at once: follow the job with get_batch_status, which also pages through the results. home takes value_home\'s arguments except district and mahalla, which come from the geocoded address (area, rooms, floor and total_floors are needed for a valuation).',
+    'More items than the plan allows: INVALID_PARAMETER on items. callback_url (public https) receives a signed batch.completed webhook when the job ends. Every call creates a new job.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.BATCH_INPUT,
+  output: schemas.withWarnings(batchAcceptedResponseJsonSchema()),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  argumentNames: schemas.ARGUMENT_NAMES,
+  async run(args, executor) {
+    const submission = batchFromJson(args);
+    const input = { items: submission.items, ...(submission.callbackUrl !== undefined && { callbackUrl: submission.callbackUrl }), ...(submission.chunkSize !== undefined && { chunkSize: submission.chunkSize }) };
+    const data = await executor.execute<{ submitBatch: { id: string; total: number; createdAt: string; resultsUrl: string } }>(ops.SUBMIT_BATCH_OPERATION, { input });
+    return replies.batchAcceptedReply(data.submitBatch, []);
+  },
+  summary: summaries.batchAcceptedSummary,
+};
+
+const getBatchStatus: ToolDefinition<replies.BatchStatusReply> = {
+  name: 'get_batch_status',
+  title: 'Status and results of a batch job',
+  description: [
+    'Status and progress of one of your organisation\'s batch jobs (queued → running → completed | failed | cancelled): items processed, succeeded and failed, timestamps, webhook delivery attempts.',
+    'With results_limit (1–100) the reply also has a page of item results in item order from results_offset: each { index, ok, result, error }; results.next_offset is where the next page starts (null when no further result is recorded yet, e.g. while the job runs).',
+    'An unknown id, or another organisation\'s: NOT_FOUND.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.BATCH_STATUS_INPUT,
+  output: schemas.BATCH_STATUS_OUTPUT,
+  annotations: READ_ONLY,
+  async run(args, executor) {
+    const { body, warnings } = validateBatchStatus(args);
+    const id = body.id as string;
+    const data = await executor.execute<{ batchJob: replies.BatchJobData | null }>(ops.BATCH_JOB_OPERATION, { id });
+    if (!data.batchJob) throw new ApiError('NOT_FOUND', `No batch job ${id.slice(0, 100)}`, 'id');
+    const limit = (body.results_limit as number | undefined) ?? 0;
+    const results = limit > 0
+      ? (await executor.execute<{ batchResults: replies.BatchResultsData }>(ops.BATCH_RESULTS_OPERATION, { id, offset: (body.results_offset as number | undefined) ?? 0, limit })).batchResults
+      : null;
+    return replies.batchStatusReply(data.batchJob, results, warnings);
+  },
+  summary: summaries.batchStatusSummary,
+};
+
+const getModelAccuracy: ToolDefinition<replies.ModelAccuracyReply> = {
+  name: 'get_model_accuracy',
+  title: 'Accuracy of the valuation models',
+  description: [
+    'How accurate the valuation models in service are on sales they never saw: version, training date, data snapshot, how they were evaluated, and held-out metrics: n, r2, mape and median_ape as fractions (0.07 = 7%), mae_usd, ppe10 and ppe20 (share within ±10% and ±20%), interval_coverage (share of true prices inside the 90% interval), median_interval_width.',
+    'Residential (flats): overall and per district, each with an accuracy class (high, medium, moderate, low); vehicle: overall and per make/model group. kind: residential or vehicle; omit it for both (vehicle is null, with a warning, when no vehicle model is in service).',
+    'Quote the district\'s accuracy class beside a flat\'s valuation.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.MODEL_ACCURACY_INPUT,
+  output: schemas.MODEL_ACCURACY_OUTPUT,
+  annotations: READ_ONLY,
+  async run(args, executor) {
+    const { body, warnings } = validateModelAccuracy(args);
+    const kind = body.kind as 'residential' | 'vehicle' | undefined;
+    const residential = kind === 'vehicle' ? undefined : (await executor.execute<replies.ResidentialModelData>(ops.RESIDENTIAL_MODEL_OPERATION, {})).residentialModel;
+    if (kind === 'residential') return replies.modelAccuracyReply({ residential }, warnings);
+    try {
+      const vehicle = (await executor.execute<replies.VehicleModelData>(ops.VEHICLE_MODEL_OPERATION, {})).vehicleModel;
+      return replies.modelAccuracyReply({ residential, vehicle }, warnings);
+    } catch (error) {
+      // Asked for both: a service without a vehicle model still answers for flats.
+      if (kind === undefined && error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE') {
+        return replies.modelAccuracyReply({ residential, vehicle: null }, [...warnings, `vehicle model: ${error.message}`]);
+      }
+      throw error;
+    }
+  },
+  summary: summaries.modelAccuracySummary,
+};
+
+export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy] as ToolDefinition[];
+
+export interface ToolDeps {
+  executor: GraphExecutor;
+  log(message: string): void;
+  /** The HTTP request's id, echoed in error bodies (in the gateway). */
+  requestId?: string;
+}
+
+/** The SDK's view of each definition's schemas, built once: servers are made per request. */
+const PUBLISHED = new Map(TOOLS.map((tool) => [tool.name, { inputSchema: schemas.published(tool.input), outputSchema: schemas.published(tool.output) }]));
+
+export function registerTools(server: McpServer, deps: ToolDeps): void {
+  for (const tool of TOOLS) {
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, annotations: tool.annotations, ...PUBLISHED.get(tool.name)! }, async (args) => {
+      try {
+        const reply = await tool.run(args, deps.executor);
+        return toolSuccess(reply, tool.summary(reply));
+      } catch (error) {
+        return toolError(error, { argumentNames: tool.argumentNames, requestId: deps.requestId, log: deps.log });
+      }
+    });
+  }
+}

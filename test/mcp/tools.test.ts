@@ -1,0 +1,242 @@
+/**
+ * The MCP server through the SDK's own client, over both transports (Streamable HTTP on the
+ * gateway's /mcp, and the stdio entry calling the gateway), against the real service: one suite
+ * run on each. Replies of tools with a REST twin must equal that route's body.
+ */
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ListToolsResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
+import { json, useTestStack } from '../support/stack';
+import { callOk, SAMPLE_HOME_ARGUMENTS, texts, toolErrorBody, TRANSPORTS, type Connected } from './support';
+
+const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined }));
+
+const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy'];
+
+/** A REST reply without the time it was made, to compare with a tool's. */
+function timeless<T extends Record<string, unknown>>(body: T): Omit<T, 'valued_at'> {
+  const { valued_at: _time, ...rest } = body;
+  return rest;
+}
+
+describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
+  let session: Connected;
+  let client: Client;
+  beforeAll(async () => {
+    session = await connect(fixture.stack, fixture.key);
+    client = session.client;
+  });
+  afterAll(() => session?.close());
+
+  it('identifies itself and tells the assistant how to use it', () => {
+    expect(client.getServerVersion()?.name).toBe('tashkent-valuation');
+    expect(client.getInstructions()).toMatch(/90% interval/);
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+  });
+
+  it('lists the eight tools; the list validates against the protocol schema and every schema is valid JSON Schema', async () => {
+    const raw = await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema);
+    expect(ListToolsResultSchema.safeParse(raw).success).toBe(true);
+    expect(raw.tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
+    const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
+    addFormats(ajv);
+    for (const tool of raw.tools) {
+      expect(tool.title).toBeTruthy();
+      expect(tool.description!.length).toBeGreaterThan(150);
+      expect(tool.description).toMatch(/snake_case/);
+      expect(tool.annotations).toBeDefined();
+      for (const schema of [tool.inputSchema, tool.outputSchema!]) {
+        expect(schema.type).toBe('object');
+        expect(ajv.validateSchema(schema)).toBe(true);
+        expect(() => ajv.compile(schema)).not.toThrow();
+      }
+      // An agent follows the schema without our docs: every argument says what it is.
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect([tool.name, name, (property as { description?: string }).description]).toEqual([tool.name, name, expect.any(String)]);
+      }
+    }
+    const home = raw.tools.find((t) => t.name === 'value_home')!;
+    expect(home.inputSchema.required).toEqual(['district', 'area', 'rooms', 'floor', 'total_floors']);
+    expect(home.inputSchema.properties).toMatchObject({ area: { type: 'number', minimum: 10, maximum: 1000 }, building_type: { type: 'string' }, furniture: { type: ['string', 'boolean'] } });
+    expect(home.inputSchema.properties).not.toHaveProperty('qurilish_turi');
+    expect(home.annotations).toMatchObject({ readOnlyHint: true });
+    expect(raw.tools.find((t) => t.name === 'submit_batch')!.annotations).toMatchObject({ readOnlyHint: false });
+  });
+
+  it('value_home: a positive estimate, equal to what POST /api/predict/home returns for the same flat', async () => {
+    const { reply, summary, result } = await callOk(client, 'value_home', SAMPLE_HOME_ARGUMENTS);
+    expect(reply.estimate).toBeGreaterThan(30_000);
+    expect(reply.estimate).toBeLessThan(200_000);
+    expect(reply.interval.low).toBeLessThan(reply.estimate);
+    expect(reply.interval.high).toBeGreaterThan(reply.estimate);
+    expect(reply.location).toMatchObject({ district: 'Chilanzar', matched: 'mahalla' });
+    expect(reply.model_version).toBe(fixture.stack.modelVersion);
+    const rest = await json(await fixture.post('/api/predict/home', SAMPLE_HOME_REQUEST));
+    expect(timeless(reply)).toEqual(timeless(rest));
+    const grouped = (n: number) => Math.round(n).toLocaleString('en-US');
+    expect(summary).toContain(`Estimated ${grouped(reply.estimate)} USD (90% interval ${grouped(reply.interval.low)}–${grouped(reply.interval.high)}), confidence ${reply.confidence.level}`);
+    // The JSON is in the text too, for clients that read no structured content.
+    expect(JSON.parse(texts(result)[1])).toEqual(reply);
+  });
+
+  it('value_home: furniture as a boolean, names in Russian, and an unknown argument ignored with a warning', async () => {
+    const { reply } = await callOk(client, 'value_home', { ...SAMPLE_HOME_ARGUMENTS, district: 'Чиланзарский район', building_type: 'Кирпичный', furniture: true, colour: 'blue' });
+    expect(reply.location.district).toBe('Chilanzar');
+    expect(reply.warnings).toContain('unknown field "colour" ignored');
+  });
+
+  it('value_vehicle: equal to what POST /api/predict/vehicle returns', async () => {
+    const { reply, summary } = await callOk(client, 'value_vehicle', SAMPLE_VEHICLE_REQUEST);
+    expect(reply.estimate).toBeGreaterThan(1_000);
+    expect(reply.vehicle).toEqual({ make: 'Chevrolet', model: 'Cobalt', year: 2019 });
+    expect(reply.model_version).toBe(fixture.stack.vehicleModelVersion);
+    expect(timeless(reply)).toEqual(timeless(await json(await fixture.post('/api/predict/vehicle', SAMPLE_VEHICLE_REQUEST))));
+    expect(summary).toMatch(/^Chevrolet Cobalt 2019: estimated [\d,]+ USD \(90% interval [\d,]+–[\d,]+\), confidence (high|medium|low)/);
+  });
+
+  it('location_index: by coordinate and by address, equal to POST /api/location/index', async () => {
+    const point = { lat: 41.311151, lon: 69.279737 };
+    const { reply, summary } = await callOk(client, 'location_index', point);
+    expect(reply.composite.score).toBeGreaterThan(0);
+    expect(reply.composite.score).toBeLessThanOrEqual(100);
+    expect(Object.keys(reply.subindexes)).toHaveLength(9);
+    expect(reply).toEqual(await json(await fixture.post('/api/location/index', point)));
+    expect(summary).toMatch(/^Composite location index \d+\.\d\/100 at 41\.311151, 69\.279737 in \w+: transport \d+/);
+
+    const byAddress = await callOk(client, 'location_index', { address: 'Yunusobod 8 kvartal' });
+    expect(byAddress.reply.geocoded.matched.district).toBe('Yunusabad');
+    expect(byAddress.reply).toEqual(await json(await fixture.post('/api/location/index', { address: 'Yunusobod 8 kvartal' })));
+  });
+
+  it('geocode_address: the point, its precision and what matched', async () => {
+    const { reply, summary } = await callOk(client, 'geocode_address', { address: 'Yunusobod 8 kvartal' });
+    expect(reply.matched.district).toBe('Yunusabad');
+    expect(reply.precision).toBe('quarter');
+    expect(reply.lat).toBeGreaterThan(41.2);
+    expect(reply.lat).toBeLessThan(41.45);
+    expect(reply.lon).toBeGreaterThan(69.1);
+    expect(reply.lon).toBeLessThan(69.45);
+    expect(reply.confidence).toBeGreaterThan(0);
+    expect(summary).toMatch(/^"Yunusobod 8 kvartal" placed at 41\.\d+, 69\.\d+ \(quarter precision/);
+  });
+
+  it('list_districts: the 12 districts with their mahallas, or one in any spelling', async () => {
+    const all = await callOk(client, 'list_districts', {});
+    expect(all.reply.districts).toHaveLength(12);
+    const chilanzar = all.reply.districts.find((d: { name: string }) => d.name === 'Chilanzar');
+    expect(chilanzar.names).toEqual({ english: 'Chilanzar', uzbek_latin: expect.stringMatching(/Chilonzor/), russian: expect.stringMatching(/Чиланзар/) });
+    expect(chilanzar.mahalla_count).toBe(chilanzar.mahallas.length);
+    // The names are the ones value_home takes: Qatortol is matched to a listed mahalla.
+    const valued = (await callOk(client, 'value_home', SAMPLE_HOME_ARGUMENTS)).reply;
+    expect(chilanzar.mahallas).toContainEqual(expect.objectContaining({ id: valued.location.mahalla_id, name: valued.location.mahalla }));
+    expect(all.summary).toMatch(/^12 districts, [\d,]+ mahallas: /);
+
+    const one = await callOk(client, 'list_districts', { district: 'Чиланзарский район', include_mahallas: false });
+    const { mahallas: _mahallas, ...withoutMahallas } = chilanzar;
+    expect(one.reply.districts).toEqual([withoutMahallas]);
+  });
+
+  it('submit_batch then get_batch_status: the job completes and its results can be paged', async () => {
+    const submitted = await callOk(client, 'submit_batch', {
+      items: [
+        { address: 'Chilonzor tumani, Qatortol MFY', home: { area: 65, rooms: 3, floor: 4, total_floors: 9, building_type: "G'ishtli" } },
+        { address: 'Yunusobod 8 kvartal' },
+      ],
+    });
+    expect(submitted.reply).toMatchObject({ status: 'queued', total: 2 });
+    expect(submitted.summary).toContain(submitted.reply.id);
+    let status;
+    for (let attempt = 0; attempt < 300; attempt++) {
+      status = (await callOk(client, 'get_batch_status', { id: submitted.reply.id })).reply;
+      if (status.status === 'completed' || status.status === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toMatchObject({ id: submitted.reply.id, status: 'completed', total: 2, processed: 2, succeeded: 2, failed: 0 });
+    const { warnings, ...job } = status;
+    expect(warnings).toEqual([]);
+    expect(job).toEqual(await json(await fetch(`${fixture.stack.url}/api/batch/${submitted.reply.id}`, { headers: { 'x-api-key': fixture.key } })));
+    const page = await callOk(client, 'get_batch_status', { id: submitted.reply.id, results_limit: 1, results_offset: 1 });
+    expect(page.reply.results.items).toHaveLength(1);
+    expect(page.reply.results.items[0]).toMatchObject({ index: 1, ok: true, error: null });
+    const first = (await callOk(client, 'get_batch_status', { id: submitted.reply.id, results_limit: 1 })).reply.results;
+    expect(first.next_offset).toBe(1);
+    expect(first.items[0].result.home.estimate).toBeGreaterThan(0);
+    expect(page.summary).toMatch(/^Batch job \S+: completed, 2 of 2 items processed \(2 succeeded, 0 failed\)\. Results 1–1 included/);
+  });
+
+  it('get_model_accuracy: the versions in service with their held-out metrics', async () => {
+    const { reply, summary } = await callOk(client, 'get_model_accuracy', {});
+    expect(reply.residential.version).toBe(fixture.stack.modelVersion);
+    expect(reply.residential.metrics.mape).toBeGreaterThan(0);
+    expect(reply.residential.metrics.mape).toBeLessThan(1);
+    expect(reply.residential.metrics.n).toBeGreaterThan(100);
+    expect(reply.residential.districts.map((d: { district: string }) => d.district)).toContain('Chilanzar');
+    expect(reply.vehicle.version).toBe(fixture.stack.vehicleModelVersion);
+    expect(reply.vehicle.groups.length).toBeGreaterThan(0);
+    expect(summary).toMatch(/^Residential model \S+: MAPE \d+\.\d%, R² [\d.]+, 90% interval coverage \d+\.\d% on [\d,]+ held-out listings/);
+    const vehicleOnly = await callOk(client, 'get_model_accuracy', { kind: 'vehicle' });
+    expect(vehicleOnly.reply.residential).toBeUndefined();
+    expect(vehicleOnly.reply.vehicle.version).toBe(fixture.stack.vehicleModelVersion);
+  });
+
+  describe('bad arguments come back as tool errors with the API code and the argument at fault', () => {
+    const cases: [string, string, Record<string, unknown>, string, string | undefined][] = [
+      ['area out of range', 'value_home', { ...SAMPLE_HOME_ARGUMENTS, area: 5 }, 'INVALID_PARAMETER', 'area'],
+      ['area not a number', 'value_home', { ...SAMPLE_HOME_ARGUMENTS, area: 'sixty' }, 'INVALID_PARAMETER', 'area'],
+      ['a required argument missing', 'value_home', { district: 'Chilanzar', area: 65, rooms: 3, floor: 4 }, 'MISSING_PARAMETER', 'total_floors'],
+      ['furniture neither yes nor no', 'value_home', { ...SAMPLE_HOME_ARGUMENTS, furniture: 'maybe' }, 'INVALID_PARAMETER', 'furniture'],
+      ['personal data', 'value_home', { ...SAMPLE_HOME_ARGUMENTS, owner_phone: '+998 90 123 45 67' }, 'PERSONAL_DATA_NOT_ACCEPTED', 'owner_phone'],
+      ['an unknown make', 'value_vehicle', { ...SAMPLE_VEHICLE_REQUEST, make: 'Toyta', model: 'Camry' }, 'UNKNOWN_VEHICLE', 'make'],
+      ['swapped coordinates', 'location_index', { lat: 69.28, lon: 41.31 }, 'OUTSIDE_TASHKENT', undefined],
+      ['both a point and an address', 'location_index', { lat: 41.31, lon: 69.28, address: 'Yunusobod' }, 'INVALID_PARAMETER', 'address'],
+      ['no address', 'geocode_address', {}, 'MISSING_PARAMETER', 'address'],
+      ['an unknown district to list', 'list_districts', { district: 'Atlantis' }, 'UNKNOWN_DISTRICT', 'district'],
+      ['an empty portfolio item', 'submit_batch', { items: [{ home: { area: 50 } }] }, 'MISSING_PARAMETER', 'items[0].address'],
+      ['an unknown job', 'get_batch_status', { id: 'no-such-job' }, 'NOT_FOUND', 'id'],
+      ['an unknown model kind', 'get_model_accuracy', { kind: 'boats' }, 'INVALID_PARAMETER', 'kind'],
+    ];
+    it.each(cases)('%s', async (_case, tool, args, code, field) => {
+      const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+      const error = toolErrorBody(result);
+      expect(error.code).toBe(code);
+      if (field) expect(error.field).toBe(field);
+      expect(typeof error.message).toBe('string');
+      expect(result.structuredContent).toBeUndefined();
+      expect(texts(result)[0]).toMatch(new RegExp(`^${code}${field ? ` \\(argument ${field.replace(/[[\]]/g, '\\$&')}\\)` : ''}: `));
+      expect(JSON.stringify(result)).not.toMatch(/at .*\.js:\d+/);
+    });
+
+    it('an unknown district, with suggestions', async () => {
+      const error = toolErrorBody((await client.callTool({ name: 'value_home', arguments: { ...SAMPLE_HOME_ARGUMENTS, district: 'Chilanzor-Yunus' } })) as CallToolResult);
+      expect(error).toMatchObject({ code: 'UNKNOWN_DISTRICT', field: 'district' });
+      expect(error.suggestions.length).toBeGreaterThan(0);
+    });
+  });
+
+  it('resources: the model cards and the district list', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(['valuation://districts', 'valuation://model-cards/residential', 'valuation://model-cards/vehicle']);
+    const card = await client.readResource({ uri: 'valuation://model-cards/residential' });
+    expect(card.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+    expect((card.contents[0] as { text: string }).text).toMatch(/^# Model card: .*residential model/);
+    const districts = await client.readResource({ uri: 'valuation://districts' });
+    const list = JSON.parse((districts.contents[0] as { text: string }).text);
+    expect(list.districts).toHaveLength(12);
+    expect(list.districts[0].mahallas.length).toBeGreaterThan(0);
+  });
+
+  it('prompts: revalue_collateral', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['revalue_collateral']);
+    expect(prompts[0].arguments?.find((a) => a.name === 'collateral')?.required).toBe(true);
+    const prompt = await client.getPrompt({ name: 'revalue_collateral', arguments: { collateral: 'Chilanzar, Qatortol, 65 m², 3 rooms, floor 4 of 9', kind: 'home', previous_value: '70000' } });
+    const text = (prompt.messages[0].content as { text: string }).text;
+    expect(text).toContain('Chilanzar, Qatortol, 65 m²');
+    expect(text).toContain('70000 USD');
+    expect(text).toMatch(/value_home/);
+    expect(text).toMatch(/get_model_accuracy/);
+  });
+});
