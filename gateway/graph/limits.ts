@@ -59,20 +59,28 @@ export function costLimitPlugin(maxCost = 20_000): ApolloServerPlugin<GatewayCon
           const operation = request.operationName ?? '';
           let cost = dependsOnVariables ? undefined : costOfDocument.get(document)?.get(operation);
           if (cost === undefined) {
-            cost = getComplexity({
-              schema,
-              query: document,
-              operationName: request.operationName ?? undefined,
-              variables,
-              estimators: [bulkArgumentEstimator, simpleEstimator({ defaultComplexity: 1 })],
-            });
+            try {
+              cost = getComplexity({
+                schema,
+                query: document,
+                operationName: request.operationName ?? undefined,
+                variables,
+                estimators: [bulkArgumentEstimator, simpleEstimator({ defaultComplexity: 1 })],
+              });
+            } catch (error) {
+              // Variables that do not fit the operation: thrown from a plugin, this would be a 500.
+              // Nothing runs with them (execution coerces them first and answers 400 BAD_USER_INPUT),
+              // so there is no cost to limit.
+              if (error instanceof GraphQLError) return;
+              throw error;
+            }
             if (!dependsOnVariables) {
               const byOperation = costOfDocument.get(document) ?? new Map<string, number>();
               costOfDocument.set(document, byOperation.set(operation, cost));
             }
           }
           if (cost > maxCost) {
-            throw new GraphQLError(`query cost ${cost} exceeds the limit of ${maxCost}`, { extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost } });
+            throw new GraphQLError(`query cost ${cost} exceeds the limit of ${maxCost}`, { extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost, http: { status: 400 } } });
           }
         },
       };

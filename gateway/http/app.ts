@@ -52,6 +52,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
+    // URLs the router cannot take (a path parameter over 100 characters, bad encoding) get the
+    // catalogue's error shape, not fastify's own.
+    frameworkErrors: (error, request, reply) =>
+      sendError(request, reply, new ApiError('INVALID_PARAMETER', `The URL cannot be read: ${error.message.slice(0, 120)}`)),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -103,12 +103,23 @@ it('enforces the depth limit', async () => {
   }
 });
 
+it('answers variables that do not fit the operation with 400 BAD_USER_INPUT, not 500', async () => {
+  const k = stack.newKey('enterprise');
+  for (const variables of [{ a: 5 }, { a: [[1]] }, {}, { a: { nested: true } }]) {
+    const response = await stack.post('/graphql', { query: 'query($a: String!) { geocode(address: $a) { lat } }', variables }, { 'x-api-key': k });
+    expect([variables, response.status]).toEqual([variables, 400]);
+    expect((await json(response)).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  }
+});
+
 it('enforces the cost limit (bulk items count)', async () => {
   const limited = await startTestStack({ env: { MAX_QUERY_COST: '300' } });
   try {
     const k = limited.newKey('enterprise');
     const inputs = Array.from({ length: 400 }, () => SAMPLE_INPUT);
-    const { errors } = await json(await limited.post('/graphql', { query: `query($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index } }`, variables: { inputs } }, { 'x-api-key': k }));
+    const response = await limited.post('/graphql', { query: `query($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index } }`, variables: { inputs } }, { 'x-api-key': k });
+    expect(response.status).toBe(400);
+    const { errors } = await json(response);
     expect(errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
   } finally {
     await limited.stop();

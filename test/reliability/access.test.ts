@@ -1,7 +1,7 @@
 /**
  * Access, on every surface: nothing without valid credentials (REST, GraphQL over HTTP and
- * WebSocket, batch results — the URL a webhook names —, and the subgraphs called directly past the
- * gateway); one organisation never sees another's jobs; and API keys and tokens never reach a log.
+ * WebSocket, MCP, batch results — the URL a webhook names —, and the subgraphs called directly past
+ * the gateway); one organisation never sees another's jobs; and API keys and tokens never reach a log.
  */
 import WebSocket from 'ws';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
@@ -70,6 +70,8 @@ describe.each(NO_ACCESS)('with %s', (_label, headers) => {
       get(`/api/batch/${jobOfA}/results?format=csv`, headers),
       stack.post('/service/predict/home', SAMPLE_HOME_REQUEST, headers),
       stack.post('/service/auth/token', {}, headers),
+      // The MCP tool server: even listing the tools needs a key.
+      stack.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json, text/event-stream', ...headers }),
     ];
     for (const response of await Promise.all(calls)) {
       expect([response.url, response.status]).toEqual([response.url, 401]);
