@@ -39,6 +39,8 @@ export interface BatchConfig {
    * (one attempt, connect to response headers; default 10000). @default DEFAULT_RETRY
    */
   webhookRetry: { baseDelayMs?: number; timeoutMs?: number };
+  /** BATCH_RETENTION_MS: how long a job and its results stay readable after it ends (worker processes must have the same) @default 604800000 (7 days) */
+  retentionMs?: number;
   /** BATCH_SUBMISSION_TIMEOUT_MS: a job receiving no items for this long had its submission cut off and is failed @default 300000 (5 minutes) */
   submissionTimeoutMs?: number;
 }
@@ -82,5 +84,6 @@ export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BatchC
       ...(env.BATCH_WEBHOOK_TIMEOUT_MS && { timeoutMs: Number(env.BATCH_WEBHOOK_TIMEOUT_MS) }),
     },
     ...(env.BATCH_SUBMISSION_TIMEOUT_MS && { submissionTimeoutMs: Number(env.BATCH_SUBMISSION_TIMEOUT_MS) }),
+    ...(env.BATCH_RETENTION_MS && { retentionMs: Number(env.BATCH_RETENTION_MS) }),
   };
 }

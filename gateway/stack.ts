@@ -60,7 +60,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const residential = await startResidential(subgraph(options.residentialPort), runtime);
   const batchConfig = options.gateway.batch ?? batchConfigFromEnv();
   // '' rather than undefined: the configuration decides, not a REDIS_URL the process happens to have.
-  const batchEngine = await createBatchEngine({ redisUrl: options.gateway.redisUrl ?? '', keyPrefix: batchConfig.keyPrefix, log: (m) => log(`batch: ${m}`) });
+  const batchEngine = await createBatchEngine({ redisUrl: options.gateway.redisUrl ?? '', keyPrefix: batchConfig.keyPrefix, retentionMs: batchConfig.retentionMs, log: (m) => log(`batch: ${m}`) });
   const locationServices = loadLocationServices();
   const ownSecrets = options.webhookSecrets ? undefined : await openWebhookSecretSource({ redisUrl: options.gateway.redisUrl, keyPrefix: batchConfig.keyPrefix, log: (m) => log(`batch: ${m}`) });
   let batch: LocationBatch;

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const config = locationConfigFromEnv();
   if (!config.internalToken) throw new Error('INTERNAL_TOKEN must be set: the gateway sends it with every call');
   const batchConfig = batchConfigFromEnv({ BATCH_WORKERS: '0', ...process.env });
-  const engine = await createBatchEngine({ redisUrl: process.env.REDIS_URL ?? '', keyPrefix: batchConfig.keyPrefix });
+  const engine = await createBatchEngine({ redisUrl: process.env.REDIS_URL ?? '', keyPrefix: batchConfig.keyPrefix, retentionMs: batchConfig.retentionMs });
   const services = loadLocationServices();
   const secrets = await openWebhookSecretSource({ redisUrl: process.env.REDIS_URL, keyPrefix: batchConfig.keyPrefix, log: (m) => console.error(`[batch] ${m}`) });
   const batch = await startLocationBatch({

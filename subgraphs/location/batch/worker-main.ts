@@ -8,7 +8,8 @@
  * (the subgraphs' shared token), BATCH_KEY_PREFIX (as the API processes; default batch:),
  * BATCH_WORKER_CONCURRENCY (chunks at once, default 2), BATCH_LOCK_DURATION_MS and
  * BATCH_STALLED_INTERVAL_MS (how soon the chunks of a worker that died go to another; default
- * 30,000 each, BullMQ's).
+ * 30,000 each, BullMQ's), BATCH_RETENTION_MS (as the API processes: the worker that records a job's
+ * last chunk ends the job and starts its retention).
  *
  * `npm run worker` starts it with --max-old-space-size=128: a worker retains about 40 MB (the index,
  * the gazetteer, bounded caches, the chunks in flight) whatever the job's size, but V8 lets garbage
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   const engine = await createBatchEngine({
     redisUrl,
     keyPrefix: process.env.BATCH_KEY_PREFIX || 'batch:',
+    ...(process.env.BATCH_RETENTION_MS && { retentionMs: Number(process.env.BATCH_RETENTION_MS) }),
     ...(process.env.BATCH_LOCK_DURATION_MS && { lockDurationMs: Number(process.env.BATCH_LOCK_DURATION_MS) }),
     ...(process.env.BATCH_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(process.env.BATCH_STALLED_INTERVAL_MS) }),
   });
