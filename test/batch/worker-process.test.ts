@@ -67,11 +67,11 @@ afterAll(async () => {
   await admin.close();
 });
 
-const getJob = async (id: string) => json(await fetch(`${stack.url}/api/batch/${id}`, { headers: { 'x-api-key': key } }));
+const getJob = async (id: string) => json(await stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': key } }));
 
 test('a worker process killed mid-job: the job completes through the API with every item exactly once', async () => {
   const lines = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ address: `${ADDRESSES[i % ADDRESSES.length]}, ${i}-uy` }));
-  const submitted = await fetch(`${stack.url}/api/batch?chunk_size=250`, {
+  const submitted = await stack.fetch(`/api/batch?chunk_size=250`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-ndjson', 'x-api-key': key },
     body: lines.join('\n'),
@@ -95,7 +95,7 @@ test('a worker process killed mid-job: the job completes through the API with ev
   expect(workers[0].signalCode).toBe('SIGKILL');
   expect(seen).toMatchObject({ status: 'completed', total: ITEMS, processed: ITEMS });
 
-  const results = await fetch(`${stack.url}/api/batch/${id}/results`, { headers: { 'x-api-key': key } });
+  const results = await stack.fetch(`/api/batch/${id}/results`, { headers: { 'x-api-key': key } });
   expect(results.status).toBe(200);
   const items = (await results.text()).trim().split('\n').map((line) => JSON.parse(line));
   expect(items).toHaveLength(ITEMS);

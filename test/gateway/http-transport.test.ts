@@ -45,11 +45,11 @@ it('takes a batch upload larger than a bulk valuation: the location subgraph acc
   const rows = Array.from({ length: 60_000 }, (_, i) => `"Chilonzor tumani, Qatortol, ${i + 1}-uy",65,3,4,9,Evro,G'ishtli,ha,alohida`);
   const csv = [header, ...rows].join('\n');
   expect(Buffer.byteLength(csv)).toBeGreaterThan(4 * 1024 * 1024);
-  const response = await fetch(`${stack.url}/api/batch`, { method: 'POST', headers: { 'content-type': 'text/csv', 'x-api-key': key }, body: csv });
+  const response = await stack.fetch(`/api/batch`, { method: 'POST', headers: { 'content-type': 'text/csv', 'x-api-key': key }, body: csv });
   const body = await json(response);
   expect(response.status).toBe(202);
   expect(body.status).toMatch(/queued|running/);
-  const job = await json(await fetch(`${stack.url}/api/batch/${body.id}`, { headers: { 'x-api-key': key } }));
+  const job = await json(await stack.fetch(`/api/batch/${body.id}`, { headers: { 'x-api-key': key } }));
   expect(job.total).toBe(60_000);
   const cancelled = await json(await stack.post('/graphql', { query: `mutation { cancelBatch(id: "${body.id}") { status } }` }, { 'x-api-key': key }));
   expect(cancelled.data.cancelBatch.status).toMatch(/cancelled|completed/);

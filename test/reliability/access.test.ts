@@ -46,7 +46,7 @@ afterAll(async () => {
   jest.restoreAllMocks();
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(stack.url + path, { headers });
+const get = (path: string, headers: Record<string, string> = {}) => stack.fetch(path, { headers });
 const BAD_KEY = 'tvk_' + 'x'.repeat(40);
 
 /** Every credential a request can be missing or have wrong, as headers. */

@@ -105,7 +105,7 @@ describeWithRedisServer('Redis down, then back', () => {
 
   const home = () => stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': key });
   const submit = () => stack.post('/api/batch', { items: [{ address: 'Chilonzor tumani, 13-kvartal' }, { address: 'Куйлюк-5' }] }, { 'x-api-key': key });
-  const job = async (id: string) => json(await fetch(`${stack.url}/api/batch/${id}`, { headers: { 'x-api-key': key } }));
+  const job = async (id: string) => json(await stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': key } }));
 
   test('valuations go on without quotas, batch calls fail clearly, and all recovers without a restart', async () => {
     // Before: quotas counted in Redis, a batch job completes.
@@ -130,7 +130,7 @@ describeWithRedisServer('Redis down, then back', () => {
     const refused = await submit();
     expect(refused.status).toBe(503);
     expect((await json(refused)).error.code).toBe('SERVICE_UNAVAILABLE');
-    const unreadable = await fetch(`${stack.url}/api/batch/${first.id}`, { headers: { 'x-api-key': key } });
+    const unreadable = await stack.fetch(`/api/batch/${first.id}`, { headers: { 'x-api-key': key } });
     expect(unreadable.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(20_000);
 
@@ -169,14 +169,14 @@ describe('a webhook receiver that hangs', () => {
     const submitted = await stack.post('/api/batch', { items: [{ address: 'Куйлюк-5' }], callback_url: url }, { 'x-api-key': key });
     expect(submitted.status).toBe(202);
     const { id } = await json(submitted);
-    const read = async () => json(await fetch(`${stack.url}/api/batch/${id}`, { headers: { 'x-api-key': key } }));
+    const read = async () => json(await stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': key } }));
     const done = await until(read, (j) => j.status === 'completed' && (j.deliveries?.length ?? 0) >= 2);
     expect(done.processed).toBe(1);
     expect(done.deliveries[0]).toMatchObject({ number: 1, status_code: null });
     expect(done.deliveries[0].error).toMatch(/timeout/i);
     expect(done.deliveries[1].number).toBe(2);
     expect(arrivals.length).toBeGreaterThanOrEqual(2);
-    const results = await fetch(`${stack.url}/api/batch/${id}/results`, { headers: { 'x-api-key': key } });
+    const results = await stack.fetch(`/api/batch/${id}/results`, { headers: { 'x-api-key': key } });
     expect(results.status).toBe(200);
     expect(JSON.parse((await results.text()).trim())).toMatchObject({ index: 0, ok: true });
   });
