@@ -5,7 +5,11 @@
  * the batch driver run here.
  *
  *   npm run build && node dist/bench/soak/run.js [--minutes 10] [--share 0.7] [--connections 16]
- *        [--window 10] [--batch-items 20000] [--out docs/soak]
+ *        [--window 10] [--batch-items 20000] [--redis redis://127.0.0.1:6379] [--retention-ms 120000] [--out docs/soak]
+ *
+ * With --redis (default REDIS_URL) the batch jobs live in Redis, as in production; without one they
+ * live in the service's memory, where every finished job's results are kept for the retention, so
+ * the server's RSS then grows with the jobs done (by design, not a leak): keep --retention-ms short.
  *
  * 1. Capacity: POST /api/predict/home at --connections, unthrottled, 15 s after a 5 s warm-up, no batch.
  * 2. Soak: --minutes at share × capacity (autocannon's overallRate) while batch jobs of --batch-items
@@ -33,6 +37,8 @@ const CONNECTIONS = Number(option('connections', '16'));
 const WINDOW_S = Number(option('window', '10'));
 const BATCH_ITEMS = Number(option('batch-items', '20000'));
 const OUT = resolve(option('out', 'docs/soak'));
+const REDIS = option('redis', process.env.REDIS_URL ?? '');
+const RETENTION_MS = option('retention-ms', '120000');
 
 interface Urls { gateway: string; key: string }
 interface Window {
@@ -61,7 +67,13 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 async function main(): Promise<void> {
   const server = fork(join(__dirname, '..', 'rest-home', 'server.js'), {
     stdio: 'inherit',
-    env: { ...process.env, BENCH_MAX_BATCH_ITEMS: String(BATCH_ITEMS) },
+    env: {
+      ...process.env,
+      BENCH_MAX_BATCH_ITEMS: String(BATCH_ITEMS),
+      BENCH_REDIS_URL: REDIS,
+      BATCH_RETENTION_MS: RETENTION_MS,
+      BATCH_KEY_PREFIX: `soak-${process.pid}:`,
+    },
   });
   const urls = await new Promise<Urls>((done, fail) => {
     server.once('message', (m) => done(m as Urls));
@@ -162,6 +174,8 @@ async function main(): Promise<void> {
     capacity: Math.round(capacity),
     rate,
     minutes: MINUTES,
+    batchStorage: REDIS ? 'redis' : 'in-process',
+    retentionMs: Number(RETENTION_MS),
     connections: CONNECTIONS,
     requests: total,
     errorRate: total ? failed / total : 0,
