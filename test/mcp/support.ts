@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import type { TestStack } from '../support/stack';
 
 /** The compiled stdio entry, beside this test's compiled folder (dist/ or any other outDir). */
@@ -67,15 +68,5 @@ export async function callOk(client: Client, name: string, args: Record<string, 
 }
 
 /** SAMPLE_HOME_REQUEST in the tool's argument names (the English aliases of qurilish_turi, mebel, sanuzel). */
-export const SAMPLE_HOME_ARGUMENTS = {
-  district: 'Chilanzar',
-  mahalla: 'Qatortol',
-  area: 65,
-  rooms: 3,
-  floor: 4,
-  total_floors: 9,
-  renovation: 'Evro',
-  building_type: "G'ishtli",
-  furniture: 'ha',
-  bathroom: 'alohida',
-} as const;
+const { qurilish_turi, mebel, sanuzel, ...SAMPLE_HOME_COMMON } = SAMPLE_HOME_REQUEST;
+export const SAMPLE_HOME_ARGUMENTS = { ...SAMPLE_HOME_COMMON, building_type: qurilish_turi, furniture: mebel, bathroom: sanuzel } as const;
