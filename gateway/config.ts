@@ -18,6 +18,12 @@ export interface GatewayConfig {
   maxDepth: number;
   /** MAX_QUERY_COST @default 20000 (a bulk item costs 1: 10,000 location points or 1,000 homes fit) */
   maxCost: number;
+  /**
+   * MCP_ALLOWED_ORIGINS (comma-separated, e.g. https://agents.bank.uz) and PUBLIC_URL's origin: the
+   * web origins whose pages may call /mcp. Requests without an Origin header (desktop and server
+   * agents) are unaffected. @default [] (only pages served from the gateway's own loopback address)
+   */
+  mcpAllowedOrigins: string[];
   /** Batch jobs (the location subgraph's engine; on Redis when redisUrl is set, else in process). @default batchConfigFromEnv() */
   batch?: BatchConfig;
 }
@@ -69,6 +75,10 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     maxDepth: env.MAX_QUERY_DEPTH ? Number(env.MAX_QUERY_DEPTH) : 12,
     maxCost: env.MAX_QUERY_COST ? Number(env.MAX_QUERY_COST) : 20_000,
     batch: batchConfigFromEnv(env),
+    mcpAllowedOrigins: [
+      ...(env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== ''),
+      ...(env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).origin] : []),
+    ],
   };
 }
 

@@ -40,7 +40,7 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     maxCost: config.maxCost,
   });
   let graphReady = true;
-  const app = await buildApp({ graph, keys, quotas, log, batchProgress: options.batchProgress, isReady: () => graphReady && (options.isReady?.() ?? true) });
+  const app = await buildApp({ graph, keys, quotas, log, batchProgress: options.batchProgress, mcpAllowedOrigins: config.mcpAllowedOrigins, isReady: () => graphReady && (options.isReady?.() ?? true) });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

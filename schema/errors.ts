@@ -14,6 +14,7 @@ export const ERROR_CATALOGUE = {
   UNRESOLVABLE_ADDRESS: { status: 400, message: 'The address cannot be placed in Tashkent' },
   INVALID_API_KEY: { status: 401, message: 'The API key is missing or invalid' },
   INVALID_TOKEN: { status: 401, message: 'The bearer token is missing, invalid or expired' },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: 'Requests from this web origin are not accepted (MCP_ALLOWED_ORIGINS lists the ones that are)' },
   NOT_FOUND: { status: 404, message: 'No such route' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 64 KB' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send Content-Type: application/json' },

@@ -46,6 +46,8 @@ export interface AppDeps {
    * @default the one the stack provided for `keys` (gateway/subscriptions); none: no subscriptions
    */
   batchProgress?: BatchProgressSource;
+  /** Web origins besides the gateway's own loopback one whose pages may call /mcp. @default [] */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -91,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerVehicleRoutes(app, deps.graph, auth);
   registerTokenRoute(app, auth.apiKey);
   registerBatchRoutes(app, deps.graph, auth);
-  registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION });
+  registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
 
   // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
   const progress = deps.batchProgress;

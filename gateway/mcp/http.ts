@@ -10,9 +10,12 @@
  * in this request, as this request's principal (gatewayExecutor): no second hop, no second
  * count. Replies are plain JSON (enableJsonResponse): tools send no progress notifications.
  * GET and DELETE (a server-sent event stream, ending a session) answer 405: there are neither.
- * No Origin or Host check against DNS rebinding (the SDK's allowedOrigins/allowedHosts, off by
- * default): as on /graphql and the REST routes, every POST needs a key or token, which a
- * rebinding web page does not have (browsers send no such header on their own).
+ *
+ * Origin (MCP's transport spec: servers MUST validate it, against DNS rebinding): a request with an
+ * Origin header is refused with 403 ORIGIN_NOT_ALLOWED before authentication unless the origin is
+ * listed (MCP_ALLOWED_ORIGINS, PUBLIC_URL) or is a loopback page of this gateway itself. A
+ * rebinding page reaches a loopback gateway under the attacker's host name, so neither its Origin
+ * nor its Host is loopback. Agents that are not browsers send no Origin and are unaffected.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
@@ -36,6 +39,22 @@ export interface McpRouteDeps {
   log(message: string): void;
   /** The API-Version header: the response bypasses fastify's onSend hooks (see handle). */
   apiVersion: string;
+  /** Web origins whose pages may call /mcp, besides this gateway's own loopback origin. */
+  allowedOrigins: readonly string[];
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether a page at `origin` may call /mcp: listed, or a loopback page served by this very gateway. */
+export function originAllowed(origin: string, host: string | undefined, allowed: readonly string[]): boolean {
+  if (allowed.includes(origin)) return true;
+  let page: URL;
+  try {
+    page = new URL(origin);
+  } catch {
+    return false; // 'null' (sandboxed frames, file:) and garbage
+  }
+  return LOOPBACK_HOSTS.has(page.hostname) && page.host === host;
 }
 
 const jsonRpcId = { type: ['string', 'integer', 'null'] } as const;
@@ -44,7 +63,7 @@ documentRoute({
   path: MCP_PATH,
   tag: 'agents',
   summary: 'Model Context Protocol server for AI agents: Streamable HTTP, stateless (API key or bearer token)',
-  description: 'One JSON-RPC 2.0 message per POST (MCP 2025-11-25, Streamable HTTP transport without sessions); send Accept: application/json, text/event-stream. A request is answered 200 with its JSON-RPC response, a notification 202 without a body. Tools: value_home, value_vehicle, location_index, geocode_address, list_districts, submit_batch, get_batch_status, get_model_accuracy (arguments in the REST routes\' snake_case names; failures are tool results with isError and the error code of this API). Resources: the model cards and the district list; prompt: revalue_collateral. Each POST counts once against the plan\'s quota. Without valid credentials: 401 with WWW-Authenticate. GET and DELETE: 405. See the README, "Agents (MCP)".',
+  description: 'One JSON-RPC 2.0 message per POST (MCP 2025-11-25, Streamable HTTP transport without sessions); send Accept: application/json, text/event-stream. A request is answered 200 with its JSON-RPC response, a notification 202 without a body. Tools: value_home, value_vehicle, location_index, geocode_address, list_districts, submit_batch, get_batch_status, get_model_accuracy (arguments in the REST routes\' snake_case names; failures are tool results with isError and the error code of this API). Resources: the model cards and the district list; prompt: revalue_collateral. Each POST counts once against the plan\'s quota. Without valid credentials: 401 with WWW-Authenticate. From a web origin not allowed (MCP_ALLOWED_ORIGINS; pages served by the gateway on loopback are): 403 ORIGIN_NOT_ALLOWED. GET and DELETE: 405. See the README, "Agents (MCP)".',
   security: 'apiKeyOrBearer',
   requestBody: {
     type: 'object',
@@ -71,6 +90,12 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDeps): void
         return sendError(request, reply, new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MCP_BODY_LIMIT / 1024 / 1024} MB: submit larger portfolios to POST /api/batch as a file`));
       }
       throw error;
+    });
+    scope.addHook('onRequest', async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin !== undefined && !originAllowed(origin, request.headers.host, deps.allowedOrigins)) {
+        return sendError(request, reply, new ApiError('ORIGIN_NOT_ALLOWED', `Requests from ${origin.slice(0, 100)} are not accepted; list the origin in MCP_ALLOWED_ORIGINS to allow its pages`));
+      }
     });
     scope.addHook('onSend', async (request, reply, payload) => {
       if (reply.statusCode === 401) reply.header('www-authenticate', challenges(request));

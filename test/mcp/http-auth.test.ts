@@ -47,6 +47,21 @@ describe('Streamable HTTP on /mcp', () => {
     expect((await json(badToken)).error.code).toBe('INVALID_TOKEN');
   });
 
+  it('a web page of another origin is refused with 403 ORIGIN_NOT_ALLOWED (DNS rebinding), before the key is even looked at', async () => {
+    const { port } = new URL(fixture.stack.url);
+    for (const origin of ['http://evil.example', `http://evil.example:${port}`, 'null']) {
+      const refused = await postMcp({ 'x-api-key': fixture.key, origin });
+      expect([origin, refused.status]).toEqual([origin, 403]);
+      expect((await json(refused)).error.code).toBe('ORIGIN_NOT_ALLOWED');
+    }
+    // A rebinding page reaches a loopback gateway under its own host name: Origin and Host both the attacker's.
+    const rebound = await postMcp({ 'x-api-key': fixture.key, origin: `http://evil.example:${port}`, host: `evil.example:${port}` });
+    expect(rebound.status).toBe(403);
+    // A page served by this gateway on loopback, and clients that send no Origin, are answered.
+    expect((await postMcp({ 'x-api-key': fixture.key, origin: fixture.stack.url })).status).toBe(200);
+    expect((await postMcp({ 'x-api-key': fixture.key })).status).toBe(200);
+  });
+
   it('a bearer token from POST /service/auth/token works as the key does', async () => {
     const token = (await json(await fixture.post('/service/auth/token', {}))).access_token;
     const session = await connectHttp(fixture.stack, { authorization: `Bearer ${token}` });
@@ -170,5 +185,17 @@ describe('the stdio entry', () => {
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/VALUATION_API_KEY is not set/);
+  });
+});
+
+describe('MCP_ALLOWED_ORIGINS', () => {
+  const listed = useTestStack({ env: { MCP_ALLOWED_ORIGINS: 'https://agents.bank.example, https://other.example' } });
+
+  it('lets the pages of listed origins call /mcp, and no others', async () => {
+    const post = (origin: string) =>
+      fetch(`${listed.stack.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': listed.key, origin }, body: JSON.stringify(INITIALIZE) });
+    expect((await post('https://agents.bank.example')).status).toBe(200);
+    expect((await post('https://other.example')).status).toBe(200);
+    expect((await post('https://agents.bank.example.evil')).status).toBe(403);
   });
 });
