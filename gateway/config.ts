@@ -1,4 +1,6 @@
 /** Gateway configuration from the environment; every variable has a documented default. */
+import { getPlan } from './quota/plans';
+
 export interface GatewayConfig {
   /** HOST @default '127.0.0.1' (set 0.0.0.0 in a container) */
   host: string;
@@ -47,6 +49,9 @@ export interface BatchConfig {
   webhookRetry: { baseDelayMs?: number; timeoutMs?: number };
   /** BATCH_RETENTION_MS: how long a job and its results stay readable after it ends (worker processes must have the same) @default 604800000 (7 days) */
   retentionMs?: number;
+  /** BATCH_LOCK_DURATION_MS / BATCH_STALLED_INTERVAL_MS: how soon the chunks of a worker that died go to another (Redis) @default 30000 each (BullMQ's) */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
   /** BATCH_SUBMISSION_TIMEOUT_MS: a job receiving no items for this long had its submission cut off and is failed @default 300000 (5 minutes) */
   submissionTimeoutMs?: number;
 }
@@ -95,5 +100,25 @@ export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BatchC
     },
     ...(env.BATCH_SUBMISSION_TIMEOUT_MS && { submissionTimeoutMs: Number(env.BATCH_SUBMISSION_TIMEOUT_MS) }),
     ...(env.BATCH_RETENTION_MS && { retentionMs: Number(env.BATCH_RETENTION_MS) }),
+    ...(env.BATCH_LOCK_DURATION_MS && { lockDurationMs: Number(env.BATCH_LOCK_DURATION_MS) }),
+    ...(env.BATCH_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.BATCH_STALLED_INTERVAL_MS) }),
+  };
+}
+
+/** The batch engine's settings, the same in every API and worker process sharing a Redis. */
+export function batchEngineSettings(batch: BatchConfig) {
+  return { keyPrefix: batch.keyPrefix, retentionMs: batch.retentionMs, lockDurationMs: batch.lockDurationMs, stalledIntervalMs: batch.stalledIntervalMs };
+}
+
+/** What the location subgraph's batch service takes from the configuration (startLocationBatch). */
+export function locationBatchSettings(batch: BatchConfig) {
+  return {
+    maxBatchItems: (plan: string) => getPlan(plan).maxBatchItems,
+    callbackPolicy: { allowPrivateNetworks: batch.callbackAllowPrivate },
+    workers: batch.workers,
+    workerConcurrency: batch.workerConcurrency,
+    publicBaseUrl: batch.publicBaseUrl,
+    webhookRetry: batch.webhookRetry,
+    submissionTimeoutMs: batch.submissionTimeoutMs,
   };
 }

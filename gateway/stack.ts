@@ -13,8 +13,7 @@ import { loadVehicleModel, start as startVehicle } from '../subgraphs/vehicle';
 import type { RunningService } from '../subgraphs/common/serve';
 import type { KeyStore } from './auth/key-store';
 import { openWebhookSecretSource } from './auth/webhook-secrets';
-import { batchConfigFromEnv } from './config';
-import { getPlan } from './quota/plans';
+import { batchConfigFromEnv, batchEngineSettings, locationBatchSettings } from './config';
 import { start as startGateway, type GatewayConfig, type RunningGateway } from './index';
 
 export interface StackOptions {
@@ -60,25 +59,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const residential = await startResidential(subgraph(options.residentialPort), runtime);
   const batchConfig = options.gateway.batch ?? batchConfigFromEnv();
   // '' rather than undefined: the configuration decides, not a REDIS_URL the process happens to have.
-  const batchEngine = await createBatchEngine({ redisUrl: options.gateway.redisUrl ?? '', keyPrefix: batchConfig.keyPrefix, retentionMs: batchConfig.retentionMs, log: (m) => log(`batch: ${m}`) });
+  const batchEngine = await createBatchEngine({ redisUrl: options.gateway.redisUrl ?? '', ...batchEngineSettings(batchConfig), log: (m) => log(`batch: ${m}`) });
   const locationServices = loadLocationServices();
   const ownSecrets = options.webhookSecrets ? undefined : await openWebhookSecretSource({ redisUrl: options.gateway.redisUrl, keyPrefix: batchConfig.keyPrefix, log: (m) => log(`batch: ${m}`) });
   let batch: LocationBatch;
   try {
     batch = await startLocationBatch({
+      ...locationBatchSettings(batchConfig),
       engine: batchEngine,
       services: locationServices,
-      maxBatchItems: (plan) => getPlan(plan).maxBatchItems,
-      callbackPolicy: { allowPrivateNetworks: batchConfig.callbackAllowPrivate },
       secrets: options.webhookSecrets ?? ownSecrets!,
       residentialUrl: residential.url,
       internalToken,
-      // In process, nothing else could take the chunks.
-      workers: batchEngine.kind === 'in-process' ? Math.max(1, batchConfig.workers) : batchConfig.workers,
-      workerConcurrency: batchConfig.workerConcurrency,
-      publicBaseUrl: batchConfig.publicBaseUrl,
-      webhookRetry: batchConfig.webhookRetry,
-      submissionTimeoutMs: batchConfig.submissionTimeoutMs,
       log: (m) => log(`batch: ${m}`),
     });
   } catch (error) {

@@ -6,8 +6,7 @@
  */
 import '../common/production-mode';
 import { openWebhookSecretSource } from '../../gateway/auth/webhook-secrets';
-import { batchConfigFromEnv } from '../../gateway/config';
-import { getPlan } from '../../gateway/quota/plans';
+import { batchConfigFromEnv, batchEngineSettings, locationBatchSettings } from '../../gateway/config';
 import { createBatchEngine } from './batch/engine';
 import { startLocationBatch } from './batch/service';
 import { loadLocationServices, locationConfigFromEnv, start } from './index';
@@ -16,21 +15,16 @@ async function main(): Promise<void> {
   const config = locationConfigFromEnv();
   if (!config.internalToken) throw new Error('INTERNAL_TOKEN must be set: the gateway sends it with every call');
   const batchConfig = batchConfigFromEnv({ BATCH_WORKERS: '0', ...process.env });
-  const engine = await createBatchEngine({ redisUrl: process.env.REDIS_URL ?? '', keyPrefix: batchConfig.keyPrefix, retentionMs: batchConfig.retentionMs });
+  const engine = await createBatchEngine({ redisUrl: process.env.REDIS_URL ?? '', ...batchEngineSettings(batchConfig) });
   const services = loadLocationServices();
   const secrets = await openWebhookSecretSource({ redisUrl: process.env.REDIS_URL, keyPrefix: batchConfig.keyPrefix, log: (m) => console.error(`[batch] ${m}`) });
   const batch = await startLocationBatch({
+    ...locationBatchSettings(batchConfig),
     engine,
     services,
-    maxBatchItems: (plan) => getPlan(plan).maxBatchItems,
-    callbackPolicy: { allowPrivateNetworks: batchConfig.callbackAllowPrivate },
     secrets,
     residentialUrl: process.env.RESIDENTIAL_URL || 'http://127.0.0.1:4001/graphql',
     internalToken: config.internalToken,
-    workers: engine.kind === 'in-process' ? Math.max(1, batchConfig.workers) : batchConfig.workers,
-    workerConcurrency: batchConfig.workerConcurrency,
-    publicBaseUrl: batchConfig.publicBaseUrl,
-    webhookRetry: batchConfig.webhookRetry,
   });
   const service = await start({ ...config, internalToken: config.internalToken }, services, batch.api);
   console.log(`location subgraph listening on ${service.url} (batch jobs ${engine.kind === 'redis' ? 'in Redis' : 'in process'})`);

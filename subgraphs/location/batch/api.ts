@@ -17,11 +17,6 @@ export interface LocationBatchApi {
   secrets: WebhookSecretSource;
 }
 
-/** The callback policy from the environment: BATCH_CALLBACK_ALLOW_PRIVATE=1 allows loopback and private receivers. */
-export function callbackPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): CallbackUrlPolicy {
-  return { allowPrivateNetworks: env.BATCH_CALLBACK_ALLOW_PRIVATE === '1' || env.BATCH_CALLBACK_ALLOW_PRIVATE === 'true' };
-}
-
 /** The path of a job's NDJSON results (the REST route); also the webhook's results_url. */
 export function resultsPath(id: string): string {
   return `/api/batch/${encodeURIComponent(id)}/results`;

@@ -19,7 +19,7 @@ export interface LocationBatchOptions {
   /** Where homeValuations is sent: the residential subgraph's /graphql. */
   residentialUrl: string;
   internalToken?: string;
-  /** In-process workers (each taking `workerConcurrency` chunks at once); 0: chunks wait for worker processes. @default 1 */
+  /** In-process workers (each taking `workerConcurrency` chunks at once); 0: chunks wait for worker processes (an in-process engine always gets at least one). @default 1 */
   workers?: number;
   /** @default 2 */
   workerConcurrency?: number;
@@ -45,7 +45,8 @@ export async function startLocationBatch(options: LocationBatchOptions): Promise
     homeValuations: graphqlHomeValuer({ url: options.residentialUrl, internalToken: options.internalToken }),
   });
   const workers = await Promise.all(
-    Array.from({ length: options.workers ?? 1 }, () => engine.startWorker({ processChunk, concurrency: options.workerConcurrency ?? 2, log: options.log })),
+    // In process, nothing else could take the chunks.
+    Array.from({ length: engine.kind === 'in-process' ? Math.max(1, options.workers ?? 1) : options.workers ?? 1 }, () => engine.startWorker({ processChunk, concurrency: options.workerConcurrency ?? 2, log: options.log })),
   );
   const janitor = sweepStalledSubmissions(engine, options.submissionTimeoutMs ?? 300_000, options.log);
   return {

@@ -17,6 +17,7 @@
  * the length of a job. Raise it with chunk sizes far above the default 1,000.
  */
 import '../../common/production-mode';
+import { batchConfigFromEnv, batchEngineSettings } from '../../../gateway/config';
 import { loadLocationServices } from '../services';
 import { createBatchEngine } from './engine';
 import { createLocationChunkProcessor, graphqlHomeValuer } from './processor';
@@ -27,15 +28,11 @@ async function main(): Promise<void> {
   const residentialUrl = process.env.RESIDENTIAL_URL || 'http://127.0.0.1:4001/graphql';
   const internalToken = process.env.INTERNAL_TOKEN;
   if (!internalToken) throw new Error('INTERNAL_TOKEN must be set: the residential subgraph answers nobody without it');
-  const concurrency = process.env.BATCH_WORKER_CONCURRENCY ? Number(process.env.BATCH_WORKER_CONCURRENCY) : 2;
+  // The same variables as the API processes (gateway/config.ts), parsed the same way.
+  const batchConfig = batchConfigFromEnv();
+  const concurrency = batchConfig.workerConcurrency;
 
-  const engine = await createBatchEngine({
-    redisUrl,
-    keyPrefix: process.env.BATCH_KEY_PREFIX || 'batch:',
-    ...(process.env.BATCH_RETENTION_MS && { retentionMs: Number(process.env.BATCH_RETENTION_MS) }),
-    ...(process.env.BATCH_LOCK_DURATION_MS && { lockDurationMs: Number(process.env.BATCH_LOCK_DURATION_MS) }),
-    ...(process.env.BATCH_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(process.env.BATCH_STALLED_INTERVAL_MS) }),
-  });
+  const engine = await createBatchEngine({ redisUrl, ...batchEngineSettings(batchConfig) });
   const processChunk = createLocationChunkProcessor({ services: loadLocationServices(), homeValuations: graphqlHomeValuer({ url: residentialUrl, internalToken }) });
   await engine.startWorker({ processChunk, concurrency });
   console.log(`batch worker taking chunks from Redis (concurrency ${concurrency}); homes valued by ${residentialUrl}`);
