@@ -35,9 +35,8 @@ export function sendCompletionWebhooks(engine: BatchEngine, options: CompletionW
   const pending = new Set<Promise<void>>();
 
   const deliver = async (job: BatchJob): Promise<void> => {
+    // What an earlier process recorded before a shutdown or crash: the delivery goes on from there (or is over).
     const earlier = (job.deliveries ?? []) as DeliveryAttempt[];
-    // Delivered (or 410 Gone) before a shutdown or crash kept the end from being settled.
-    if (earlier.some((attempt) => attempt.statusCode !== undefined && ((attempt.statusCode >= 200 && attempt.statusCode < 300) || attempt.statusCode === 410))) return;
     const event: BatchCompletedEvent = {
       type: 'batch.completed',
       id: job.id,
@@ -55,11 +54,13 @@ export function sendCompletionWebhooks(engine: BatchEngine, options: CompletionW
       policy: options.policy,
       retry: options.retry,
       signal: stop.signal,
-      attemptsMade: earlier.length,
+      earlierAttempts: earlier,
       onAttempt: async (attempt) => {
         await engine.recordDelivery(job.organisation, job.id, attempt);
       },
     });
+    // Settled by an earlier process (delivered, or 410), which recorded and reported it.
+    if (outcome.attempts.length === 0 && (outcome.status === 'delivered' || outcome.status === 'gone')) return;
     if (outcome.status === 'cancelled') {
       log(`the completion webhook of batch job ${job.id} was cut short by shutdown after ${earlier.length + outcome.attempts.length} attempts; the next process goes on`);
     } else if (outcome.status !== 'delivered') {

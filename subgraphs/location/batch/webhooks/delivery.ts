@@ -78,10 +78,11 @@ export interface DeliveryOptions {
   /** @default webhookId(event) */
   readonly webhookId?: string;
   /**
-   * Attempts an earlier process made before a shutdown or crash cut it short: numbering goes on
-   * from them and they count against maxAttempts. @default 0
+   * The attempts an earlier process recorded before a shutdown or crash cut it short: numbering
+   * goes on from them, they count against maxAttempts, and one that settled the delivery (2xx,
+   * 410) ends it at once, with no new attempt. @default []
    */
-  readonly attemptsMade?: number;
+  readonly earlierAttempts?: readonly Pick<DeliveryAttempt, 'statusCode'>[];
   /** @default realTimer */
   readonly timer?: Timer;
   /** For the jitter. @default Math.random */
@@ -95,6 +96,9 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
   const retry = retryOptions(options.retry);
   const { policy = {}, signal, timer = realTimer, random = Math.random, now = Date.now } = options;
   const id = options.webhookId ?? webhookId(options.event);
+  const earlier = options.earlierAttempts ?? [];
+  const settledBefore = earlier.map((attempt) => settledBy(attempt.statusCode)).find((status) => status !== undefined);
+  if (settledBefore) return { status: settledBefore, webhookId: id, attempts: [] };
   // Serialised once: every attempt signs and sends the very same bytes.
   const body = JSON.stringify(options.event);
   const agent = new Agent({ connect: { lookup: guardedLookup(policy), timeout: retry.timeoutMs } });
@@ -102,7 +106,7 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
   const end = (status: DeliveryOutcome['status']): DeliveryOutcome => ({ status, webhookId: id, attempts });
 
   try {
-    for (let number = (options.attemptsMade ?? 0) + 1; number <= retry.maxAttempts; number++) {
+    for (let number = earlier.length + 1; number <= retry.maxAttempts; number++) {
       if (signal?.aborted) return end('cancelled');
       const at = now();
       const started = performance.now();
@@ -131,7 +135,7 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
         throw error;
       }
     }
-    return end('failed'); // only when attemptsMade had used them all: the last attempt is always final
+    return end('failed'); // only when earlierAttempts had used them all: the last attempt is always final
   } finally {
     // Destroy, not close: a receiver that hangs must not hold the delivery open.
     agent.destroy().catch(() => undefined);
@@ -197,9 +201,16 @@ function causes(error: unknown): unknown[] {
   return chain;
 }
 
+/** What a receiver's status code settles: a 2xx delivers, 410 Gone asks us to stop; anything else is retried. */
+function settledBy(statusCode: number | undefined): 'delivered' | 'gone' | undefined {
+  if (statusCode === undefined) return undefined;
+  if (statusCode >= 200 && statusCode < 300) return 'delivered';
+  return statusCode === 410 ? 'gone' : undefined;
+}
+
 function finalStatus(result: AttemptResult, last: boolean): DeliveryOutcome['status'] | undefined {
-  if (result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300) return 'delivered';
-  if (result.statusCode === 410) return 'gone';
+  const settled = settledBy(result.statusCode);
+  if (settled) return settled;
   if (result.error?.kind === 'refused') return 'refused';
   if (result.error?.kind === 'aborted') return 'cancelled';
   return last ? 'failed' : undefined;
