@@ -6,7 +6,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { isErrorCode } from '../../schema/errors';
 
 /** Apollo Server's request-level codes: safe to show as they are. */
-const GRAPHQL_REQUEST_CODES = new Set([
+export const GRAPHQL_REQUEST_CODES: ReadonlySet<string> = new Set([
   'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST',
   'PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE',
   'QUERY_TOO_COMPLEX',

@@ -6,7 +6,7 @@
  */
 import { toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import { toJobResponse, type BatchJobData } from '../rest/batch';
-import { toLocationRestResponse, type GeocodeData as GeocodedIndexData, type LocationIndexData } from '../rest/location';
+import { toLocationRestResponse, toMatchedResponse, type GeocodeData as GeocodedIndexData, type LocationIndexData } from '../rest/location';
 import { toVehicleRestResponse, type VehicleValuationView } from '../../schema/vehicle-rest';
 
 /** `homeValuation` as HOME_VALUATION_OPERATION selects it (location by name: district is an entity in the graph). */
@@ -27,9 +27,6 @@ export function vehicleReply(data: { vehicleValuation: VehicleValuationView }, w
 }
 export type VehicleReply = ReturnType<typeof vehicleReply>;
 
-function matchedReply(matched: GeocodedIndexData['matched']) {
-  return { district: matched.district.name, quarter: matched.quarter, street: matched.street, mahalla: matched.mahalla?.name ?? null, mahalla_id: matched.mahalla?.id ?? null };
-}
 
 /** POST /api/location/index's body. */
 export function locationReply(index: LocationIndexData, geocoded: GeocodedIndexData | null, warnings: readonly string[]) {
@@ -52,7 +49,7 @@ export function geocodeReply({ geocode: g }: GeocodeData, warnings: readonly str
     lon: g.lon,
     precision: g.precision,
     confidence: g.confidence,
-    matched: matchedReply(g.matched),
+    matched: toMatchedResponse(g.matched),
     candidates: g.candidates.map((c) => ({ name: c.name, precision: c.precision, district: c.district.name, lat: c.lat, lon: c.lon, confidence: c.confidence })),
     warnings,
   };

@@ -78,6 +78,11 @@ documentRoute({
 
 const validateFields = compileBodyValidator(locationFieldsJsonSchema());
 
+/** What a geocode matched, as the REST bodies (and MCP's geocode_address) write it. */
+export function toMatchedResponse(matched: GeocodeData['matched']) {
+  return { district: matched.district.name, quarter: matched.quarter, street: matched.street, mahalla: matched.mahalla?.name ?? null, mahalla_id: matched.mahalla?.id ?? null };
+}
+
 /** The route's body (MCP's location_index tool answers with it too). */
 export function toLocationRestResponse(index: LocationIndexData, geocoded: GeocodeData | null, warnings: readonly string[]) {
   return {
@@ -101,13 +106,7 @@ export function toLocationRestResponse(index: LocationIndexData, geocoded: Geoco
         lon: geocoded.lon,
         precision: geocoded.precision,
         confidence: geocoded.confidence,
-        matched: {
-          district: geocoded.matched.district.name,
-          quarter: geocoded.matched.quarter,
-          street: geocoded.matched.street,
-          mahalla: geocoded.matched.mahalla?.name ?? null,
-          mahalla_id: geocoded.matched.mahalla?.id ?? null,
-        },
+        matched: toMatchedResponse(geocoded.matched),
       },
     }),
     warnings,

@@ -7,6 +7,7 @@
  * Seeds are fixed, so a failure replays; fast-check shrinks it to the smallest body that fails.
  */
 import fc from 'fast-check';
+import { GRAPHQL_REQUEST_CODES } from '../../gateway/graph/error-masking';
 import { ERROR_CATALOGUE } from '../../schema/errors';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -14,8 +15,6 @@ import { connectHttp, SAMPLE_HOME_ARGUMENTS } from '../mcp/support';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
 const DOCUMENTED = new Set(Object.keys(ERROR_CATALOGUE).filter((code) => code !== 'INTERNAL'));
-// Apollo's own request-level codes, which the gateway passes through (gateway/graph/error-masking.ts).
-const GRAPHQL_REQUEST_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE', 'QUERY_TOO_COMPLEX']);
 
 let stack: TestStack;
 beforeAll(async () => {
