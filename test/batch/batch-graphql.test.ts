@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { json, startTestStack, type TestStack } from '../support/stack';
+import { until } from '../support/wait';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -78,16 +79,6 @@ describe.each([
     const body = await gql(`query($id: ID!) { batchJob(id: $id) { ${JOB_FIELDS} } }`, { id }, apiKey);
     expect(body.errors).toBeUndefined();
     return body.data.batchJob;
-  }
-
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 45_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`gave up waiting: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

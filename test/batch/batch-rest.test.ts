@@ -5,6 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { expectError, json, startTestStack, type TestStack } from '../support/stack';
+import { until } from '../support/wait';
 
 const ADDRESSES = [
   'Chilonzor tumani, 13-kvartal',
@@ -50,15 +51,12 @@ const upload = (body: string, contentType: string, query = '') =>
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function untilEnded(id: string, timeoutMs = 45_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const read = async () => {
     const response = await get(`/api/batch/${id}`);
     expect(response.status).toBe(200);
-    const job = await json(response);
-    if (['completed', 'failed', 'cancelled'].includes(job.status)) return job;
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${JSON.stringify(job)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return json(response);
+  };
+  return until(read, (job) => ['completed', 'failed', 'cancelled'].includes(job.status), timeoutMs);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -16,6 +16,7 @@ import {
   type ProgressEvent,
 } from '../../subgraphs/location/batch/engine';
 import { echoProcessor, echoResult, sampleItem, sampleItems } from './fixtures/echo-processor';
+import { waitFor } from '../support/wait';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:batch:${process.pid}:${randomBytes(4).toString('hex')}:`;
@@ -32,14 +33,6 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const values: T[] = [];
   for await (const value of iterable) values.push(value);
   return values;
-}
-
-async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
 }
 
 /** The one behaviour every batch backend must show, seen through the engine. */

@@ -12,6 +12,7 @@ import { createClient } from 'redis';
 import { createBatchEngine, type BatchEngine, type BatchJob, type ItemResult } from '../../subgraphs/location/batch/engine';
 import { HAS_REDIS_SERVER, freePort, sendCommand, startRedisServer } from '../support/redis-server';
 import { sampleItems } from './fixtures/echo-processor';
+import { waitFor } from '../support/wait';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:batch-durability:${process.pid}:${randomBytes(4).toString('hex')}:`;
@@ -78,14 +79,6 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const values: T[] = [];
   for await (const value of iterable) values.push(value);
   return values;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
 }
 
 /** Waits for the job's end and checks it holds every item's result exactly once. */

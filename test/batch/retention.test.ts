@@ -4,6 +4,7 @@
  */
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { json, startTestStack, type TestStack } from '../support/stack';
+import { until } from '../support/wait';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -24,11 +25,7 @@ describe.each([
   test('results are readable until the retention has passed, then the job is gone', async () => {
     const submitted = await stack.post('/api/batch', { items: [{ address: 'Куйлюк-5', home: { area: SAMPLE_HOME_REQUEST.area, rooms: 2 } }] }, { 'x-api-key': key });
     const { id } = await json(submitted);
-    let job = await json(await read(`/api/batch/${id}`));
-    for (const deadline = Date.now() + 20_000; job.status !== 'completed'; job = await json(await read(`/api/batch/${id}`))) {
-      if (Date.now() > deadline) throw new Error(`not completed: ${JSON.stringify(job)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const job = await until(async () => json(await read(`/api/batch/${id}`)), (j) => j.status === 'completed', 20_000, 50);
     expect((await read(`/api/batch/${id}/results`)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, Date.parse(job.completed_at) + 1_500 + 300 - Date.now()));
     expect((await read(`/api/batch/${id}`)).status).toBe(404);

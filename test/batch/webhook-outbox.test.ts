@@ -19,6 +19,7 @@ import {
 } from '../../subgraphs/location/batch/engine';
 import { newWebhookSecret, type DeliveryAttempt } from '../../subgraphs/location/batch/webhooks';
 import { echoProcessor, sampleItems } from './fixtures/echo-processor';
+import { waitFor } from '../support/wait';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:outbox:${process.pid}:${randomBytes(4).toString('hex')}:`;
@@ -41,14 +42,6 @@ async function startReceiver() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   return { url, requests, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(25);
-  }
 }
 
 type Backends = () => Promise<{ first: BatchBackend; second: BatchBackend; close(): Promise<void> }>;

@@ -7,9 +7,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { json, startTestStack, type TestStack } from '../support/stack';
+import { until } from '../support/wait';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WORKER_MAIN = join(__dirname, '..', '..', 'subgraphs', 'location', 'batch', 'worker-main.js');
@@ -80,18 +80,11 @@ test('a worker process killed mid-job: the job completes through the API with ev
   const { id } = await json(submitted);
 
   // Kill one worker once the job is under way, not yet done.
-  let seen = await getJob(id);
-  for (let deadline = Date.now() + 60_000; seen.processed < ITEMS * 0.15; seen = await getJob(id)) {
-    if (Date.now() > deadline) throw new Error(`the job did not get under way: ${JSON.stringify(seen)}`);
-    await sleep(50);
-  }
-  expect(seen.status).toBe('running');
+  const underWay = await until(() => getJob(id), (job) => job.processed >= ITEMS * 0.15, 60_000, 50);
+  expect(underWay.status).toBe('running');
   workers[0].kill('SIGKILL');
 
-  for (let deadline = Date.now() + 120_000; !['completed', 'failed', 'cancelled'].includes(seen.status); seen = await getJob(id)) {
-    if (Date.now() > deadline) throw new Error(`the job did not end: ${JSON.stringify(seen)}`);
-    await sleep(200);
-  }
+  const seen = await until(() => getJob(id), (job) => ['completed', 'failed', 'cancelled'].includes(job.status), 120_000, 200);
   expect(workers[0].signalCode).toBe('SIGKILL');
   expect(seen).toMatchObject({ status: 'completed', total: ITEMS, processed: ITEMS });
 

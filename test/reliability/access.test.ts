@@ -6,6 +6,7 @@
 import WebSocket from 'ws';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { json, startTestStack, type TestStack } from '../support/stack';
+import { until, waitFor } from '../support/wait';
 
 let stack: TestStack;
 let keyA: string;
@@ -34,12 +35,7 @@ beforeAll(async () => {
   const submitted = await stack.post('/api/batch', { items: [{ address: 'Куйлюк-5' }, { address: 'Chilonzor tumani, 13-kvartal' }] }, { 'x-api-key': keyA });
   expect(submitted.status).toBe(202);
   jobOfA = (await json(submitted)).id;
-  for (const deadline = Date.now() + 30_000; ; ) {
-    const job = await json(await get(`/api/batch/${jobOfA}`, { 'x-api-key': keyA }));
-    if (job.status === 'completed') break;
-    if (Date.now() > deadline) throw new Error(`job did not complete: ${JSON.stringify(job)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(async () => json(await get(`/api/batch/${jobOfA}`, { 'x-api-key': keyA })), (job) => job.status === 'completed', 30_000);
 });
 afterAll(async () => {
   await stack?.stop();
@@ -146,15 +142,9 @@ describe("another organisation's jobs", () => {
     socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
     await new Promise((resolve) => socket.on('open', resolve));
     socket.send(JSON.stringify({ type: 'connection_init', payload: { 'x-api-key': keyB } }));
-    for (const deadline = Date.now() + 10_000; !messages.some((m) => m.type === 'connection_ack'); ) {
-      if (Date.now() > deadline) throw new Error(`no ack: ${JSON.stringify(messages)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(() => messages.some((m) => m.type === 'connection_ack'), 10_000);
     socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `subscription { batchProgress(id: "${jobOfA}") { processed } }` } }));
-    for (const deadline = Date.now() + 10_000; !messages.some((m) => m.type === 'error' || m.type === 'complete'); ) {
-      if (Date.now() > deadline) throw new Error(`no answer: ${JSON.stringify(messages)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(() => messages.some((m) => m.type === 'error' || m.type === 'complete'), 10_000);
     socket.close();
     // An execution error (not a protocol one): one result with the error and no data, then complete.
     expect(messages.map((m) => m.type)).toEqual(['connection_ack', 'next', 'complete']);

@@ -10,24 +10,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ResidentialModelService } from '../../models/residential/serving';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { start as startResidential } from '../../subgraphs/residential';
 import { HAS_REDIS_SERVER, freePort, sendCommand, startRedisServer } from '../support/redis-server';
 import { json, startTestStack, type TestStack } from '../support/stack';
+import { until } from '../support/wait';
 
 const TERMINAL = ['completed', 'failed', 'cancelled'];
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting; last: ${JSON.stringify(value)}`);
-    await sleep(100);
-  }
-}
 
 describe('a subgraph down, then back (split deployment)', () => {
   let stack: TestStack;
