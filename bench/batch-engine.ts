@@ -11,6 +11,7 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { createBatchEngine, type ChunkProcessor, type ItemResult } from '../subgraphs/location/batch/engine';
+import { flag, option } from './cli';
 
 type Mode = 'in-process' | 'redis' | 'arrays';
 
@@ -27,11 +28,6 @@ interface RunReport {
   retainedMb: number;
 }
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : fallback;
-};
 const ITEMS = Number(option('items', '200000'));
 const CHUNK = Number(option('chunk', '1000'));
 const CONCURRENCY = Number(option('concurrency', '4'));
@@ -135,14 +131,14 @@ async function deleteKeys(prefix: string): Promise<void> {
 
 function runChild(mode: Mode): Promise<RunReport> {
   return new Promise((resolve, reject) => {
-    const child = fork(__filename, [...args, '--child', mode], { execArgv: ['--expose-gc'] });
+    const child = fork(__filename, [...process.argv.slice(2), '--child', mode], { execArgv: ['--expose-gc'] });
     child.once('message', (report: RunReport) => resolve(report));
     child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`${mode} run exited with ${code}`))));
   });
 }
 
 async function main(): Promise<void> {
-  const childMode = args.includes('--child') ? (option('child', '') as Mode) : undefined;
+  const childMode = flag('child') ? (option('child', '') as Mode) : undefined;
   if (childMode) {
     const report = childMode === 'arrays' ? await runArrays() : await runEngine(childMode);
     process.send?.(report, () => process.exit(0));

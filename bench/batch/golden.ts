@@ -15,12 +15,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { gazetteerBases, listingAddresses } from './addresses';
+import { option } from '../cli';
 
-const args = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 function load(root: string) {
@@ -161,8 +157,8 @@ function compare(a: string, b: string): void {
   if (!same) process.exitCode = 1;
 }
 
-const compared = args.indexOf('--compare');
-if (compared >= 0) compare(args[compared + 1], args[compared + 2]);
+const compared = process.argv.indexOf('--compare');
+if (compared >= 0) compare(process.argv[compared + 1], process.argv[compared + 2]);
 else {
   const out = option('out');
   if (!out) throw new Error('--out FILE (or --compare A B)');

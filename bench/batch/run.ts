@@ -22,18 +22,14 @@ import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchAddress, placeableBases } from './addresses';
+import { flag, option } from '../cli';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const ITEMS = Number(option('items', '100000'));
 const SMALL = Number(option('small', '10000'));
 const HOME_ITEMS = Number(option('home-items', '10000'));
 const WORKER_COUNTS = option('workers', '1,2').split(',').map(Number);
 const CONCURRENCY = option('concurrency', '2');
-const CPU_PROF = args.includes('--cpu-prof') ? option('cpu-prof', '') : '';
+const CPU_PROF = flag('cpu-prof') ? option('cpu-prof', '') : '';
 /** Node options for the workers only (space-separated), e.g. "--max-semi-space-size=4" to see how much of their RSS is V8's young generation. */
 const WORKER_NODE_OPTIONS = option('worker-node-options', '').split(' ').filter((o) => o !== '');
 /** A folder for the workers' standard output (worker-N.log), e.g. with --worker-node-options --trace-gc. */

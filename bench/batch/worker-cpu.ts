@@ -18,12 +18,8 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { benchAddress, listingAddresses, placeableBases } from './addresses';
+import { flag, option } from '../cli';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const CHUNK = 1000;
 const CHUNKS = Number(option('chunks', '60'));
 const WARM = Number(option('warm', '5'));
@@ -32,7 +28,7 @@ const ROUNDS = Number(option('rounds', '3'));
 const MIX = option('mix', 'bench');
 const THIS_ROOT = join(__dirname, '..', '..');
 /** With --gc (and node --expose-gc), memory is read after a full collection: what is retained, not garbage not yet collected. */
-const GC = args.includes('--gc') ? (globalThis as { gc?: () => void }).gc : undefined;
+const GC = flag('gc') ? (globalThis as { gc?: () => void }).gc : undefined;
 
 interface Measured {
   root: string;
@@ -102,9 +98,9 @@ function summary(m: Measured): string {
 
 async function main(): Promise<void> {
   const against = option('against', '');
-  if (args.includes('--child') || !against) {
+  if (flag('child') || !against) {
     const m = await measure(resolve(option('root', THIS_ROOT)));
-    if (args.includes('--child')) process.stdout.write(JSON.stringify(m));
+    if (flag('child')) process.stdout.write(JSON.stringify(m));
     else console.log(summary(m));
     return;
   }

@@ -11,20 +11,15 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
+import { option } from '../cli';
 
 interface Urls { bare: string; subgraph: string; gateway: string; internalToken: string; key: string }
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const DURATION = option('duration', 15);
-const CONNECTIONS = option('connections', 32);
-const WARMUP = option('warmup', 3);
-const ONLY = option('only', 0);
-const profileAt = args.indexOf('--profile');
-const PROFILE_DIR = profileAt >= 0 ? args[profileAt + 1] : undefined;
+const DURATION = Number(option('duration', '15'));
+const CONNECTIONS = Number(option('connections', '32'));
+const WARMUP = Number(option('warmup', '3'));
+const ONLY = Number(option('only', '0'));
+const PROFILE_DIR = option('profile');
 
 const GRAPHQL_INPUT = {
   district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9,

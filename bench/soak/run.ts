@@ -25,12 +25,8 @@ import autocannon from 'autocannon';
 import { renderSvg } from '../../models/ensemble/card-kit';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { benchAddress, placeableBases } from '../batch/addresses';
+import { option } from '../cli';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const MINUTES = Number(option('minutes', '10'));
 const SHARE = Number(option('share', '0.7'));
 const CONNECTIONS = Number(option('connections', '16'));
