@@ -37,6 +37,9 @@ export const DISTRICT_OPERATION = { owner: 'location', query: /* GraphQL */ `
     district(name: $name) { ...McpDistrict }
   }${DISTRICT_FIELDS}` };
 
+/** The held-out metrics get_model_accuracy reports, the same for both kinds (replies.ts: Metrics). */
+const ACCURACY_FIELDS = 'n r2 mape medianApe maeUsd ppe10 ppe20 intervalCoverage medianIntervalWidth';
+
 export const RESIDENTIAL_MODEL_OPERATION = { owner: 'residential', query: /* GraphQL */ `
   query McpResidentialModel {
     residentialModel {
@@ -45,7 +48,7 @@ export const RESIDENTIAL_MODEL_OPERATION = { owner: 'residential', query: /* Gra
       districts { district accuracyClass metrics { ...McpAccuracy } }
     }
   }
-  fragment McpAccuracy on AccuracyMetrics { n r2 mape medianApe maeUsd ppe10 ppe20 intervalCoverage medianIntervalWidth }` };
+  fragment McpAccuracy on AccuracyMetrics { ${ACCURACY_FIELDS} }` };
 
 export const VEHICLE_MODEL_OPERATION = { owner: 'vehicle', query: /* GraphQL */ `
   query McpVehicleModel {
@@ -55,4 +58,4 @@ export const VEHICLE_MODEL_OPERATION = { owner: 'vehicle', query: /* GraphQL */ 
       groups { group accuracyClass metrics { ...McpVehicleAccuracy } }
     }
   }
-  fragment McpVehicleAccuracy on VehicleAccuracyMetrics { n r2 mape medianApe maeUsd ppe10 ppe20 intervalCoverage medianIntervalWidth }` };
+  fragment McpVehicleAccuracy on VehicleAccuracyMetrics { ${ACCURACY_FIELDS} }` };
