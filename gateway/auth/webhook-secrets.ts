@@ -41,10 +41,9 @@ export class WebhookSecretStore implements WebhookSecretSource {
     checkOrganisation(organisation);
     let secret = this.cache.get(organisation);
     if (!secret) {
-      const file = join(this.dir, organisation);
       // If another process creates it first, its secret wins and both read the same file.
-      createPrivateFileOnce(file, `${newWebhookSecret()}\n`);
-      secret = readFileSync(file, 'utf8').trim();
+      createPrivateFileOnce(join(this.dir, organisation), `${newWebhookSecret()}\n`);
+      secret = this.existing(organisation)!;
       this.cache.set(organisation, secret);
     }
     return secret;
