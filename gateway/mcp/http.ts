@@ -58,12 +58,25 @@ export function originAllowed(origin: string, host: string | undefined, allowed:
 }
 
 const jsonRpcId = { type: ['string', 'integer', 'null'] } as const;
+/** A JSON-RPC error response: what the transport answers a message it cannot take. */
+const jsonRpcErrorResponse = {
+  type: 'object',
+  required: ['jsonrpc', 'error'],
+  properties: { jsonrpc: { type: 'string', enum: ['2.0'] }, id: jsonRpcId, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } } },
+} as const;
+
+/**
+ * JSON-RPC's code for a message that is not a valid request. MCP dropped JSON-RPC batching in its
+ * 2025-06-18 revision; taking a batch would also let one POST run any number of tool calls for one
+ * request of quota, so an array is refused whole, before any of it runs.
+ */
+const INVALID_REQUEST = -32600;
 documentRoute({
   method: 'post',
   path: MCP_PATH,
   tag: 'agents',
   summary: 'Model Context Protocol server for AI agents: Streamable HTTP, stateless (API key or bearer token)',
-  description: 'One JSON-RPC 2.0 message per POST (MCP 2025-11-25, Streamable HTTP transport without sessions); send Accept: application/json, text/event-stream. A request is answered 200 with its JSON-RPC response, a notification 202 without a body. Tools: value_home, value_vehicle, location_index, geocode_address, list_districts, submit_batch, get_batch_status, get_model_accuracy (arguments in the REST routes\' snake_case names; failures are tool results with isError and the error code of this API). Resources: the model cards and the district list; prompt: revalue_collateral. Each POST counts once against the plan\'s quota. Without valid credentials: 401 with WWW-Authenticate. From a web origin not allowed (MCP_ALLOWED_ORIGINS; pages served by the gateway on loopback are): 403 ORIGIN_NOT_ALLOWED. GET and DELETE: 405. See the README, "Agents (MCP)".',
+  description: 'One JSON-RPC 2.0 message per POST (MCP 2025-11-25, Streamable HTTP transport without sessions; a JSON array of messages, JSON-RPC batching, is refused with 400 and JSON-RPC error -32600); send Accept: application/json, text/event-stream. A request is answered 200 with its JSON-RPC response, a notification 202 without a body. Tools: value_home, value_vehicle, location_index, geocode_address, list_districts, submit_batch, get_batch_status, get_model_accuracy (arguments in the REST routes\' snake_case names; failures are tool results with isError and the error code of this API). Resources: the model cards and the district list; prompt: revalue_collateral. Each POST counts once against the plan\'s request quota, and each home, vehicle or point a tool values once against its valuations (batch items against its batch items per day). Without valid credentials: 401 with WWW-Authenticate. From a web origin not allowed (MCP_ALLOWED_ORIGINS; pages served by the gateway on loopback are): 403 ORIGIN_NOT_ALLOWED. GET and DELETE: 405. See the README, "Agents (MCP)".',
   security: 'apiKeyOrBearer',
   requestBody: {
     type: 'object',
@@ -78,6 +91,7 @@ documentRoute({
       description: 'The JSON-RPC response; a tools/call result has content, structuredContent and isError',
       properties: { jsonrpc: { type: 'string', enum: ['2.0'] }, id: jsonRpcId, result: { type: 'object' }, error: { type: 'object', properties: { code: { type: 'integer' }, message: { type: 'string' } } } },
     },
+    400: { description: 'A message the transport cannot take (a JSON-RPC batch, a malformed message): a JSON-RPC error; or an error of the catalogue', anyOf: [jsonRpcErrorResponse, errorResponseJsonSchema()] },
     '4xx': errorResponseJsonSchema(),
   },
 });
@@ -121,6 +135,9 @@ function challenges(request: FastifyRequest): string[] {
 }
 
 async function handle(deps: McpRouteDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (Array.isArray(request.body)) {
+    return void reply.code(400).send({ jsonrpc: '2.0', error: { code: INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted (MCP has no batching since 2025-06-18); POST one message at a time' }, id: null });
+  }
   const server = buildMcpServer({ executor: gatewayExecutor(deps.graph, request), log: deps.log, requestId: request.id });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   // The transport writes the raw response itself, so fastify must not; its onSend hooks will not
