@@ -4,7 +4,7 @@ import type { GatewayConfig } from './config';
 import { startGraph } from './graph/apollo';
 import { buildApp } from './http/app';
 import type { BatchProgressSource } from './subscriptions';
-import { createQuotaStore } from './quota';
+import { createQuotaStore, WorkMeter } from './quota';
 import type { InProcessSubgraph } from '../subgraphs/common/serve';
 
 export { gatewayConfigFromEnv, type GatewayConfig } from './config';
@@ -36,8 +36,9 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     localSubgraphs: config.subgraphTransport === 'local' ? options.localSubgraphs : undefined,
     internalToken: config.internalToken,
     introspection: config.introspection,
-    maxDepth: config.maxDepth,
+    documentLimits: { maxDepth: config.maxDepth },
     maxCost: config.maxCost,
+    meter: new WorkMeter(quotas, log),
   });
   let graphReady = true;
   const app = await buildApp({ graph, keys, quotas, log, batchProgress: options.batchProgress, mcpAllowedOrigins: config.mcpAllowedOrigins, isReady: () => graphReady && (options.isReady?.() ?? true) });

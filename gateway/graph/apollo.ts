@@ -1,20 +1,22 @@
 /**
  * The gateway's GraphQL engine: Apollo Gateway over the static supergraph composed at build
  * time (no IntrospectAndCompose), inside Apollo Server with CSRF prevention, error masking,
- * depth and cost limits. HTTP /graphql executes through it; REST routes run their persisted
+ * document, cost and work limits (./document-limits.ts, ./limits.ts). HTTP /graphql executes through it; REST routes run their persisted
  * operation on the owning subgraph's data source (`executeOnOwner`), masked the same way.
  * Subgraphs in the same process are executed in process, the others over keep-alive HTTP.
  */
 import { readFileSync } from 'node:fs';
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
 import type { GatewayContext } from './context';
 import { maskError } from './error-masking';
-import { costLimitPlugin, depthLimitRule } from './limits';
+import type { WorkMeter } from '../quota';
+import { checkDocument, DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
+import { OperationMeasures, operationLimitsPlugin } from './limits';
 import type { InProcessSubgraph } from '../../subgraphs/common/serve';
 import { LocalSubgraphDataSource } from './local-data-source';
 import { SubgraphDataSource } from './subgraph-data-source';
@@ -25,9 +27,13 @@ export interface GraphOptions {
   /** Subgraphs running in this process (all-in-one mode): executed in process instead of over HTTP. */
   localSubgraphs?: Record<string, InProcessSubgraph>;
   internalToken: string;
+  /** Off: no introspection, and no "Did you mean …" suggestions naming fields in errors either. */
   introspection: boolean;
-  maxDepth?: number;
+  /** Bounds on a document's shape (tokens, depth, aliases, …). @default DEFAULT_DOCUMENT_LIMITS */
+  documentLimits?: Partial<DocumentLimits>;
   maxCost?: number;
+  /** Charges each operation's valuations and batch items to the caller's plan; none: nothing is charged. */
+  meter?: WorkMeter;
   supergraphSdl?: string;
 }
 
@@ -40,7 +46,20 @@ export interface Graph {
    * planning or result shaping for a response that needs neither.
    */
   executeOnOwner(subgraph: string, query: string, variables: Record<string, unknown>, context: GatewayContext): Promise<GatewayGraphQLResponse>;
+  /**
+   * Errors refusing a client's document for its shape (./document-limits.ts), checked before it
+   * reaches Apollo Server, whose validation is not linear; none: it may go on.
+   */
+  checkDocument(source: string): readonly GraphQLError[];
   stop(): Promise<void>;
+}
+
+/** Persisted operations parsed once each (they are constants of the REST routes and MCP tools). */
+const persistedDocuments = new Map<string, DocumentNode>();
+function persistedDocument(query: string): DocumentNode {
+  let document = persistedDocuments.get(query);
+  if (!document) persistedDocuments.set(query, (document = parse(query)));
+  return document;
 }
 
 export async function startGraph(options: GraphOptions): Promise<Graph> {
@@ -56,17 +75,29 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       return source;
     },
   });
+  let apiSchema: GraphQLSchema | undefined;
+  gateway.onSchemaLoadOrUpdate((update) => {
+    apiSchema = update.apiSchema;
+  });
+  const documentLimits = { ...DEFAULT_DOCUMENT_LIMITS, ...options.documentLimits };
+  const measures = new OperationMeasures(options.maxCost);
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     csrfPrevention: true,
     introspection: options.introspection,
+    // Suggestions ("Did you mean …") name fields and arguments: with introspection off they would leak the schema.
+    hideSchemaDetailsFromClientErrors: !options.introspection,
+    parseOptions: { maxTokens: documentLimits.maxTokens },
     includeStacktraceInErrorResponses: false,
     formatError: (formatted) => maskError(formatted),
-    validationRules: [depthLimitRule(options.maxDepth)],
     // Valuations are never HTTP-cached, so the per-field cache-control bookkeeping is pure cost.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(options.maxCost)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationLimitsPlugin(measures, options.meter)],
   });
   await apollo.start();
+  const schema = () => {
+    if (!apiSchema) throw new Error('the supergraph is not loaded');
+    return apiSchema;
+  };
   return {
     apollo,
     async executeOnOwner(subgraph, query, variables, context) {
@@ -74,6 +105,10 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       if (!source) throw new Error(`unknown subgraph ${subgraph}`);
       let response: GatewayGraphQLResponse;
       try {
+        // Priced and charged as at /graphql (the plugin does not run on this path); a refused charge is
+        // thrown as the API's RATE_LIMITED error.
+        const measure = measures.measure(schema(), persistedDocument(query), undefined, variables);
+        if (measure) await options.meter?.charge(context.principal, measure);
         // Our data sources read only the request and the context of the process options.
         response = await source.process({ request: { query, variables }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>);
       } catch (error) {
@@ -83,6 +118,7 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       }
       return response.errors ? { ...response, errors: response.errors.map((e) => maskError(e)) } : response;
     },
+    checkDocument: (source) => checkDocument(schema(), source, documentLimits),
     stop: async () => {
       await apollo.stop();
       await Promise.all([...dataSources.values()].map((s) => (s instanceof SubgraphDataSource ? s.close() : undefined)));

@@ -9,7 +9,7 @@ import { isErrorCode } from '../../schema/errors';
 export const GRAPHQL_REQUEST_CODES: ReadonlySet<string> = new Set([
   'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST',
   'PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE',
-  'QUERY_TOO_COMPLEX',
+  'QUERY_TOO_COMPLEX', 'QUERY_TOO_DEEP',
 ]);
 
 /** The gateway's executor coerces variables itself and reports failures without a code (GraphQL spec wording). */

@@ -1,43 +1,38 @@
 /**
- * Depth and cost limits for every operation the gateway executes.
- * Depth: a validation rule (graphql-depth-limit is unmaintained since 2018; the rule is 30 lines).
- * Cost: graphql-query-complexity, with bulk arguments (lists of inputs) costing one per item.
+ * What an operation costs and what it does, and the plugin that refuses or charges it.
+ * Cost (graphql-query-complexity): one per field, plus one per item of a bulk argument (a list
+ * of inputs); bounded per operation so one request cannot hold the event loop for long.
+ * Work: the homes, vehicles and points it values and the batch items it submits, charged against
+ * the plan on every door (./apollo.ts runs the same measure for REST and MCP operations).
+ * The document's shape was bounded before either runs (./document-limits.ts).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type ASTVisitor, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { HeaderMap } from '@apollo/server';
+import { GraphQLError, getOperationAST, getVariableValues, isObjectType, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { QuotaExceededError, type OperationWork, type WorkMeter } from '../quota';
 import type { GatewayContext } from './context';
+import { QUERY_TOO_COMPLEX } from './document-limits';
 
-/** @default 12 */
-export function depthLimitRule(maxDepth = 12) {
-  return (context: ValidationContext): ASTVisitor => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-    const depthOf = (set: SelectionSetNode | undefined, depth: number, seen: Set<string>): number => {
-      if (!set) return depth;
-      let max = depth;
-      for (const sel of set.selections) {
-        if (sel.kind === Kind.FIELD) {
-          if (sel.name.value.startsWith('__')) continue; // introspection has its own limits
-          max = Math.max(max, depthOf(sel.selectionSet, depth + 1, seen));
-        } else if (sel.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(sel.selectionSet, depth, seen));
-        else if (!seen.has(sel.name.value)) {
-          const fragment = fragments.get(sel.name.value);
-          max = Math.max(max, depthOf(fragment?.selectionSet, depth, new Set(seen).add(sel.name.value)));
-        }
-      }
-      return max;
-    };
-    return {
-      OperationDefinition(node) {
-        const depth = depthOf(node.selectionSet, 0, new Set());
-        if (depth > maxDepth) {
-          context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }));
-        }
-      },
-    };
-  };
+export interface OperationMeasure extends OperationWork {
+  cost: number;
 }
+
+const itemsOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
+
+/** Root fields that value or score: how many objects one selection of them values. */
+const VALUING_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown>) => number>> = {
+  homeValuation: () => 1,
+  homeValuations: (args) => itemsOf(args.inputs),
+  vehicleValuation: () => 1,
+  vehicleValuations: (args) => itemsOf(args.inputs),
+  locationIndex: () => 1,
+  locationIndexes: (args) => itemsOf(args.points),
+};
+/** Root fields that submit batch items. */
+const BATCH_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown>) => number>> = {
+  submitBatch: (args) => itemsOf((args.input as { items?: unknown } | undefined)?.items),
+};
 
 /** A field taking a list of inputs costs one per item on top of its selection. */
 const bulkArgumentEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
@@ -45,43 +40,104 @@ const bulkArgumentEstimator: ComplexityEstimator = ({ args, childComplexity }) =
   return undefined;
 };
 
-/** @default maxCost 20000 */
-export function costLimitPlugin(maxCost = 20_000): ApolloServerPlugin<GatewayContext> {
-  // The cost depends on the variables only through list lengths; without list variables it is a
-  // property of the document, computed once. (Keyed weakly: documents come from Apollo's cache.)
-  const costOfDocument = new WeakMap<DocumentNode, Map<string, number>>();
+/**
+ * Cost and work of one operation. Throws a GraphQLError when it cannot be measured (variables that
+ * do not fit, a document past graphql-query-complexity's node limit): the caller decides.
+ */
+export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): OperationMeasure {
+  const work: OperationWork = { valuations: 0, batchItems: 0 };
+  const roots = new Set([schema.getQueryType(), schema.getMutationType()].filter(isObjectType));
+  // Counts work as the complexity walk meets each root field (aliases and fragments included, @skip honoured); prices nothing itself.
+  const workEstimator: ComplexityEstimator = ({ type, field, args }) => {
+    if (!roots.has(type as never)) return undefined;
+    work.valuations += VALUING_ROOT_FIELDS[field.name]?.(args) ?? 0;
+    work.batchItems += BATCH_ROOT_FIELDS[field.name]?.(args) ?? 0;
+    return undefined;
+  };
+  const cost = getComplexity({
+    schema,
+    query: document,
+    operationName,
+    variables,
+    estimators: [workEstimator, bulkArgumentEstimator, simpleEstimator({ defaultComplexity: 1 })],
+  });
+  return { cost, ...work };
+}
+
+/** Whether the variables fit the operation; when they do not, execution answers 400 BAD_USER_INPUT itself. */
+function variablesFit(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): boolean {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return false;
+  return !getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors;
+}
+
+export function tooComplex(message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: QUERY_TOO_COMPLEX, ...extensions, http: { status: 400 } } });
+}
+
+/**
+ * Measures an operation for execution: refuses it (QUERY_TOO_COMPLEX) when it cannot be measured or
+ * costs more than `maxCost`; returns undefined for variables that do not fit (nothing will run).
+ */
+export function measureForExecution(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, maxCost: number): OperationMeasure | undefined {
+  let measure: OperationMeasure;
+  try {
+    measure = measureOperation(schema, document, operationName, variables);
+  } catch (error) {
+    if (!variablesFit(schema, document, operationName, variables)) return undefined;
+    // A failure to price the operation must never let it run unpriced.
+    throw tooComplex(`The operation's cost cannot be computed: ${(error as Error).message}`);
+  }
+  if (measure.cost > maxCost) throw tooComplex(`query cost ${measure.cost} exceeds the limit of ${maxCost}`, { cost: measure.cost, maxCost });
+  return measure;
+}
+
+/** A refused charge as GraphQL reports it: code RATE_LIMITED, HTTP 429 with Retry-After. */
+export function rateLimitedError(error: QuotaExceededError): GraphQLError {
+  return new GraphQLError(error.message, {
+    extensions: { code: error.code, http: { status: 429, headers: new HeaderMap([['retry-after', String(error.retryAfterSeconds)]]) } },
+  });
+}
+
+/**
+ * Measures operations for execution, remembering the measure of a document whose variables hold
+ * no lists: the measure depends on the variables only through list lengths, so it is then a
+ * property of the document. (Keyed weakly: documents come from Apollo's cache or a persisted operation.)
+ */
+export class OperationMeasures {
+  private readonly byDocument = new WeakMap<DocumentNode, Map<string, OperationMeasure>>();
+
+  constructor(readonly maxCost = 20_000) {}
+
+  /** As measureForExecution: undefined when the variables do not fit (nothing will run). */
+  measure(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): OperationMeasure | undefined {
+    const dependsOnVariables = Object.values(variables).some(hasList);
+    const key = operationName ?? '';
+    const known = dependsOnVariables ? undefined : this.byDocument.get(document)?.get(key);
+    if (known) return known;
+    const measure = measureForExecution(schema, document, operationName, variables, this.maxCost);
+    if (measure && !dependsOnVariables) this.byDocument.set(document, (this.byDocument.get(document) ?? new Map()).set(key, measure));
+    return measure;
+  }
+}
+
+/** Charges `measure` to the principal's plan, a refusal reported as GraphQL reports it. */
+export async function chargeOrRefuse(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure): Promise<void> {
+  try {
+    await meter?.charge(principal, measure);
+  } catch (error) {
+    throw error instanceof QuotaExceededError ? rateLimitedError(error) : error;
+  }
+}
+
+/** Refuses operations that cost too much or cannot be priced, and charges the others' work. */
+export function operationLimitsPlugin(measures: OperationMeasures, meter?: WorkMeter): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, schema }) {
-          const variables = request.variables ?? {};
-          const dependsOnVariables = Object.values(variables).some(hasList);
-          const operation = request.operationName ?? '';
-          let cost = dependsOnVariables ? undefined : costOfDocument.get(document)?.get(operation);
-          if (cost === undefined) {
-            try {
-              cost = getComplexity({
-                schema,
-                query: document,
-                operationName: request.operationName ?? undefined,
-                variables,
-                estimators: [bulkArgumentEstimator, simpleEstimator({ defaultComplexity: 1 })],
-              });
-            } catch (error) {
-              // Variables that do not fit the operation: thrown from a plugin, this would be a 500.
-              // Nothing runs with them (execution coerces them first and answers 400 BAD_USER_INPUT),
-              // so there is no cost to limit.
-              if (error instanceof GraphQLError) return;
-              throw error;
-            }
-            if (!dependsOnVariables) {
-              const byOperation = costOfDocument.get(document) ?? new Map<string, number>();
-              costOfDocument.set(document, byOperation.set(operation, cost));
-            }
-          }
-          if (cost > maxCost) {
-            throw new GraphQLError(`query cost ${cost} exceeds the limit of ${maxCost}`, { extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost, http: { status: 400 } } });
-          }
+        async didResolveOperation({ request, document, schema, contextValue }) {
+          const measure = measures.measure(schema, document, request.operationName ?? undefined, request.variables ?? {});
+          if (measure) await chargeOrRefuse(meter, contextValue.principal, measure);
         },
       };
     },

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type preHandlerAsyncHookHandler } from 'fastify';
 import { ApiError } from '../../schema/errors';
 import { MAX_BODY_BYTES } from '../../schema/field-table';
 import type { KeyStore } from '../auth/key-store';
@@ -50,6 +50,25 @@ export interface AppDeps {
   mcpAllowedOrigins?: readonly string[];
 }
 
+/**
+ * Refuses a document whose shape is over the limits before Apollo Server validates it (see
+ * gateway/graph/document-limits.ts): 400 in GraphQL's response shape, code QUERY_TOO_DEEP or
+ * QUERY_TOO_COMPLEX. Runs after authentication, so an attempt costs the caller a request.
+ */
+function refuseOversizedDocuments(graph: Graph): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
+    const params = (request.method === 'GET' ? request.query : request.body) as { query?: unknown } | undefined;
+    if (typeof params?.query !== 'string') return; // no document, or a batch: Apollo Server answers those
+    const errors = graph.checkDocument(params.query);
+    if (errors.length === 0) return;
+    const accept = request.headers.accept ?? '';
+    return reply
+      .code(400)
+      .type(accept.includes('application/graphql-response+json') ? 'application/graphql-response+json; charset=utf-8' : 'application/json; charset=utf-8')
+      .send({ errors: errors.map((error) => ({ message: error.message, extensions: { code: error.extensions.code ?? 'GRAPHQL_VALIDATION_FAILED' } })) });
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -83,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     url: '/graphql',
     method: ['GET', 'POST'],
     bodyLimit: GRAPHQL_BODY_LIMIT,
-    preHandler: auth.either,
+    preHandler: [auth.either, refuseOversizedDocuments(deps.graph)],
     handler: fastifyApolloHandler<GatewayContext>(deps.graph.apollo, {
       context: async (request) => ({ principal: request.principal, requestId: request.id }),
     }),

@@ -5,8 +5,10 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../../schema/errors';
+import { QuotaExceededError } from '../quota';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error instanceof QuotaExceededError) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.code(error.status).type('application/json').send({ error: error.toBody(request.id) });
 }
 

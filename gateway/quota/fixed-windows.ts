@@ -30,19 +30,20 @@ export function windowsAt(now: number): WindowsAt {
   };
 }
 
-/** Turns the counts after a request (including it when allowed) into what the client is told. */
+/** Turns the counts after a consumption of `units` (including it when allowed) into what the client is told. */
 export function decide(
   allowed: boolean,
   counts: WindowCounts,
   limits: QuotaLimits,
   windows: WindowsAt,
   now: number,
+  units = 1,
 ): QuotaDecision {
   const minute = describe('minute', limits.perMinute, counts.minute, windows.minute);
   const day = describe('day', limits.perDay, counts.day, windows.day);
-  // A denial reports the day when it is spent, since waiting for the next minute would not help.
+  // A denial reports the day when it cannot take the units, since waiting for the next minute would not help.
   // When allowed, ties go to the day as well: it resets later, so its reset time is the honest one.
-  const binding = allowed ? (minute.remaining < day.remaining ? minute : day) : day.remaining === 0 ? day : minute;
+  const binding = allowed ? (minute.remaining < day.remaining ? minute : day) : day.remaining < units ? day : minute;
   const resetSeconds = Math.ceil((binding.endsAt - now) / 1000);
   const decision: QuotaDecision = {
     allowed,

@@ -18,17 +18,17 @@ export class InMemoryQuotaStore implements QuotaStore {
     return this.counters.size;
   }
 
-  async consume(subject: string, limits: QuotaLimits, now = Date.now()): Promise<QuotaDecision> {
+  async consume(subject: string, limits: QuotaLimits, now = Date.now(), units = 1): Promise<QuotaDecision> {
     const windows = windowsAt(now);
     this.sweepOnNewDay(windows.day.index);
     const counters = this.currentCounters(subject, windows);
     // No await between the check and the increment, so concurrent calls cannot both take the last slot.
-    const allowed = counters.minuteCount < limits.perMinute && counters.dayCount < limits.perDay;
+    const allowed = counters.minuteCount + units <= limits.perMinute && counters.dayCount + units <= limits.perDay;
     if (allowed) {
-      counters.minuteCount += 1;
-      counters.dayCount += 1;
+      counters.minuteCount += units;
+      counters.dayCount += units;
     }
-    return decide(allowed, { minute: counters.minuteCount, day: counters.dayCount }, limits, windows, now);
+    return decide(allowed, { minute: counters.minuteCount, day: counters.dayCount }, limits, windows, now, units);
   }
 
   async close(): Promise<void> {

@@ -10,3 +10,4 @@ export {
 } from './quota-store';
 export { rateLimitHeaders } from './rate-limit-headers';
 export { RedisQuotaStore, type QuotaRedisClient, type RedisQuotaStoreOptions } from './redis-quota-store';
+export { QuotaExceededError, WorkMeter, type OperationWork } from './work-meter';

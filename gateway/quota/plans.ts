@@ -6,9 +6,17 @@ import type { QuotaLimits } from './quota-store';
 
 export interface Plan {
   name: string;
+  /** Requests, whatever they do (every door: REST, GraphQL, MCP, WebSocket connections). */
   quota: QuotaLimits;
+  /**
+   * Homes, vehicles and location points valued or scored interactively (REST, GraphQL, MCP): a
+   * request valuing 1,000 homes takes 1,000 (docs/RELIABILITY.md, "How bulk work is charged").
+   */
+  valuations: QuotaLimits;
   /** The most items one batch valuation request may carry. */
   maxBatchItems: number;
+  /** Batch items submitted per UTC day, all jobs together (batch work is queued, so no minute window). */
+  batchItemsPerDay: number;
 }
 
 type PlansFile = Record<string, Omit<Plan, 'name'>>;
@@ -16,22 +24,25 @@ type PlansFile = Record<string, Omit<Plan, 'name'>>;
 export const DEFAULT_PLANS_FILE = join(PROJECT_ROOT, 'gateway', 'config', 'plans.json');
 
 const positiveInteger = { type: 'integer', minimum: 1 } as const;
+const limits = {
+  type: 'object',
+  required: ['perMinute', 'perDay'],
+  additionalProperties: false,
+  properties: { perMinute: positiveInteger, perDay: positiveInteger },
+} as const;
 const plansFileSchema = {
   type: 'object',
   minProperties: 1,
   propertyNames: { pattern: '^[a-z][a-z0-9-]*$' },
   additionalProperties: {
     type: 'object',
-    required: ['quota', 'maxBatchItems'],
+    required: ['quota', 'valuations', 'maxBatchItems', 'batchItemsPerDay'],
     additionalProperties: false,
     properties: {
-      quota: {
-        type: 'object',
-        required: ['perMinute', 'perDay'],
-        additionalProperties: false,
-        properties: { perMinute: positiveInteger, perDay: positiveInteger },
-      },
+      quota: limits,
+      valuations: limits,
       maxBatchItems: positiveInteger,
+      batchItemsPerDay: positiveInteger,
     },
   },
 };

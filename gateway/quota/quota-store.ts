@@ -1,4 +1,4 @@
-/** Requests a subject may make in each fixed window. */
+/** Units a subject may consume in each fixed window. */
 export interface QuotaLimits {
   perMinute: number;
   perDay: number;
@@ -22,11 +22,13 @@ export interface QuotaDecision {
 }
 
 /**
- * Counts requests per subject in fixed windows aligned to the minute and the UTC day.
- * A request is counted in both windows only when it is allowed; denied requests cost nothing.
+ * Counts units (requests, valuations, batch items) per subject in fixed windows aligned to the
+ * minute and the UTC day. A consumption is counted in both windows only when it is allowed in
+ * both; a denied one costs nothing.
  */
 export interface QuotaStore {
-  consume(subject: string, limits: QuotaLimits, now?: number): Promise<QuotaDecision>;
+  /** Takes `units` (default 1) from both windows of `subject`, or none when either has too few left. */
+  consume(subject: string, limits: QuotaLimits, now?: number, units?: number): Promise<QuotaDecision>;
   close(): Promise<void>;
 }
 

@@ -19,17 +19,18 @@ export interface RedisQuotaStoreOptions {
 
 // Checks both windows before counting, so a denied request costs neither window anything,
 // and runs as one script so concurrent gateways cannot both take the last slot.
-// KEYS: minute counter, day counter. ARGV: perMinute, perDay, minute TTL ms, day TTL ms.
+// KEYS: minute counter, day counter. ARGV: perMinute, perDay, minute TTL ms, day TTL ms, units.
 const CONSUME_SCRIPT = `
+local units = tonumber(ARGV[5])
 local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
 local day = tonumber(redis.call('GET', KEYS[2]) or '0')
-if minute >= tonumber(ARGV[1]) or day >= tonumber(ARGV[2]) then
+if minute + units > tonumber(ARGV[1]) or day + units > tonumber(ARGV[2]) then
   return {0, minute, day}
 end
-minute = redis.call('INCR', KEYS[1])
-if minute == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-day = redis.call('INCR', KEYS[2])
-if day == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+minute = redis.call('INCRBY', KEYS[1], units)
+if minute == units then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+day = redis.call('INCRBY', KEYS[2], units)
+if day == units then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
 return {1, minute, day}
 `;
 const CONSUME_SCRIPT_SHA1 = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
@@ -52,7 +53,7 @@ export class RedisQuotaStore implements QuotaStore {
     this.keyPrefix = options.keyPrefix ?? 'quota:';
   }
 
-  async consume(subject: string, limits: QuotaLimits, now = Date.now()): Promise<QuotaDecision> {
+  async consume(subject: string, limits: QuotaLimits, now = Date.now(), units = 1): Promise<QuotaDecision> {
     // Fail at once rather than queue behind a reconnect: the request is waiting.
     if (!this.client.isReady) throw new QuotaUnavailableError('Redis is not connected');
     const windows = windowsAt(now);
@@ -64,9 +65,10 @@ export class RedisQuotaStore implements QuotaStore {
       limits.perDay,
       windows.minute.endsAt - now + EXPIRY_GRACE_MS,
       windows.day.endsAt - now + EXPIRY_GRACE_MS,
+      units,
     ].map(String);
     const [allowed, minute, day] = parseReply(await this.runConsumeScript(keys, args));
-    return decide(allowed === 1, { minute, day }, limits, windows, now);
+    return decide(allowed === 1, { minute, day }, limits, windows, now, units);
   }
 
   async close(): Promise<void> {

@@ -28,7 +28,7 @@ const PROGRESS = 'subscription($id: ID!) { batchProgress(id: $id) { id status pr
 // the time (no minute boundary to race). The other plans are the repository's.
 const plansDir = mkdtempSync(join(tmpdir(), 'conformance-plans-'));
 const plansFile = join(plansDir, 'plans.json');
-writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), 'one-a-day': { quota: { perMinute: 1, perDay: 1 }, maxBatchItems: 10 } }));
+writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), 'one-a-day': { quota: { perMinute: 1, perDay: 1 }, valuations: { perMinute: 1, perDay: 1 }, maxBatchItems: 10, batchItemsPerDay: 10 } }));
 
 let stack: TestStack;
 let key = '';

@@ -95,9 +95,8 @@ it('enforces the depth limit', async () => {
   try {
     const k = limited.newKey('enterprise');
     const { errors } = await json(await limited.post('/graphql', { query: deep }, { 'x-api-key': k }));
-    // Apollo Server reports every validation rule's error under this code.
-    expect(errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(errors[0].message).toMatch(/depth 4 exceeds the limit of 2/);
+    expect(errors[0].extensions.code).toBe('QUERY_TOO_DEEP');
+    expect(errors[0].message).toMatch(/depth limit of 2 exceeded, found 4/);
   } finally {
     await limited.stop();
   }

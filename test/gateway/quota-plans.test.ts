@@ -24,17 +24,31 @@ function plansFile(contents: unknown): string {
 
 test('the shipped plans carry the agreed limits', () => {
   expect(planNames()).toEqual(['pilot', 'standard', 'enterprise']);
-  expect(getPlan('pilot')).toEqual({ name: 'pilot', quota: { perMinute: 60, perDay: 5_000 }, maxBatchItems: 10_000 });
+  expect(getPlan('pilot')).toEqual({
+    name: 'pilot',
+    quota: { perMinute: 60, perDay: 5_000 },
+    valuations: { perMinute: 1_000, perDay: 20_000 },
+    maxBatchItems: 10_000,
+    batchItemsPerDay: 50_000,
+  });
   expect(getPlan('standard')).toEqual({
     name: 'standard',
     quota: { perMinute: 600, perDay: 100_000 },
+    valuations: { perMinute: 10_000, perDay: 1_000_000 },
     maxBatchItems: 100_000,
+    batchItemsPerDay: 1_000_000,
   });
   expect(getPlan('enterprise')).toEqual({
     name: 'enterprise',
     quota: { perMinute: 6_000, perDay: 5_000_000 },
+    valuations: { perMinute: 100_000, perDay: 20_000_000 },
     maxBatchItems: 1_000_000,
+    batchItemsPerDay: 10_000_000,
   });
+  // One interactive request at the plan's largest bulk size fits the minute's valuations.
+  for (const name of planNames()) expect(getPlan(name).valuations.perMinute).toBeGreaterThanOrEqual(1_000);
+  // A day's batch allowance holds at least one submission of the largest size.
+  for (const name of planNames()) expect(getPlan(name).batchItemsPerDay).toBeGreaterThanOrEqual(getPlan(name).maxBatchItems);
 });
 
 test('an unknown plan names the known ones', () => {
@@ -43,16 +57,17 @@ test('an unknown plan names the known ones', () => {
 });
 
 test('PLANS_FILE points to another plans file', () => {
-  process.env.PLANS_FILE = plansFile({ trial: { quota: { perMinute: 1, perDay: 2 }, maxBatchItems: 3 } });
+  process.env.PLANS_FILE = plansFile({ trial: { quota: { perMinute: 1, perDay: 2 }, valuations: { perMinute: 5, perDay: 6 }, maxBatchItems: 3, batchItemsPerDay: 4 } });
   expect(planNames()).toEqual(['trial']);
   expect(getPlan('trial').quota).toEqual({ perMinute: 1, perDay: 2 });
   expect(() => getPlan('pilot')).toThrow(UnknownPlanError);
 });
 
 test.each([
-  ['a zero limit', { pilot: { quota: { perMinute: 0, perDay: 2 }, maxBatchItems: 3 } }, '/pilot/quota/perMinute'],
-  ['a missing batch size', { pilot: { quota: { perMinute: 1, perDay: 2 } } }, 'maxBatchItems'],
-  ['a fractional limit', { pilot: { quota: { perMinute: 1.5, perDay: 2 }, maxBatchItems: 3 } }, 'integer'],
+  ['a zero limit', { pilot: { quota: { perMinute: 0, perDay: 2 }, valuations: { perMinute: 1, perDay: 2 }, maxBatchItems: 3, batchItemsPerDay: 3 } }, '/pilot/quota/perMinute'],
+  ['a missing batch size', { pilot: { quota: { perMinute: 1, perDay: 2 }, valuations: { perMinute: 1, perDay: 2 }, batchItemsPerDay: 3 } }, 'maxBatchItems'],
+  ['no valuation limits', { pilot: { quota: { perMinute: 1, perDay: 2 }, maxBatchItems: 3, batchItemsPerDay: 3 } }, 'valuations'],
+  ['a fractional limit', { pilot: { quota: { perMinute: 1.5, perDay: 2 }, valuations: { perMinute: 1, perDay: 2 }, maxBatchItems: 3, batchItemsPerDay: 3 } }, 'integer'],
   ['no plans', {}, 'fewer than 1'],
 ])('rejects a plans file with %s', (_case, contents, problem) => {
   const file = plansFile(contents);

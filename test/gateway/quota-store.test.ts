@@ -99,6 +99,16 @@ function quotaStoreContract(makeStore: () => Promise<QuotaStore>): void {
     expect(await store.consume('org-a', limits, T0 + 120_000)).toMatchObject({ allowed: false, window: 'day' });
   });
 
+  test('a consumption of many units is taken whole or not at all, and names the window that cannot take it', async () => {
+    const limits = { perMinute: 100, perDay: 150 };
+    expect(await store.consume('org-a', limits, T0, 90)).toMatchObject({ allowed: true, remaining: 10, window: 'minute' });
+    // 20 more fit neither the minute (10 left) …
+    expect(await store.consume('org-a', limits, T0, 20)).toMatchObject({ allowed: false, remaining: 10, window: 'minute', retryAfterSeconds: 50 });
+    // … nor, a minute later, the day (60 left of 150 after 90): waiting for the next minute would not help then.
+    expect(await store.consume('org-a', limits, T0 + 60_000, 61)).toMatchObject({ allowed: false, remaining: 60, window: 'day' });
+    expect(await store.consume('org-a', limits, T0 + 60_000, 60)).toMatchObject({ allowed: true, remaining: 0, window: 'day' });
+  });
+
   test('subjects are counted separately', async () => {
     const limits = { perMinute: 1, perDay: 100 };
     expect((await store.consume('org-a', limits, T0)).allowed).toBe(true);

@@ -17,7 +17,7 @@ import { callOk, connectHttp, connectStdio, SAMPLE_HOME_ARGUMENTS, STDIO_MAIN, t
 const TINY_PLAN = 'mcp-tiny';
 const TINY_PER_DAY = 6;
 const plansFile = join(mkdtempSync(join(tmpdir(), 'mcp-plans-')), 'plans.json');
-writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), [TINY_PLAN]: { quota: { perMinute: 1000, perDay: TINY_PER_DAY }, maxBatchItems: 10 } }));
+writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), [TINY_PLAN]: { quota: { perMinute: 1000, perDay: TINY_PER_DAY }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 100 } }));
 
 const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined, env: { PLANS_FILE: plansFile } }));
 

@@ -1,0 +1,73 @@
+/**
+ * Charges an operation's work against the organisation's plan, beside the per-request quota:
+ * homes, vehicles and location points valued or scored count against `valuations` (a minute and
+ * a day window), batch items against `batchItemsPerDay`. A request that values 1,000 homes thus
+ * takes 1,000 valuations whether it came through REST, GraphQL or MCP, and a batch job of
+ * 100,000 addresses takes 100,000 batch items.
+ *
+ * Like the request quota it fails open: when the store cannot answer (Redis down or stalled) the
+ * work is let through and logged, since valuation must not stop with the cache.
+ */
+import { ApiError } from '../../schema/errors';
+import type { Principal } from '../auth/principal';
+import { getPlan } from './plans';
+import type { QuotaDecision, QuotaLimits, QuotaStore } from './quota-store';
+
+/** What one operation does, as the plan counts it. */
+export interface OperationWork {
+  /** Homes, vehicles and location points valued or scored. */
+  valuations: number;
+  /** Items submitted for batch valuation. */
+  batchItems: number;
+}
+
+/** A RATE_LIMITED refusal that knows when to retry (the reply's Retry-After). */
+export class QuotaExceededError extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('RATE_LIMITED', message);
+  }
+}
+
+export class WorkMeter {
+  constructor(
+    private readonly quotas: QuotaStore,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Takes the work from the organisation's allowances; throws QuotaExceededError when one has too little left. */
+  async charge(principal: Principal | null, work: OperationWork, now = Date.now()): Promise<void> {
+    if (!principal) return;
+    const plan = getPlan(principal.plan);
+    if (work.valuations > 0) {
+      const decision = await this.consume(`valuations:org:${principal.org}`, plan.valuations, work.valuations, now);
+      if (decision && !decision.allowed) {
+        throw new QuotaExceededError(
+          `The ${plan.name} plan values ${decision.limit} homes, vehicles or points per ${decision.window}; this request asks for ${work.valuations} and ${decision.remaining} remain. Retry in ${decision.retryAfterSeconds} s, or submit large portfolios as a batch job`,
+          decision.retryAfterSeconds ?? 1,
+        );
+      }
+    }
+    if (work.batchItems > 0) {
+      const perDay = plan.batchItemsPerDay;
+      const decision = await this.consume(`batch-items:org:${principal.org}`, { perMinute: perDay, perDay }, work.batchItems, now);
+      if (decision && !decision.allowed) {
+        throw new QuotaExceededError(
+          `The ${plan.name} plan takes ${perDay} batch items per day; this job has ${work.batchItems} and ${decision.remaining} remain today. Retry in ${decision.retryAfterSeconds} s`,
+          decision.retryAfterSeconds ?? 1,
+        );
+      }
+    }
+  }
+
+  private async consume(subject: string, limits: QuotaLimits, units: number, now: number): Promise<QuotaDecision | undefined> {
+    try {
+      return await this.quotas.consume(subject, limits, now, units);
+    } catch (error) {
+      this.log(`quota store unavailable, work let through uncounted: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+}
