@@ -23,6 +23,7 @@ import { registerTokenRoute } from '../rest/token';
 import { registerVehicleRoutes } from '../rest/vehicle';
 import { startSubscriptionServer, type BatchProgressSource } from '../subscriptions';
 import { authenticate } from './authenticate';
+import { clientErrorHandler } from './client-errors';
 import { sendError, toApiError } from './errors';
 
 export const API_VERSION = 'v1.0';
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
+    clientErrorHandler, // 431 for oversized headers (and the parser's other refusals) in the catalogue's shape
     // URLs the router cannot take (a path parameter over 100 characters, bad encoding) get the
     // catalogue's error shape, not fastify's own.
     frameworkErrors: (error, request, reply) =>

@@ -17,9 +17,11 @@ import type { Duplex } from 'node:stream';
 import { GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { WebSocketServer } from 'ws';
+import { ApiError } from '../../schema/errors';
 import { InvalidTokenError, verifyToken } from '../auth/jwt';
 import type { KeyStore } from '../auth/key-store';
 import type { Principal } from '../auth/principal';
+import { rawErrorResponse } from '../http/client-errors';
 import { getPlan, type QuotaStore } from '../quota';
 import { batchProgressSchema, type BatchProgressSource, type SubscriptionContext } from './batch-progress-schema';
 
@@ -87,7 +89,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const pathname = (request.url ?? '').split('?')[0];
     if (pathname !== path) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.end(rawErrorResponse(new ApiError('NOT_FOUND', `No WebSocket endpoint at ${pathname.slice(0, 100)}: subscriptions are on ${path}`)));
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
