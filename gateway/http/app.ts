@@ -13,7 +13,7 @@ import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
 import { registerMcpRoute } from '../mcp';
 import { registerDocs } from '../ops/docs';
-import { registerMetrics } from '../ops/metrics';
+import { registerMetrics, type MetricsAccess } from '../ops/metrics';
 import { documentRoute, openApiDocument } from '../ops/openapi';
 import type { QuotaStore } from '../quota';
 import { registerBatchRoutes } from '../rest/batch';
@@ -33,7 +33,6 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 documentRoute({ method: 'get', path: '/health', tag: 'operations', summary: 'Liveness', responses: { 200: { type: 'object' } } });
 documentRoute({ method: 'get', path: '/ready', tag: 'operations', summary: 'Readiness: 200 once the supergraph and models are loaded, else 503', responses: { 200: { type: 'object' }, '5xx': { type: 'object' } } });
-documentRoute({ method: 'get', path: '/metrics', tag: 'operations', summary: 'Prometheus metrics', responses: { 200: { type: 'string' } } });
 
 export interface AppDeps {
   graph: Graph;
@@ -49,6 +48,8 @@ export interface AppDeps {
   batchProgress?: BatchProgressSource;
   /** Web origins besides the gateway's own loopback one whose pages may call /mcp. @default [] */
   mcpAllowedOrigins?: readonly string[];
+  /** Where /metrics is served and who may read it (METRICS_PORT, METRICS_TOKEN). @default not on this port */
+  metrics?: MetricsAccess;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -73,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toApiError(error, deps.log)));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`)));
 
-  registerMetrics(app);
+  registerMetrics(app, deps.metrics);
   const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log };
   const auth = {
     apiKey: authenticate(authDeps, ['apiKey']),
