@@ -3,8 +3,9 @@
  * answered by the HTTP parser before fastify), bytes that are not HTTP, bodies over a route's limit
  * (413, naming that route's own limit), a WebSocket upgrade on a path without subscriptions.
  */
-import { connect as connectTcp } from 'node:net';
+import { connect as connectTcp, type Socket } from 'node:net';
 import WebSocket from 'ws';
+import { clientErrorHandler } from '../../gateway/http/client-errors';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { expectError, useTestStack } from '../support/stack';
 
@@ -42,6 +43,16 @@ test('bytes that are not HTTP: 400 in the catalogue shape', async () => {
   const { status, body } = parseRaw(await rawExchange('NOT HTTP AT ALL\r\n\r\n'));
   expect(status).toBe(400);
   expect(body.error).toMatchObject({ code: 'INVALID_PARAMETER', message: expect.any(String), request_id: expect.any(String) });
+});
+
+test("a request not received in time (Node's headersTimeout, 60 s): 408 REQUEST_TIMEOUT, given to the handler as Node does", () => {
+  const written: string[] = [];
+  const socket = { destroyed: false, writable: true, write: (text: string) => written.push(text), destroy: jest.fn() };
+  clientErrorHandler(Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket as unknown as Socket);
+  const { status, body } = parseRaw(written.join(''));
+  expect(status).toBe(408);
+  expect(body.error).toMatchObject({ code: 'REQUEST_TIMEOUT', request_id: expect.any(String) });
+  expect(socket.destroy).toHaveBeenCalled();
 });
 
 test('413 PAYLOAD_TOO_LARGE names the limit of the route that refused', async () => {
