@@ -6,6 +6,13 @@ export interface GatewayConfig {
   host: string;
   /** PORT @default 4000 (0 picks a free port) */
   port: number;
+  /** METRICS_PORT: GET /metrics on a listener of its own on HOST (for Prometheus), and not on PORT @default unset (0 picks a free port) */
+  metricsPort?: number;
+  /**
+   * METRICS_TOKEN: GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`; without METRICS_PORT
+   * it is then served on PORT. @default unset (with neither variable, /metrics is served nowhere: 404)
+   */
+  metricsToken?: string;
   /** REDIS_URL: quotas shared across replicas; unset = in-process counters */
   redisUrl?: string;
   /** INTERNAL_TOKEN: shared secret for calling subgraphs (all-in-one mode generates one) */
@@ -72,6 +79,8 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
   return {
     host: env.HOST ?? '127.0.0.1',
     port: env.PORT ? Number(env.PORT) : 4000,
+    metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     redisUrl: env.REDIS_URL || undefined,
     internalToken: env.INTERNAL_TOKEN || undefined,
     subgraphUrls,

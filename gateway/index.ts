@@ -3,6 +3,7 @@ import { KeyStore } from './auth/key-store';
 import type { GatewayConfig } from './config';
 import { startGraph } from './graph/apollo';
 import { buildApp } from './http/app';
+import { loopbackFor, startMetricsServer } from './ops/metrics';
 import type { BatchProgressSource } from './subscriptions';
 import { createQuotaStore, WorkMeter } from './quota';
 import type { InProcessSubgraph } from '../subgraphs/common/serve';
@@ -12,6 +13,8 @@ export { gatewayConfigFromEnv, type GatewayConfig } from './config';
 export interface RunningGateway {
   url: string;
   port: number;
+  /** Where GET /metrics is served when METRICS_PORT is set. */
+  metricsUrl?: string;
   keys: KeyStore;
   close(): Promise<void>;
 }
@@ -41,16 +44,19 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     meter: new WorkMeter(quotas, log),
   });
   let graphReady = true;
-  const app = await buildApp({ graph, keys, quotas, log, batchProgress: options.batchProgress, mcpAllowedOrigins: config.mcpAllowedOrigins, isReady: () => graphReady && (options.isReady?.() ?? true) });
+  const app = await buildApp({ graph, keys, quotas, log, batchProgress: options.batchProgress, mcpAllowedOrigins: config.mcpAllowedOrigins, metrics: config, isReady: () => graphReady && (options.isReady?.() ?? true) });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer({ host: config.host, port: config.metricsPort, token: config.metricsToken });
   return {
-    url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
+    url: `http://${loopbackFor(config.host)}:${port}`,
     port,
+    metricsUrl: metrics?.url,
     keys,
     close: async () => {
       graphReady = false;
+      await metrics?.close();
       await app.close();
       await graph.stop();
       await quotas.close();

@@ -16,10 +16,12 @@ export const ERROR_CATALOGUE = {
   INVALID_TOKEN: { status: 401, message: 'The bearer token is missing, invalid or expired' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Requests from this web origin are not accepted (MCP_ALLOWED_ORIGINS lists the ones that are)' },
   NOT_FOUND: { status: 404, message: 'No such route' },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 64 KB' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than this route accepts' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send Content-Type: application/json' },
   INSUFFICIENT_MARKET_DATA: { status: 422, message: 'Too little market data for this make and model to value it honestly' },
   RATE_LIMITED: { status: 429, message: 'The quota of your plan is exhausted' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
   INTERNAL: { status: 500, message: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -66,6 +68,17 @@ export class ApiError extends Error {
       ...(this.suggestions !== undefined && { suggestions: this.suggestions }),
     };
   }
+}
+
+/** PAYLOAD_TOO_LARGE naming the limit of the route that refused (64 KB, 2 MB…), and what to do instead if there is advice. */
+export function payloadTooLarge(limitBytes: number, advice?: string): ApiError {
+  return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${formatBytes(limitBytes)}${advice ? `: ${advice}` : ''}`);
+}
+
+/** A size as people say it: whole megabytes in MB, anything else in KB. */
+export function formatBytes(bytes: number): string {
+  const MB = 1024 * 1024;
+  return bytes % MB === 0 ? `${bytes / MB} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

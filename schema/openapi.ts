@@ -10,7 +10,7 @@ export const OPENAPI_PATH = join(SCHEMA_DIR, 'openapi.json');
 export const SUBSCRIPTIONS_NOTE = {
   protocol: 'graphql-ws (graphql-transport-ws subprotocol)',
   url: 'ws(s)://<host>/graphql',
-  authentication: 'connection_init payload { "x-api-key": "<key>" } or { "authorization": "Bearer <jwt>" }; bad credentials close the socket with 4403',
+  authentication: 'connection_init payload { "x-api-key": "<key>" } or { "authorization": "Bearer <jwt>" }; bad credentials close the socket with 4403, and so does a subscribe (or the next event of a running subscription) once the key is revoked',
   served_by: 'the gateway (a schema of its own), not the federated supergraph',
   schema: 'type Subscription { batchProgress(id: ID!): BatchProgress! }  type BatchProgress { id status processed succeeded failed total ratePerSecond etaSeconds final at }',
   notes: "Events at least once a second while the job runs, then exactly one with final: true, after which the subscription completes. Another organisation's or an unknown id: an error with extensions.code NOT_FOUND and no events.",

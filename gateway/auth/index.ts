@@ -18,5 +18,5 @@ export {
   type KeyRecord,
   type KeyStoreOptions,
 } from './key-store';
-export { ensureLocalKey, LOCAL_ORG } from './local-key';
+export { createFirstStartKey, LOCAL_ORG } from './local-key';
 export type { Principal } from './principal';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import { getPlan } from '../quota/plans';
 import { generateApiKey, hashApiKey, keyIdOf } from './api-key';
-import { valuationHome, writePrivateFile } from './local-state';
+import { createPrivateFileOnce, valuationHome, writePrivateFile } from './local-state';
 import type { Principal } from './principal';
 
 /** What may be shown about a key: everything but its hash. */
@@ -21,6 +21,13 @@ export interface CreatedKey {
   /** The plaintext key: exists only here, to be shown to its owner once. */
   key: string;
   record: KeyRecord;
+}
+
+/** What a new key is for: its organisation, plan and an optional label. */
+export interface KeyRequest {
+  org: string;
+  plan: string;
+  label?: string;
 }
 
 export interface KeyStoreOptions {
@@ -117,32 +124,24 @@ export class KeyStore {
     return stored ? toPrincipal(stored) : null;
   }
 
-  create(request: { org: string; plan: string; label?: string }): CreatedKey {
-    if (!ORG_PATTERN.test(request.org)) {
-      throw new InvalidKeyRequestError(
-        `invalid organisation '${request.org}': use 1-63 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit`,
-      );
-    }
-    const plan = getPlan(request.plan).name;
-    const label = request.label ?? null;
-    if (label !== null && (label.length > MAX_LABEL_LENGTH || /\p{Cc}/u.test(label))) {
-      throw new InvalidKeyRequestError(`invalid label: at most ${MAX_LABEL_LENGTH} characters on one line`);
-    }
+  create(request: KeyRequest): CreatedKey {
     this.load();
-    let generated = generateApiKey();
-    while (this.keys.has(generated.id)) generated = generateApiKey();
-    const stored: StoredKey = {
-      id: generated.id,
-      org: request.org,
-      plan,
-      label,
-      created_at: new Date(this.clock()).toISOString(),
-      revoked_at: null,
-      sha256: hashApiKey(generated.key),
-    };
+    const { key, stored } = this.generate(request);
     this.keys.set(stored.id, stored);
     this.save();
-    return { key: generated.key, record: toRecord(stored) };
+    return { key, record: toRecord(stored) };
+  }
+
+  /**
+   * Creates the key file with this one key in it, or returns null and creates nothing when a key file
+   * exists already, whatever it holds (other organisations' keys, revoked ones, none at all). Of two
+   * processes racing, one creates the file and the other gets null.
+   */
+  createInNewFile(request: KeyRequest): CreatedKey | null {
+    const { key, stored } = this.generate(request);
+    if (!createPrivateFileOnce(this.file, serialise([stored]))) return null;
+    this.load();
+    return { key, record: toRecord(stored) };
   }
 
   /** All keys, oldest first, without their hashes. */
@@ -161,6 +160,32 @@ export class KeyStore {
       this.save();
     }
     return toRecord(stored);
+  }
+
+  /** A new key for the request, checked but not stored: the plaintext and what the file keeps of it. */
+  private generate(request: KeyRequest): { key: string; stored: StoredKey } {
+    if (!ORG_PATTERN.test(request.org)) {
+      throw new InvalidKeyRequestError(
+        `invalid organisation '${request.org}': use 1-63 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit`,
+      );
+    }
+    const plan = getPlan(request.plan).name;
+    const label = request.label ?? null;
+    if (label !== null && (label.length > MAX_LABEL_LENGTH || /\p{Cc}/u.test(label))) {
+      throw new InvalidKeyRequestError(`invalid label: at most ${MAX_LABEL_LENGTH} characters on one line`);
+    }
+    let generated = generateApiKey();
+    while (this.keys.has(generated.id)) generated = generateApiKey();
+    const stored: StoredKey = {
+      id: generated.id,
+      org: request.org,
+      plan,
+      label,
+      created_at: new Date(this.clock()).toISOString(),
+      revoked_at: null,
+      sha256: hashApiKey(generated.key),
+    };
+    return { key: generated.key, stored };
   }
 
   private findActive(id: string): StoredKey | null {
@@ -202,8 +227,7 @@ export class KeyStore {
   }
 
   private save(): void {
-    const contents: KeysFile = { version: 1, keys: [...this.keys.values()] };
-    writePrivateFile(this.file, `${JSON.stringify(contents, null, 2)}\n`);
+    writePrivateFile(this.file, serialise([...this.keys.values()]));
     this.loadedSignature = this.fileSignature();
   }
 
@@ -217,6 +241,11 @@ export class KeyStore {
       throw error;
     }
   }
+}
+
+function serialise(keys: StoredKey[]): string {
+  const contents: KeysFile = { version: 1, keys };
+  return `${JSON.stringify(contents, null, 2)}\n`;
 }
 
 function toRecord({ sha256: _hash, ...record }: StoredKey): KeyRecord {

@@ -3,11 +3,12 @@ import type { CreatedKey, KeyStore } from './key-store';
 export const LOCAL_ORG = 'local';
 
 /**
- * On first start, makes a key for organisation 'local' (plan 'pilot') so the operator can try the API;
- * the caller prints it once. Returns null once 'local' has any key, revoked ones included, so a
- * revoked local key is not silently replaced (create another with the keys CLI).
+ * The first start's key: when there is no key file yet, creates it with a key for organisation
+ * 'local' (plan 'pilot') so the operator can try the API, and returns it for the caller to print
+ * once. Every later start returns null and creates nothing, and so does a first start finding a key
+ * file made beforehand (by the keys CLI, for a bank's organisation): a key is printed to a log on the
+ * very first start only. A revoked or missing local key is not replaced (use the keys CLI).
  */
-export function ensureLocalKey(store: KeyStore): CreatedKey | null {
-  if (store.list().some((record) => record.org === LOCAL_ORG)) return null;
-  return store.create({ org: LOCAL_ORG, plan: 'pilot', label: 'created on first start' });
+export function createFirstStartKey(store: KeyStore): CreatedKey | null {
+  return store.createInNewFile({ org: LOCAL_ORG, plan: 'pilot', label: 'created on first start' });
 }

@@ -13,7 +13,7 @@ import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
 import { registerMcpRoute } from '../mcp';
 import { registerDocs } from '../ops/docs';
-import { registerMetrics } from '../ops/metrics';
+import { registerMetrics, type MetricsAccess } from '../ops/metrics';
 import { documentRoute, openApiDocument } from '../ops/openapi';
 import type { QuotaStore } from '../quota';
 import { registerBatchRoutes } from '../rest/batch';
@@ -23,6 +23,7 @@ import { registerTokenRoute } from '../rest/token';
 import { registerVehicleRoutes } from '../rest/vehicle';
 import { startSubscriptionServer, type BatchProgressSource } from '../subscriptions';
 import { authenticate } from './authenticate';
+import { clientErrorHandler } from './client-errors';
 import { sendError, toApiError } from './errors';
 
 export const API_VERSION = 'v1.0';
@@ -32,7 +33,6 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 documentRoute({ method: 'get', path: '/health', tag: 'operations', summary: 'Liveness', responses: { 200: { type: 'object' } } });
 documentRoute({ method: 'get', path: '/ready', tag: 'operations', summary: 'Readiness: 200 once the supergraph and models are loaded, else 503', responses: { 200: { type: 'object' }, '5xx': { type: 'object' } } });
-documentRoute({ method: 'get', path: '/metrics', tag: 'operations', summary: 'Prometheus metrics', responses: { 200: { type: 'string' } } });
 
 export interface AppDeps {
   graph: Graph;
@@ -48,6 +48,8 @@ export interface AppDeps {
   batchProgress?: BatchProgressSource;
   /** Web origins besides the gateway's own loopback one whose pages may call /mcp. @default [] */
   mcpAllowedOrigins?: readonly string[];
+  /** Where /metrics is served and who may read it (METRICS_PORT, METRICS_TOKEN). @default not on this port */
+  metrics?: MetricsAccess;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
+    clientErrorHandler, // 431 for oversized headers (and the parser's other refusals) in the catalogue's shape
     // URLs the router cannot take (a path parameter over 100 characters, bad encoding) get the
     // catalogue's error shape, not fastify's own.
     frameworkErrors: (error, request, reply) =>
@@ -90,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toApiError(error, deps.log)));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`)));
 
-  registerMetrics(app);
+  registerMetrics(app, deps.metrics);
   const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log };
   const auth = {
     apiKey: authenticate(authDeps, ['apiKey']),

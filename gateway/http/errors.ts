@@ -4,12 +4,14 @@
  * fastify's own errors (bad JSON, body too large, wrong content type) are mapped onto the catalogue.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorCode } from '../../schema/errors';
+import { ApiError, ERROR_CATALOGUE, payloadTooLarge, type ErrorCode } from '../../schema/errors';
 import { QuotaExceededError } from '../quota';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   if (error instanceof QuotaExceededError) reply.header('retry-after', String(error.retryAfterSeconds));
-  return reply.code(error.status).type('application/json').send({ error: error.toBody(request.id) });
+  // fastify's body limit (mapped by toApiError) says no number: the message names the refusing route's own limit.
+  const sent = error.code === 'PAYLOAD_TOO_LARGE' && error.message === ERROR_CATALOGUE.PAYLOAD_TOO_LARGE.message ? payloadTooLarge(request.routeOptions.bodyLimit) : error;
+  return reply.code(sent.status).type('application/json').send({ error: sent.toBody(request.id) });
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {

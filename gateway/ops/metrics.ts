@@ -2,13 +2,47 @@
  * Prometheus metrics: requests by route and status, request latency, and (recorded by the
  * model runtime's callers) inference time and the model version in service.
  * One registry per process: in all-in-one mode the subgraphs' metrics appear here too.
+ *
+ * Who may read them (metrics tell traffic, routes and versions, so never the public by default):
+ * - METRICS_PORT set: GET /metrics on a listener of its own (on HOST), for Prometheus on an internal
+ *   network; the API port answers 404 for /metrics.
+ * - METRICS_TOKEN set: GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (401 INVALID_TOKEN
+ *   otherwise), on the metrics port or, without METRICS_PORT, on the API port.
+ * - neither: /metrics is served nowhere (404 NOT_FOUND saying how to turn it on).
  */
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, register } from 'prom-client';
+import { ApiError } from '../../schema/errors';
+import { clientErrorHandler } from '../http/client-errors';
+import { sendError } from '../http/errors';
+import { errorResponseJsonSchema } from '../rest/response-schemas';
+import { documentRoute } from './openapi';
+
+export const METRICS_PATH = '/metrics';
+
+documentRoute({
+  method: 'get',
+  path: METRICS_PATH,
+  tag: 'operations',
+  summary: 'Prometheus metrics',
+  description:
+    'Served on the API port only when METRICS_TOKEN is set and METRICS_PORT is not: send Authorization: Bearer <METRICS_TOKEN> (401 INVALID_TOKEN otherwise). With METRICS_PORT set, served on that port instead (behind the token too when it is set); with neither, 404 NOT_FOUND.',
+  responses: { 200: { type: 'string' }, '4xx': errorResponseJsonSchema() },
+});
+
+/** Where /metrics is served and who may read it (GatewayConfig's metricsPort and metricsToken). */
+export interface MetricsAccess {
+  /** METRICS_PORT: /metrics on its own listener, not on the API port. */
+  metricsPort?: number;
+  /** METRICS_TOKEN: the bearer token /metrics requires. */
+  metricsToken?: string;
+}
 
 let defaultsCollected = false;
 
-export function registerMetrics(app: FastifyInstance): void {
+/** Counts the API's requests; serves /metrics on the API port when `access` says so (METRICS_TOKEN without METRICS_PORT). */
+export function registerMetrics(app: FastifyInstance, access: MetricsAccess = {}): void {
   if (!defaultsCollected) {
     collectDefaultMetrics();
     defaultsCollected = true;
@@ -24,5 +58,49 @@ export function registerMetrics(app: FastifyInstance): void {
     requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     latency.observe({ route }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', async (_request, reply) => reply.type(register.contentType).send(await register.metrics()));
+  if (access.metricsPort === undefined && access.metricsToken !== undefined) {
+    app.get(METRICS_PATH, serveMetrics(access.metricsToken));
+  } else {
+    const where = access.metricsPort === undefined ? 'set METRICS_TOKEN (then send it as a bearer token) or METRICS_PORT' : 'it is served on METRICS_PORT';
+    app.get(METRICS_PATH, async (request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `${METRICS_PATH} is not served on this port: ${where}`)));
+  }
+}
+
+export interface MetricsServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** GET /metrics alone on `port` of `host` (METRICS_PORT), behind `token` when there is one. */
+export async function startMetricsServer(options: { host: string; port: number; token?: string }): Promise<MetricsServer> {
+  const app = Fastify({ logger: false, clientErrorHandler });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `Only GET ${METRICS_PATH} is served on this port`)));
+  app.get(METRICS_PATH, serveMetrics(options.token));
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return { url: `http://${loopbackFor(options.host)}:${port}`, port, close: () => app.close() };
+}
+
+/** The host to call a server listening on `host` at: its loopback address when it listens on all of them. */
+export function loopbackFor(host: string): string {
+  return host === '0.0.0.0' ? '127.0.0.1' : host;
+}
+
+function serveMetrics(token: string | undefined) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (token !== undefined && !bearerMatches(request.headers.authorization, token)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      return sendError(request, reply, new ApiError('INVALID_TOKEN', `Send Authorization: Bearer <METRICS_TOKEN> to read ${METRICS_PATH}`));
+    }
+    return reply.type(register.contentType).send(await register.metrics());
+  };
+}
+
+/** Compares digests of equal length, so the time taken tells nothing about the token. */
+function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const presented = /^bearer\s+(.*)$/i.exec(authorization ?? '')?.[1]?.trim() ?? '';
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(presented), digest(token));
 }

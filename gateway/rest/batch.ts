@@ -20,7 +20,7 @@ import {
   type BatchItemResultView,
   type BatchSubmission,
 } from '../../schema/batch-contract';
-import { ApiError } from '../../schema/errors';
+import { ApiError, formatBytes, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { sendError } from '../http/errors';
 import { documentRoute } from '../ops/openapi';
@@ -93,7 +93,7 @@ documentRoute({
   method: 'post',
   path: '/api/batch',
   summary: 'Submit a batch of addresses (optionally with homes) for background valuation (API key)',
-  description: `202 with { id, status: "queued" } and a Location header; poll GET /api/batch/{id}, read GET /api/batch/{id}/results, or subscribe to batchProgress(id) over graphql-ws on /graphql. The body is JSON as below, or a file: Content-Type text/csv (header row: address plus optional home columns in snake_case, e.g. area,rooms,floor,total_floors,renovation) or application/x-ndjson (one { "address", "home" } a line), with callback_url and chunk_size as query parameters. Up to ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MB (413 PAYLOAD_TOO_LARGE); more items than the plan's maxBatchItems: 400 INVALID_PARAMETER on items.`,
+  description: `202 with { id, status: "queued" } and a Location header; poll GET /api/batch/{id}, read GET /api/batch/{id}/results, or subscribe to batchProgress(id) over graphql-ws on /graphql. The body is JSON as below, or a file: Content-Type text/csv (header row: address plus optional home columns in snake_case, e.g. area,rooms,floor,total_floors,renovation) or application/x-ndjson (one { "address", "home" } a line), with callback_url and chunk_size as query parameters. Up to ${formatBytes(MAX_BATCH_BODY_BYTES)} (413 PAYLOAD_TOO_LARGE); more items than the plan's maxBatchItems: 400 INVALID_PARAMETER on items.`,
   security: 'apiKey',
   requestBody: batchRequestJsonSchema(),
   responses: { 202: batchAcceptedResponseJsonSchema(), ...errors },
@@ -153,10 +153,10 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
   // In their own scope: the CSV and NDJSON parsers accept uploads here and nowhere else.
   void app.register(async (scope) => {
     scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], { parseAs: 'string', bodyLimit: MAX_BATCH_BODY_BYTES }, (_request, body, done) => done(null, body));
-    // The catalogue's PAYLOAD_TOO_LARGE names the 64 KB of the other routes; everything else goes to the app's handler.
+    // PAYLOAD_TOO_LARGE with advice for portfolios; everything else goes to the app's handler.
     scope.setErrorHandler((error, request, reply) => {
       if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return sendError(request, reply, new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MB: split the portfolio`));
+        return sendError(request, reply, payloadTooLarge(MAX_BATCH_BODY_BYTES, 'split the portfolio'));
       }
       throw error;
     });

@@ -6,13 +6,22 @@
  * The client authenticates in `connection_init`: `{ "x-api-key": "…" }` or
  * `{ "authorization": "Bearer <jwt>" }`. Bad or missing credentials close the socket with 4403
  * (Forbidden); a connection counts once against the organisation's quota (4429 past it).
+ *
+ * The credential stays the connection's (graphql-ws keeps connection_init's payload) and is checked
+ * again on every subscribe, and the key behind it before every event sent: once the key is revoked
+ * (or a bearer token expires, for a new subscribe), the socket is closed with 4403 and its running
+ * subscriptions end with it, so a revoked key gets no more data on a socket it opened before.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { GraphQLError } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { WebSocketServer } from 'ws';
+import { ApiError } from '../../schema/errors';
 import { InvalidTokenError, verifyToken } from '../auth/jwt';
 import type { KeyStore } from '../auth/key-store';
 import type { Principal } from '../auth/principal';
+import { rawErrorResponse } from '../http/client-errors';
 import { getPlan, type QuotaStore } from '../quota';
 import { batchProgressSchema, type BatchProgressSource, type SubscriptionContext } from './batch-progress-schema';
 
@@ -80,12 +89,15 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const pathname = (request.url ?? '').split('?')[0];
     if (pathname !== path) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.end(rawErrorResponse(new ApiError('NOT_FOUND', `No WebSocket endpoint at ${pathname.slice(0, 100)}: subscriptions are on ${path}`)));
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
   options.server.on('upgrade', onUpgrade);
+
+  /** Closes the socket as connection_init does for bad credentials (graphql-ws sends nothing once it is closing). */
+  const forbid = (ctx: { extra: { socket: { close(code: number, reason: string): void } } }) => ctx.extra.socket.close(CloseCode.Forbidden, 'Forbidden');
 
   const disposable = useServer<Record<string, unknown>>(
     {
@@ -107,6 +119,22 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
         }
         principals.set(ctx, principal);
         return true;
+      },
+      // The credential of connection_init, verified again: a key revoked since (or a token expired) subscribes to nothing.
+      onSubscribe: async (ctx) => {
+        const principal = await principalOf(ctx.connectionParams, options.keys);
+        if (!principal) {
+          forbid(ctx);
+          return [new GraphQLError('Forbidden', { extensions: { code: 'INVALID_API_KEY' } })];
+        }
+        principals.set(ctx, principal);
+        return undefined;
+      },
+      // Before each event of a running subscription: is its key still active? (Revocation only: a bearer
+      // token expiring while its subscription runs lets it run on, as an HTTP request under way would.)
+      onNext: (ctx) => {
+        const principal = principals.get(ctx);
+        if (principal && !options.keys.principalForKeyId(principal.keyId)) forbid(ctx);
       },
       context: (ctx): SubscriptionContext => ({ principal: principals.get(ctx) ?? null }),
       // Catalogue errors (NOT_FOUND…) and validation errors go out as they are; anything else thrown

@@ -8,6 +8,8 @@
  *   4400 a server-only message (connection_ack, next, error)       the gateway's message reviver
  *   4401 subscribe before connection_ack                           graphql-ws
  *   4403 bad or missing credentials in connection_init             the gateway's onConnect (principalOf)
+ *   4403 a subscribe once the key is revoked (or the token expired) the gateway's onSubscribe
+ *   4403 the next event of a running subscription of a revoked key  the gateway's onNext
  *   4406 no graphql-transport-ws subprotocol                       graphql-ws (see the two cases below)
  *   4408 no connection_init within 3 s (graphql-ws's default)      graphql-ws
  *   4409 a subscribe id already in use on the socket               graphql-ws
@@ -15,11 +17,16 @@
  *   4429 the organisation's quota is exhausted                     the gateway's onConnect
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { KeyStore } from '../../gateway/auth/key-store';
 import { DEFAULT_PLANS_FILE } from '../../gateway/quota/plans';
+import { startSubscriptionServer } from '../../gateway/subscriptions';
+import type { ProgressEvent } from '../../subgraphs/location/batch/engine';
 import { startTestStack, type TestStack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 const PROTOCOL = 'graphql-transport-ws';
 const PROGRESS = 'subscription($id: ID!) { batchProgress(id: $id) { id status processed total final } }';
@@ -63,8 +70,8 @@ interface RawSocket {
   next(): Promise<Record<string, unknown>>;
 }
 
-function connect(protocols?: string | string[]): RawSocket {
-  const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}/graphql`, protocols);
+function connect(protocols?: string | string[], url = stack.url): RawSocket {
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, protocols);
   sockets.push(ws);
   const queue: Record<string, unknown>[] = [];
   const waiting: { resolve(m: Record<string, unknown>): void; reject(e: Error): void }[] = [];
@@ -104,17 +111,17 @@ function connect(protocols?: string | string[]): RawSocket {
   return raw;
 }
 
-/** A socket past connection_ack, authenticated with `apiKey`. */
-async function acknowledged(apiKey = key): Promise<RawSocket> {
-  const socket = connect(PROTOCOL);
+/** A socket past connection_ack, authenticated with `apiKey` (or any connection_init payload). */
+async function acknowledged(apiKey: string | Record<string, unknown> = key, url = stack.url): Promise<RawSocket> {
+  const socket = connect(PROTOCOL, url);
   await socket.opened;
-  socket.send({ type: 'connection_init', payload: { 'x-api-key': apiKey } });
+  socket.send({ type: 'connection_init', payload: typeof apiKey === 'string' ? { 'x-api-key': apiKey } : apiKey });
   expect(await socket.next()).toEqual({ type: 'connection_ack' });
   return socket;
 }
 
-async function submitBatch(items: number): Promise<string> {
-  const response = await stack.post('/api/batch', { items: Array.from({ length: items }, () => ({ address: 'Chilonzor tumani, 13-kvartal' })) }, { 'x-api-key': key });
+async function submitBatch(items: number, apiKey = key): Promise<string> {
+  const response = await stack.post('/api/batch', { items: Array.from({ length: items }, () => ({ address: 'Chilonzor tumani, 13-kvartal' })) }, { 'x-api-key': apiKey });
   expect(response.status).toBe(202);
   return ((await response.json()) as { id: string }).id;
 }
@@ -368,5 +375,77 @@ describe('a batchProgress subscription', () => {
     expect(final).toBe(true);
     socket.ws.close(1000);
     expect((await socket.closed).code).toBe(1000);
+  });
+});
+
+describe('a key revoked while its socket is open', () => {
+  /** Every message of subscription `id` until its complete: the progress events it carried. */
+  async function followToEnd(socket: RawSocket, id: string): Promise<unknown[]> {
+    const events: unknown[] = [];
+    for (;;) {
+      const message = await socket.next();
+      expect(message.id).toBe(id);
+      if (message.type === 'complete') return events;
+      expect(message).toMatchObject({ type: 'next', payload: { data: { batchProgress: expect.any(Object) } } });
+      events.push(message.payload);
+    }
+  }
+
+  test.each([
+    ['an API key', (apiKey: string) => Promise.resolve({ 'x-api-key': apiKey })],
+    [
+      'a bearer token of the key',
+      async (apiKey: string) => {
+        const { access_token } = (await (await stack.post('/service/auth/token', {}, { 'x-api-key': apiKey })).json()) as { access_token: string };
+        return { authorization: `Bearer ${access_token}` };
+      },
+    ],
+  ])('%s: the next subscribe on the same socket closes it with 4403, and no data is sent', async (_name, credential) => {
+    const created = stack.keys.create({ org: `conformance-revoked-later-${Date.now()}`, plan: 'enterprise' });
+    const id = await submitBatch(2, created.key);
+    const socket = await acknowledged(await credential(created.key));
+    socket.send({ type: 'subscribe', id: 'before', payload: { query: PROGRESS, variables: { id } } });
+    expect((await followToEnd(socket, 'before')).length).toBeGreaterThanOrEqual(1);
+
+    stack.keys.revoke(created.record.id);
+    socket.send({ type: 'subscribe', id: 'after', payload: { query: PROGRESS, variables: { id } } });
+    expect(await socket.closed).toEqual({ code: 4403, reason: 'Forbidden' });
+    await expect(socket.next()).rejects.toThrow(/^closed 4403/); // nothing came for 'after'
+  });
+
+  test('a running subscription is closed with 4403 at its next event', async () => {
+    // A progress source the test drives, so the job is running (not final) for as long as the test needs.
+    const home = mkdtempSync(join(tmpdir(), 'conformance-revocation-'));
+    const keys = new KeyStore({ file: join(home, 'keys.json') });
+    const created = keys.create({ org: 'bank-a', plan: 'standard' });
+    const pending: ((event: ProgressEvent) => void)[] = [];
+    const event = (processed: number): ProgressEvent => ({ id: 'job', status: 'running', processed, succeeded: processed, failed: 0, total: 100, ratePerSecond: 1, etaSeconds: 1, final: false, at: new Date().toISOString() });
+    const source = {
+      get: async () => ({ id: 'job' }),
+      async *progress() {
+        for (;;) yield await new Promise<ProgressEvent>((resolve) => pending.push(resolve));
+      },
+    };
+    const server = createServer();
+    const subscriptions = startSubscriptionServer({ server, source, keys, log: () => undefined });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const socket = await acknowledged(created.key, `http://127.0.0.1:${port}`);
+      socket.send({ type: 'subscribe', id: 'running', payload: { query: PROGRESS, variables: { id: 'job' } } });
+      await waitFor(() => pending.length > 0);
+      pending.shift()!(event(1));
+      expect(await socket.next()).toMatchObject({ type: 'next', id: 'running', payload: { data: { batchProgress: { processed: 1 } } } });
+
+      keys.revoke(created.record.id);
+      await waitFor(() => pending.length > 0);
+      pending.shift()!(event(2));
+      expect(await socket.closed).toEqual({ code: 4403, reason: 'Forbidden' });
+      await expect(socket.next()).rejects.toThrow(/^closed 4403/); // the event after the revocation was not sent
+    } finally {
+      await subscriptions.close();
+      server.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../models/paths';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { checkDocumentedResponse, openApiAjv, publishedDocument, resolvePointer, selfContained } from '../support/openapi-responses';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json, startTestStack, TEST_METRICS_TOKEN, type TestStack } from '../support/stack';
 
 type Json = Record<string, unknown>;
 
@@ -223,7 +223,7 @@ describe('the structural OpenAPI 3.1 check itself', () => {
 let stack: TestStack;
 let key = '';
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ env: { METRICS_TOKEN: TEST_METRICS_TOKEN } });
   key = stack.newKey('enterprise');
 });
 afterAll(() => stack?.stop());
@@ -298,7 +298,8 @@ describe('replies of every documented route match the document', () => {
   test('operations: /health, /ready, /metrics (text/plain)', async () => {
     expect((await stack.fetch('/health')).status).toBe(200);
     expect((await stack.fetch('/ready')).status).toBe(200);
-    const metrics = await stack.fetch('/metrics');
+    expect((await stack.fetch('/metrics')).status).toBe(401);
+    const metrics = await stack.fetch('/metrics', { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
     expect(metrics.status).toBe(200);
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
   });

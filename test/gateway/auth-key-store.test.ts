@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashApiKey } from '../../gateway/auth/api-key';
 import { InvalidKeyRequestError, KeyNotFoundError, KeyStore } from '../../gateway/auth/key-store';
-import { ensureLocalKey } from '../../gateway/auth/local-key';
+import { createFirstStartKey } from '../../gateway/auth/local-key';
 import { UnknownPlanError } from '../../gateway/quota/plans';
 
 const KEY_FORMAT = /^tvk_[0-9A-Za-z]{8}_[0-9A-Za-z]{32,}$/;
@@ -120,22 +120,40 @@ test('a corrupt key file is reported, not treated as empty', () => {
   expect(() => new KeyStore()).toThrow('is not a valid key file');
 });
 
-describe('ensureLocalKey', () => {
-  test('creates a pilot key for organisation local on first start only', () => {
+describe('createFirstStartKey', () => {
+  test('creates a pilot key for organisation local when there is no key file, and never again', () => {
     const store = new KeyStore();
-    const created = ensureLocalKey(store);
+    const created = createFirstStartKey(store);
     expect(created).not.toBeNull();
     expect(created?.record).toMatchObject({ org: 'local', plan: 'pilot' });
     expect(store.verify(created?.key ?? '')).toEqual({ keyId: created?.record.id, org: 'local', plan: 'pilot' });
-    expect(ensureLocalKey(store)).toBeNull();
-    expect(ensureLocalKey(new KeyStore())).toBeNull();
+    expect(statSync(store.file).mode & 0o777).toBe(0o600);
+    expect(createFirstStartKey(store)).toBeNull();
+    expect(createFirstStartKey(new KeyStore())).toBeNull();
     expect(store.list()).toHaveLength(1);
   });
 
-  test('does not replace a revoked local key', () => {
+  test('creates nothing when the key file exists without a local organisation (made by the keys CLI for a bank)', () => {
     const store = new KeyStore();
-    const created = ensureLocalKey(store);
+    store.create({ org: 'hamkorbank', plan: 'standard' });
+    const before = readFileSync(store.file, 'utf8');
+    expect(createFirstStartKey(new KeyStore())).toBeNull();
+    expect(readFileSync(store.file, 'utf8')).toBe(before);
+    expect(store.list().map((record) => record.org)).toEqual(['hamkorbank']);
+  });
+
+  test('does not replace a revoked or deleted local key', () => {
+    const store = new KeyStore();
+    const created = createFirstStartKey(store);
     store.revoke(created?.record.id ?? '');
-    expect(ensureLocalKey(store)).toBeNull();
+    expect(createFirstStartKey(store)).toBeNull();
+    writeFileSync(store.file, '{"version":1,"keys":[]}');
+    expect(createFirstStartKey(new KeyStore())).toBeNull();
+  });
+
+  test('a store opened before another created the file creates nothing', () => {
+    const results = [new KeyStore(), new KeyStore()].map((store) => createFirstStartKey(store));
+    expect(results.filter((created) => created !== null)).toHaveLength(1);
+    expect(new KeyStore().list()).toHaveLength(1);
   });
 });

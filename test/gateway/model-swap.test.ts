@@ -6,14 +6,14 @@ import { VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 import { artifactsWithTwoVersions } from '../support/artifacts';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json, readMetrics, startTestStack, TEST_METRICS_TOKEN, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let key: string;
 const artifacts = artifactsWithTwoVersions();
 
 beforeAll(async () => {
-  stack = await startTestStack({ artifactsRoot: artifacts.root });
+  stack = await startTestStack({ artifactsRoot: artifacts.root, env: { METRICS_TOKEN: TEST_METRICS_TOKEN } });
   key = stack.newKey('enterprise');
 });
 afterAll(async () => {
@@ -45,7 +45,7 @@ it('switches to a promoted version and back on rollback, answering throughout', 
   });
   expect(during.every((s) => s === 200)).toBe(true);
   expect(await graphVersion()).toBe(artifacts.copy);
-  const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+  const metrics = await readMetrics(stack);
   expect(metrics).toContain(`model_info{kind="residential",version="${artifacts.copy}"} 1`);
 
   expect(runModelCli(['rollback'], (l) => lines.push(l), artifacts.root)).toBe(0);

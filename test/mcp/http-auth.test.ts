@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_PLANS_FILE } from '../../gateway/quota/plans';
-import { json, useTestStack } from '../support/stack';
+import { json, readMetrics, TEST_METRICS_TOKEN, useTestStack } from '../support/stack';
 import { callOk, connectHttp, connectStdio, SAMPLE_HOME_ARGUMENTS, STDIO_MAIN, toolErrorBody } from './support';
 
 /** The repository's plans plus one whose daily quota an MCP session exhausts in a few calls. */
@@ -19,7 +19,7 @@ const TINY_PER_DAY = 6;
 const plansFile = join(mkdtempSync(join(tmpdir(), 'mcp-plans-')), 'plans.json');
 writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), [TINY_PLAN]: { quota: { perMinute: 1000, perDay: TINY_PER_DAY }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 100 } }));
 
-const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined, env: { PLANS_FILE: plansFile } }));
+const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined, env: { PLANS_FILE: plansFile, METRICS_TOKEN: TEST_METRICS_TOKEN } }));
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1.0' } } };
 const postMcp = (headers: Record<string, string>, body: unknown = INITIALIZE) =>
@@ -84,7 +84,7 @@ describe('Streamable HTTP on /mcp', () => {
     expect(response.headers.get('mcp-session-id')).toBeNull(); // stateless
     const body = await json(response);
     expect(body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'tashkent-valuation' }, capabilities: { tools: {} } } });
-    const metrics = await (await fetch(`${fixture.stack.url}/metrics`)).text();
+    const metrics = await readMetrics(fixture.stack);
     expect(metrics).toMatch(/http_requests_total\{route="\/mcp",method="POST",status="200"\} \d+/);
   });
 

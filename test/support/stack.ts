@@ -124,3 +124,13 @@ export function useTestStack(options: TestStackOptions | (() => TestStackOptions
   };
   return fixture;
 }
+
+/** The METRICS_TOKEN of test stacks that read /metrics: start them with `env: { METRICS_TOKEN: TEST_METRICS_TOKEN }`. */
+export const TEST_METRICS_TOKEN = 'metrics-token-of-the-test-stacks';
+
+/** GET /metrics of a stack started with TEST_METRICS_TOKEN: the Prometheus text. */
+export async function readMetrics(stack: TestStack): Promise<string> {
+  const response = await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+  expect(response.status).toBe(200);
+  return response.text();
+}
