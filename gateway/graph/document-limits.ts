@@ -62,7 +62,7 @@ export const QUERY_TOO_DEEP = 'QUERY_TOO_DEEP';
 export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
 
 function refusal(message: string, code: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
+  return new GraphQLError(message, { extensions: { code } });
 }
 
 /** graphql-armor's rules throw their own "Syntax Error" by default; report ours instead, with a code. */

@@ -23,6 +23,7 @@ import type { KeyStore } from '../auth/key-store';
 import type { Principal } from '../auth/principal';
 import { rawErrorResponse } from '../http/client-errors';
 import { getPlan, type QuotaStore } from '../quota';
+import { checkDocument } from '../graph/document-limits';
 import { batchProgressSchema, type BatchProgressSource, type SubscriptionContext } from './batch-progress-schema';
 
 // graphql-ws publishes its ws adapter as the subpath export `graphql-ws/use/ws`, which
@@ -99,9 +100,10 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   /** Closes the socket as connection_init does for bad credentials (graphql-ws sends nothing once it is closing). */
   const forbid = (ctx: { extra: { socket: { close(code: number, reason: string): void } } }) => ctx.extra.socket.close(CloseCode.Forbidden, 'Forbidden');
 
+  const schema = batchProgressSchema(options.source);
   const disposable = useServer<Record<string, unknown>>(
     {
-      schema: batchProgressSchema(options.source),
+      schema,
       jsonMessageReviver: refuseServerOnlyMessages,
       onConnect: async (ctx) => {
         const principal = await principalOf(ctx.connectionParams, options.keys);
@@ -121,14 +123,16 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
         return true;
       },
       // The credential of connection_init, verified again: a key revoked since (or a token expired) subscribes to nothing.
-      onSubscribe: async (ctx) => {
+      // Then the document's shape, as on HTTP (gateway/graph/document-limits.ts): graphql-ws validates next, not linearly.
+      onSubscribe: async (ctx, _id, payload) => {
         const principal = await principalOf(ctx.connectionParams, options.keys);
         if (!principal) {
           forbid(ctx);
           return [new GraphQLError('Forbidden', { extensions: { code: 'INVALID_API_KEY' } })];
         }
         principals.set(ctx, principal);
-        return undefined;
+        const refused = checkDocument(schema, payload.query);
+        return refused.length ? [...refused] : undefined;
       },
       // Before each event of a running subscription: is its key still active? (Revocation only: a bearer
       // token expiring while its subscription runs lets it run on, as an HTTP request under way would.)

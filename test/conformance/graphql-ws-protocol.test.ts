@@ -349,6 +349,21 @@ describe('a batchProgress subscription', () => {
     await socket.closed;
   });
 
+  test('a fragment bomb (issue 13, finding 1) is refused with QUERY_TOO_COMPLEX at once, and the socket goes on serving', async () => {
+    let query = 'subscription { ...F1 }';
+    for (let i = 1; i < 26; i++) query += ` fragment F${i} on Subscription { ...F${i + 1} ...F${i + 1} }`;
+    query += ' fragment F26 on Subscription { __typename }';
+    const socket = await acknowledged();
+    socket.send({ type: 'subscribe', id: 'bomb', payload: { query } });
+    const message = await socket.next();
+    expect(message).toMatchObject({ type: 'error', id: 'bomb' });
+    expect((message.payload as { extensions: { code: string } }[])[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+    socket.send({ type: 'ping' });
+    expect(await socket.next()).toEqual({ type: 'pong' });
+    socket.ws.close(1000);
+    await socket.closed;
+  });
+
   test('complete from the client stops a running subscription; the socket goes on serving', async () => {
     const id = await submitBatch(300);
     const socket = await acknowledged();
