@@ -5,6 +5,7 @@
  * Pure data and pure functions; the routes are in gateway/rest/batch.ts.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
+import { stringify as stringifyCsv, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { ApiError } from './errors';
 import { fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
 import { HOME_FIELDS } from './home-contract';
@@ -206,14 +207,28 @@ export const RESULT_CSV_COLUMNS = [
   'error_code', 'error_message',
 ] as const;
 
-function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * Results CSV (RFC 4180, CRLF) through csv-stringify, one record at a time (the route writes page by
+ * page). Formula injection (OWASP, CSV Injection): a spreadsheet runs a cell starting with =, +, -,
+ * @, tab or carriage return (or their full-width forms) as a formula, so such a cell is prefixed
+ * with a single quote and quoted. Only string values are neutralised: they are what came in as text
+ * (an address, a name, a message); numbers such as a deviation of -0.12 stay numbers.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+const CSV_OPTIONS: StringifyOptions = {
+  record_delimiter: '\r\n',
+  cast: {
+    boolean: (value) => String(value),
+    string: (value) => (FORMULA_START.test(value) ? { value: `'${value}`, quoted: true } : value),
+  },
+};
+
+function csvRecord(values: readonly unknown[]): string {
+  return stringifyCsv([values], CSV_OPTIONS);
 }
 
 export function resultCsvHeader(): string {
-  return `${RESULT_CSV_COLUMNS.join(',')}\r\n`;
+  return csvRecord(RESULT_CSV_COLUMNS);
 }
 
 /** The CSV row of a result (with CRLF). */
@@ -240,5 +255,5 @@ export function resultCsvRow(item: BatchItemResultView): string {
     error_code: item.error?.code,
     error_message: item.error?.message,
   };
-  return `${RESULT_CSV_COLUMNS.map((c) => csvCell(values[c])).join(',')}\r\n`;
+  return csvRecord(RESULT_CSV_COLUMNS.map((c) => values[c]));
 }
