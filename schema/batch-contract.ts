@@ -9,12 +9,15 @@ import { stringify as stringifyCsv, type Options as StringifyOptions } from 'csv
 import { ApiError } from './errors';
 import { fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
 import { HOME_FIELDS } from './home-contract';
+import { checkNesting } from './nesting';
 import { looksLikePersonalDataKey } from './personal-data';
 
 /** Upload limit of POST /api/batch (JSON, CSV or NDJSON). */
 export const MAX_BATCH_BODY_BYTES = 20 * 1024 * 1024;
 /** As the location subgraph's geocode takes it. */
 export const MAX_ADDRESS_LENGTH = 300;
+/** Items per chunk, at most (the batch engine's bound too). */
+export const MAX_CHUNK_SIZE = 10_000;
 
 /** Home fields a batch item may carry: district and mahalla come from the geocoded address. */
 export const BATCH_HOME_FIELDS: readonly FieldSpec[] = HOME_FIELDS.filter((f) => f.rest !== 'district' && f.rest !== 'mahalla');
@@ -55,7 +58,7 @@ export function batchRequestJsonSchema(): Record<string, unknown> {
         },
       },
       callback_url: { type: 'string', format: 'uri', description: 'Receives a signed batch.completed webhook (Standard Webhooks) when the job ends' },
-      chunk_size: { type: 'integer', minimum: 1, maximum: 10000, description: 'Items per chunk (default 1000): the unit of work and of retry' },
+      chunk_size: { type: 'integer', minimum: 1, maximum: MAX_CHUNK_SIZE, description: 'Items per chunk (default 1000): the unit of work and of retry' },
     },
   };
 }
@@ -107,6 +110,7 @@ function homeInput(home: unknown, at: string, fromText: boolean): Record<string,
 
 function itemInput(item: unknown, at: string, fromText = false): BatchItemInput {
   if (!isObject(item)) throw new ApiError('INVALID_PARAMETER', `${at} must be an object with an address`, at);
+  for (const [name, value] of Object.entries(item)) checkNesting(value, `${at}.${name.slice(0, 40)}`);
   const { address } = item;
   if (address === undefined || address === null || address === '') throw new ApiError('MISSING_PARAMETER', `${at}.address is required`, `${at}.address`);
   if (typeof address !== 'string' || address.trim() === '') throw new ApiError('INVALID_PARAMETER', `${at}.address must be a non-empty string`, `${at}.address`);
@@ -127,6 +131,7 @@ function options(source: Record<string, unknown>, fromText: boolean): Omit<Batch
   if (chunk !== undefined && chunk !== null && chunk !== '') {
     if (fromText && typeof chunk === 'string') chunk = Number(chunk);
     if (typeof chunk !== 'number' || !Number.isInteger(chunk)) throw new ApiError('INVALID_PARAMETER', 'chunk_size must be an integer', 'chunk_size');
+    if (chunk < 1 || chunk > MAX_CHUNK_SIZE) throw new ApiError('INVALID_PARAMETER', rangeMessage('chunk_size', 1, MAX_CHUNK_SIZE), 'chunk_size');
     out.chunkSize = chunk;
   }
   return out;
@@ -135,6 +140,7 @@ function options(source: Record<string, unknown>, fromText: boolean): Omit<Batch
 /** The JSON body → the submission; throws ApiError naming the field (items[3].home.area). */
 export function batchFromJson(body: unknown): BatchSubmission {
   if (!isObject(body)) throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object with items');
+  for (const [name, value] of Object.entries(body)) if (name !== 'items') checkNesting(value, name.slice(0, 40));
   const { items } = body;
   if (items === undefined || items === null) throw new ApiError('MISSING_PARAMETER', 'items is required', 'items');
   if (!Array.isArray(items)) throw new ApiError('INVALID_PARAMETER', 'items must be an array of { address, home? }', 'items');
