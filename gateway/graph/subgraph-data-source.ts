@@ -8,9 +8,10 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { GraphQLError } from 'graphql';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER } from '../../subgraphs/common/serve';
 import type { GatewayContext } from './context';
+import { refuseDeepVariables } from './variable-nesting';
 
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   private readonly pool: Pool;
@@ -25,6 +26,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
 
   async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
     const { query, variables, operationName } = options.request;
+    refuseDeepVariables(variables);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [INTERNAL_TOKEN_HEADER]: this.internalToken,
@@ -42,15 +44,28 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     } catch (error) {
       throw unavailable(`subgraph at ${this.url} is unreachable (${(error as Error).message})`);
     }
-    if (response.statusCode >= 300) {
-      await response.body.dump();
-      throw unavailable(`subgraph at ${this.url} answered HTTP ${response.statusCode}`);
-    }
+    // 400 with GraphQL errors: the request was refused (variables GraphQL cannot coerce, such as
+    // year 2147483648), not the subgraph unavailable; its errors go to the client as in process.
+    if (response.statusCode === 400) {
+      const refused = await graphqlErrorsOf(response.body);
+      if (refused) return refused;
+    } else if (response.statusCode >= 300) await response.body.dump();
+    if (response.statusCode >= 300) throw unavailable(`subgraph at ${this.url} answered HTTP ${response.statusCode}`);
     return (await response.body.json()) as GatewayGraphQLResponse;
   }
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+}
+
+/** A response body's GraphQL errors, if it is a GraphQL response with errors (the body is read either way). */
+async function graphqlErrorsOf(body: Dispatcher.ResponseData['body']): Promise<GatewayGraphQLResponse | undefined> {
+  try {
+    const parsed = (await body.json()) as GatewayGraphQLResponse;
+    return Array.isArray(parsed?.errors) && parsed.errors.length > 0 ? { errors: parsed.errors } : undefined;
+  } catch {
+    return undefined;
   }
 }
 
