@@ -23,10 +23,12 @@ export function tooDeepPath(value: unknown, maxDepth = MAX_NESTING_DEPTH): Array
       for (let at: Frame | undefined = frame; at?.key !== undefined; at = at.parent) path.unshift(at.key);
       return path;
     }
-    const entries: Array<[string | number, unknown]> = Array.isArray(frame.value) ? frame.value.map((v, i) => [i, v]) : Object.entries(frame.value);
-    for (const [key, child] of entries) {
-      if (typeof child === 'object' && child !== null) pending.push({ value: child, depth: frame.depth + 1, key, parent: frame });
-    }
+    const parent = frame;
+    const visit = (child: unknown, key: string | number) => {
+      if (typeof child === 'object' && child !== null) pending.push({ value: child, depth: parent.depth + 1, key, parent });
+    };
+    if (Array.isArray(parent.value)) parent.value.forEach(visit);
+    else for (const key of Object.keys(parent.value)) visit((parent.value as Record<string, unknown>)[key], key);
   }
   return undefined;
 }

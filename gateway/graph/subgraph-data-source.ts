@@ -11,7 +11,7 @@ import { GraphQLError } from 'graphql';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER } from '../../subgraphs/common/serve';
 import type { GatewayContext } from './context';
-import { refuseDeepVariables } from './variable-nesting';
+import { refuseDeepVariables, refusedVariables } from './refused-variables';
 
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   private readonly pool: Pool;
@@ -59,11 +59,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   }
 }
 
-/** A response body's GraphQL errors, if it is a GraphQL response with errors (the body is read either way). */
+/** A 400 body's GraphQL errors as the client's, if it is a GraphQL response with errors (the body is read either way). */
 async function graphqlErrorsOf(body: Dispatcher.ResponseData['body']): Promise<GatewayGraphQLResponse | undefined> {
   try {
     const parsed = (await body.json()) as GatewayGraphQLResponse;
-    return Array.isArray(parsed?.errors) && parsed.errors.length > 0 ? { errors: parsed.errors } : undefined;
+    return Array.isArray(parsed?.errors) && parsed.errors.length > 0 ? refusedVariables(parsed.errors) : undefined;
   } catch {
     return undefined;
   }

@@ -65,6 +65,8 @@ const GRAPHQL_CASES: Array<[string, string, string, string, string]> = [
   ['home rooms 2^31', HOME_QUERY, withRaw({}, { input: withRaw(HOME_INPUT, { rooms: String(INT32_OVERFLOW) }) }), 'BAD_USER_INPUT', 'rooms'],
   ['batch chunkSize 2^31', SUBMIT_QUERY, withRaw({}, { input: withRaw({ items: [ITEM] }, { chunkSize: String(INT32_OVERFLOW) }) }), 'BAD_USER_INPUT', 'chunkSize'],
   ['batch chunkSize 1e308', SUBMIT_QUERY, withRaw({}, { input: withRaw({ items: [ITEM] }, { chunkSize: '1e308' }) }), 'BAD_USER_INPUT', 'chunkSize'],
+  // JSONObject is the subgraph's scalar: the gateway passes any value, the subgraph's coercion refuses it.
+  ['a batch home that is not an object', SUBMIT_QUERY, `{"input":{"items":[{"address":${JSON.stringify(ITEM.address)},"home":"65 m2"}]}}`, 'BAD_USER_INPUT', 'items[0].home'],
   ['a batch home nested 5,000 levels', SUBMIT_QUERY, `{"input":{"items":[{"address":${JSON.stringify(ITEM.address)},"home":${deep()}}]}}`, 'INVALID_PARAMETER', 'items[0].home'],
 ];
 
