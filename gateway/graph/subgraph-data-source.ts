@@ -44,10 +44,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     } catch (error) {
       throw unavailable(`subgraph at ${this.url} is unreachable (${(error as Error).message})`);
     }
-    // 400 with GraphQL errors: the request was refused (variables GraphQL cannot coerce, such as
-    // year 2147483648), not the subgraph unavailable; its errors go to the client as in process.
+    // 400 for variables GraphQL cannot coerce (year 2147483648): the client's error, not the subgraph
+    // unavailable. Any other 400 (a document the subgraph does not know: a deployment out of step)
+    // stays SERVICE_UNAVAILABLE.
     if (response.statusCode === 400) {
-      const refused = await graphqlErrorsOf(response.body);
+      const refused = await coercionErrorsOf(response.body);
       if (refused) return refused;
     } else if (response.statusCode >= 300) await response.body.dump();
     if (response.statusCode >= 300) throw unavailable(`subgraph at ${this.url} answered HTTP ${response.statusCode}`);
@@ -59,11 +60,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   }
 }
 
-/** A 400 body's GraphQL errors as the client's, if it is a GraphQL response with errors (the body is read either way). */
-async function graphqlErrorsOf(body: Dispatcher.ResponseData['body']): Promise<GatewayGraphQLResponse | undefined> {
+/** A 400 body's variable coercion errors (BAD_USER_INPUT) as the client's; undefined for any other body (it is read either way). */
+async function coercionErrorsOf(body: Dispatcher.ResponseData['body']): Promise<GatewayGraphQLResponse | undefined> {
   try {
-    const parsed = (await body.json()) as GatewayGraphQLResponse;
-    return Array.isArray(parsed?.errors) && parsed.errors.length > 0 ? refusedVariables(parsed.errors) : undefined;
+    const { errors } = (await body.json()) as GatewayGraphQLResponse;
+    return Array.isArray(errors) && errors.length > 0 && errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT') ? refusedVariables(errors) : undefined;
   } catch {
     return undefined;
   }
