@@ -5,15 +5,19 @@
  * Pure data and pure functions; the routes are in gateway/rest/batch.ts.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
+import { stringify as stringifyCsv, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { ApiError } from './errors';
 import { fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
 import { HOME_FIELDS } from './home-contract';
+import { checkNesting } from './nesting';
 import { looksLikePersonalDataKey } from './personal-data';
 
 /** Upload limit of POST /api/batch (JSON, CSV or NDJSON). */
 export const MAX_BATCH_BODY_BYTES = 20 * 1024 * 1024;
 /** As the location subgraph's geocode takes it. */
 export const MAX_ADDRESS_LENGTH = 300;
+/** Items per chunk, at most (the batch engine's bound too). */
+export const MAX_CHUNK_SIZE = 10_000;
 
 /** Home fields a batch item may carry: district and mahalla come from the geocoded address. */
 export const BATCH_HOME_FIELDS: readonly FieldSpec[] = HOME_FIELDS.filter((f) => f.rest !== 'district' && f.rest !== 'mahalla');
@@ -54,7 +58,7 @@ export function batchRequestJsonSchema(): Record<string, unknown> {
         },
       },
       callback_url: { type: 'string', format: 'uri', description: 'Receives a signed batch.completed webhook (Standard Webhooks) when the job ends' },
-      chunk_size: { type: 'integer', minimum: 1, maximum: 10000, description: 'Items per chunk (default 1000): the unit of work and of retry' },
+      chunk_size: { type: 'integer', minimum: 1, maximum: MAX_CHUNK_SIZE, description: 'Items per chunk (default 1000): the unit of work and of retry' },
     },
   };
 }
@@ -106,6 +110,7 @@ function homeInput(home: unknown, at: string, fromText: boolean): Record<string,
 
 function itemInput(item: unknown, at: string, fromText = false): BatchItemInput {
   if (!isObject(item)) throw new ApiError('INVALID_PARAMETER', `${at} must be an object with an address`, at);
+  for (const [name, value] of Object.entries(item)) checkNesting(value, `${at}.${name.slice(0, 40)}`);
   const { address } = item;
   if (address === undefined || address === null || address === '') throw new ApiError('MISSING_PARAMETER', `${at}.address is required`, `${at}.address`);
   if (typeof address !== 'string' || address.trim() === '') throw new ApiError('INVALID_PARAMETER', `${at}.address must be a non-empty string`, `${at}.address`);
@@ -126,6 +131,7 @@ function options(source: Record<string, unknown>, fromText: boolean): Omit<Batch
   if (chunk !== undefined && chunk !== null && chunk !== '') {
     if (fromText && typeof chunk === 'string') chunk = Number(chunk);
     if (typeof chunk !== 'number' || !Number.isInteger(chunk)) throw new ApiError('INVALID_PARAMETER', 'chunk_size must be an integer', 'chunk_size');
+    if (chunk < 1 || chunk > MAX_CHUNK_SIZE) throw new ApiError('INVALID_PARAMETER', rangeMessage('chunk_size', 1, MAX_CHUNK_SIZE), 'chunk_size');
     out.chunkSize = chunk;
   }
   return out;
@@ -134,6 +140,7 @@ function options(source: Record<string, unknown>, fromText: boolean): Omit<Batch
 /** The JSON body → the submission; throws ApiError naming the field (items[3].home.area). */
 export function batchFromJson(body: unknown): BatchSubmission {
   if (!isObject(body)) throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object with items');
+  for (const [name, value] of Object.entries(body)) if (name !== 'items') checkNesting(value, name.slice(0, 40));
   const { items } = body;
   if (items === undefined || items === null) throw new ApiError('MISSING_PARAMETER', 'items is required', 'items');
   if (!Array.isArray(items)) throw new ApiError('INVALID_PARAMETER', 'items must be an array of { address, home? }', 'items');
@@ -206,14 +213,28 @@ export const RESULT_CSV_COLUMNS = [
   'error_code', 'error_message',
 ] as const;
 
-function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * Results CSV (RFC 4180, CRLF) through csv-stringify, one record at a time (the route writes page by
+ * page). Formula injection (OWASP, CSV Injection): a spreadsheet runs a cell starting with =, +, -,
+ * @, tab or carriage return (or their full-width forms) as a formula, so such a cell is prefixed
+ * with a single quote and quoted. Only string values are neutralised: they are what came in as text
+ * (an address, a name, a message); numbers such as a deviation of -0.12 stay numbers.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+const CSV_OPTIONS: StringifyOptions = {
+  record_delimiter: '\r\n',
+  cast: {
+    boolean: (value) => String(value),
+    string: (value) => (FORMULA_START.test(value) ? { value: `'${value}`, quoted: true } : value),
+  },
+};
+
+function csvRecord(values: readonly unknown[]): string {
+  return stringifyCsv([values], CSV_OPTIONS);
 }
 
 export function resultCsvHeader(): string {
-  return `${RESULT_CSV_COLUMNS.join(',')}\r\n`;
+  return csvRecord(RESULT_CSV_COLUMNS);
 }
 
 /** The CSV row of a result (with CRLF). */
@@ -240,5 +261,5 @@ export function resultCsvRow(item: BatchItemResultView): string {
     error_code: item.error?.code,
     error_message: item.error?.message,
   };
-  return `${RESULT_CSV_COLUMNS.map((c) => csvCell(values[c])).join(',')}\r\n`;
+  return csvRecord(RESULT_CSV_COLUMNS.map((c) => values[c]));
 }

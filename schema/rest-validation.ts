@@ -1,11 +1,13 @@
 /**
- * REST body checks before anything is executed: personal data (by key and by value),
- * then the field table's JSON Schema (ajv), with errors phrased for the client:
+ * REST body checks before anything is executed: nesting depth (./nesting.ts), personal data (by
+ * key and by value), then the field table's JSON Schema (ajv) and the bounds it cannot state,
+ * with errors phrased for the client:
  * `{ code: INVALID_PARAMETER, field: 'area', message: 'area must be a number' }`.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ApiError } from './errors';
-import { rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
+import { checkInputFields, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
+import { checkNesting } from './nesting';
 import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './personal-data';
 
 // verbose: errors carry their schema, so range messages can name both bounds.
@@ -26,6 +28,7 @@ export function compileBodyValidator(schema: Record<string, unknown>): BodyValid
     const record = body as Record<string, unknown>;
     const warnings: string[] = [];
     for (const [key, value] of Object.entries(record)) {
+      checkNesting(value, key.slice(0, 40));
       if (known.has(key)) continue;
       if (looksLikePersonalDataKey(key) || (typeof value === 'string' && looksLikePersonalDataValue(value))) {
         throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `Field "${key.slice(0, 40)}" looks like personal data; the valuation needs none: remove it`, key.slice(0, 40));
@@ -42,9 +45,14 @@ export type RestBodyParser = (body: unknown) => { input: Record<string, unknown>
 
 export function compileRestBodyParser(fields: readonly FieldSpec[]): RestBodyParser {
   const validate = compileBodyValidator(requestJsonSchema(fields));
+  // The JSON Schema cannot state "the current year": those bounds are checked here, as the subgraph
+  // checks them, so that no value past GraphQL's Int (year 2147483648, 1e308) reaches a variable.
+  const currentYearBounded = fields.filter((f) => f.maxIsCurrentYear);
   return (body) => {
     const { body: record, warnings } = validate(body);
-    return { input: restBodyToInput(fields, record), warnings };
+    const input = restBodyToInput(fields, record);
+    checkInputFields(currentYearBounded, input);
+    return { input, warnings };
   };
 }
 

@@ -13,17 +13,31 @@ export const GRAPHQL_REQUEST_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** The gateway's executor coerces variables itself and reports failures without a code (GraphQL spec wording). */
-const VARIABLE_COERCION = /^Variable "\$[^"]+" (got invalid value|of required type|of non-null type)/;
+const VARIABLE_COERCION = /^Variable "\$([^"]+)" (?:got invalid value|of required type|of non-null type)(?:.*? at "([^"]+)";)?/s;
+
+/**
+ * The field a variable coercion error is about, as its path inside the variable: `year` for
+ * `Variable "$input" got invalid value 2147483648 at "input.year"`; the variable's name when the
+ * variable itself is wrong.
+ */
+function coercedField(message: string): string | undefined {
+  const match = VARIABLE_COERCION.exec(message);
+  if (!match) return undefined;
+  const [, variable, at] = match;
+  return at?.startsWith(`${variable}.`) ? at.slice(variable.length + 1) : at ?? variable;
+}
 
 export function maskError(formatted: GraphQLFormattedError, log: (message: string) => void = console.error): GraphQLFormattedError {
-  const code = VARIABLE_COERCION.test(formatted.message) ? 'BAD_USER_INPUT' : formatted.extensions?.code;
+  const coerced = coercedField(formatted.message);
+  const code = coerced !== undefined ? 'BAD_USER_INPUT' : formatted.extensions?.code;
   if (code === 'SUBGRAPH_UNAVAILABLE') {
     // The detail names internal addresses: log it, tell the client only what it can act on.
     log(formatted.message);
     return { message: 'A backing service is unavailable; retry shortly', ...(formatted.path && { path: formatted.path }), extensions: { code: 'SERVICE_UNAVAILABLE' } };
   }
   if ((isErrorCode(code) && code !== 'INTERNAL') || (typeof code === 'string' && GRAPHQL_REQUEST_CODES.has(code))) {
-    const { field, suggestions } = formatted.extensions ?? {};
+    const { suggestions } = formatted.extensions ?? {};
+    const field = formatted.extensions?.field ?? coerced;
     return {
       message: formatted.message,
       ...(formatted.locations && { locations: formatted.locations }),

@@ -13,6 +13,7 @@ import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphq
 import { QuotaExceededError, type OperationWork, type WorkMeter } from '../quota';
 import type { GatewayContext } from './context';
 import { QUERY_TOO_COMPLEX } from './document-limits';
+import { refuseDeepVariables } from './refused-variables';
 
 export interface OperationMeasure extends OperationWork {
   cost: number;
@@ -111,6 +112,8 @@ export class OperationMeasures {
 
   /** As measureForExecution: undefined when the variables do not fit (nothing will run). */
   measure(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): OperationMeasure | undefined {
+    // First, as nothing below walks a value thousands of levels deep without running out of stack.
+    refuseDeepVariables(variables);
     const dependsOnVariables = Object.values(variables).some(hasList);
     const key = operationName ?? '';
     const known = dependsOnVariables ? undefined : this.byDocument.get(document)?.get(key);

@@ -10,6 +10,7 @@ import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { execute, parse, validate, type DocumentNode } from 'graphql';
 import type { InProcessSubgraph } from '../../subgraphs/common/serve';
 import type { GatewayContext } from './context';
+import { refuseDeepVariables, refusedVariables } from './refused-variables';
 
 /** Distinct subgraph operations to keep parsed. @default 1000 */
 const MAX_CACHED_OPERATIONS = 1000;
@@ -21,6 +22,7 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GatewayContext
 
   async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
     const { query, variables, operationName } = options.request;
+    refuseDeepVariables(variables);
     const document = this.document(query ?? '');
     if (!('kind' in document)) return document; // a cached parse or validation failure
     const result = await execute({
@@ -30,7 +32,10 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GatewayContext
       operationName,
       contextValue: this.subgraph.context(options.context as Partial<GatewayContext>),
     });
-    return { data: result.data as GatewayGraphQLResponse['data'], ...(result.errors && { errors: result.errors.map((e) => e.toJSON()) }) };
+    const errors = result.errors?.map((e) => e.toJSON());
+    // No data at all: the variables could not be coerced (execution never started).
+    if (errors && !('data' in result)) return refusedVariables(errors);
+    return { data: result.data as GatewayGraphQLResponse['data'], ...(errors && { errors }) };
   }
 
   private document(query: string): DocumentNode | GatewayGraphQLResponse {

@@ -8,9 +8,10 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { GraphQLError } from 'graphql';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER } from '../../subgraphs/common/serve';
 import type { GatewayContext } from './context';
+import { refuseDeepVariables, refusedVariables } from './refused-variables';
 
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   private readonly pool: Pool;
@@ -25,6 +26,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
 
   async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
     const { query, variables, operationName } = options.request;
+    refuseDeepVariables(variables);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [INTERNAL_TOKEN_HEADER]: this.internalToken,
@@ -42,15 +44,29 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     } catch (error) {
       throw unavailable(`subgraph at ${this.url} is unreachable (${(error as Error).message})`);
     }
-    if (response.statusCode >= 300) {
-      await response.body.dump();
-      throw unavailable(`subgraph at ${this.url} answered HTTP ${response.statusCode}`);
-    }
+    // 400 for variables GraphQL cannot coerce (year 2147483648): the client's error, not the subgraph
+    // unavailable. Any other 400 (a document the subgraph does not know: a deployment out of step)
+    // stays SERVICE_UNAVAILABLE.
+    if (response.statusCode === 400) {
+      const refused = await coercionErrorsOf(response.body);
+      if (refused) return refused;
+    } else if (response.statusCode >= 300) await response.body.dump();
+    if (response.statusCode >= 300) throw unavailable(`subgraph at ${this.url} answered HTTP ${response.statusCode}`);
     return (await response.body.json()) as GatewayGraphQLResponse;
   }
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+}
+
+/** A 400 body's variable coercion errors (BAD_USER_INPUT) as the client's; undefined for any other body (it is read either way). */
+async function coercionErrorsOf(body: Dispatcher.ResponseData['body']): Promise<GatewayGraphQLResponse | undefined> {
+  try {
+    const { errors } = (await body.json()) as GatewayGraphQLResponse;
+    return Array.isArray(errors) && errors.length > 0 && errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT') ? refusedVariables(errors) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -26,7 +26,11 @@ export async function executeForRest<TData>(graph: Graph, request: FastifyReques
       const { field, suggestions } = first.extensions ?? {};
       throw new ApiError(code, first.message, field as string | undefined, suggestions as string[] | undefined);
     }
-    if (code === 'BAD_USER_INPUT') throw new ApiError('INVALID_PARAMETER', first.message);
+    // GraphQL's coercion wording names variables and types a REST client never sent: say which field.
+    if (code === 'BAD_USER_INPUT') {
+      const field = first.extensions?.field as string | undefined;
+      throw new ApiError('INVALID_PARAMETER', field === undefined ? first.message : `${field} has the wrong type or is out of range`, field);
+    }
     throw new ApiError('INTERNAL');
   }
   return data as TData;

@@ -157,6 +157,30 @@ it('streams more than one page (1000) of results, all of them in order', async (
   expect(csv.trimEnd().split('\r\n')).toHaveLength(1051);
 }, 120_000);
 
+it('results CSV: cells a spreadsheet would run as formulas come back prefixed with a quote (OWASP); numbers stay numbers', async () => {
+  const formulas = ['=HYPERLINK("http://evil.example/x")', '+1+1', '@SUM(A1)', '-2+3', '\tcmd', '\rcmd'];
+  // A real address after the formula, so that the item is placed and its address is in the CSV.
+  const items = formulas.map((formula) => ({ address: `${formula} ${ADDRESSES[0]}` }));
+  const response = await stack.post('/api/batch', { items }, { 'x-api-key': key });
+  expect(response.status).toBe(202);
+  const { id } = await json(response);
+  await untilEnded(id);
+  const ndjson = await ndjsonResults(id);
+  const csv = await (await get(`/api/batch/${id}/results?format=csv`)).text();
+  expect(csv.startsWith('index,ok,address,lat,lon,')).toBe(true);
+  expect(csv.endsWith('\r\n')).toBe(true);
+  const rows = parseCsv(csv, { columns: true }) as Record<string, string>[];
+  expect(rows).toHaveLength(items.length);
+  for (const row of rows) {
+    const line = ndjson[Number(row.index)];
+    expect([row.index, line.ok, line.error]).toEqual([row.index, true, null]);
+    expect(row.address).toBe(`'${items[Number(row.index)].address}`);
+    expect(Number(row.lat)).toBe(line.result.geocode.lat);
+  }
+  // Quoted as a whole, so the quote is part of the text a spreadsheet shows.
+  expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/x"")`);
+});
+
 it('GET /openapi.json documents the batch routes with the schemas the replies satisfy', async () => {
   const doc = await json(await fetch(`${stack.url}/openapi.json`));
   expect(doc.paths['/api/batch'].post.requestBody.content['application/json'].schema.required).toEqual(['items']);

@@ -4,6 +4,8 @@
  * types, huge numbers, NaN and Infinity as JSON text, deep nesting, very long and unusual unicode
  * strings, prototype-pollution keys), plus broken JSON and oversized bodies. No reply may be a
  * 5xx; every reply is a success or an error with a documented code; the service answers afterwards.
+ * REST bodies also get integers past 32 bits and nesting thousands of levels deep, in process and
+ * with the subgraphs over HTTP, where each must be a 400 (issue 13, finding 6).
  * Seeds are fixed, so a failure replays; fast-check shrinks it to the smallest body that fails.
  */
 import fc from 'fast-check';
@@ -12,7 +14,7 @@ import { ERROR_CATALOGUE } from '../../schema/errors';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectHttp, SAMPLE_HOME_ARGUMENTS } from '../mcp/support';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json, startTestStack, useTestStack, type TestStack } from '../support/stack';
 
 const DOCUMENTED = new Set(Object.keys(ERROR_CATALOGUE).filter((code) => code !== 'INTERNAL'));
 
@@ -41,7 +43,7 @@ const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) 
     fc.string({ unit: 'binary', maxLength: 64 }),
     fc.string({ minLength: 5_000, maxLength: 20_000 }),
     fc.integer(),
-    fc.constantFrom(0, -1, 1e308, -1e308, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, 1e-320, 0.5, -0),
+    fc.constantFrom(0, -1, 1e308, -1e308, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, 1e-320, 0.5, -0),
     fc.double(),
     fc.boolean(),
     fc.constant(null),
@@ -50,29 +52,61 @@ const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) 
   ),
 })).value;
 
-/** 200 levels of arrays or objects: parsers and validators must not recurse into a crash. */
-const deepNesting = fc.tuple(fc.integer({ min: 100, max: 2_000 }), fc.boolean()).map(([depth, arrays]) => {
-  let value: unknown = 'bottom';
-  for (let i = 0; i < depth; i++) value = arrays ? [value] : { a: value };
-  return value;
-});
+/** JSON text to put in a body as it is (nesting too deep for the test's own JSON.stringify). */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+const jsonText = (value: unknown): string => (value instanceof JsonText ? value.text : JSON.stringify(value) ?? 'null');
+/** An object's JSON text from its entries: built as text so that "__proto__" stays a key of the JSON, not the object's prototype. */
+const objectText = (entries: Iterable<[string, unknown]>): string => `{${[...entries].map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
 
-/** A valid body changed: fields replaced or removed, keys added (prototype keys among them). */
-function mutated(valid: Record<string, unknown>): fc.Arbitrary<string> {
+/** Arrays or objects nested `min` to `max` levels deep, as JSON text. */
+const nesting = (min: number, max: number) =>
+  fc.tuple(fc.integer({ min, max }), fc.boolean()).map(([depth, arrays]) =>
+    new JsonText(arrays ? `${'['.repeat(depth)}"bottom"${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}"bottom"${'}'.repeat(depth)}`));
+/** Hundreds of levels: parsers and validators must not recurse into a crash. */
+const deepNesting = nesting(100, 2_000);
+/** Thousands of levels: past what a recursive walk of the value survives (a REST body refuses them with 400). */
+const veryDeepNesting = nesting(3_000, 5_000);
+/**
+ * Documents shaped to make validation slow (issue 13, finding 1): fragment bombs, alias and
+ * directive floods, one field repeated (the quadratic overlap check), deep selections.
+ */
+const hostileDocument = fc.oneof(
+  fc.integer({ min: 8, max: 40 }).map((levels) => {
+    let document = 'query { ...F1 }';
+    for (let i = 1; i < levels; i++) document += ` fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`;
+    return `${document} fragment F${levels} on Query { __typename }`;
+  }),
+  fc.integer({ min: 40, max: 3_000 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`),
+  fc.integer({ min: 40, max: 600 }).map((n) => `{ __typename ${'@include(if: true) '.repeat(n)}}`),
+  fc.tuple(fc.integer({ min: 20, max: 2_000 }), fc.constantFrom('__typename', 'residentialModel { version }', 'districts { name }')).map(([n, field]) => `{ ${`${field} `.repeat(n)}}`),
+  fc.integer({ min: 10, max: 1_000 }).map((depth) => `{ ${'... on Query { '.repeat(depth)}residentialModel { version } ${'} '.repeat(depth)}}`),
+);
+/** Integers GraphQL's Int cannot hold, and 1e308: a REST body refuses them with 400 before any GraphQL variable. */
+const hugeInteger = fc.oneof(fc.constantFrom(2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 2 ** 32, 1e308, -1e308), fc.integer({ min: 2 ** 31, max: Number.MAX_SAFE_INTEGER }));
+
+/**
+ * A valid body changed: fields replaced (by hostile values or `nested` ones) or removed, keys
+ * added (prototype keys among them).
+ */
+function mutated(valid: Record<string, unknown>, nested: fc.Arbitrary<JsonText> = deepNesting): fc.Arbitrary<string> {
   const fields = Object.keys(valid);
   return fc
     .record({
-      replace: fc.array(fc.tuple(fc.constantFrom(...fields), fc.oneof(hostileValue, deepNesting)), { maxLength: 3 }),
+      replace: fc.array(fc.tuple(fc.constantFrom(...fields), fc.oneof(hostileValue, nested)), { maxLength: 3 }),
       remove: fc.subarray(fields, { maxLength: Math.min(3, fields.length) }),
-      add: fc.array(fc.tuple(fc.oneof(fc.string(), fc.constantFrom(...PROTO_KEYS)), hostileValue), { maxLength: 3 }),
+      add: fc.array(fc.tuple(fc.oneof(fc.string(), fc.constantFrom(...PROTO_KEYS)), fc.oneof({ weight: 3, arbitrary: hostileValue }, { weight: 1, arbitrary: nested })), { maxLength: 3 }),
     })
-    .map(({ replace, remove, add }) => {
-      // Built as text so that "__proto__" stays a key of the JSON, not the object's prototype.
-      const entries: Array<[string, unknown]> = Object.entries(valid).filter(([k]) => !remove.includes(k));
-      for (const [k, v] of replace) entries.push([k, v]);
-      for (const [k, v] of add) entries.push([k, v]);
-      return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`).join(',')}}`;
-    });
+    .map(({ replace, remove, add }) => objectText([...Object.entries(valid).filter(([k]) => !remove.includes(k)), ...replace, ...add]));
+}
+
+/** A valid body with one or two of its fields out of bounds: an integer past 32 bits (or 1e308), or thousands of levels of nesting. */
+function outOfBounds(valid: Record<string, unknown>): fc.Arbitrary<string> {
+  const fields = Object.keys(valid);
+  return fc
+    .array(fc.tuple(fc.constantFrom(...fields), fc.oneof(hugeInteger, veryDeepNesting)), { minLength: 1, maxLength: 2 })
+    .map((replace) => objectText(new Map<string, unknown>([...Object.entries(valid), ...replace])));
 }
 
 /** Text that is not the JSON a route wants: broken JSON, JSON's non-values, other types at the top. */
@@ -80,11 +114,11 @@ const brokenText = fc.oneof(
   fc.constantFrom('', '{', '}', '{"area":', 'NaN', '{"area": NaN}', '{"area": Infinity}', '{"area": -Infinity}', 'null', 'true', '[]', '"text"', '{"a":1}{"b":2}', '\u0000', '\ufeff{}'),
   fc.string(),
   hostileValue.map((v) => JSON.stringify(v) ?? 'null'),
-  deepNesting.map((v) => JSON.stringify(v)),
+  fc.oneof(deepNesting, veryDeepNesting).map((v) => v.text),
 );
 
 function bodyFor(valid: Record<string, unknown>): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 6, arbitrary: mutated(valid) }, { weight: 3, arbitrary: brokenText });
+  return fc.oneof({ weight: 6, arbitrary: mutated(valid, fc.oneof(deepNesting, veryDeepNesting)) }, { weight: 3, arbitrary: brokenText });
 }
 
 // ---- Checks --------------------------------------------------------------------------------------
@@ -121,6 +155,22 @@ describe.each(REST_ROUTES)('POST $path', ({ path, valid, runs, auth }) => {
         await expectDocumentedRestReply(response, `${path} ${contentType} ${body.slice(0, 200)}`);
       }),
       { numRuns: runs, seed: 20261122, endOnFailure: true },
+    );
+  });
+});
+
+describe('with the subgraphs called over HTTP (split deployment)', () => {
+  // Where a subgraph's refusal of a value GraphQL cannot coerce used to come back as 503.
+  const split = useTestStack({ checkResponses: false, env: { SUBGRAPH_TRANSPORT: 'http' } });
+
+  test.each(REST_ROUTES.filter((route) => route.auth === undefined))('POST $path, 150 bodies with a field past 32 bits or nested thousands of levels: 400, documented', async ({ path, valid }) => {
+    await fc.assert(
+      fc.asyncProperty(outOfBounds(valid), async (body) => {
+        const response = await fetch(split.stack.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': split.key }, body });
+        await expectDocumentedRestReply(response, `${path} ${body.slice(0, 200)}`);
+        if (response.status !== 400) throw new Error(`${path}: ${response.status} for ${body.slice(0, 300)}`);
+      }),
+      { numRuns: 150, seed: 20261122, endOnFailure: true },
     );
   });
 });
@@ -190,8 +240,9 @@ describe.each(GRAPHQL_OPERATIONS)('GraphQL $name', ({ name, query, variables, ru
   test(`${runs} hostile variables or documents: no 5xx, every error code documented`, async () => {
     const key = keyFor(`graphql-${name}`);
     const request = fc.oneof(
-      { weight: 6, arbitrary: mutated(variables).map((v) => `{"query":${JSON.stringify(query)},"variables":${v}}`) },
-      { weight: 2, arbitrary: fc.oneof(fc.string(), deepNesting.map((v) => JSON.stringify(v)), hostileValue.map((v) => JSON.stringify(v) ?? 'null')).map((q) => `{"query":${JSON.stringify(q)}}`) },
+      { weight: 6, arbitrary: mutated(variables, fc.oneof(deepNesting, veryDeepNesting)).map((v) => `{"query":${JSON.stringify(query)},"variables":${v}}`) },
+      { weight: 1, arbitrary: hostileDocument.map((q) => JSON.stringify({ query: q, variables })) },
+      { weight: 2, arbitrary: fc.oneof(fc.string(), deepNesting.map((v) => v.text), hostileValue.map((v) => JSON.stringify(v) ?? 'null')).map((q) => `{"query":${JSON.stringify(q)}}`) },
       { weight: 1, arbitrary: brokenText },
     );
     await fc.assert(
@@ -228,7 +279,7 @@ describe.each(MCP_TOOLS)('MCP tool $name', ({ name, valid }) => {
     const connected = await connectHttp(stack, { 'x-api-key': keyFor(`mcp-${name}`) });
     try {
       await fc.assert(
-        fc.asyncProperty(mutated(valid), async (text) => {
+        fc.asyncProperty(mutated(valid, fc.oneof(deepNesting, veryDeepNesting)), async (text) => {
           const args = JSON.parse(text) as Record<string, unknown>;
           let result: CallToolResult;
           try {

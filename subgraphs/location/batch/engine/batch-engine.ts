@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_CHUNK_SIZE } from '../../../../schema/batch-contract';
 import type { BatchBackend } from './batch-backend';
 import { BatchWorker, type BatchWorkerOptions } from './batch-worker';
 import { BatchJobNotFoundError, BatchStorageUnavailableError, BatchSubmissionError, InvalidBatchOptionsError, messageOf } from './errors';
@@ -21,7 +22,6 @@ export interface BatchEngineOptions {
 export type JobEndedListener = (job: BatchJob) => void | Promise<void>;
 
 const DEFAULT_CHUNK_SIZE = 1000;
-const MAX_CHUNK_SIZE = 10_000;
 const DEFAULT_PAGE_LIMIT = 20;
 const MAX_PAGE_LIMIT = 100;
 
