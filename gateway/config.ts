@@ -8,6 +8,12 @@ export interface GatewayConfig {
   port: number;
   /** REDIS_URL: quotas shared across replicas; unset = in-process counters */
   redisUrl?: string;
+  /**
+   * REDIS_TIMEOUT_MS: the longest a request waits on a Redis quota check (then it goes on uncounted)
+   * or on an organisation's webhook secret (then SERVICE_UNAVAILABLE); a health PING unanswered this
+   * long makes /ready answer 503 until Redis answers again @default 250
+   */
+  redisTimeoutMs?: number;
   /** INTERNAL_TOKEN: shared secret for calling subgraphs (all-in-one mode generates one) */
   internalToken?: string;
   /** <NAME>_URL (SUBGRAPH_URL_VARIABLES), e.g. RESIDENTIAL_URL=http://10.0.0.5:4001/graphql @default the loopback ports of all-in-one mode */
@@ -73,6 +79,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     host: env.HOST ?? '127.0.0.1',
     port: env.PORT ? Number(env.PORT) : 4000,
     redisUrl: env.REDIS_URL || undefined,
+    ...(env.REDIS_TIMEOUT_MS && { redisTimeoutMs: Number(env.REDIS_TIMEOUT_MS) }),
     internalToken: env.INTERNAL_TOKEN || undefined,
     subgraphUrls,
     subgraphTransport: env.SUBGRAPH_TRANSPORT === 'http' ? 'http' : 'local',

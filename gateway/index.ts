@@ -30,7 +30,7 @@ export interface GatewayOptions {
 export async function start(config: GatewayConfig & { internalToken: string }, options: GatewayOptions = {}): Promise<RunningGateway> {
   const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
   const keys = options.keys ?? new KeyStore();
-  const quotas = await createQuotaStore({ redisUrl: config.redisUrl, onRedisError: (e) => log(`redis: ${e.message}`) });
+  const quotas = await createQuotaStore({ redisUrl: config.redisUrl, commandTimeoutMs: config.redisTimeoutMs, onRedisError: (e) => log(`redis: ${e.message}`) });
   const graph = await startGraph({
     subgraphUrls: config.subgraphUrls,
     localSubgraphs: config.subgraphTransport === 'local' ? options.localSubgraphs : undefined,

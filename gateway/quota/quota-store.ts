@@ -28,6 +28,8 @@ export interface QuotaDecision {
 export interface QuotaStore {
   consume(subject: string, limits: QuotaLimits, now?: number): Promise<QuotaDecision>;
   close(): Promise<void>;
+  /** False while the backend cannot answer promptly (Redis down or stalled); /ready reports it. @default always reachable */
+  isReachable?(): boolean;
 }
 
 /** The quota backend cannot answer; the gateway chooses whether to fail open or closed. */
