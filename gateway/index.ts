@@ -40,7 +40,17 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     maxCost: config.maxCost,
   });
   let graphReady = true;
-  const app = await buildApp({ graph, keys, quotas, log, batchProgress: options.batchProgress, mcpAllowedOrigins: config.mcpAllowedOrigins, isReady: () => graphReady && (options.isReady?.() ?? true) });
+  const app = await buildApp({
+    graph,
+    keys,
+    quotas,
+    log,
+    batchProgress: options.batchProgress,
+    mcpAllowedOrigins: config.mcpAllowedOrigins,
+    isReady: () => graphReady && (options.isReady?.() ?? true),
+    // In Redis mode the quota store's client is probed (PING): down or stalled, the gateway is not ready.
+    isRedisReachable: () => quotas.isReachable?.() ?? true,
+  });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
