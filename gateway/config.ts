@@ -58,6 +58,8 @@ export interface BatchConfig {
   /** BATCH_LOCK_DURATION_MS / BATCH_STALLED_INTERVAL_MS: how soon the chunks of a worker that died go to another (Redis) @default 30000 each (BullMQ's) */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** BATCH_STORAGE_TIMEOUT_MS: the longest one Redis call made for a batch request may take (then SERVICE_UNAVAILABLE) @default 500 */
+  storageTimeoutMs?: number;
   /** BATCH_SUBMISSION_TIMEOUT_MS: a job receiving no items for this long had its submission cut off and is failed @default 300000 (5 minutes) */
   submissionTimeoutMs?: number;
 }
@@ -109,12 +111,13 @@ export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BatchC
     ...(env.BATCH_RETENTION_MS && { retentionMs: Number(env.BATCH_RETENTION_MS) }),
     ...(env.BATCH_LOCK_DURATION_MS && { lockDurationMs: Number(env.BATCH_LOCK_DURATION_MS) }),
     ...(env.BATCH_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.BATCH_STALLED_INTERVAL_MS) }),
+    ...(env.BATCH_STORAGE_TIMEOUT_MS && { storageTimeoutMs: Number(env.BATCH_STORAGE_TIMEOUT_MS) }),
   };
 }
 
 /** The batch engine's settings, the same in every API and worker process sharing a Redis. */
 export function batchEngineSettings(batch: BatchConfig) {
-  return { keyPrefix: batch.keyPrefix, retentionMs: batch.retentionMs, lockDurationMs: batch.lockDurationMs, stalledIntervalMs: batch.stalledIntervalMs };
+  return { keyPrefix: batch.keyPrefix, retentionMs: batch.retentionMs, lockDurationMs: batch.lockDurationMs, stalledIntervalMs: batch.stalledIntervalMs, storageTimeoutMs: batch.storageTimeoutMs };
 }
 
 /** What the location subgraph's batch service takes from the configuration (startLocationBatch). */
