@@ -9,6 +9,7 @@
  * stall is known they fail at once instead of adding commands that would wait in the client, and
  * bound the commands they do send (within()).
  */
+import { within } from './within';
 
 /** How long a request waits on Redis before going on without it (quotas) or refusing (batch calls). */
 export const DEFAULT_REDIS_TIMEOUT_MS = 250;
@@ -24,15 +25,14 @@ export interface RedisHealthOptions {
   timeoutMs?: number;
   /** How often start() PINGs (none is sent while one is in flight). @default 500 */
   intervalMs?: number;
-  /** @default Date.now */
-  now?: () => number;
 }
 
 export class RedisHealth {
   readonly timeoutMs: number;
   private readonly intervalMs: number;
-  private readonly now: () => number;
-  private pingSentAt: number | undefined;
+  private pinging = false;
+  /** The PING in flight has waited longer than timeoutMs. */
+  private overdue = false;
   private lastPingFailed = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -42,7 +42,6 @@ export class RedisHealth {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
     this.intervalMs = options.intervalMs ?? 500;
-    this.now = options.now ?? Date.now;
   }
 
   /** PINGs now and every intervalMs until stop(); the timer does not keep the process alive. */
@@ -58,22 +57,25 @@ export class RedisHealth {
   }
 
   isReachable(): boolean {
-    if (!this.client.isReady || this.lastPingFailed) return false;
-    return this.pingSentAt === undefined || this.now() - this.pingSentAt <= this.timeoutMs;
+    return this.client.isReady && !this.lastPingFailed && !this.overdue;
   }
 
   /** Sends a PING unless one is in flight (a stalled Redis gets one, not a pile) or the client is reconnecting. */
   probe(): void {
-    if (this.pingSentAt !== undefined || !this.client.isReady) return;
-    this.pingSentAt = this.now();
-    void this.client.ping().then(
-      () => this.settle(false),
-      () => this.settle(true),
+    if (this.pinging || !this.client.isReady) return;
+    this.pinging = true;
+    const answered = this.client.ping().then(
+      () => true,
+      () => false,
     );
-  }
-
-  private settle(failed: boolean): void {
-    this.lastPingFailed = failed;
-    this.pingSentAt = undefined;
+    // A timer rather than a clock read in isReachable(): a reply already in when the event loop was busy still counts (see within).
+    void within(answered, this.timeoutMs, () => undefined).then((ok) => {
+      if (ok === undefined) this.overdue = true;
+    });
+    void answered.then((ok) => {
+      this.pinging = false;
+      this.overdue = false;
+      this.lastPingFailed = !ok;
+    });
   }
 }

@@ -1,7 +1,9 @@
 /**
  * The Redis health probe (subgraphs/common/redis-health.ts) and the bound on a call (within), with
- * a fake client and clock: a stalled Redis is a PING that never settles.
+ * a fake client: a stalled Redis is a PING that never settles.
  */
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { RedisHealth } from '../../subgraphs/common/redis-health';
 import { within } from '../../subgraphs/common/within';
 import { waitFor } from '../support/wait';
@@ -16,26 +18,30 @@ function fakeClient() {
   };
 }
 
+/** Keeps the event loop busy, as a burst of synchronous work does. */
+function busyFor(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
+
 /** Lets the probe see a PING settle. */
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('RedisHealth', () => {
-  let now: number;
   let client: ReturnType<typeof fakeClient>;
   let health: RedisHealth;
   beforeEach(() => {
-    now = 1_000_000;
     client = fakeClient();
-    health = new RedisHealth(client, { timeoutMs: 250, now: () => now });
+    health = new RedisHealth(client, { timeoutMs: 50 });
   });
 
   test('reachable while a PING is unanswered for less than the timeout, unreachable after, reachable once it is answered', async () => {
     expect(health.isReachable()).toBe(true);
+    const sent = Date.now();
     health.probe();
-    now += 250;
     expect(health.isReachable()).toBe(true);
-    now += 1;
-    expect(health.isReachable()).toBe(false);
+    await waitFor(() => !health.isReachable(), 2_000, 5);
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(45);
     client.pings[0].resolve();
     await settled();
     expect(health.isReachable()).toBe(true);
@@ -43,7 +49,7 @@ describe('RedisHealth', () => {
 
   test('sends one PING at a time: a stalled Redis is not sent a pile of them', async () => {
     health.probe();
-    now += 10_000;
+    await waitFor(() => !health.isReachable(), 2_000, 5);
     health.probe();
     health.probe();
     expect(client.pings).toHaveLength(1);
@@ -90,6 +96,39 @@ describe('within', () => {
   test("the promise's value when it settles in time", async () => {
     await expect(within(Promise.resolve('reply'), 50, () => 'late')).resolves.toBe('reply');
     await expect(within(Promise.reject(new Error('refused')), 50, () => 'late')).rejects.toThrow('refused');
+  });
+
+  test('the clock starts once what the caller queued has gone out: a loop busy before the write is not counted', async () => {
+    // As node-redis does: the command is written in a setImmediate, here after the loop was busy for 30 ms.
+    const reply = new Promise<string>((resolve) =>
+      setImmediate(() => {
+        busyFor(30);
+        setTimeout(() => resolve('reply'), 5);
+      }),
+    );
+    await expect(within(reply, 15, () => 'late')).resolves.toBe('reply');
+  });
+
+  test('a reply that arrives while the loop is busy past the bound still wins', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const accepted = once(server, 'connection');
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const [peer] = (await accepted) as [Socket];
+    try {
+      const reply = once(socket, 'data').then(() => 'reply');
+      const bounded = within(reply, 10, () => 'late');
+      // The reply is in the socket while the loop is busy past the bound: the timer and the read fall in one turn.
+      setImmediate(() => {
+        peer.write('PONG');
+        busyFor(40);
+      });
+      await expect(bounded).resolves.toBe('reply');
+    } finally {
+      socket.destroy();
+      peer.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test("late()'s value, or what it throws, when the promise does not settle in time", async () => {
