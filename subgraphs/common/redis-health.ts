@@ -11,7 +11,7 @@
  */
 import { within } from './within';
 
-/** How long a request waits on Redis before going on without it (quotas) or refusing (batch calls). */
+/** How long a request waits on Redis before going on without it (quota checks) or refusing (webhook secrets); batch calls allow 500 ms (DEFAULT_STORAGE_TIMEOUT_MS). */
 export const DEFAULT_REDIS_TIMEOUT_MS = 250;
 
 /** What the probe needs of a node-redis client. */
