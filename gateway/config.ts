@@ -15,6 +15,12 @@ export interface GatewayConfig {
   metricsToken?: string;
   /** REDIS_URL: quotas shared across replicas; unset = in-process counters */
   redisUrl?: string;
+  /**
+   * REDIS_TIMEOUT_MS: the longest a request waits on a Redis quota check (then it goes on uncounted)
+   * or on an organisation's webhook secret (then SERVICE_UNAVAILABLE); a health PING unanswered this
+   * long makes /ready answer 503 until Redis answers again @default 250
+   */
+  redisTimeoutMs?: number;
   /** INTERNAL_TOKEN: shared secret for calling subgraphs (all-in-one mode generates one) */
   internalToken?: string;
   /** <NAME>_URL (SUBGRAPH_URL_VARIABLES), e.g. RESIDENTIAL_URL=http://10.0.0.5:4001/graphql @default the loopback ports of all-in-one mode */
@@ -59,6 +65,8 @@ export interface BatchConfig {
   /** BATCH_LOCK_DURATION_MS / BATCH_STALLED_INTERVAL_MS: how soon the chunks of a worker that died go to another (Redis) @default 30000 each (BullMQ's) */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** BATCH_STORAGE_TIMEOUT_MS: the longest one Redis call made for a batch request may take (then SERVICE_UNAVAILABLE) @default 500 */
+  storageTimeoutMs?: number;
   /** BATCH_SUBMISSION_TIMEOUT_MS: a job receiving no items for this long had its submission cut off and is failed @default 300000 (5 minutes) */
   submissionTimeoutMs?: number;
 }
@@ -82,6 +90,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    ...(env.REDIS_TIMEOUT_MS && { redisTimeoutMs: Number(env.REDIS_TIMEOUT_MS) }),
     internalToken: env.INTERNAL_TOKEN || undefined,
     subgraphUrls,
     subgraphTransport: env.SUBGRAPH_TRANSPORT === 'http' ? 'http' : 'local',
@@ -111,12 +120,13 @@ export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BatchC
     ...(env.BATCH_RETENTION_MS && { retentionMs: Number(env.BATCH_RETENTION_MS) }),
     ...(env.BATCH_LOCK_DURATION_MS && { lockDurationMs: Number(env.BATCH_LOCK_DURATION_MS) }),
     ...(env.BATCH_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.BATCH_STALLED_INTERVAL_MS) }),
+    ...(env.BATCH_STORAGE_TIMEOUT_MS && { storageTimeoutMs: Number(env.BATCH_STORAGE_TIMEOUT_MS) }),
   };
 }
 
 /** The batch engine's settings, the same in every API and worker process sharing a Redis. */
 export function batchEngineSettings(batch: BatchConfig) {
-  return { keyPrefix: batch.keyPrefix, retentionMs: batch.retentionMs, lockDurationMs: batch.lockDurationMs, stalledIntervalMs: batch.stalledIntervalMs };
+  return { keyPrefix: batch.keyPrefix, retentionMs: batch.retentionMs, lockDurationMs: batch.lockDurationMs, stalledIntervalMs: batch.stalledIntervalMs, storageTimeoutMs: batch.storageTimeoutMs };
 }
 
 /** What the location subgraph's batch service takes from the configuration (startLocationBatch). */

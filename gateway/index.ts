@@ -33,7 +33,7 @@ export interface GatewayOptions {
 export async function start(config: GatewayConfig & { internalToken: string }, options: GatewayOptions = {}): Promise<RunningGateway> {
   const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
   const keys = options.keys ?? new KeyStore();
-  const quotas = await createQuotaStore({ redisUrl: config.redisUrl, onRedisError: (e) => log(`redis: ${e.message}`) });
+  const quotas = await createQuotaStore({ redisUrl: config.redisUrl, commandTimeoutMs: config.redisTimeoutMs, onRedisError: (e) => log(`redis: ${e.message}`) });
   const graph = await startGraph({
     subgraphUrls: config.subgraphUrls,
     localSubgraphs: config.subgraphTransport === 'local' ? options.localSubgraphs : undefined,
@@ -44,7 +44,18 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     meter: new WorkMeter(quotas, log),
   });
   let graphReady = true;
-  const app = await buildApp({ graph, keys, quotas, log, batchProgress: options.batchProgress, mcpAllowedOrigins: config.mcpAllowedOrigins, metrics: config, isReady: () => graphReady && (options.isReady?.() ?? true) });
+  const app = await buildApp({
+    graph,
+    keys,
+    quotas,
+    log,
+    batchProgress: options.batchProgress,
+    mcpAllowedOrigins: config.mcpAllowedOrigins,
+    metrics: config,
+    isReady: () => graphReady && (options.isReady?.() ?? true),
+    // In Redis mode the quota store's client is probed (PING): down or stalled, the gateway is not ready.
+    isRedisReachable: () => quotas.isReachable?.() ?? true,
+  });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

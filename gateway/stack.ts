@@ -61,7 +61,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   // '' rather than undefined: the configuration decides, not a REDIS_URL the process happens to have.
   const batchEngine = await createBatchEngine({ redisUrl: options.gateway.redisUrl ?? '', ...batchEngineSettings(batchConfig), log: (m) => log(`batch: ${m}`) });
   const locationServices = loadLocationServices();
-  const ownSecrets = options.webhookSecrets ? undefined : await openWebhookSecretSource({ redisUrl: options.gateway.redisUrl, keyPrefix: batchConfig.keyPrefix, log: (m) => log(`batch: ${m}`) });
+  const ownSecrets = options.webhookSecrets ? undefined : await openWebhookSecretSource({ redisUrl: options.gateway.redisUrl, keyPrefix: batchConfig.keyPrefix, timeoutMs: options.gateway.redisTimeoutMs, log: (m) => log(`batch: ${m}`) });
   let batch: LocationBatch;
   try {
     batch = await startLocationBatch({

@@ -7,12 +7,17 @@
  *   API keys and the JWT secret. Processes on one machine share the folder (the first writer wins).
  * - RedisWebhookSecretStore: with REDIS_URL, in Redis, so every API process on every machine signs
  *   with the same secret (SET NX: the first writer wins). A secret already in the local folder is
- *   carried over on first use, so receivers set up before Redis keep verifying.
+ *   carried over on first use, so receivers set up before Redis keep verifying. Each Redis call is
+ *   bounded: a Redis that is down or stalled makes secretFor fail with BatchStorageUnavailableError
+ *   (SERVICE_UNAVAILABLE) within the timeout, not wait for it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../subgraphs/common/redis-health';
+import { within } from '../../subgraphs/common/within';
 import type { WebhookSecretSource } from '../../subgraphs/location/batch/completion-webhooks';
+import { BatchStorageUnavailableError } from '../../subgraphs/location/batch/engine/errors';
 import { newWebhookSecret } from '../../subgraphs/location/batch/webhooks';
 import { createPrivateFileOnce, valuationHome } from './local-state';
 
@@ -68,12 +73,15 @@ export interface RedisWebhookSecretStoreOptions {
   keyPrefix?: string;
   /** Secrets made before Redis was configured. @default a WebhookSecretStore under VALUATION_HOME */
   carriedOver?: Pick<WebhookSecretStore, 'existing'>;
+  /** The longest one Redis call may take before secretFor fails with BatchStorageUnavailableError. @default 250 (DEFAULT_REDIS_TIMEOUT_MS) */
+  timeoutMs?: number;
 }
 
 export class RedisWebhookSecretStore implements WebhookSecretSource {
   private readonly cache = new Map<string, string>();
   private readonly keyPrefix: string;
   private readonly carriedOver: Pick<WebhookSecretStore, 'existing'>;
+  private readonly timeoutMs: number;
 
   /** Borrows `client`: the caller connects and closes it. */
   constructor(
@@ -82,6 +90,7 @@ export class RedisWebhookSecretStore implements WebhookSecretSource {
   ) {
     this.keyPrefix = options.keyPrefix ?? 'batch:';
     this.carriedOver = options.carriedOver ?? new WebhookSecretStore();
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
   }
 
   async secretFor(organisation: string): Promise<string> {
@@ -89,27 +98,34 @@ export class RedisWebhookSecretStore implements WebhookSecretSource {
     const cached = this.cache.get(organisation);
     if (cached) return cached;
     const key = `${this.keyPrefix}webhook-secret:${organisation}`;
-    let secret = await this.client.get(key);
+    let secret = await this.bounded(this.client.get(key));
     if (typeof secret !== 'string') {
-      await this.client.set(key, this.carriedOver.existing(organisation) ?? newWebhookSecret(), { NX: true });
-      secret = await this.client.get(key);
+      await this.bounded(this.client.set(key, this.carriedOver.existing(organisation) ?? newWebhookSecret(), { NX: true }));
+      secret = await this.bounded(this.client.get(key));
       if (typeof secret !== 'string') throw new Error(`the webhook secret of ${organisation} could not be stored in Redis`);
     }
     this.cache.set(organisation, secret);
     return secret;
   }
+
+  private bounded<T>(command: Promise<T>): Promise<T> {
+    return within(command, this.timeoutMs, () => {
+      throw new BatchStorageUnavailableError({ cause: new Error(`Redis did not answer within ${this.timeoutMs} ms`) });
+    });
+  }
 }
 
 /** The store for this deployment: Redis when a URL is given, else the local folder; close() releases it. */
-export async function openWebhookSecretSource(options: { redisUrl?: string; keyPrefix?: string; log?: (message: string) => void }): Promise<WebhookSecretSource & { close(): Promise<void> }> {
+export async function openWebhookSecretSource(options: { redisUrl?: string; keyPrefix?: string; timeoutMs?: number; log?: (message: string) => void }): Promise<WebhookSecretSource & { close(): Promise<void> }> {
   if (!options.redisUrl) {
     const store = new WebhookSecretStore();
     return { secretFor: (organisation) => store.secretFor(organisation), close: async () => undefined };
   }
-  const client = createClient({ url: options.redisUrl });
+  // No offline queue: while Redis is away a read fails at once (the caller retries) instead of queueing.
+  const client = createClient({ url: options.redisUrl, disableOfflineQueue: true });
   client.on('error', (error: Error) => options.log?.(`webhook secrets: ${error.message}`));
   await client.connect();
-  const store = new RedisWebhookSecretStore(client, { keyPrefix: options.keyPrefix });
+  const store = new RedisWebhookSecretStore(client, { keyPrefix: options.keyPrefix, timeoutMs: options.timeoutMs });
   return {
     secretFor: (organisation) => store.secretFor(organisation),
     close: async () => {

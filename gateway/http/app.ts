@@ -32,7 +32,7 @@ const GRAPHQL_BODY_LIMIT = 2 * 1024 * 1024;
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 documentRoute({ method: 'get', path: '/health', tag: 'operations', summary: 'Liveness', responses: { 200: { type: 'object' } } });
-documentRoute({ method: 'get', path: '/ready', tag: 'operations', summary: 'Readiness: 200 once the supergraph and models are loaded, else 503', responses: { 200: { type: 'object' }, '5xx': { type: 'object' } } });
+documentRoute({ method: 'get', path: '/ready', tag: 'operations', summary: 'Readiness: 200 once the supergraph and models are loaded and Redis (if used) answers promptly, else 503', responses: { 200: { type: 'object' }, '5xx': { type: 'object' } } });
 
 export interface AppDeps {
   graph: Graph;
@@ -40,6 +40,8 @@ export interface AppDeps {
   quotas: QuotaStore;
   /** True once the supergraph and the models are loaded. */
   isReady(): boolean;
+  /** False while Redis (in Redis mode) is unreachable or stalled: /ready then answers 503. @default always reachable */
+  isRedisReachable?(): boolean;
   log(message: string): void;
   /**
    * Where `batchProgress` subscriptions (graphql-ws on /graphql) read progress: the batch engine.
@@ -125,8 +127,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/ready', async (request, reply) =>
-    deps.isReady() ? { status: 'ready' } : sendError(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'Models or supergraph not loaded yet')));
+  app.get('/ready', async (request, reply) => {
+    if (!deps.isReady()) return sendError(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'Models or supergraph not loaded yet'));
+    // Valuations would still be answered (quotas fail open), but uncounted and without batch jobs.
+    if (deps.isRedisReachable?.() === false) return sendError(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'Redis is unreachable or stalled'));
+    return { status: 'ready' };
+  });
   app.get('/openapi.json', async () => openApiDocument(API_VERSION));
   registerDocs(app);
   await registerDashboard(app, { log: deps.log });

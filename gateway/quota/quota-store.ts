@@ -30,6 +30,8 @@ export interface QuotaStore {
   /** Takes `units` (default 1) from both windows of `subject`, or none when either has too few left. */
   consume(subject: string, limits: QuotaLimits, now?: number, units?: number): Promise<QuotaDecision>;
   close(): Promise<void>;
+  /** False while the backend cannot answer promptly (Redis down or stalled); /ready reports it. @default always reachable */
+  isReachable?(): boolean;
 }
 
 /** The quota backend cannot answer; the gateway chooses whether to fail open or closed. */

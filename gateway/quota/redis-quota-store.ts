@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../subgraphs/common/redis-health';
+import { within } from '../../subgraphs/common/within';
 import { decide, windowsAt } from './fixed-windows';
 import { QuotaUnavailableError, type QuotaDecision, type QuotaLimits, type QuotaStore } from './quota-store';
 
@@ -15,6 +17,12 @@ export interface QuotaRedisClient {
 export interface RedisQuotaStoreOptions {
   /** Prepended to every counter key; lets several deployments or test runs share one Redis. */
   keyPrefix?: string;
+  /**
+   * The longest one Redis command may take before consume() rejects with QuotaUnavailableError (the
+   * gateway then lets the request through): a stalled Redis keeps the connection open and never
+   * answers. @default 250 (DEFAULT_REDIS_TIMEOUT_MS)
+   */
+  commandTimeoutMs?: number;
 }
 
 // Checks both windows before counting, so a denied request costs neither window anything,
@@ -45,17 +53,19 @@ const EXPIRY_GRACE_MS = 60_000;
  */
 export class RedisQuotaStore implements QuotaStore {
   private readonly keyPrefix: string;
+  private readonly commandTimeoutMs: number;
 
   constructor(
     private readonly client: QuotaRedisClient,
     options: RedisQuotaStoreOptions = {},
   ) {
     this.keyPrefix = options.keyPrefix ?? 'quota:';
+    this.commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
   }
 
   async consume(subject: string, limits: QuotaLimits, now = Date.now(), units = 1): Promise<QuotaDecision> {
     // Fail at once rather than queue behind a reconnect: the request is waiting.
-    if (!this.client.isReady) throw new QuotaUnavailableError('Redis is not connected');
+    if (!this.client.isReady) throw new QuotaUnavailableError('Redis is not connected, or stalled');
     const windows = windowsAt(now);
     // The hash tag {subject} puts both counters in one cluster slot, which a script touching both needs.
     const base = `${this.keyPrefix}{${subject}}`;
@@ -71,6 +81,11 @@ export class RedisQuotaStore implements QuotaStore {
     return decide(allowed === 1, { minute, day }, limits, windows, now, units);
   }
 
+  /** False while the client is not ready (from createQuotaStore: also while Redis is stalled). */
+  isReachable(): boolean {
+    return this.client.isReady;
+  }
+
   async close(): Promise<void> {
     if (this.client.isReady) await this.client.close();
     else if (this.client.isOpen) this.client.destroy(); // still reconnecting: nothing to flush
@@ -80,15 +95,22 @@ export class RedisQuotaStore implements QuotaStore {
     const options = { keys, arguments: args };
     try {
       try {
-        return await this.client.evalSha(CONSUME_SCRIPT_SHA1, options);
+        return await this.bounded(this.client.evalSha(CONSUME_SCRIPT_SHA1, options));
       } catch (error) {
         // Redis forgets scripts on restart or SCRIPT FLUSH; EVAL sends the body and caches it again.
         if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-        return await this.client.eval(CONSUME_SCRIPT, options);
+        return await this.bounded(this.client.eval(CONSUME_SCRIPT, options));
       }
     } catch (error) {
       throw new QuotaUnavailableError('Redis quota check failed', { cause: error });
     }
+  }
+
+  /** The command's reply, unless it takes longer than commandTimeoutMs (the command itself still waits in the client). */
+  private bounded<T>(command: Promise<T>): Promise<T> {
+    return within(command, this.commandTimeoutMs, () => {
+      throw new Error(`Redis did not answer within ${this.commandTimeoutMs} ms`);
+    });
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import '../common/production-mode';
 import { openWebhookSecretSource } from '../../gateway/auth/webhook-secrets';
-import { batchConfigFromEnv, batchEngineSettings, locationBatchSettings } from '../../gateway/config';
+import { batchConfigFromEnv, batchEngineSettings, gatewayConfigFromEnv, locationBatchSettings } from '../../gateway/config';
 import { createBatchEngine } from './batch/engine';
 import { startLocationBatch } from './batch/service';
 import { loadLocationServices, locationConfigFromEnv, start } from './index';
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const batchConfig = batchConfigFromEnv({ BATCH_WORKERS: '0', ...process.env });
   const engine = await createBatchEngine({ redisUrl: process.env.REDIS_URL ?? '', ...batchEngineSettings(batchConfig) });
   const services = loadLocationServices();
-  const secrets = await openWebhookSecretSource({ redisUrl: process.env.REDIS_URL, keyPrefix: batchConfig.keyPrefix, log: (m) => console.error(`[batch] ${m}`) });
+  const secrets = await openWebhookSecretSource({ redisUrl: process.env.REDIS_URL, keyPrefix: batchConfig.keyPrefix, timeoutMs: gatewayConfigFromEnv().redisTimeoutMs, log: (m) => console.error(`[batch] ${m}`) });
   const batch = await startLocationBatch({
     ...locationBatchSettings(batchConfig),
     engine,

@@ -197,6 +197,23 @@ describe('RedisQuotaStore', () => {
     await store.close();
   });
 
+  test('throws QuotaUnavailableError within the command timeout when Redis does not answer (stalled)', async () => {
+    const client = await connectedClient();
+    const stalled: QuotaRedisClient = {
+      isOpen: true,
+      isReady: true,
+      evalSha: () => new Promise(() => undefined),
+      eval: () => new Promise(() => undefined),
+      close: () => client.close(),
+      destroy: () => client.destroy(),
+    };
+    const store = new RedisQuotaStore(stalled, { keyPrefix: uniquePrefix(), commandTimeoutMs: 50 });
+    const started = Date.now();
+    await expect(store.consume('org-a', { perMinute: 5, perDay: 5 })).rejects.toBeInstanceOf(QuotaUnavailableError);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await store.close();
+  });
+
   test('throws QuotaUnavailableError when the connection is gone', async () => {
     const client = await connectedClient();
     const store = new RedisQuotaStore(client, { keyPrefix: uniquePrefix() });
@@ -217,6 +234,7 @@ describe('createQuotaStore', () => {
     const keyPrefix = uniquePrefix();
     const store = await createQuotaStore({ redisUrl: REDIS_URL, keyPrefix });
     expect(store).toBeInstanceOf(RedisQuotaStore);
+    expect(store.isReachable?.()).toBe(true);
     expect(await store.consume('org-a', { perMinute: 5, perDay: 5 }, T0)).toMatchObject({ allowed: true, remaining: 4 });
     await store.close();
     const admin = createClient({ url: REDIS_URL });
@@ -236,6 +254,7 @@ describe('createQuotaStore', () => {
       onRedisError: (error) => errors.push(error),
     });
     expect(Date.now() - started).toBeLessThan(2000);
+    expect(store.isReachable?.()).toBe(false);
     await expect(store.consume('org-a', { perMinute: 5, perDay: 5 })).rejects.toBeInstanceOf(QuotaUnavailableError);
     expect(errors.length).toBeGreaterThan(0);
     await store.close();

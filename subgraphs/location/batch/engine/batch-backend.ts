@@ -8,11 +8,19 @@ export interface BatchBackend {
   readonly store: JobStore;
   readonly bus: ProgressBus;
   readonly queue: ChunkQueue;
-  /** False while the storage is out of reach (Redis down or reconnecting): calls would fail or wait. */
+  /** False while the storage is out of reach (Redis down, reconnecting or stalled): calls would fail or wait. */
   isReachable(): boolean;
   /** Closes the ports and the connections the backend opened. */
   close(): Promise<void>;
 }
+
+/**
+ * How long one storage call made for a caller may take, and (Redis) a health PING, before the
+ * storage counts as unavailable. Longer than a quota check's bound: a submission's chunks carry up
+ * to 10,000 items, and one call timing out fails the whole submission, where a quota check only
+ * goes uncounted.
+ */
+export const DEFAULT_STORAGE_TIMEOUT_MS = 500;
 
 /** What every backend is configured with. */
 export interface BackendOptions {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_CHUNK_SIZE } from '../../../../schema/batch-contract';
-import type { BatchBackend } from './batch-backend';
+import { within } from '../../../common/within';
+import { DEFAULT_STORAGE_TIMEOUT_MS, type BatchBackend } from './batch-backend';
 import { BatchWorker, type BatchWorkerOptions } from './batch-worker';
 import { BatchJobNotFoundError, BatchStorageUnavailableError, BatchSubmissionError, InvalidBatchOptionsError, messageOf } from './errors';
 import type { EndedJobsConsumer } from './job-store';
@@ -11,6 +12,13 @@ import type { BatchJob, BatchJobPage, ItemResult, PageRequest, ProgressEvent, Su
 export interface BatchEngineOptions {
   /** The longest a progress() reader goes without an event before one is read from the store. @default 900 (ms) */
   progressHeartbeatMs?: number;
+  /**
+   * The longest one storage call made for a caller (submit, get, list, cancel, results, deliveries)
+   * may take before it fails with BatchStorageUnavailableError (SERVICE_UNAVAILABLE): a stalled
+   * Redis keeps the connection open and never answers. Workers are not bounded: they wait for it.
+   * @default 500 (DEFAULT_STORAGE_TIMEOUT_MS)
+   */
+  storageTimeoutMs?: number;
   log?: (message: string) => void;
 }
 
@@ -34,6 +42,7 @@ const MAX_PAGE_LIMIT = 100;
 export class BatchEngine {
   private readonly log: (message: string) => void;
   private readonly heartbeatMs: number;
+  private readonly storageTimeoutMs: number;
   private readonly endedListeners = new Set<JobEndedListener>();
   private endedConsumer: EndedJobsConsumer | undefined;
   private readonly workers = new Set<BatchWorker>();
@@ -44,6 +53,7 @@ export class BatchEngine {
   ) {
     this.log = options.log ?? ((message) => console.error(`[batch] ${message}`));
     this.heartbeatMs = options.progressHeartbeatMs ?? 900;
+    this.storageTimeoutMs = options.storageTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS;
   }
 
   /** Which adapter holds the jobs. */
@@ -69,25 +79,26 @@ export class BatchEngine {
       throw new InvalidBatchOptionsError(`chunkSize must be an integer from 1 to ${MAX_CHUNK_SIZE}`);
     }
     const { store } = this.backend;
-    const job = await store.create({
+    const job = await this.bounded(store.create({
       id: randomUUID(),
       organisation,
       chunkSize,
       ...(options.callbackUrl !== undefined && { callbackUrl: options.callbackUrl }),
-    });
+    }));
     try {
       const open = await this.storeChunks(job.id, readingOf(items), chunkSize);
-      if (open && (await store.seal(job.id)).completed) await this.publishProgress(job.id);
+      if (open && (await this.bounded(store.seal(job.id))).completed) await this.publishProgress(job.id);
     } catch (error) {
       await this.failSubmission(job.id, error);
       throw new BatchSubmissionError(job.id, { cause: error instanceof ItemsUnreadableError ? error.cause : error });
     }
-    return (await store.get(job.id)) ?? job;
+    // Every item is stored: a read that times out now must not make the caller submit them again.
+    return (await within(store.get(job.id), this.storageTimeoutMs, () => undefined)) ?? job;
   }
 
   async get(organisation: string, id: string): Promise<BatchJob | undefined> {
     this.mustReach();
-    const job = await this.backend.store.get(id);
+    const job = await this.bounded(this.backend.store.get(id));
     return job?.organisation === organisation ? job : undefined;
   }
 
@@ -100,7 +111,7 @@ export class BatchEngine {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
       throw new InvalidBatchOptionsError(`limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
     }
-    return this.backend.store.listByOrganisation(organisation, offset, limit);
+    return this.bounded(this.backend.store.listByOrganisation(organisation, offset, limit));
   }
 
   /**
@@ -111,14 +122,14 @@ export class BatchEngine {
   async cancel(organisation: string, id: string): Promise<BatchJob | undefined> {
     if (!(await this.get(organisation, id))) return undefined;
     const { store } = this.backend;
-    if ((await store.transition(id, 'cancelled')).applied) await this.publishProgress(id);
-    return store.get(id);
+    if ((await this.bounded(store.transition(id, 'cancelled'))).applied) await this.publishProgress(id);
+    return this.bounded(store.get(id));
   }
 
   /** Every recorded result in item order, read from storage one chunk at a time as it is consumed. */
   async *results(organisation: string, id: string, fromIndex = 0): AsyncGenerator<ItemResult> {
     if (!(await this.get(organisation, id))) throw new BatchJobNotFoundError(id);
-    yield* this.backend.store.streamResults(id, fromIndex);
+    yield* this.boundedStream(this.backend.store.streamResults(id, fromIndex));
   }
 
   /** The job's progress until it ends; see followProgress. */
@@ -170,7 +181,7 @@ export class BatchEngine {
   /** Appends a webhook delivery record to the job; false when the organisation has no such job. */
   async recordDelivery(organisation: string, id: string, delivery: unknown): Promise<boolean> {
     if (!(await this.get(organisation, id))) return false;
-    return this.backend.store.appendDelivery(id, delivery);
+    return this.bounded(this.backend.store.appendDelivery(id, delivery));
   }
 
   /** Starts a worker processing this backend's chunks; closed with the engine unless closed before. */
@@ -188,7 +199,6 @@ export class BatchEngine {
     await this.backend.close();
   }
 
-  /** Stores the items a chunk at a time; false if the job ended meanwhile (it was cancelled). */
   /**
    * Fails at once while the storage is out of reach, rather than letting a caller's request wait in
    * the client's offline queue or time out: callers answer SERVICE_UNAVAILABLE and retry later.
@@ -197,13 +207,36 @@ export class BatchEngine {
     if (!this.backend.isReachable()) throw new BatchStorageUnavailableError();
   }
 
+  /** A storage call made for a caller, failing with BatchStorageUnavailableError past storageTimeoutMs (the call itself goes on). */
+  private bounded<T>(call: Promise<T>): Promise<T> {
+    return within(call, this.storageTimeoutMs, () => {
+      throw new BatchStorageUnavailableError({ cause: new Error(`no answer within ${this.storageTimeoutMs} ms`) });
+    });
+  }
+
+  /** A storage stream whose every step is bounded as one call. */
+  private async *boundedStream<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+    const iterator = stream[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const step = await this.bounded(iterator.next());
+        if (step.done) return;
+        yield step.value;
+      }
+    } finally {
+      // Not awaited: after a timeout the stream is still waiting on the store.
+      iterator.return?.().catch(() => undefined);
+    }
+  }
+
+  /** Stores the items a chunk at a time; false if the job ended meanwhile (it was cancelled). */
   private async storeChunks(jobId: string, items: AsyncIterable<unknown>, chunkSize: number): Promise<boolean> {
     const { store, queue } = this.backend;
     let chunk: unknown[] = [];
     let chunkIndex = 0;
     const flush = async (): Promise<boolean> => {
-      if (!(await store.appendInput(jobId, chunkIndex, chunk))) return false;
-      await queue.enqueue([{ jobId, chunkIndex }]);
+      if (!(await this.bounded(store.appendInput(jobId, chunkIndex, chunk)))) return false;
+      await this.bounded(queue.enqueue([{ jobId, chunkIndex }]));
       chunkIndex += 1;
       chunk = [];
       return true;
@@ -223,7 +256,7 @@ export class BatchEngine {
         : 'the submission was interrupted by an internal error';
     if (!(error instanceof ItemsUnreadableError)) this.log(`submission of batch job ${jobId} failed: ${messageOf(error)}`);
     try {
-      if ((await this.backend.store.transition(jobId, 'failed', { error: reason })).applied) await this.publishProgress(jobId);
+      if ((await this.bounded(this.backend.store.transition(jobId, 'failed', { error: reason }))).applied) await this.publishProgress(jobId);
     } catch (transitionError) {
       this.log(`batch job ${jobId} could not be marked failed: ${messageOf(transitionError)}`);
     }
@@ -243,8 +276,11 @@ export class BatchEngine {
     );
   }
 
+  /** Best-effort, and bounded like a storage call: a caller may be waiting for the answer. */
   private publishProgress(jobId: string): Promise<void> {
-    return publishProgress(this.backend.store, this.backend.bus, jobId, this.log);
+    return within(publishProgress(this.backend.store, this.backend.bus, jobId, this.log), this.storageTimeoutMs, () =>
+      this.log(`progress of batch job ${jobId} not published: no answer within ${this.storageTimeoutMs} ms`),
+    );
   }
 }
 

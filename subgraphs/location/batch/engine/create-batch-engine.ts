@@ -1,4 +1,4 @@
-import type { BackendOptions } from './batch-backend';
+import { DEFAULT_STORAGE_TIMEOUT_MS, type BackendOptions } from './batch-backend';
 import { BatchEngine } from './batch-engine';
 import { createInProcessBatchBackend } from './in-process-backend';
 import { createRedisBatchBackend } from './redis-backend';
@@ -24,6 +24,8 @@ export interface CreateBatchEngineOptions {
   endedClaimAfterMs?: number;
   /** The longest a progress() reader goes without an event. @default 900 (ms) */
   progressHeartbeatMs?: number;
+  /** The longest one storage call made for a caller may take (then SERVICE_UNAVAILABLE); Redis: also the health PING's. @default 500 (ms) */
+  storageTimeoutMs?: number;
   log?: (message: string) => void;
 }
 
@@ -42,6 +44,7 @@ export async function createBatchEngine(options: CreateBatchEngineOptions = {}):
     log,
   };
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL;
+  const storageTimeoutMs = options.storageTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS;
   const backend = redisUrl
     ? await createRedisBatchBackend({
         ...common,
@@ -51,7 +54,8 @@ export async function createBatchEngine(options: CreateBatchEngineOptions = {}):
         stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
         maxStalledCount: options.maxStalledCount ?? 2,
         endedClaimAfterMs: options.endedClaimAfterMs,
+        storageTimeoutMs,
       })
     : createInProcessBatchBackend(common);
-  return new BatchEngine(backend, { progressHeartbeatMs: options.progressHeartbeatMs, log });
+  return new BatchEngine(backend, { progressHeartbeatMs: options.progressHeartbeatMs, storageTimeoutMs, log });
 }

@@ -1,5 +1,6 @@
 import { createNodeRedisClient } from 'bullmq';
-import { backendOf, type BackendOptions, type BatchBackend } from './batch-backend';
+import { RedisHealth } from '../../../common/redis-health';
+import { backendOf, DEFAULT_STORAGE_TIMEOUT_MS, type BackendOptions, type BatchBackend } from './batch-backend';
 import { BullChunkQueue } from './bullmq-chunk-queue';
 import { createBatchRedisClient } from './redis-client';
 import { BatchKeys } from './redis-keys';
@@ -16,13 +17,17 @@ export interface RedisBatchBackendOptions extends BackendOptions {
   maxStalledCount: number;
   /** See RedisJobStoreOptions. */
   endedClaimAfterMs?: number;
+  /** A health PING unanswered this long makes the backend unreachable (Redis stalled). @default DEFAULT_STORAGE_TIMEOUT_MS */
+  storageTimeoutMs?: number;
 }
 
 /**
  * Jobs, progress and chunks in Redis: any number of API processes and worker processes share
  * them, and a worker's death or a Redis restart (with persistence) loses no chunk. One node-redis
  * client serves the store, the publisher and BullMQ's Queue; the progress subscriber, the
- * ended-jobs reader and each BullMQ Worker duplicate it for connections of their own.
+ * ended-jobs reader and each BullMQ Worker duplicate it for connections of their own. The client
+ * is probed (RedisHealth): while Redis is down or stalled the backend is unreachable, and the
+ * engine refuses callers at once instead of adding commands that would wait.
  */
 export async function createRedisBatchBackend(options: RedisBatchBackendOptions): Promise<BatchBackend> {
   const client = createBatchRedisClient(options.url);
@@ -31,6 +36,7 @@ export async function createRedisBatchBackend(options: RedisBatchBackendOptions)
   // Waits for Redis while it is unreachable (node-redis keeps trying): a worker started before
   // Redis, or during a restart, simply begins once Redis is there.
   await client.connect();
+  const health = new RedisHealth(client, { timeoutMs: options.storageTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS }).start();
   const keys = new BatchKeys(options.keyPrefix);
   const store = new RedisJobStore(client, {
     keys,
@@ -54,9 +60,10 @@ export async function createRedisBatchBackend(options: RedisBatchBackendOptions)
     'redis',
     { store, bus, queue },
     async () => {
-      if (client.isReady) await client.close();
-      else if (client.isOpen) client.destroy(); // reconnecting: nothing to flush, and close() would wait
+      health.stop();
+      if (health.isReachable()) await client.close();
+      else if (client.isOpen) client.destroy(); // reconnecting or stalled: nothing to flush, and close() would wait
     },
-    () => client.isReady,
+    () => health.isReachable(),
   );
 }
