@@ -88,6 +88,34 @@ function outboxContract(backends: Backends): void {
       await receiver.close();
     }
   });
+
+  test('a signing secret out of reach (Redis away or stalled) delays the delivery, it does not lose it', async () => {
+    const receiver = await startReceiver();
+    receiver.state.healthy = true;
+    const { first, close } = await backends();
+    const engine = new BatchEngine(first, { log: () => undefined });
+    let refusals = 2;
+    const flaky = {
+      secretFor: async () => {
+        if (refusals-- > 0) throw new Error('Redis is not connected');
+        return SECRET;
+      },
+    };
+    const logs: string[] = [];
+    try {
+      await engine.startWorker({ processChunk: echoProcessor() });
+      const webhooks = sendCompletionWebhooks(engine, { secrets: flaky, policy, retry: { baseDelayMs: 10, maxDelayMs: 10 }, log: (m) => logs.push(m) });
+      const job = await engine.submit('org-a', sampleItems(20), { chunkSize: 10, callbackUrl: receiver.url });
+      await waitFor(() => receiver.requests.length === 1);
+      expect(new Webhook(SECRET).verify(receiver.requests[0].body, receiver.requests[0].headers)).toMatchObject({ id: job.id });
+      expect(logs.filter((m) => /signing secret of org-a is out of reach/.test(m))).toHaveLength(2);
+      await webhooks.close();
+    } finally {
+      await engine.close().catch(() => undefined);
+      await close();
+      await receiver.close();
+    }
+  });
 }
 
 describe('in process: a second engine on the same backend', () => {

@@ -6,9 +6,10 @@
  * ended-jobs outbox hands a delivery cut short by a shutdown or a crash to the next process, which
  * goes on from the attempts recorded (same webhook-id; receivers drop a repeat by it).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BatchEngine, BatchJob } from './engine';
 import { resultsPath } from './api';
-import { deliverWebhook, type BatchCompletedEvent, type CallbackUrlPolicy, type DeliveryAttempt, type RetryOptions, type TerminalBatchStatus } from './webhooks';
+import { backoffBound, deliverWebhook, retryOptions, type BatchCompletedEvent, type CallbackUrlPolicy, type DeliveryAttempt, type RetryOptions, type TerminalBatchStatus } from './webhooks';
 
 /** The organisation's Standard Webhooks secret (`whsec_…`); the gateway's store persists one per organisation. */
 export interface WebhookSecretSource {
@@ -34,6 +35,25 @@ export function sendCompletionWebhooks(engine: BatchEngine, options: CompletionW
   const stop = new AbortController();
   const pending = new Set<Promise<void>>();
 
+  /**
+   * The organisation's signing secret. While its store cannot answer (Redis away or stalled) it is
+   * asked again with the delivery's own backoff, so the delivery waits rather than being lost;
+   * undefined when shutdown comes first (the job's end stays in the outbox for the next process).
+   */
+  const secretOf = async (organisation: string): Promise<string | undefined> => {
+    const retry = retryOptions(options.retry);
+    for (let attempt = 1; !stop.signal.aborted; attempt++) {
+      try {
+        return await options.secrets.secretFor(organisation);
+      } catch (error) {
+        const delay = backoffBound(attempt, retry);
+        log(`the webhook signing secret of ${organisation} is out of reach (${error instanceof Error ? error.message : String(error)}); asking again in ${delay} ms`);
+        await sleep(delay, undefined, { signal: stop.signal }).catch(() => undefined);
+      }
+    }
+    return undefined;
+  };
+
   const deliver = async (job: BatchJob): Promise<void> => {
     // What an earlier process recorded before a shutdown or crash: the delivery goes on from there (or is over).
     const earlier = (job.deliveries ?? []) as DeliveryAttempt[];
@@ -47,9 +67,14 @@ export function sendCompletionWebhooks(engine: BatchEngine, options: CompletionW
       results_url: `${options.publicBaseUrl ?? ''}${resultsPath(job.id)}`,
       completed_at: job.completedAt ?? new Date().toISOString(),
     };
+    const secret = await secretOf(job.organisation);
+    if (secret === undefined) {
+      log(`the completion webhook of batch job ${job.id} was cut short by shutdown while its signing secret was out of reach; the next process goes on`);
+      return;
+    }
     const outcome = await deliverWebhook({
       url: job.callbackUrl!,
-      secret: await options.secrets.secretFor(job.organisation),
+      secret,
       event,
       policy: options.policy,
       retry: options.retry,

@@ -28,5 +28,5 @@ export {
   type HostLookup,
   type ResolvedAddress,
 } from './callback-url';
-export { backoffBound, backoffDelay, DEFAULT_RETRY, type RetryOptions } from './backoff';
+export { backoffBound, backoffDelay, DEFAULT_RETRY, retryOptions, type RetryOptions } from './backoff';
 export { deliverWebhook, type AttemptErrorKind, type DeliveryAttempt, type DeliveryOptions, type DeliveryOutcome, type Timer } from './delivery';
