@@ -10,6 +10,7 @@ import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOpt
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { GraphQLError, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
+import { LRUCache } from 'lru-cache';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
 import type { GatewayContext } from './context';
@@ -54,6 +55,9 @@ export interface Graph {
   stop(): Promise<void>;
 }
 
+/** Characters of accepted documents remembered, so a repeated one is not checked again. @default 4 MB */
+const ACCEPTED_DOCUMENTS_BYTES = 4_000_000;
+
 /** Persisted operations parsed once each (they are constants of the REST routes and MCP tools). */
 const persistedDocuments = new Map<string, DocumentNode>();
 function persistedDocument(query: string): DocumentNode {
@@ -81,6 +85,7 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
   });
   const documentLimits = { ...DEFAULT_DOCUMENT_LIMITS, ...options.documentLimits };
   const measures = new OperationMeasures(options.maxCost);
+  const acceptedDocuments = new LRUCache<string, true>({ maxSize: ACCEPTED_DOCUMENTS_BYTES, sizeCalculation: (_accepted, source) => source.length });
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     csrfPrevention: true,
@@ -118,7 +123,13 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       }
       return response.errors ? { ...response, errors: response.errors.map((e) => maskError(e)) } : response;
     },
-    checkDocument: (source) => checkDocument(schema(), source, documentLimits),
+    checkDocument: (source) => {
+      // Dashboards send the same few documents again and again: one check each (as Apollo parses and validates each once).
+      if (acceptedDocuments.has(source)) return [];
+      const errors = checkDocument(schema(), source, documentLimits);
+      if (errors.length === 0) acceptedDocuments.set(source, true);
+      return errors;
+    },
     stop: async () => {
       await apollo.stop();
       await Promise.all([...dataSources.values()].map((s) => (s instanceof SubgraphDataSource ? s.close() : undefined)));
