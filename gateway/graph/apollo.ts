@@ -85,7 +85,7 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
   });
   const documentLimits = { ...DEFAULT_DOCUMENT_LIMITS, ...options.documentLimits };
   const measures = new OperationMeasures(options.maxCost);
-  const acceptedDocuments = new LRUCache<string, true>({ maxSize: ACCEPTED_DOCUMENTS_BYTES, sizeCalculation: (_accepted, source) => source.length });
+  const acceptedDocuments = new LRUCache<string, true>({ maxSize: ACCEPTED_DOCUMENTS_BYTES, sizeCalculation: (_accepted, source) => source.length + 1 });
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     csrfPrevention: true,

@@ -45,7 +45,7 @@ const bulkArgumentEstimator: ComplexityEstimator = ({ args, childComplexity }) =
  * Cost and work of one operation. Throws a GraphQLError when it cannot be measured (variables that
  * do not fit, a document past graphql-query-complexity's node limit): the caller decides.
  */
-export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): OperationMeasure {
+function measureOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): OperationMeasure {
   const work: OperationWork = { valuations: 0, batchItems: 0 };
   const roots = new Set([schema.getQueryType(), schema.getMutationType()].filter(isObjectType));
   // Counts work as the complexity walk meets each root field (aliases and fragments included, @skip honoured); prices nothing itself.
@@ -72,7 +72,7 @@ function variablesFit(schema: GraphQLSchema, document: DocumentNode, operationNa
   return !getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors;
 }
 
-export function tooComplex(message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+function tooComplex(message: string, extensions: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code: QUERY_TOO_COMPLEX, ...extensions, http: { status: 400 } } });
 }
 
@@ -94,7 +94,7 @@ export function measureForExecution(schema: GraphQLSchema, document: DocumentNod
 }
 
 /** A refused charge as GraphQL reports it: code RATE_LIMITED, HTTP 429 with Retry-After. */
-export function rateLimitedError(error: QuotaExceededError): GraphQLError {
+function rateLimitedError(error: QuotaExceededError): GraphQLError {
   return new GraphQLError(error.message, {
     extensions: { code: error.code, http: { status: 429, headers: new HeaderMap([['retry-after', String(error.retryAfterSeconds)]]) } },
   });
@@ -125,7 +125,7 @@ export class OperationMeasures {
 }
 
 /** Charges `measure` to the principal's plan, a refusal reported as GraphQL reports it. */
-export async function chargeOrRefuse(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure): Promise<void> {
+async function chargeOrRefuse(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure): Promise<void> {
   try {
     await meter?.charge(principal, measure);
   } catch (error) {
