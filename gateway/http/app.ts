@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('api-version', API_VERSION);
     reply.header('x-request-id', request.id);
   });
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, toApiError(error, deps.log)));
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, toApiError(error, deps.log, request.routeOptions.bodyLimit)));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`)));
 
   registerMetrics(app, deps.metrics);

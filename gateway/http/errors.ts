@@ -4,28 +4,29 @@
  * fastify's own errors (bad JSON, body too large, wrong content type) are mapped onto the catalogue.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, ERROR_CATALOGUE, payloadTooLarge, type ErrorCode } from '../../schema/errors';
+import { ApiError, payloadTooLarge, type ErrorCode } from '../../schema/errors';
 import { QuotaExceededError } from '../quota';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   if (error instanceof QuotaExceededError) reply.header('retry-after', String(error.retryAfterSeconds));
-  // fastify's body limit (mapped by toApiError) says no number: the message names the refusing route's own limit.
-  const sent = error.code === 'PAYLOAD_TOO_LARGE' && error.message === ERROR_CATALOGUE.PAYLOAD_TOO_LARGE.message ? payloadTooLarge(request.routeOptions.bodyLimit) : error;
-  return reply.code(sent.status).type('application/json').send({ error: sent.toBody(request.id) });
+  return reply.code(error.status).type('application/json').send({ error: error.toBody(request.id) });
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_JSON',
 };
 
-/** Maps anything thrown in a route to a catalogue error; unknown errors become INTERNAL and are logged. */
-export function toApiError(error: unknown, log: (message: string) => void): ApiError {
+/**
+ * Maps anything thrown in a route to a catalogue error; unknown errors become INTERNAL and are logged.
+ * fastify's body limit names no number: the refusal names `bodyLimit`, the limit of the route that refused.
+ */
+export function toApiError(error: unknown, log: (message: string) => void, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return payloadTooLarge(bodyLimit);
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new ApiError(mapped);
   // secure-json-parse and JSON.parse raise SyntaxError (also for __proto__ keys) with status 400.

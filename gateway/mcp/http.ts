@@ -19,7 +19,7 @@
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { ApiError } from '../../schema/errors';
+import { ApiError, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { sendError } from '../http/errors';
 import { documentRoute } from '../ops/openapi';
@@ -101,7 +101,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDeps): void
   void app.register(async (scope) => {
     scope.setErrorHandler((error, request, reply) => {
       if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return sendError(request, reply, new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MCP_BODY_LIMIT / 1024 / 1024} MB: submit larger portfolios to POST /api/batch as a file`));
+        return sendError(request, reply, payloadTooLarge(MCP_BODY_LIMIT, 'submit larger portfolios to POST /api/batch as a file'));
       }
       throw error;
     });
