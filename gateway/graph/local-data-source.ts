@@ -10,7 +10,7 @@ import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { execute, parse, validate, type DocumentNode } from 'graphql';
 import type { InProcessSubgraph } from '../../subgraphs/common/serve';
 import type { GatewayContext } from './context';
-import { refuseDeepVariables, refusedVariables } from './refused-variables';
+import { refusedVariables } from './refused-variables';
 
 /** Distinct subgraph operations to keep parsed. @default 1000 */
 const MAX_CACHED_OPERATIONS = 1000;
@@ -22,7 +22,6 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GatewayContext
 
   async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
     const { query, variables, operationName } = options.request;
-    refuseDeepVariables(variables);
     const document = this.document(query ?? '');
     if (!('kind' in document)) return document; // a cached parse or validation failure
     const result = await execute({

@@ -1,11 +1,12 @@
 /**
- * Variables a subgraph must not or cannot take are the client's error, HTTP 400, in both data
- * sources (in process and over HTTP) alike:
- * - nested deeper than MAX_NESTING_DEPTH: refused before the subgraph is called. A JSONObject
- *   argument (a batch item's home) takes any depth through GraphQL coercion, and serialising or
- *   storing it thousands of levels deep would overflow the stack. 400 INVALID_PARAMETER naming the field.
- * - refused by the subgraph's own coercion (a JSONObject given a string): its errors, marked 400 as
- *   the gateway's own coercion errors are, rather than a 200 (in process) or a 503 (over HTTP).
+ * Variables the graph must not or cannot take are the client's error, HTTP 400:
+ * - nested deeper than MAX_NESTING_DEPTH: refused when an operation is measured (./limits.ts), the
+ *   first thing done with every operation the gateway runs, before anything walks, serialises or
+ *   stores them. A JSONObject argument (a batch item's home) takes any depth through GraphQL
+ *   coercion, and thousands of levels overflow the stack. 400 INVALID_PARAMETER naming the field.
+ * - refused by a subgraph's own coercion (a JSONObject given a string): its errors, marked 400 as
+ *   the gateway's own coercion errors are, rather than a 200 (in process) or a 503 (over HTTP), in
+ *   both data sources alike.
  */
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { GraphQLError } from 'graphql';

@@ -11,7 +11,7 @@ import { GraphQLError } from 'graphql';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER } from '../../subgraphs/common/serve';
 import type { GatewayContext } from './context';
-import { refuseDeepVariables, refusedVariables } from './refused-variables';
+import { refusedVariables } from './refused-variables';
 
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   private readonly pool: Pool;
@@ -26,7 +26,6 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
 
   async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
     const { query, variables, operationName } = options.request;
-    refuseDeepVariables(variables);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [INTERNAL_TOKEN_HEADER]: this.internalToken,
