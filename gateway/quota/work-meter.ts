@@ -41,33 +41,24 @@ export class WorkMeter {
   async charge(principal: Principal | null, work: OperationWork, now = Date.now()): Promise<void> {
     if (!principal) return;
     const plan = getPlan(principal.plan);
-    if (work.valuations > 0) {
-      const decision = await this.consume(`valuations:org:${principal.org}`, plan.valuations, work.valuations, now);
-      if (decision && !decision.allowed) {
-        throw new QuotaExceededError(
-          `The ${plan.name} plan values ${decision.limit} homes, vehicles or points per ${decision.window}; this request asks for ${work.valuations} and ${decision.remaining} remain. Retry in ${decision.retryAfterSeconds} s, or submit large portfolios as a batch job`,
-          decision.retryAfterSeconds ?? 1,
-        );
-      }
-    }
-    if (work.batchItems > 0) {
-      const perDay = plan.batchItemsPerDay;
-      const decision = await this.consume(`batch-items:org:${principal.org}`, { perMinute: perDay, perDay }, work.batchItems, now);
-      if (decision && !decision.allowed) {
-        throw new QuotaExceededError(
-          `The ${plan.name} plan takes ${perDay} batch items per day; this job has ${work.batchItems} and ${decision.remaining} remain today. Retry in ${decision.retryAfterSeconds} s`,
-          decision.retryAfterSeconds ?? 1,
-        );
-      }
-    }
+    await this.take(`valuations:org:${principal.org}`, plan.valuations, work.valuations, now, (denied) =>
+      `The ${plan.name} plan values ${denied.limit} homes, vehicles or points per ${denied.window}; this request asks for ${work.valuations} and ${denied.remaining} remain. Retry in ${denied.retryAfterSeconds} s, or submit large portfolios as a batch job`);
+    // Batch work is queued, so only the day counts: the minute window is as wide as the day.
+    const perDay = plan.batchItemsPerDay;
+    await this.take(`batch-items:org:${principal.org}`, { perMinute: perDay, perDay }, work.batchItems, now, (denied) =>
+      `The ${plan.name} plan takes ${perDay} batch items per day; this job has ${work.batchItems} and ${denied.remaining} remain today. Retry in ${denied.retryAfterSeconds} s`);
   }
 
-  private async consume(subject: string, limits: QuotaLimits, units: number, now: number): Promise<QuotaDecision | undefined> {
+  /** Takes `units` from `subject`'s windows, if any; a denial is thrown with `explain(decision)` as its message. */
+  private async take(subject: string, limits: QuotaLimits, units: number, now: number, explain: (denied: QuotaDecision) => string): Promise<void> {
+    if (units <= 0) return;
+    let decision: QuotaDecision;
     try {
-      return await this.quotas.consume(subject, limits, now, units);
+      decision = await this.quotas.consume(subject, limits, now, units);
     } catch (error) {
       this.log(`quota store unavailable, work let through uncounted: ${(error as Error).message}`);
-      return undefined;
+      return;
     }
+    if (!decision.allowed) throw new QuotaExceededError(explain(decision), decision.retryAfterSeconds ?? 1);
   }
 }
