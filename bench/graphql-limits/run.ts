@@ -12,15 +12,10 @@ import { ApolloGateway } from '@apollo/gateway';
 import { getIntrospectionQuery, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS } from '../../gateway/graph/document-limits';
 import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
+import { fragmentBomb } from '../../test/support/hostile-documents';
 import { option } from '../cli';
 
 const runs = Number(option('runs', '21'));
-
-function fragmentBomb(levels: number): string {
-  let document = 'query { ...F1 }';
-  for (let i = 1; i < levels; i++) document += ` fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`;
-  return `${document} fragment F${levels} on Query { __typename }`;
-}
 
 const HOSTILE: [string, string][] = [
   ['fragment bomb, 26 levels (1 KB)', fragmentBomb(26)],

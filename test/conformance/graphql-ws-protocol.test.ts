@@ -25,6 +25,7 @@ import { KeyStore } from '../../gateway/auth/key-store';
 import { DEFAULT_PLANS_FILE } from '../../gateway/quota/plans';
 import { startSubscriptionServer } from '../../gateway/subscriptions';
 import type { ProgressEvent } from '../../subgraphs/location/batch/engine';
+import { fragmentBomb } from '../support/hostile-documents';
 import { startTestStack, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -350,9 +351,7 @@ describe('a batchProgress subscription', () => {
   });
 
   test('a fragment bomb (issue 13, finding 1) is refused with QUERY_TOO_COMPLEX at once, and the socket goes on serving', async () => {
-    let query = 'subscription { ...F1 }';
-    for (let i = 1; i < 26; i++) query += ` fragment F${i} on Subscription { ...F${i + 1} ...F${i + 1} }`;
-    query += ' fragment F26 on Subscription { __typename }';
+    const query = fragmentBomb(26, 'Subscription');
     const socket = await acknowledged();
     socket.send({ type: 'subscribe', id: 'bomb', payload: { query } });
     const message = await socket.next();

@@ -14,6 +14,7 @@ import { ERROR_CATALOGUE } from '../../schema/errors';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectHttp, SAMPLE_HOME_ARGUMENTS } from '../mcp/support';
+import { fragmentBomb } from '../support/hostile-documents';
 import { json, startTestStack, useTestStack, type TestStack } from '../support/stack';
 
 const DOCUMENTED = new Set(Object.keys(ERROR_CATALOGUE).filter((code) => code !== 'INTERNAL'));
@@ -73,11 +74,7 @@ const veryDeepNesting = nesting(3_000, 5_000);
  * directive floods, one field repeated (the quadratic overlap check), deep selections.
  */
 const hostileDocument = fc.oneof(
-  fc.integer({ min: 8, max: 40 }).map((levels) => {
-    let document = 'query { ...F1 }';
-    for (let i = 1; i < levels; i++) document += ` fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`;
-    return `${document} fragment F${levels} on Query { __typename }`;
-  }),
+  fc.integer({ min: 8, max: 40 }).map((levels) => fragmentBomb(levels)),
   fc.integer({ min: 40, max: 3_000 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`),
   fc.integer({ min: 40, max: 600 }).map((n) => `{ __typename ${'@include(if: true) '.repeat(n)}}`),
   fc.tuple(fc.integer({ min: 20, max: 2_000 }), fc.constantFrom('__typename', 'residentialModel { version }', 'districts { name }')).map(([n, field]) => `{ ${`${field} `.repeat(n)}}`),

@@ -13,16 +13,10 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { measureForExecution } from '../../gateway/graph/limits';
 import { DEFAULT_PLANS_FILE } from '../../gateway/quota/plans';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { fragmentBomb } from '../support/hostile-documents';
 import { json, startTestStack, useTestStack, type TestStack } from '../support/stack';
 
 const SAMPLE_INPUT = { district: 'Chilonzor', area: 65, rooms: 3, floor: 4, totalFloors: 9 };
-
-/** A fragment chain where each fragment spreads the next twice: 2^levels fields from a 1 KB document. */
-function fragmentBomb(levels: number): string {
-  let document = 'query { ...F1 }';
-  for (let i = 1; i < levels; i++) document += ` fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`;
-  return `${document} fragment F${levels} on Query { __typename }`;
-}
 
 const HOSTILE_DOCUMENTS: [string, string, string][] = [
   ['a fragment bomb, 26 levels', fragmentBomb(26), 'QUERY_TOO_COMPLEX'],
