@@ -1,9 +1,9 @@
 /** The gateway as a service: `start(config)`; ./main.ts runs it alone, ./all-in-one.ts with the subgraphs. */
 import { KeyStore } from './auth/key-store';
-import type { GatewayConfig } from './config';
+import { loopbackFor, type GatewayConfig } from './config';
 import { startGraph } from './graph/apollo';
 import { buildApp } from './http/app';
-import { loopbackFor, startMetricsServer } from './ops/metrics';
+import { startMetricsServer } from './ops/metrics';
 import type { BatchProgressSource } from './subscriptions';
 import { createQuotaStore, WorkMeter } from './quota';
 import type { InProcessSubgraph } from '../subgraphs/common/serve';

@@ -14,6 +14,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, register } from 'prom-client';
 import { ApiError } from '../../schema/errors';
+import { loopbackFor } from '../config';
 import { clientErrorHandler } from '../http/client-errors';
 import { sendError } from '../http/errors';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
@@ -81,11 +82,6 @@ export async function startMetricsServer(options: { host: string; port: number; 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return { url: `http://${loopbackFor(options.host)}:${port}`, port, close: () => app.close() };
-}
-
-/** The host to call a server listening on `host` at: its loopback address when it listens on all of them. */
-export function loopbackFor(host: string): string {
-  return host === '0.0.0.0' ? '127.0.0.1' : host;
 }
 
 function serveMetrics(token: string | undefined) {
