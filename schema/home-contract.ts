@@ -23,6 +23,7 @@ export const HOME_FIELDS: readonly FieldSpec[] = [
   { rest: 'sanuzel', restAliases: ['bathroom'], graphql: 'bathroom', kind: 'string', required: false, description: 'Bathroom: alohida (separate), birga (combined), 2+', example: 'alohida' },
   { rest: 'market', graphql: 'market', kind: 'string', required: false, description: 'new (new build) or resale' },
   { rest: 'seller_type', graphql: 'sellerType', kind: 'string', required: false, description: 'owner or agency, when the price comes from a listing' },
+  { rest: 'valuation_date', graphql: 'valuationDate', kind: 'string', required: false, description: 'Date the value is wanted at, YYYY-MM-DD (default today). Past the newest market data the estimate follows the market index and the interval widens with the months since', example: '2026-11-24' },
   { rest: 'asking_price', graphql: 'askingPrice', kind: 'number', required: false, min: 1000, max: 100_000_000, description: 'Asking price in USD, if known: flagged when outside the interval' },
 ];
 

@@ -96,24 +96,38 @@ export function conformalQuantile(scores: ArrayLike<number>, coverage: number, w
   return scores[order[n - 1]];
 }
 
+/**
+ * Groups may be nested as 'parent/child' (residential: 'new/chilanzar'): a child with fewer than
+ * minRows rows falls back to its parent's quantile when the parent has enough, else to the widened
+ * city quantile; parents get entries of their own.
+ */
 export function calibrateIntervals(scores: ArrayLike<number>, groups: readonly string[], coverage = 0.9, minRows = 60, thinDataFactor = 1.3, weights?: ArrayLike<number>): IntervalCalibration {
   const global = conformalQuantile(scores, coverage, weights);
-  const byDistrict = new Map<string, number[]>();
-  groups.forEach((d, i) => {
-    const list = byDistrict.get(d) ?? [];
+  const members = new Map<string, number[]>();
+  const add = (group: string, i: number) => {
+    const list = members.get(group) ?? [];
     list.push(i);
-    byDistrict.set(d, list);
+    members.set(group, list);
+  };
+  groups.forEach((group, i) => {
+    add(group, i);
+    const slash = group.indexOf('/');
+    if (slash > 0) add(group.slice(0, slash), i);
   });
+  const quantileOf = (rows: number[]) => conformalQuantile(rows.map((i) => scores[i]), coverage, weights && rows.map((i) => weights[i]));
   const district: IntervalCalibration['district'] = {};
-  for (const [d, rows] of byDistrict) {
+  const keys = [...members.keys()].sort((a, b) => Number(a.includes('/')) - Number(b.includes('/'))); // parents first
+  for (const group of keys) {
+    const rows = members.get(group)!;
     const own = rows.length >= minRows;
-    const q = conformalQuantile(rows.map((i) => scores[i]), coverage, weights && rows.map((i) => weights[i]));
-    // A thin district never gets an interval narrower than the city's: its own few residuals cannot prove it.
-    district[d] = { q: own ? q : Math.max(global * thinDataFactor, q), n: rows.length, own };
+    const q = quantileOf(rows);
+    const parent = group.includes('/') ? district[group.slice(0, group.indexOf('/'))] : undefined;
+    // A thin group never gets an interval narrower than its fallback: its own few residuals cannot prove it.
+    district[group] = { q: own ? q : Math.max(parent?.own ? parent.q : global * thinDataFactor, q), n: rows.length, own };
   }
   return {
     coverage,
-    method: 'split conformal on out-of-fold absolute log residuals, per district with at least minRows rows',
+    method: 'split conformal on out-of-fold absolute log residuals, per group with at least minRows rows',
     scale: null,
     global,
     district,
@@ -125,7 +139,9 @@ export function calibrateIntervals(scores: ArrayLike<number>, groups: readonly s
 
 /** The half-width in log space for one request, in units of σ(x) when a scale model is used. */
 export function intervalHalfWidth(calibration: IntervalCalibration, district: string, outOfDistributionFlags: number): number {
-  const entry = calibration.district[district];
+  const slash = district.indexOf('/');
+  const parent = slash > 0 ? calibration.district[district.slice(0, slash)] : undefined;
+  const entry = calibration.district[district] ?? (parent?.own ? parent : undefined);
   const base = entry ? entry.q : calibration.global * calibration.thinDataFactor;
   return base * calibration.outOfDistributionFactor ** Math.min(outOfDistributionFlags, 3);
 }

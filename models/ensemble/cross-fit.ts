@@ -30,9 +30,33 @@ export interface Dataset<Row> {
   source: string[];
 }
 
+/**
+ * A market level over time that the members do not learn: fitted on each fit's rows, it brings every
+ * target to the newest level before the members see it (they learn shape and location), and is
+ * added back at the row's own date when predicting (so a row of a later month is valued at the level
+ * extrapolated to it). Residential uses the hedonic market index.
+ */
+export interface LevelModel<Row, Level = unknown> {
+  fit(rows: readonly Row[], y: Float64Array): Level;
+  /** Log level of the row's date relative to the newest data the level was fitted on. */
+  at(level: Level, row: Row): number;
+}
+
 export interface CrossFitConfig<Row, Encoding> {
   features: FeatureSpace<Row, Encoding>;
   members: readonly MemberSpec[];
+  /**
+   * Folds by a row's label instead of at random: with the source as label, every row is predicted by
+   * a model that never saw its source (leave-one-source-out), which is what calibration under shift needs.
+   */
+  foldOf?(row: Row): string;
+  level?: LevelModel<Row>;
+  /**
+   * Whether a row's out-of-fold residual calibrates the intervals (default all). With a level model
+   * and source folds, the oldest source's residuals measure a backward extrapolation of the level
+   * that serving never makes, so residential leaves them out.
+   */
+  calibratesOn?(row: Row): boolean;
   /** The group a row is calibrated and reported in. */
   groupOf(row: Row): string;
   /** Months since an epoch: recency weights and the forward split use it. */
@@ -64,23 +88,30 @@ export function crossFit<Row, Encoding>(data: Dataset<Row>, config: CrossFitConf
   const width = features.names.length;
   const encode = (rows: readonly Row[], encoding: Encoding): Matrix => matrix(features.encode(rows, encoding, new Float64Array(rows.length * width)), rows.length, width);
   const n = data.rows.length;
-  const fold = foldAssignment(n, folds, config.seed);
+  const { fold, count: foldCount } = config.foldOf ? labelFolds(data.rows.map(config.foldOf)) : { fold: foldAssignment(n, folds, config.seed), count: folds };
+  const levelled = (rows: readonly Row[], y: Float64Array) => {
+    if (!config.level) return { level: null, y, at: (_row: Row) => 0 };
+    const level = config.level.fit(rows, y);
+    const at = (row: Row) => config.level!.at(level, row);
+    return { level, y: y.map((v, i) => v - at(rows[i])), at };
+  };
   const weight = recencyWeights(data, config);
   const oof = members.map(() => new Float64Array(n));
   // Features of each row as its own fold saw them (out-of-fold encodings): the scale model learns on these.
   const Xoof = matrix(new Float64Array(n * width), n, width);
-  for (let k = 0; k < folds; k++) {
+  for (let k = 0; k < foldCount; k++) {
     const inFit = (i: number) => fold[i] !== k;
     const fitPart = subset(data, inFit);
     const holdIdx = range(n).filter((i) => !inFit(i));
-    const encoding = features.fit(fitPart.rows, fitPart.y);
+    const fitLevel = levelled(fitPart.rows, fitPart.y);
+    const encoding = features.fit(fitPart.rows, fitLevel.y);
     const Xfit = encode(fitPart.rows, encoding);
     const Xhold = encode(holdIdx.map((i) => data.rows[i]), encoding);
     holdIdx.forEach((i, r) => Xoof.data.set(Xhold.data.subarray(r * width, (r + 1) * width), i * width));
     members.forEach((spec, j) => {
-      const p = spec.create().fit(Xfit, fitPart.y, { sampleWeight: pick(weight, range(n).filter(inFit)) }).predict(Xhold);
-      holdIdx.forEach((i, r) => (oof[j][i] = p[r]));
-      progress(`fold ${k + 1}/${folds} ${spec.name}`);
+      const p = spec.create().fit(Xfit, fitLevel.y, { sampleWeight: pick(weight, range(n).filter(inFit)) }).predict(Xhold);
+      holdIdx.forEach((i, r) => (oof[j][i] = p[r] + fitLevel.at(data.rows[i])));
+      progress(`fold ${k + 1}/${foldCount} ${spec.name}`);
     });
   }
   const weights = learnWeights(oof, data.y, weight);
@@ -91,7 +122,7 @@ export function crossFit<Row, Encoding>(data: Dataset<Row>, config: CrossFitConf
   // scale itself cross-fitted so no row's scale was learned from its own residual.
   const scaleTarget = absResiduals.map((r) => Math.log(r + SCALE_FLOOR));
   const sigmaOof = new Float64Array(n);
-  for (let k = 0; k < folds; k++) {
+  for (let k = 0; k < foldCount; k++) {
     const fitIdx = range(n).filter((i) => fold[i] !== k);
     const holdIdx = range(n).filter((i) => fold[i] === k);
     const model = createScaleModel().fit(takeRows(Xoof, fitIdx), pick(scaleTarget, fitIdx), { sampleWeight: pick(weight, fitIdx) });
@@ -102,28 +133,34 @@ export function crossFit<Row, Encoding>(data: Dataset<Row>, config: CrossFitConf
   const center = weightedMedian(sigmaOof, weight);
   const groups = data.rows.map(config.groupOf);
   /** The calibrated intervals for one pooling power of σ(x); cheap, so several powers can be compared on one fit. */
+  const calibrating = range(n).filter((i) => config.calibratesOn?.(data.rows[i]) ?? true);
   const intervals = (power: number) => {
     const pooling: ScalePooling = { power, center };
-    const calibration = calibrateIntervals(absResiduals.map((r, i) => r / pooledScale(sigmaOof[i], pooling)), groups, config.coverage, undefined, undefined, weight);
+    const calibration = calibrateIntervals(
+      calibrating.map((i) => absResiduals[i] / pooledScale(sigmaOof[i], pooling)), calibrating.map((i) => groups[i]),
+      config.coverage, undefined, undefined, calibrating.map((i) => weight[i]),
+    );
     return { pooling, calibration, scale: (sigma: Float64Array) => sigma.map((v) => pooledScale(v, pooling)) };
   };
 
-  const encoding = features.fit(data.rows, data.y);
+  const final = levelled(data.rows, data.y);
+  const encoding = features.fit(data.rows, final.y);
   const X = encode(data.rows, encoding);
   const models = members.map((spec) => {
-    const m = spec.create().fit(X, data.y, { sampleWeight: weight });
+    const m = spec.create().fit(X, final.y, { sampleWeight: weight });
     progress(`fit ${spec.name}`);
     return m;
   });
   const predict = (rows: readonly Row[], override?: (X: Matrix) => void) => {
     const Xp = encode(rows, encoding);
     override?.(Xp);
-    const per = models.map((m) => m.predict(Xp));
+    const levels = rows.map(final.at);
+    const per = models.map((m) => m.predict(Xp).map((v, i) => v + levels[i]));
     const consensus = new Float64Array(rows.length);
     for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
     return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
   };
-  return { intervals, weights, oofConsensus, sigmaOof, scaleModel, models, encoding, predict };
+  return { intervals, weights, oof, oofConsensus, sigmaOof, scaleModel, models, encoding, level: final.level, predict };
 }
 
 /** How many progress steps one `crossFit` reports. */
@@ -189,7 +226,7 @@ export interface GroupedEvaluation {
 
 /** Metrics overall, per group (in `groupOrder`, then any other) and per source, with each row's interval. */
 export function evaluate<Row>(
-  data: Dataset<Row>, pred: { consensus: Float64Array; scale: Float64Array }, calibration: IntervalCalibration,
+  data: Dataset<Row>, pred: { consensus: Float64Array; scale: Float64Array; allowance?: Float64Array }, calibration: IntervalCalibration,
   config: Pick<CrossFitConfig<Row, unknown>, 'groupOf' | 'unitsOf'>, groupOrder: readonly string[] = [],
 ): GroupedEvaluation {
   const n = data.rows.length;
@@ -198,7 +235,7 @@ export function evaluate<Row>(
   const high = new Float64Array(n);
   const groupOfRow = data.rows.map(config.groupOf);
   for (let i = 0; i < n; i++) {
-    const q = intervalHalfWidth(calibration, groupOfRow[i], 0) * pred.scale[i];
+    const q = Math.hypot(intervalHalfWidth(calibration, groupOfRow[i], 0) * pred.scale[i], pred.allowance?.[i] ?? 0);
     estimate[i] = Math.exp(pred.consensus[i]) * config.unitsOf(data.rows[i]);
     low[i] = estimate[i] * Math.exp(-q);
     high[i] = estimate[i] * Math.exp(q);
@@ -250,6 +287,16 @@ export function countBy(values: readonly string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
   return counts;
+}
+
+/** One fold per distinct label, in order of first appearance. */
+function labelFolds(labels: readonly string[]): { fold: Int32Array; count: number } {
+  const index = new Map<string, number>();
+  const fold = Int32Array.from(labels, (label) => {
+    if (!index.has(label)) index.set(label, index.size);
+    return index.get(label)!;
+  });
+  return { fold, count: index.size };
 }
 
 /** Deterministic fold of each row (seeded shuffle, then round robin). */

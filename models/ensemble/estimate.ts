@@ -19,10 +19,11 @@ export interface EnsembleEstimate {
  * @param memberLogs each member's log prediction (log price, or log price per unit)
  * @param units what the prediction is per: the area for homes, 1 for vehicles
  * @param sigma σ(x) from the interval-scale column (1 for plain conformal)
+ * @param allowance extra log half-width for a valuation date past the newest data, added in quadrature
  */
 export function ensembleEstimate(
   memberLogs: readonly number[], weights: readonly number[], units: number,
-  calibration: IntervalCalibration, group: string, outOfDistributionFlags: number, sigma: number,
+  calibration: IntervalCalibration, group: string, outOfDistributionFlags: number, sigma: number, allowance = 0,
 ): EnsembleEstimate {
   let consensus = 0;
   weights.forEach((w, j) => (consensus += w * memberLogs[j]));
@@ -31,7 +32,7 @@ export function ensembleEstimate(
   // Disagreement among the members that carry weight: a zero-weight member is reported, not trusted.
   const weighted = memberEstimates.filter((_, j) => weights[j] > 0);
   const modelSpread = weighted.length > 1 ? (Math.max(...weighted) - Math.min(...weighted)) / estimate : 0;
-  const q = intervalHalfWidth(calibration, group, outOfDistributionFlags) * pooledScale(sigma, calibration.scale?.pooling);
+  const q = Math.hypot(intervalHalfWidth(calibration, group, outOfDistributionFlags) * pooledScale(sigma, calibration.scale?.pooling), allowance);
   return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q) };
 }
 

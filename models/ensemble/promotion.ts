@@ -7,7 +7,7 @@ import type { AccuracyMetrics } from '../ensemble/metrics';
 
 /** What the gate reads of any kind's manifest. */
 export interface PromotionCandidate {
-  evaluation: { headline: { overall: AccuracyMetrics }; kfold: { overall: AccuracyMetrics } };
+  evaluation: { headline: { overall: AccuracyMetrics }; kfold?: { overall: AccuracyMetrics } };
 }
 
 /**
@@ -29,7 +29,7 @@ export interface PromotionDecision {
  */
 export function decidePromotion(candidate: PromotionCandidate, current: { version: string; mapeOnSameEvaluation: number } | null, coverageFrom: 'headline' | 'kfold' = 'headline'): PromotionDecision {
   const { mape } = candidate.evaluation.headline.overall;
-  const { intervalCoverage } = candidate.evaluation[coverageFrom].overall;
+  const { intervalCoverage } = (candidate.evaluation[coverageFrom] ?? candidate.evaluation.headline).overall;
   if (intervalCoverage < COVERAGE_BAND[0] || intervalCoverage > COVERAGE_BAND[1]) {
     return { promote: false, reason: `${coverageFrom} interval coverage ${(intervalCoverage * 100).toFixed(1)}% is outside ${COVERAGE_BAND[0] * 100}–${COVERAGE_BAND[1] * 100}%` };
   }

@@ -22,6 +22,11 @@ import { OLX_2021_GEOCODED_PATH, SOURCE_FILES, type SourceFile } from './sources
 export interface IngestOptions {
   /** Ingest only these sources (default: all). Cross-source merging then happens among them only. */
   sources?: readonly ListingSource[];
+  /**
+   * Drop down payments and price outliers (default). An evaluation set is taken as clients would send
+   * it, without them: a fence fitted on the test prices would flatter the test.
+   */
+  priceFences?: boolean;
 }
 
 export interface IngestResult {
@@ -100,9 +105,10 @@ export function ingestListings(options: IngestOptions = {}): IngestResult {
 
   const merged = mergeAcrossSources(candidates);
   merged.merges.forEach(({ dropped }) => ledgerOf(dropped).drop('duplicate_across_sources'));
-  const withoutDownPayments = dropDownPayments(merged.kept);
+  const fencing = options.priceFences ?? true;
+  const withoutDownPayments = fencing ? dropDownPayments(merged.kept) : { kept: merged.kept, dropped: [] };
   withoutDownPayments.dropped.forEach((c) => ledgerOf(c).drop('down_payment'));
-  const fenced = applyPriceFences(withoutDownPayments.kept);
+  const fenced = fencing ? applyPriceFences(withoutDownPayments.kept) : { kept: withoutDownPayments.kept, dropped: [], fences: [] };
   fenced.dropped.forEach((c) => ledgerOf(c).drop('price_outlier'));
   const kept = [...fenced.kept].sort((a, b) => outputOrder(a.record, b.record));
 

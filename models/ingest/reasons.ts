@@ -11,6 +11,8 @@ export const DROP_REASONS = {
   rooms_area_mismatch: 'room count impossible for the area',
   floor_above_total: 'floor above the number of floors',
   too_many_floors: 'more floors than the property type allows',
+  not_residential: 'land plot or commercial property, not a home',
+  house_area_unclear: 'house whose area is neither clearly the floor area nor the land',
   price_below_minimum: 'price under $5,000 and not a price per m²',
   down_payment: 'price per m² far below the city level: a down payment or instalment',
   duplicate_in_file: 'repeat of a listing earlier in the same file',
@@ -25,6 +27,8 @@ export const CORRECTIONS = {
   price_per_m2_scaled: 'price given per m², multiplied by the area',
   rooms_typo_cleared: 'room count over 20 (digits run together) set to unknown',
   coordinates_joined: 'latitude/longitude joined from the geocoded 2021 file',
+  area_from_price_per_m2: 'total area missing, computed from the price and the price per m²',
+  district_from_coordinates: 'district missing, taken from the coordinates (district polygons)',
   coordinates_withheld: 'geocode was a shared fall-back point or outside the city; left empty',
 } as const;
 export type Correction = keyof typeof CORRECTIONS;

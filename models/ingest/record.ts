@@ -4,12 +4,12 @@
  */
 import type { Bathroom, BuildingType, DistrictId, Market, PropertyType, Renovation, SellerType } from '../vocabulary';
 
-export type ListingSource = 'uybor_2025' | 'uybor_2025_b' | 'uybor_2025_en' | 'uybor_houses_2025' | 'olx_2024' | 'olx_2021';
+export type ListingSource = 'uybor_2026' | 'uybor_2023' | 'uybor_2025' | 'uybor_2025_b' | 'uybor_2025_en' | 'uybor_houses_2025' | 'olx_2024' | 'olx_2021';
 
 export interface ListingRecord {
   source: ListingSource;
   sourceRow: number;            // 1-based data row in the file
-  period: string;               // 'YYYY-MM' of the scrape (no listing dates exist)
+  period: string;               // 'YYYY-MM' the price was asked: the listing date where the file has one (uybor 2026), else the scrape month
   propertyType: PropertyType;   // 'apartment' | 'house'
   priceUsd: number;
   district: DistrictId;         // rows without a resolvable Tashkent district are dropped

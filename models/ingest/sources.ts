@@ -15,6 +15,15 @@ export interface SourceFile {
 
 /** In output order: newest site scrapes first, the 2021 prices (about 40% below today's) last. */
 export const SOURCE_FILES: readonly SourceFile[] = [
+  // README: "uybor.uz, one snapshot of 21 July 2026; posted_at from 30 June to 21 July 2026". Each
+  // row's period is its posted_at month; this is the snapshot's.
+  {
+    source: 'uybor_2026',
+    path: 'listings/uybor_listings_2026_07.csv',
+    period: '2026-07',
+    propertyType: 'apartment',
+    freeTextColumns: ['address'],
+  },
   // README: "uybor.uz, early 2025"; February taken as the middle of "early".
   {
     source: 'uybor_2025',
@@ -46,6 +55,14 @@ export const SOURCE_FILES: readonly SourceFile[] = [
     period: '2025-02',
     propertyType: 'house',
     freeTextColumns: ['Title', 'Address'],
+  },
+  // README: "uybor.uz, October 2023 (one scrape)"; apartments, houses and land mixed.
+  {
+    source: 'uybor_2023',
+    path: 'listings/uybor_listings_2023_10.csv',
+    period: '2023-10',
+    propertyType: 'apartment',
+    freeTextColumns: ['Adress'],
   },
   // README: "olx.uz, spring 2024".
   {

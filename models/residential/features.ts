@@ -6,12 +6,15 @@
  * district, district shrunk towards the city (m-estimate), so a mahalla with three listings
  * barely moves the estimate and an unseen one falls back to its district. During training the
  * encodings of each row come from the other folds (out-of-fold), so they leak no target.
+ *
+ * Time is not a feature: targets reach the members levelled to the newest data by the market index
+ * (./market-index.ts), and the index, not a tree, carries a valuation to its date.
  */
 import {
   BATHROOMS, BUILDING_TYPES, DISTRICT_IDS,
   type Bathroom, type BuildingType, type DistrictId, type Market, type Renovation, type SellerType,
 } from '../vocabulary/codes';
-import { accumulate, periodIndex } from '../ensemble/encoding';
+import { accumulate } from '../ensemble/encoding';
 
 /** What a feature row is made from: a cleaned listing or a client's request. Missing = null. */
 export interface FeatureSource {
@@ -27,7 +30,7 @@ export interface FeatureSource {
   bathroom: Bathroom | null;
   market: Market | null;
   seller: SellerType | null;
-  /** 'YYYY-MM': when the price was asked. Serving uses the newest period seen in training. */
+  /** 'YYYY-MM': when the price was asked (training) or the valuation date (serving); the market index reads it, the members do not. */
   period: string;
 }
 
@@ -45,7 +48,7 @@ export interface FeatureEncoding {
 export const FEATURE_NAMES = [
   'district_prior', 'mahalla_prior', 'mahalla_log_count', 'district_code',
   'log_area', 'rooms', 'area_per_room', 'floor', 'total_floors', 'floor_ratio', 'is_first_floor', 'is_last_floor',
-  'renovation', 'building_type', 'furniture', 'bathroom', 'is_new_build', 'is_owner', 'period_index',
+  'renovation', 'building_type', 'furniture', 'bathroom', 'is_new_build', 'is_owner',
 ] as const;
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
@@ -63,7 +66,6 @@ export const FEATURE_GROUPS: Record<string, readonly (typeof FEATURE_NAMES)[numb
   bathroom: ['bathroom'],
   'new or resale': ['is_new_build'],
   'owner type': ['is_owner'],
-  'listing period': ['period_index'],
 };
 
 /** Renovation ordered by how much it usually adds; trees split on the order. */
@@ -97,7 +99,6 @@ export function fitEncoding(rows: readonly FeatureSource[], logPricePerM2: Array
 export function encodeFeatures<T extends Float32Array | Float64Array>(rows: readonly FeatureSource[], encoding: FeatureEncoding, out: T): T {
   const width = FEATURE_COUNT;
   if (out.length < rows.length * width) throw new Error('feature buffer too small');
-  const newest = periodIndex(encoding.newestPeriod);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     const o = i * width;
@@ -123,8 +124,6 @@ export function encodeFeatures<T extends Float32Array | Float64Array>(rows: read
     out[o + 15] = r.bathroom === null ? NaN : BATHROOMS.indexOf(r.bathroom);
     out[o + 16] = r.market === null ? NaN : r.market === 'new' ? 1 : 0;
     out[o + 17] = r.seller === null ? NaN : r.seller === 'owner' ? 1 : 0;
-    // Trees cannot extrapolate in time: a later period is valued as of the newest one trained on.
-    out[o + 18] = Math.min(periodIndex(r.period), newest);
   }
   return out;
 }

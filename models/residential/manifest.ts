@@ -10,6 +10,7 @@ import * as versions from '../ensemble/versions';
 import type { IntervalCalibration } from '../ensemble/conformal';
 import type { FeatureEncoding } from './features';
 import type { MarketReference } from './market';
+import type { MarketIndex } from './market-index';
 import type { AccuracyClass } from '../ensemble/confidence';
 import type { IngestReport } from '../ingest';
 import type { AccuracyMetrics } from './valuation';
@@ -43,6 +44,20 @@ export interface EvaluationReport {
   overall: AccuracyMetrics;
   districts: Record<string, AccuracyMetrics & { accuracyClass: AccuracyClass }>;
   bySource?: Record<string, AccuracyMetrics>;
+  /** By segment: new build, resale, unknown (market not given). */
+  segments?: Record<string, AccuracyMetrics>;
+  /** Leave-one-source-out: the source with the largest median APE. */
+  worstSource?: string;
+}
+
+/** The gradient-boosting baseline on the same features and views (ours must beat it). */
+export interface BaselineReport {
+  algorithm: string;
+  hyperparameters: Record<string, unknown>;
+  forward: AccuracyMetrics;
+  leaveOneSourceOut: AccuracyMetrics;
+  /** Our ensemble's leave-one-source-out accuracy on the same rows, for the comparison. */
+  oursLeaveOneSourceOutOnTheSameRows: AccuracyMetrics;
 }
 
 export interface ResidentialManifest {
@@ -59,7 +74,17 @@ export interface ResidentialManifest {
   members: MemberManifest[];
   intervals: IntervalCalibration;
   market: MarketReference;
-  evaluation: { headline: EvaluationReport; kfold: EvaluationReport; featureImportance: { feature: string; importance: number }[] };
+  /** The market index the members' targets were levelled with; serving reads the valuation date's level from it. */
+  marketIndex: MarketIndex;
+  evaluation: {
+    /** Forward in time and across scrapes: the newest snapshot, valued by a model fitted on everything before it. */
+    headline: EvaluationReport;
+    leaveOneSourceOut: EvaluationReport;
+    /** The forward test again with optional fields removed. */
+    masked: { name: string; overall: AccuracyMetrics }[];
+    baseline: BaselineReport;
+    featureImportance: { feature: string; importance: number }[];
+  };
   /** The district accuracy classes the confidence rule uses (from the headline evaluation). */
   districtAccuracy: Record<string, AccuracyClass>;
 }

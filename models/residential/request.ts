@@ -27,6 +27,8 @@ export interface HomeInput {
   market?: string | null;
   sellerType?: string | null;
   askingPrice?: number | null;
+  /** 'YYYY-MM-DD' (or 'YYYY-MM'): the date the value is wanted at; default today. */
+  valuationDate?: string | null;
 }
 
 /** The canonical request: codes, not names; the features' source minus the listing period, with the API's required fields. */
@@ -35,6 +37,8 @@ export interface HomeRequest extends Omit<FeatureSource, 'period' | 'rooms' | 'f
   floor: number;
   totalFloors: number;
   askingPrice: number | null;
+  /** 'YYYY-MM-DD'; null = today (the runtime's clock). */
+  valuationDate: string | null;
 }
 
 export interface ResolvedLocation {
@@ -95,6 +99,7 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
     market: category(input.market, 'market', (s) => MARKET_ALIASES[s.trim().toLowerCase()] ?? null),
     seller: category(input.sellerType, 'sellerType', (s) => SELLER_ALIASES[s.trim().toLowerCase()] ?? null),
     askingPrice: input.askingPrice ?? null,
+    valuationDate: valuationDate(input.valuationDate),
   };
   return {
     request,
@@ -108,6 +113,27 @@ function category<T>(value: string | null | undefined, graphqlName: string, matc
   const code = match(value);
   if (code === null) throw new ApiError('INVALID_PARAMETER', `${field(graphqlName)} "${clip(value)}" is not recognised`, field(graphqlName));
   return code;
+}
+
+/** Earliest date a valuation may be asked for: the oldest listings the index reaches back to. */
+const EARLIEST_VALUATION_DATE = '2021-01-01';
+/** How far ahead a valuation may be dated: the drift allowance is not meant for forecasts. */
+const MAX_MONTHS_AHEAD = 24;
+
+/** 'YYYY-MM-DD' or 'YYYY-MM' (read as the 1st) → 'YYYY-MM-DD'; anything else, or out of range, is a 400. */
+function valuationDate(value: string | null | undefined, today = new Date()): string | null {
+  if (!present(value)) return null;
+  const match = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(value.trim());
+  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3] ?? '1'))) : null;
+  const iso = date && !Number.isNaN(date.getTime()) ? date.toISOString().slice(0, 10) : null;
+  if (!iso || iso !== `${match![1]}-${match![2]}-${match![3] ?? '01'}`) {
+    throw new ApiError('INVALID_PARAMETER', `${field('valuationDate')} "${clip(value)}" must be a date YYYY-MM-DD`, field('valuationDate'));
+  }
+  const latest = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + MAX_MONTHS_AHEAD, today.getUTCDate())).toISOString().slice(0, 10);
+  if (iso < EARLIEST_VALUATION_DATE || iso > latest) {
+    throw new ApiError('INVALID_PARAMETER', `${field('valuationDate')} must be between ${EARLIEST_VALUATION_DATE} and ${latest}`, field('valuationDate'));
+  }
+  return iso;
 }
 
 function yesNo(value: boolean | string | null | undefined): boolean | null {

@@ -10,19 +10,24 @@ import { versionSummary } from '../ensemble/publish';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
+import { driftAllowance, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
 import type { HomeRequest } from './request';
-import { DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
-import type { HomeValue, ResidentialModelSummary, ResidentialRuntime } from './valuation';
+import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
+import type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary, ResidentialRuntime } from './valuation';
+
+/** The runtime's clock: what "today" is for a request without a valuation date (tests inject one). */
+export type Clock = () => Date;
 
 export class ResidentialModelSet implements ResidentialRuntime {
   private constructor(
     readonly manifest: ResidentialManifest,
     private readonly ensemble: LoadedEnsemble,
+    private readonly clock: Clock,
   ) {}
 
-  static async load(version: string, root = RESIDENTIAL_DIR): Promise<ResidentialModelSet> {
+  static async load(version: string, root = RESIDENTIAL_DIR, clock: Clock = () => new Date()): Promise<ResidentialModelSet> {
     const manifest = readManifest(version, root);
-    return new ResidentialModelSet(manifest, await LoadedEnsemble.load(versionDir(version, root), manifest, FEATURE_NAMES));
+    return new ResidentialModelSet(manifest, await LoadedEnsemble.load(versionDir(version, root), manifest, FEATURE_NAMES), clock);
   }
 
   get version(): string {
@@ -32,19 +37,40 @@ export class ResidentialModelSet implements ResidentialRuntime {
   async value(requests: readonly HomeRequest[]): Promise<HomeValue[]> {
     const n = requests.length;
     if (n === 0) return [];
-    const period = this.manifest.features.encoding.newestPeriod;
-    const rows: FeatureSource[] = requests.map((r) => ({ ...r, period }));
+    const today = this.clock().toISOString().slice(0, 10);
+    const rows: FeatureSource[] = requests.map((r) => ({ ...r, period: (r.valuationDate ?? today).slice(0, 7) }));
     const features = encodeFeatures(rows, this.manifest.features.encoding, new Float32Array(n * FEATURE_COUNT));
     const outputs = await this.ensemble.run(features, n);
-    return requests.map((request, i) => this.assess(request, outputs[i].memberLogs, outputs[i].sigma));
+    return requests.map((request, i) => this.assess(request, request.valuationDate ?? today, outputs[i].memberLogs, outputs[i].sigma));
+  }
+
+  /**
+   * The members predict log price per m² at the newest data's level; the market index moves it to the
+   * valuation date, and past the newest data the interval widens by the index's volatility.
+   */
+  private marketLevel(request: HomeRequest, valuationDate: string): MarketLevel & { logLevel: number; allowance: number } {
+    const index = this.manifest.marketIndex;
+    const period = valuationDate.slice(0, 7);
+    const logLevel = logLevelAt(index, request.district, request.market, period);
+    const allowance = driftAllowance(index, period);
+    return {
+      valuationDate,
+      newestDataPeriod: index.newestPeriod,
+      dataAgeMonths: monthsBeyondData(index, period),
+      indexRatio: round3(Math.exp(logLevel)),
+      intervalWidening: round3(Math.exp(allowance) - 1),
+      logLevel,
+      allowance,
+    };
   }
 
   /** From the members' log price per m² predictions for one request to the full answer. */
-  private assess(request: HomeRequest, memberLogPpm2: number[], sigma: number): HomeValue {
+  private assess(request: HomeRequest, valuationDate: string, memberLogPpm2: number[], sigma: number): HomeValue {
     const { manifest } = this;
+    const { logLevel, allowance, ...marketLevel } = this.marketLevel(request, valuationDate);
     const before = inputFlags(request, manifest.market);
     const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
-    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high } = ensembleEstimate(memberLogPpm2, this.ensemble.weights, request.area, manifest.intervals, request.district, oodCount, sigma);
+    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high } = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 
@@ -69,6 +95,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
         modelSpread: round3(modelSpread),
         flags,
       },
+      marketLevel,
       modelVersion: manifest.version,
     };
   }
@@ -86,7 +113,25 @@ export class ResidentialModelSet implements ResidentialRuntime {
     };
   }
 
+  marketIndex(district: DistrictId, market: Market | null): MarketIndexSeries {
+    const index = this.manifest.marketIndex;
+    const zone = zoneOf(district);
+    const rows = new Map(index.periods.map((p) => [p.period, p.rows]));
+    const points = index.zones[zone].map((point, i) => {
+      const segment = market ? index.segments[market][i] : null;
+      const log = point.logLevel + (segment?.logLevel ?? 0);
+      const se = Math.hypot(point.se, segment?.se ?? 0);
+      return { period: point.period, index: round3(Math.exp(log)), low: round3(Math.exp(log - 1.96 * se)), high: round3(Math.exp(log + 1.96 * se)), rows: rows.get(point.period) ?? 0 };
+    });
+    return { district: DISTRICT_NAMES[district], zone, market, method: index.method, newestPeriod: index.newestPeriod, driftPerMonth: index.driftPerMonth, volatilityPerMonth: index.volatilityPerMonth, points };
+  }
+
   async close(): Promise<void> {
     await this.ensemble.release();
   }
+}
+
+/** The interval's calibration group: the segment (new, resale, unknown) within the district. */
+export function calibrationGroup(row: Pick<FeatureSource, 'district' | 'market'>): string {
+  return `${row.market ?? 'unknown'}/${row.district}`;
 }

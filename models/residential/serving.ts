@@ -6,7 +6,8 @@ import { HotSwappedModel, type HotSwapOptions } from '../ensemble/serving';
 import { RESIDENTIAL_DIR } from './manifest';
 import type { HomeRequest } from './request';
 import { ResidentialModelSet } from './runtime';
-import type { HomeValue, ResidentialModelSummary, ResidentialRuntime } from './valuation';
+import type { DistrictId, Market } from '../vocabulary/codes';
+import type { HomeValue, MarketIndexSeries, ResidentialModelSummary, ResidentialRuntime } from './valuation';
 
 export interface ServingOptions extends HotSwapOptions {
   root?: string;
@@ -32,6 +33,10 @@ export class ResidentialModelService implements ResidentialRuntime {
 
   summary(): ResidentialModelSummary {
     return this.served.current.summary();
+  }
+
+  marketIndex(district: DistrictId, market: Market | null): MarketIndexSeries {
+    return this.served.current.marketIndex(district, market);
   }
 
   reload(): Promise<void> {

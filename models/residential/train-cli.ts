@@ -47,7 +47,7 @@ async function currentOnSameEvaluation(candidate: ResidentialManifest, test: Ret
     return { version, mapeOnSameEvaluation: current.evaluation.headline.overall.mape };
   }
   const runtime = await ResidentialModelSet.load(version, RESIDENTIAL_DIR);
-  const values = await runtime.value(test.rows.map((r) => ({ ...r, seller: r.seller, askingPrice: null, rooms: r.rooms ?? 1, floor: r.floor ?? 1, totalFloors: r.totalFloors ?? 1 })));
+  const values = await runtime.value(test.rows.map((r) => ({ ...r, seller: r.seller, askingPrice: null, rooms: r.rooms ?? 1, floor: r.floor ?? 1, totalFloors: r.totalFloors ?? 1, valuationDate: `${r.period}-15` })));
   await runtime.close();
   return { version, mapeOnSameEvaluation: accuracyMetrics(test.priceUsd, values.map((v) => v.estimate)).mape };
 }

@@ -1,56 +1,96 @@
 /**
- * Training of one residential version: ingest → features → ensemble → calibrated intervals →
- * evaluation → artifacts. Pure computation plus the artifact writer; the CLI adds the progress bar
- * and the promotion decision.
+ * Training of one residential version: ingest → market index → features → ensemble → intervals
+ * calibrated under shift → evaluation → artifacts. Pure computation plus the artifact writer; the
+ * CLI adds the progress bar and the promotion decision.
  *
- * Evaluation (what the manifest and the model card report):
- * - headline: a split by time and source. Fit on the older scrapes (olx spring 2024, uybor early
- *   2025); test on the newer uybor scrapes (April and mid 2025) that cross-source de-duplication
- *   left distinct. Intervals for the test rows come from calibration on training rows only.
- * - second view: 5-fold cross-validation over all rows.
- * - the one choice in the interval method (how far σ(x) is trusted) is made on a forward split
- *   inside the headline's training rows, so the headline test never informs it.
- * The olx 2021 file is not trained on: its prices are from another market level (README).
+ * Every fit levels its targets with a market index fitted on its own rows (old rows teach shape and
+ * location, the index sets the level) and predicts a row at its own month: past the fit's newest
+ * data, at the index's drift.
+ *
+ * Evaluation looks like deployment:
+ * - headline, forward in time and across scrapes: fit on everything listed before the newest
+ *   snapshot (uybor July 2026), test on that snapshot as clients would send it (no price fences);
+ * - leave-one-source-out: each source predicted by a model that never saw it, its intervals
+ *   calibrated on the other sources' residuals; the worst source is reported;
+ * - the same forward test with optional fields removed (as banks and other sites send them), and
+ *   a plain gradient-boosting baseline on the same features and views.
+ * Intervals are calibrated on leave-one-source-out residuals (rows scored by a model that saw
+ * neither their source nor, for the newest, their period), per segment (new build, resale,
+ * unknown) and per district where a group has enough rows. The served model is then refitted on
+ * every row.
  */
-import { DISTRICT_IDS } from '../vocabulary/codes';
+import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
-import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, selectScalePooling, subset, SCALE_FLOOR, type CrossFitConfig, type Dataset } from '../ensemble/cross-fit';
+import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, SCALE_FLOOR, SCALE_POOLING_POWERS, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
+import { calibrateIntervals, pooledScale, type IntervalCalibration, type ScalePoolingSelection } from '../ensemble/conformal';
+import { accuracyClass, accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import type { AccuracyClass } from '../ensemble/confidence';
 import type { MemberSpec } from '../ensemble/weights';
-import { MEMBERS } from './ensemble';
+import { BASELINE, MEMBERS } from './ensemble';
 import { periodIndex } from '../ensemble/encoding';
 import { encodeFeatures, fitEncoding, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
 import { marketReference } from './market';
+import { driftAllowance, fitMarketIndex, logLevelAt, withScrapeVariance, type MarketIndex } from './market-index';
+import { calibrationGroup } from './runtime';
 import { ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
 
-export const TRAINING_SOURCES = ['olx_2024', 'uybor_2025', 'uybor_2025_b', 'uybor_2025_en'] as const;
-export const HEADLINE_TEST_SOURCES: readonly string[] = ['uybor_2025_b', 'uybor_2025_en'];
-const FOLDS = 5;
-/**
- * The market drifts and the service values flats listed later than any training row, so a listing
- * counts half as much for every RECENCY_HALF_LIFE_MONTHS it is older than the newest one, in
- * fitting and in interval calibration. Set a priori (a year), not tuned on any evaluation.
- */
-export const RECENCY_HALF_LIFE_MONTHS = 12;
-const COVERAGE = 0.9;
-
-/** The residential rows as the shared cross-fitting sees them: target log price per m², calibrated per district. */
-const FEATURES = {
-  names: FEATURE_NAMES,
-  groups: FEATURE_GROUPS,
-  fit: fitEncoding,
-  encode: encodeFeatures,
+/** Each listing file's source group: one site's scrapes of one season count as one source. */
+export const SOURCE_GROUPS: Record<string, string> = {
+  olx_2021: 'olx 2021-02',
+  uybor_2023: 'uybor 2023-10',
+  olx_2024: 'olx 2024-04',
+  uybor_2025: 'uybor 2025',
+  uybor_2025_b: 'uybor 2025',
+  uybor_2025_en: 'uybor 2025',
+  uybor_2026: 'uybor 2026-07',
 };
-const crossFitConfig = (members: readonly MemberSpec[], seed: number): CrossFitConfig<FeatureSource, FeatureEncoding> => ({
+export const TRAINING_SOURCES = Object.keys(SOURCE_GROUPS);
+/**
+ * Left out, the oldest source is valued at a level extrapolated backwards from 2023 (the index has
+ * no earlier point), which serving never does: its residuals neither calibrate nor count in the
+ * pooling choice, and the leave-one-source-out table reports it apart.
+ */
+const OLDEST_SOURCE_GROUP = SOURCE_GROUPS.olx_2021;
+/** The newest snapshot: the forward test, and the rows the served model adds last. */
+export const FORWARD_TEST_SOURCE = 'uybor_2026';
+/**
+ * A listing counts half as much for every RECENCY_HALF_LIFE_MONTHS it is older than the newest, in
+ * fitting and in calibration. Two years, set a priori: the index now carries the level, so age only
+ * discounts how flats were valued relative to each other, which moves slowly.
+ */
+export const RECENCY_HALF_LIFE_MONTHS = 24;
+const COVERAGE = 0.9;
+/** A segment or segment-district group gets its own interval quantile with at least this many calibration rows. */
+const MIN_CALIBRATION_ROWS = 60;
+/** Optional fields a bank or another site often lacks; the forward test is repeated without them. */
+const MASKED_VIEWS: { name: string; mask: (r: FeatureSource) => FeatureSource }[] = [
+  { name: 'without renovation, building type, mahalla', mask: (r) => ({ ...r, renovation: null, buildingType: null, mahallaId: null }) },
+  { name: 'without market (new build or resale)', mask: (r) => ({ ...r, market: null }) },
+  { name: 'district, area, rooms, floor, floors and market only', mask: (r) => ({ ...r, renovation: null, buildingType: null, mahallaId: null, furniture: null, bathroom: null, seller: null }) },
+  { name: 'district, area, rooms, floor and floors only', mask: (r) => ({ ...r, renovation: null, buildingType: null, mahallaId: null, furniture: null, bathroom: null, seller: null, market: null }) },
+];
+
+/** A training row: the features' source plus its source group (the fold it is left out in). */
+type Row = FeatureSource & { source: string };
+
+const FEATURES = { names: FEATURE_NAMES, groups: FEATURE_GROUPS, fit: fitEncoding, encode: encodeFeatures };
+const MARKET_LEVEL = {
+  fit: (rows: readonly FeatureSource[], y: Float64Array) => fitMarketIndex(rows, y, COVERAGE),
+  at: (index: MarketIndex, row: FeatureSource) => logLevelAt(index, row.district, row.market, row.period),
+};
+const crossFitConfig = (members: readonly MemberSpec[], seed: number): CrossFitConfig<Row, FeatureEncoding> => ({
   features: FEATURES,
   members,
-  groupOf: (row) => row.district,
+  groupOf: calibrationGroup,
+  foldOf: (row) => row.source,
+  calibratesOn: (row) => row.source !== OLDEST_SOURCE_GROUP,
+  level: MARKET_LEVEL as CrossFitConfig<Row, FeatureEncoding>['level'],
   monthOf: (row) => periodIndex(row.period),
   unitsOf: (row) => row.area,
   recencyHalfLifeMonths: RECENCY_HALF_LIFE_MONTHS,
   coverage: COVERAGE,
-  folds: FOLDS,
+  folds: 0,
   seed,
 });
 
@@ -62,19 +102,17 @@ export interface TrainOptions {
 
 export interface TrainedVersion {
   manifest: Omit<ResidentialManifest, 'version' | 'trainedAt'>;
-  /** Fitted members of the final model, to export. */
   fitted: { spec: MemberSpec; model: ReturnType<MemberSpec['create']> }[];
-  /** The residual-scale model of the intervals, exported as the ONNX file's interval-scale column. */
   scaleModel: HistGradientBoostingRegressor;
-  /** Test rows of the headline split, so the promotion gate can score the current version on them. */
+  /** Rows of the forward test, so the promotion gate can score the current version on them. */
   headlineTest: { rows: FeatureSource[]; priceUsd: Float64Array };
-  /** Held-out predictions of the headline split, row by row: the model card's plots are drawn from them. */
   headlinePredictions: HeldOutPrediction[];
 }
 
 export interface HeldOutPrediction {
   district: string;
   source: string;
+  segment: string;
   actual: number;
   predicted: number;
   low: number;
@@ -85,42 +123,64 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const started = Date.now();
   const members = options.members ?? MEMBERS;
   const config = crossFitConfig(members, options.seed ?? 42);
-  const total = 1 + crossFitSteps(members.length, FOLDS) * 3 + 1; // ingest, three cross-fits (interval method, headline, served), importance
+  const groups = new Set(Object.values(SOURCE_GROUPS)).size;
+  const total = 1 + crossFitSteps(members.length, groups - 1) + crossFitSteps(members.length, groups) + crossFitSteps(1, groups - 1) + 1;
   let done = 0;
   const progress = (step: string) => options.onProgress?.(++done, total, step);
 
   const { records, report } = ingestListings();
-  const data = toDataset(records.filter((r) => r.propertyType === 'apartment' && (TRAINING_SOURCES as readonly string[]).includes(r.source)));
+  const data = toDataset(records.filter((r) => r.propertyType === 'apartment' && TRAINING_SOURCES.includes(r.source)));
+  // The forward test as clients would send it: its own ingestion, without price fences.
+  const forward = toDataset(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === 'apartment'));
   progress(`ingested ${data.rows.length} apartment listings`);
 
-  // Headline: older scrapes → newer scrapes.
-  const isTest = data.source.map((s) => HEADLINE_TEST_SOURCES.includes(s));
-  const train = subset(data, (i) => !isTest[i]);
-  const test = subset(data, (i) => isTest[i]);
-  const selection = selectScalePooling(train, config, (s) => progress(`interval method: ${s}`), (row) => row.period);
-  const headlineFit = crossFit(train, config, (s) => progress(`headline: ${s}`));
-  const headlineIntervals = headlineFit.intervals(selection.chosen);
-  const headlinePred = headlineFit.predict(test.rows);
-  const headlineResult = evaluate(test, { consensus: headlinePred.consensus, scale: headlineIntervals.scale(headlinePred.scale) }, headlineIntervals.calibration, config, DISTRICT_IDS);
-  const headline = evaluationReport('Time and source split: fitted on olx (spring 2024) and uybor (early 2025) listings, tested on the newer uybor scrapes (April and mid 2025) not seen in training; intervals calibrated on training rows only.', headlineResult, members, headlineFit.weights);
-  const headlinePredictions = headlineResult.rows.map(({ group, ...row }) => ({ district: group, ...row }));
+  // Headline: everything before the newest snapshot → the newest snapshot.
+  const newestGroup = SOURCE_GROUPS[FORWARD_TEST_SOURCE];
+  const before = subset(data, (i) => data.rows[i].source !== newestGroup);
+  const headlineFit = crossFit(before, config, (s) => progress(`forward: ${s}`));
+  const headlinePooling = selectPooling(headlineFit, before, config);
+  const headlineIntervals = headlineFit.intervals(headlinePooling.chosen);
+  const headlineIndex = withScrapeVariance(headlineFit.level as MarketIndex, scrapeVariance(headlineFit, before));
+  const scoreForward = (fit: CrossFit<Row>, intervals: ReturnType<CrossFit<Row>['intervals']>, rows: Row[]) => {
+    const pred = fit.predict(rows);
+    const allowance = Float64Array.from(rows, (r) => driftAllowance(headlineIndex, r.period));
+    return evaluate({ ...forward, rows }, { consensus: pred.consensus, scale: intervals.scale(pred.scale), allowance }, intervals.calibration, config, DISTRICT_IDS);
+  };
+  const headlineResult = scoreForward(headlineFit, headlineIntervals, forward.rows);
+  const headline: EvaluationReport = {
+    ...evaluationReport(`Forward in time and across scrapes: fitted on every listing before the newest snapshot (${sourceList(before)}), tested on the ${forward.rows.length} Tashkent flats of uybor's July 2026 snapshot as clients would send them (no price fences), valued at their listing month by the market index extrapolated from the fitted data; intervals calibrated on the fitted sources' leave-one-source-out residuals only.`, headlineResult, members, headlineFit.weights),
+    segments: metricsBy(headlineResult, segmentOf),
+  };
+  const headlinePredictions = headlineResult.rows.map(({ group, ...row }) => ({ district: districtOf(group), segment: segmentOf(group), ...row }));
+  const masked = MASKED_VIEWS.map(({ name, mask }) => ({ name, overall: scoreForward(headlineFit, headlineIntervals, forward.rows.map((r) => ({ ...mask(r), source: r.source }))).overall }));
 
-  // Second view: K-fold over everything. The same fit is the served model: its members fitted on
-  // every row (encodings from every row), calibrated and weighted out of fold.
-  const all = crossFit(data, config, (s) => progress(`k-fold: ${s}`));
-  const servedIntervals = all.intervals(selection.chosen);
-  const kfoldResult = evaluate(data, { consensus: all.oofConsensus, scale: servedIntervals.scale(all.sigmaOof) }, servedIntervals.calibration, config, DISTRICT_IDS);
-  const kfold = evaluationReport(`${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals).`, kfoldResult, members, all.weights);
+  // Leave-one-source-out over every source; the same fit is the served model (refitted on every row).
+  const all = crossFit(data, config, (s) => progress(`leave-one-source-out: ${s}`));
+  const pooling = selectPooling(all, data, config);
+  const servedIntervals = all.intervals(pooling.chosen);
+  const loso = leaveOneSourceOut(all, data, config, pooling.chosen);
+
+  // The baseline: one gradient-boosting model, same features, same views.
+  const baselineConfig = crossFitConfig([BASELINE], options.seed ?? 42);
+  const baselineFit = crossFit(before, baselineConfig, (s) => progress(`baseline: ${s}`));
+  const baselinePred = baselineFit.predict(forward.rows);
+  const baseline = {
+    algorithm: BASELINE.algorithm,
+    hyperparameters: BASELINE.hyperparameters,
+    forward: accuracyMetrics(forward.priceUsd, forward.rows.map((r, i) => Math.exp(baselinePred.consensus[i]) * r.area)),
+    leaveOneSourceOut: interpolatedSourcesMetrics(baselineFit, before),
+    oursLeaveOneSourceOutOnTheSameRows: interpolatedSourcesMetrics(headlineFit, before),
+  };
 
   const fitted = members.map((spec, j) => ({ spec, model: all.models[j] }));
-
-  const featureImportance = permutationImportance(headlineFit, test, FEATURES);
+  const featureImportance = permutationImportance(headlineFit, forward, FEATURES);
   progress('feature importance');
 
   const districtAccuracy: Record<string, AccuracyClass> = {};
   for (const id of DISTRICT_IDS) {
-    districtAccuracy[id] = headline.districts[id]?.n >= 30 ? headline.districts[id].accuracyClass : kfold.districts[id]?.accuracyClass ?? 'low';
+    districtAccuracy[id] = headline.districts[id]?.n >= 30 ? headline.districts[id].accuracyClass : loso.districts[id]?.accuracyClass ?? 'low';
   }
+  const marketIndex = withScrapeVariance(all.level as MarketIndex, scrapeVariance(all, data));
   return {
     manifest: {
       kind: 'residential',
@@ -133,35 +193,148 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
       intervals: {
         ...servedIntervals.calibration,
-        method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model (GBDT on log |residual|) pooled toward its median with power ${selection.chosen} (chosen on a forward split inside the training rows), weighted quantile per district with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months)`,
+        method: `normalised split conformal on leave-one-source-out residuals (each listing scored by a model that saw neither its source nor, for the newest snapshot, its months): |log residual| divided by a residual-scale model (GBDT on log |residual|) pooled toward its median with power ${pooling.chosen}, weighted quantile per segment (new build, resale, unknown) and per segment and district with at least ${MIN_CALIBRATION_ROWS} rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months); past the newest data, widened in quadrature by z·(index volatility)·√months`,
         scale: { column: SCALE_COLUMN, floor: SCALE_FLOOR, pooling: servedIntervals.pooling },
-        selection,
+        selection: pooling,
       },
       market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
-      evaluation: { headline, kfold, featureImportance },
+      marketIndex,
+      evaluation: { headline, leaveOneSourceOut: loso, masked, baseline, featureImportance },
       districtAccuracy,
     },
     fitted,
     scaleModel: all.scaleModel,
-    headlineTest: { rows: test.rows, priceUsd: test.priceUsd },
+    headlineTest: { rows: forward.rows, priceUsd: forward.priceUsd },
     headlinePredictions,
   };
 }
 
-/** The manifest's evaluation report: the shared evaluation with the residential names (districts). */
-function evaluationReport(protocol: string, result: ReturnType<typeof evaluate>, members: readonly MemberSpec[], weights: readonly number[]): EvaluationReport {
-  return { protocol, weights: Object.fromEntries(members.map((m, j) => [m.name, weights[j]])), overall: result.overall, districts: result.groups, bySource: result.bySource };
+/**
+ * How far a scrape's level sits from the market's: the mean square of each source's median
+ * leave-one-source-out log residual, over the sources between the oldest and the newest (whose
+ * levels were interpolated, not extrapolated).
+ */
+function scrapeVariance(fit: CrossFit<Row>, data: Dataset<Row>): number {
+  const sources = [...new Set(data.rows.map((r) => r.source))].sort((a, b) => newestMonth(data, a) - newestMonth(data, b)).slice(1, -1);
+  if (sources.length === 0) return 0;
+  const offsets = sources.map((source) => {
+    const residuals = data.rows.map((_, i) => i).filter((i) => data.rows[i].source === source).map((i) => data.y[i] - fit.oofConsensus[i]);
+    return quantile(residuals, 0.5);
+  });
+  return offsets.reduce((s, o) => s + o * o, 0) / offsets.length;
 }
 
-function toDataset(records: readonly ListingRecord[]): Dataset<FeatureSource> {
+function newestMonth(data: Dataset<Row>, source: string): number {
+  return Math.max(...data.rows.filter((r) => r.source === source).map((r) => periodIndex(r.period)));
+}
+
+const segmentOf = (group: string) => group.slice(0, group.indexOf('/'));
+const districtOf = (group: string) => group.slice(group.indexOf('/') + 1);
+
+/** Metrics of held-out rows grouped by a key of their calibration group. */
+function metricsBy(result: GroupedEvaluation, key: (group: string) => string): Record<string, AccuracyMetrics> {
+  const keys = [...new Set(result.rows.map((r) => key(r.group)))].sort();
+  return Object.fromEntries(keys.map((k) => {
+    const rows = result.rows.filter((r) => key(r.group) === k);
+    return [k, accuracyMetrics(rows.map((r) => r.actual), rows.map((r) => r.predicted), rows.map((r) => r.low), rows.map((r) => r.high))];
+  }));
+}
+
+/**
+ * Leave-one-source-out view: each source's rows as predicted by the fold that never saw it, with
+ * intervals calibrated on the other sources' residuals only (so no row's interval saw its source).
+ */
+function leaveOneSourceOut(fit: CrossFit<Row>, data: Dataset<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number): EvaluationReport & { worstSource: string } {
+  const pooling = fit.intervals(power).pooling;
+  const scale = fit.sigmaOof.map((s) => pooledScale(s, pooling));
+  const scores = fit.oofConsensus.map((p, i) => Math.abs(p - data.y[i]) / scale[i]);
+  const weights = Float64Array.from(data.rows, () => 1);
+  const sources = [...new Set(data.rows.map((r) => r.source))];
+  const results: GroupedEvaluation[] = sources.map((source) => {
+    const others = data.rows.map((r, i) => i).filter((i) => data.rows[i].source !== source && data.rows[i].source !== OLDEST_SOURCE_GROUP);
+    const calibration = calibrateIntervals(others.map((i) => scores[i]), others.map((i) => config.groupOf(data.rows[i])), config.coverage, MIN_CALIBRATION_ROWS, undefined, others.map((i) => weights[i]));
+    const held = subset(data, (i) => data.rows[i].source === source);
+    const idx = data.rows.map((r, i) => i).filter((i) => data.rows[i].source === source);
+    return evaluate(held, { consensus: Float64Array.from(idx, (i) => fit.oofConsensus[i]), scale: Float64Array.from(idx, (i) => scale[i]) }, calibration, config, DISTRICT_IDS);
+  });
+  const rows = results.filter((_, k) => sources[k] !== OLDEST_SOURCE_GROUP).flatMap((r) => r.rows);
+  const merged: GroupedEvaluation = { ...results[0], rows };
+  const metrics = (list: typeof rows) => accuracyMetrics(list.map((r) => r.actual), list.map((r) => r.predicted), list.map((r) => r.low), list.map((r) => r.high));
+  const districts = Object.fromEntries(DISTRICT_IDS.map((d) => [d, rows.filter((r) => districtOf(r.group) === d)]).filter(([, list]) => list.length > 0).map(([d, list]) => {
+    const m = metrics(list as typeof rows);
+    return [d, { ...m, accuracyClass: accuracyClass(m) }];
+  }));
+  const bySource = Object.fromEntries(sources.map((s, k) => [s, results[k].overall]));
+  const worstSource = sources.filter((s) => s !== OLDEST_SOURCE_GROUP).reduce((a, b) => (bySource[b].medianApe > bySource[a].medianApe ? b : a));
+  return {
+    protocol: `Leave one source out: each source (one site's scrape of one season) predicted by a model fitted on the others, its market level read from an index that never saw it; intervals calibrated on the other sources' residuals. Overall, district and segment figures leave out ${OLDEST_SOURCE_GROUP}, whose level would be extrapolated backwards (shown by source only).`,
+    weights: {},
+    overall: metrics(rows),
+    districts: districts as EvaluationReport['districts'],
+    bySource,
+    segments: metricsBy(merged, segmentOf),
+    worstSource,
+  };
+}
+
+/**
+ * How far σ(x) is trusted, chosen without any test row: for each candidate power, each source's
+ * rows get intervals calibrated on the other sources' residuals; the power whose per-source coverage
+ * deviates least from the target on average wins (ties to the earlier candidate).
+ */
+function selectPooling(fit: CrossFit<Row>, data: Dataset<Row>, config: CrossFitConfig<Row, FeatureEncoding>): ScalePoolingSelection {
+  const sources = [...new Set(data.rows.map((r) => r.source))].filter((s) => s !== OLDEST_SOURCE_GROUP);
+  const groupsOfRows = data.rows.map((r) => config.groupOf(r));
+  const candidates = SCALE_POOLING_POWERS.map((power) => {
+    const { pooling } = fit.intervals(power);
+    const scale = fit.sigmaOof.map((s) => pooledScale(s, pooling));
+    const scores = fit.oofConsensus.map((p, i) => Math.abs(p - data.y[i]) / scale[i]);
+    const perSource: Record<string, { n: number; coverage: number }> = {};
+    let covered = 0;
+    for (const source of sources) {
+      const others = data.rows.map((_, i) => i).filter((i) => data.rows[i].source !== source && data.rows[i].source !== OLDEST_SOURCE_GROUP);
+      const calibration: IntervalCalibration = calibrateIntervals(others.map((i) => scores[i]), others.map((i) => groupsOfRows[i]), config.coverage, MIN_CALIBRATION_ROWS);
+      const held = data.rows.map((_, i) => i).filter((i) => data.rows[i].source === source);
+      const hits = held.filter((i) => scores[i] <= (calibration.district[groupsOfRows[i]]?.q ?? calibration.global * calibration.thinDataFactor)).length;
+      perSource[source] = { n: held.length, coverage: hits / held.length };
+      covered += hits;
+    }
+    const meanAbsDeviation = sources.reduce((s, src) => s + Math.abs(perSource[src].coverage - config.coverage), 0) / sources.length;
+    return { power, coverage: covered / data.rows.length, meanAbsDeviation, groups: perSource };
+  });
+  const best = candidates.reduce((a, b) => (b.meanAbsDeviation < a.meanAbsDeviation ? b : a));
+  return {
+    protocol: `leave-one-source-out over ${sourceList(data)}: each source's intervals calibrated on the other sources' residuals`,
+    minRows: 0,
+    candidates,
+    chosen: best.power,
+  };
+}
+
+function evaluationReport(protocol: string, result: GroupedEvaluation, members: readonly MemberSpec[], weights: readonly number[]): EvaluationReport {
+  const districts = Object.fromEntries(Object.entries(metricsBy(result, districtOf)).map(([d, m]) => [d, { ...m, accuracyClass: accuracyClass(m) }]));
+  return { protocol, weights: Object.fromEntries(members.map((m, j) => [m.name, weights[j]])), overall: result.overall, districts, bySource: result.bySource };
+}
+
+/** Leave-one-source-out accuracy of a fit on every source but the oldest. */
+function interpolatedSourcesMetrics(fit: CrossFit<Row>, data: Dataset<Row>): AccuracyMetrics {
+  const idx = data.rows.map((_, i) => i).filter((i) => data.rows[i].source !== OLDEST_SOURCE_GROUP);
+  return accuracyMetrics(idx.map((i) => data.priceUsd[i]), idx.map((i) => Math.exp(fit.oofConsensus[i]) * data.rows[i].area));
+}
+
+function sourceList(data: Dataset<Row>): string {
+  return [...new Set(data.rows.map((r) => r.source))].join(', ');
+}
+
+function toDataset(records: readonly ListingRecord[]): Dataset<Row> {
   return {
     rows: records.map((r) => ({
       district: r.district, mahallaId: r.mahallaId, area: r.area, rooms: r.rooms, floor: r.floor, totalFloors: r.totalFloors,
       renovation: r.renovation, buildingType: r.buildingType, furniture: r.furniture, bathroom: r.bathroom,
-      market: r.market, seller: r.seller, period: r.period,
+      market: r.market as Market | null, seller: r.seller, period: r.period, source: SOURCE_GROUPS[r.source],
     })),
     y: Float64Array.from(records, (r) => Math.log(r.priceUsd / r.area)),
     priceUsd: Float64Array.from(records, (r) => r.priceUsd),
-    source: records.map((r) => r.source),
+    source: records.map((r) => SOURCE_GROUPS[r.source]),
   };
 }

@@ -8,20 +8,21 @@ import type { Bathroom, BuildingType, Renovation } from './codes';
 
 export const RENOVATION_LABELS: Readonly<Record<Renovation, readonly string[]>> = {
   euro: ['Евроремонт', 'Euro renovation', 'Evro', "Evro ta'mir", 'Yevroremont'],
-  designer: ['Авторский проект', "Author's design", 'Mualliflik loyihasi'],
-  good: ['Yaxshi', 'Хороший'],
-  average: ['Средний', 'Medium', "O'rtacha"],
+  // uybor's own codes (the 2026 export): custom = author's design, kapital = a full (capital) renovation.
+  designer: ['Авторский проект', "Author's design", 'Mualliflik loyihasi', 'custom'],
+  good: ['Yaxshi', 'Хороший', 'kapital', 'Капитальный'],
+  average: ['Средний', 'Medium', "O'rtacha", 'sredniy'],
   needs_repair: ['Требует ремонта', 'Requires repairs', "Ta'mir talab", 'needs repair'],
   pre_finish: ['Предчистовая отделка', 'Tozalashdan avvalgi pardoz', 'pre-finish'],
-  rough: ['Черновая отделка', 'Rough finish', 'Qora suvoq'],
+  rough: ['Черновая отделка', 'Rough finish', 'Qora suvoq', 'chernovaya'],
 };
 
 export const BUILDING_TYPE_LABELS: Readonly<Record<BuildingType, readonly string[]>> = {
   panel: ['Панельный', 'Panelli'],
-  brick: ['Кирпичный', "G'ishtli"],
+  brick: ['Кирпичный', "G'ishtli", 'kirpich'],
   // Monolythic: the English file's spelling.
   monolith: ['Монолитный', 'Monolit', 'Monolithic', 'Monolythic'],
-  block: ['Блочный', 'Blokli'],
+  block: ['Блочный', 'Blokli', 'blok'],
   wood: ['Деревянный', 'Wooden', "Yog'och"],
   other: ['Другое', 'Boshqa'],
 };

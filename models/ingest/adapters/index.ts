@@ -5,9 +5,11 @@ import type { ListingSource } from '../record';
 import type { SourceAdapter } from './adapter';
 import { createOlx2021Adapter } from './olx-2021';
 import { createOlx2024Adapter } from './olx-2024';
+import { createUybor2023Adapter } from './uybor-2023';
 import { createUybor2025Adapter } from './uybor-2025';
 import { createUybor2025BAdapter } from './uybor-2025-b';
 import { createUybor2025EnAdapter } from './uybor-2025-en';
+import { createUybor2026Adapter } from './uybor-2026';
 import { createUyborHouses2025Adapter } from './uybor-houses-2025';
 
 export { isDrop, type Adapted, type SourceAdapter } from './adapter';
@@ -20,6 +22,10 @@ export interface AdapterDependencies {
 
 export function createAdapter(source: ListingSource, deps: AdapterDependencies): SourceAdapter {
   switch (source) {
+    case 'uybor_2026':
+      return createUybor2026Adapter(deps.normaliser);
+    case 'uybor_2023':
+      return createUybor2023Adapter(deps.normaliser);
     case 'uybor_2025':
       return createUybor2025Adapter(deps.normaliser);
     case 'uybor_2025_b':

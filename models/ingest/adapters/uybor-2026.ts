@@ -1,0 +1,82 @@
+/**
+ * uybor_listings_2026_07.csv (uybor.uz, one snapshot of 21 July 2026): the site's own export, with
+ * category, rooms, area, floor, building floors, new-build flag, renovation and material codes,
+ * USD price, district, a short address, coordinates and the posting date. The newest prices we have.
+ *
+ * - Period: each row's posting month (`posted_at`), the only listing dates in our data.
+ * - Houses (category Дом) go to the house model's rows, but only where `area_m2` is clearly the floor
+ *   area: the site writes the plot in сотки there too ("4,6 сотих" → 4.6), so small values are
+ *   ambiguous and dropped. Land and business listings are not homes.
+ * - Location: the district column where it names one, else the district polygon holding the
+ *   coordinates; the coordinates are kept on the record.
+ */
+import type { DistrictId } from '../../vocabulary';
+import { districtAt, loadDistrictBoundaries, type DistrictShape } from '../../location/districts';
+import type { Normaliser } from '../normaliser';
+import { isBlank, parseCount, parseNumber } from '../parse';
+import type { Correction } from '../reasons';
+import { sourceFile } from '../sources';
+import { fileFields, type SourceAdapter } from './adapter';
+
+const TASHKENT = 'Ташкент';
+const CATEGORY = { apartment: 'Квартира', house: 'Дом' } as const;
+/** A house's `area_m2` under this is the plot in сотки, not a floor area (no house has 30 m² of floor). */
+const HOUSE_MIN_FLOOR_AREA_M2 = 30;
+const MAHALLA_MENTION = /махалл/i;
+
+export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
+  const file = sourceFile('uybor_2026');
+  let districts: DistrictShape[] | null = null;
+  const districtOfPoint = (lat: number, lon: number): DistrictId | null => districtAt((districts ??= loadDistrictBoundaries()), lat, lon);
+  return {
+    file,
+    adapt(row, sourceRow) {
+      if (row['operation_type'] !== 'sale') return { drop: 'not_residential' };
+      const category = row['category'];
+      if (category !== CATEGORY.apartment && category !== CATEGORY.house) return { drop: 'not_residential' };
+      if (row['city'] !== TASHKENT) return { drop: 'outside_tashkent' };
+      const lat = parseNumber(row['latitude']);
+      const lon = parseNumber(row['longitude']);
+      const corrections: Correction[] = [];
+      let district = normaliser.district(row['district']);
+      if (district === null && lat !== null && lon !== null) {
+        district = districtOfPoint(lat, lon);
+        if (district !== null) corrections.push('district_from_coordinates');
+      }
+      if (district === null) return { drop: 'unknown_district' };
+      const priceUsd = parseNumber(row['price_usd']);
+      if (priceUsd === null || priceUsd <= 0) return { drop: 'no_price' };
+      const area = parseNumber(row['area_m2']);
+      if (area === null || area <= 0) return { drop: 'no_area' };
+      const isHouse = category === CATEGORY.house;
+      if (isHouse && area < HOUSE_MIN_FLOOR_AREA_M2) return { drop: 'house_area_unclear' };
+      const address = row['address'];
+      const newBuilding = isBlank(row['is_new_building']) ? null : row['is_new_building'] === 'true';
+      return {
+        record: {
+          ...fileFields(file, sourceRow),
+          period: /^\d{4}-\d{2}/.test(row['posted_at']) ? row['posted_at'].slice(0, 7) : file.period,
+          propertyType: isHouse ? 'house' : 'apartment',
+          priceUsd,
+          district,
+          mahallaId: MAHALLA_MENTION.test(address) ? normaliser.mahalla(address, district) : null,
+          area,
+          rooms: parseCount(row['rooms']),
+          floor: isHouse ? null : parseCount(row['floor']),
+          totalFloors: parseCount(row['total_floors']),
+          landAreaSotka: null,
+          renovation: normaliser.renovation(row['renovation']),
+          buildingType: normaliser.buildingType(row['building_material']),
+          furniture: null,
+          bathroom: null,
+          market: isHouse || newBuilding === null ? null : newBuilding ? 'new' : 'resale',
+          seller: null,
+          amenities: null,
+          lat,
+          lon,
+        },
+        corrections,
+      };
+    },
+  };
+}

@@ -1,0 +1,299 @@
+/**
+ * The residential market index: how the price level of Tashkent flats moved over time, estimated
+ * from every dated listing file (olx 2021, uybor 2023, olx 2024, uybor 2025, uybor 2026).
+ *
+ * A hedonic time-dummy regression on log price per m²: the flat's district, size and floors explain
+ * what differs between flats, and a level per listing month explains the rest. Only attributes
+ * every source has enter the regression (a source without renovation would otherwise look cheaper
+ * or dearer through the missing attribute). The level is estimated for the city, for zones of
+ * districts as deviations shrunk toward the city (ridge), and for new builds and resale as
+ * deviations shrunk the same way (only some sources say which a flat is).
+ *
+ * Training brings every row to the newest level (old rows teach shape and location, the index sets
+ * the level); serving reads the level at the valuation date. Past the newest data the level moves by
+ * the index's long-run drift (a random walk with drift), and the interval widens by the index's own
+ * month-to-month volatility × √months. Pure computation: training fits it, serving evaluates it.
+ */
+import { solveSpd } from '../trainers/linalg';
+import { DISTRICT_IDS, type DistrictId, type Market } from '../vocabulary/codes';
+import { periodIndex } from '../ensemble/encoding';
+
+/** Zones of districts: neighbours with similar housing stock, fixed a priori from the city's geography. */
+export const ZONES = {
+  centre: ['mirabad', 'yakkasaray', 'shaykhantakhur'],
+  north_east: ['yunusabad', 'mirzo_ulugbek', 'yashnabad'],
+  west: ['chilanzar', 'uchtepa', 'almazar'],
+  south: ['sergeli', 'bektemir', 'yangihayot'],
+} as const satisfies Record<string, readonly DistrictId[]>;
+export type ZoneId = keyof typeof ZONES;
+export const ZONE_IDS = Object.keys(ZONES) as ZoneId[];
+export const zoneOf = (district: DistrictId): ZoneId => ZONE_IDS.find((z) => (ZONES[z] as readonly string[]).includes(district))!;
+
+/** What the index regression reads of a listing. */
+export interface IndexRow {
+  district: DistrictId;
+  area: number;
+  floor: number | null;
+  totalFloors: number | null;
+  market: Market | null;
+  period: string;
+}
+
+export interface IndexPoint {
+  period: string;
+  /** Log level relative to the newest period (0 there). */
+  logLevel: number;
+  /** Standard error of logLevel (from the regression). */
+  se: number;
+}
+
+export interface MarketIndex {
+  method: string;
+  /** The listing months with data, oldest first, and how many rows each had. */
+  periods: { period: string; rows: number }[];
+  newestPeriod: string;
+  city: IndexPoint[];
+  /** Per zone: the zone's full level (city + shrunk deviation). */
+  zones: Record<ZoneId, IndexPoint[]>;
+  /** Per segment: the deviation from the zone level (0 where the data cannot say). */
+  segments: Record<Market, IndexPoint[]>;
+  /** Long-run drift of the city level per month (random walk with drift), and its volatility per √month. */
+  driftPerMonth: number;
+  volatilityPerMonth: number;
+  /** The smoothed city level at the newest period that the drift extrapolates from (relative to the newest point). */
+  newestLevel: number;
+  /** Variance of a scrape's own level offset, taken out of the volatility (see withScrapeVariance). */
+  scrapeVariance?: number;
+  /** z for the coverage the allowance is stated at. */
+  allowanceZ: number;
+}
+
+/** Ridge penalties: zone and segment deviations are shrunk toward the city level; the rest barely. */
+const PENALTY = { base: 1e-3, zone: 30, segment: 30 };
+/** A period enters the index with at least this many rows; smaller ones are read from their neighbours. */
+const MIN_PERIOD_ROWS = 30;
+/** Points within this many months of the newest are pooled into the level the drift extrapolates from. */
+const NEWEST_LEVEL_WINDOW_MONTHS = 6;
+/** The volatility is never taken below this (log per √month): eight points cannot prove a calmer market. */
+const MIN_VOLATILITY = 0.01;
+
+/** Fits the index on rows with known log price per m² (weights optional, e.g. for recency). */
+export function fitMarketIndex(rows: readonly IndexRow[], logPricePerM2: ArrayLike<number>, coverage = 0.9): MarketIndex {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.period, (counts.get(r.period) ?? 0) + 1);
+  const periods = [...counts.keys()].filter((p) => counts.get(p)! >= MIN_PERIOD_ROWS).sort();
+  const newest = periods[periods.length - 1];
+  const older = periods.slice(0, -1);
+  const periodOf = (p: string) => nearestPeriod(periods, p);
+  // The new-build contrast is coded so that a flat of unknown segment sits at the market's mix: new
+  // = 1 − π, resale = −π, unknown = 0, with π the share of new builds where the segment is known.
+  const known = rows.filter((r) => r.market !== null);
+  const newShare = known.length ? known.filter((r) => r.market === 'new').length / known.length : 0.5;
+  const contrast = (m: Market | null) => (m === null ? 0 : m === 'new' ? 1 - newShare : -newShare);
+
+  // Columns: districts | hedonic | new-build contrast | city×period | zone×period | new-build contrast×period.
+  const hedonic = 7;
+  const nd = DISTRICT_IDS.length;
+  const np = older.length;
+  const col = {
+    district: 0,
+    hedonic: nd,
+    segmentOffset: nd + hedonic,
+    city: nd + hedonic + 1,
+    zone: nd + hedonic + 1 + np,
+    segment: nd + hedonic + 1 + np + ZONE_IDS.length * np,
+  };
+  const width = col.segment + np;
+  const penalty = new Float64Array(width).fill(PENALTY.base);
+  for (let c = col.zone; c < col.segment; c++) penalty[c] = PENALTY.zone;
+  for (let c = col.segment; c < width; c++) penalty[c] = PENALTY.segment;
+
+  const A = new Float64Array(width * width);
+  const b = new Float64Array(width);
+  const x = new Float64Array(width);
+  const active: number[] = [];
+  const encodeRow = (r: IndexRow) => {
+    x.fill(0);
+    active.length = 0;
+    const set = (c: number, v: number) => {
+      x[c] = v;
+      active.push(c);
+    };
+    set(col.district + DISTRICT_IDS.indexOf(r.district), 1);
+    const la = Math.log(r.area);
+    set(col.hedonic, la - 4);
+    set(col.hedonic + 1, (la - 4) ** 2);
+    if (r.floor === 1) set(col.hedonic + 2, 1);
+    if (r.floor !== null && r.totalFloors !== null && r.floor === r.totalFloors && r.totalFloors > 1) set(col.hedonic + 3, 1);
+    if (r.totalFloors === null) set(col.hedonic + 4, 1);
+    else {
+      const lf = Math.log(r.totalFloors) - 2;
+      set(col.hedonic + 5, lf);
+      set(col.hedonic + 6, lf * lf);
+    }
+    const segment = contrast(r.market);
+    if (segment !== 0) set(col.segmentOffset, segment);
+    const p = older.indexOf(periodOf(r.period));
+    if (p >= 0) {
+      set(col.city + p, 1);
+      set(col.zone + ZONE_IDS.indexOf(zoneOf(r.district)) * np + p, 1);
+      if (segment !== 0) set(col.segment + p, segment);
+    }
+  };
+  let sse = 0;
+  const ys = Float64Array.from(logPricePerM2);
+  rows.forEach((r, i) => {
+    encodeRow(r);
+    for (const c of active) {
+      b[c] += x[c] * ys[i];
+      for (const d of active) A[c * width + d] += x[c] * x[d];
+    }
+  });
+  for (let c = 0; c < width; c++) A[c * width + c] += penalty[c];
+  const w = solveSpd(A, b, width);
+  rows.forEach((r, i) => {
+    encodeRow(r);
+    let p = 0;
+    for (const c of active) p += w[c] * x[c];
+    sse += (ys[i] - p) ** 2;
+  });
+  const residualVariance = sse / Math.max(1, rows.length - width);
+  // Standard error of a sum of coefficients: √(vᵀ A⁻¹ v · s²).
+  const se = (columns: number[]) => {
+    const v = new Float64Array(width);
+    for (const c of columns) v[c] = 1;
+    const s = solveSpd(A, v, width);
+    let q = 0;
+    for (const c of columns) q += s[c];
+    return Math.sqrt(Math.max(0, q) * residualVariance);
+  };
+  const point = (p: number, columns: (i: number) => number[], scale = 1): IndexPoint => {
+    if (p < 0) return { period: newest, logLevel: 0, se: 0 };
+    const cols = columns(p);
+    return { period: older[p], logLevel: round4(scale * cols.reduce((s, c) => s + w[c], 0)), se: round4(Math.abs(scale) * se(cols)) };
+  };
+  const series = (columns: (i: number) => number[], scale = 1) => [...older.map((_, p) => point(p, columns, scale)), point(-1, columns)];
+  const city = series((p) => [col.city + p]);
+  const zones = Object.fromEntries(ZONE_IDS.map((z, zi) => [z, series((p) => [col.city + p, col.zone + zi * np + p])])) as Record<ZoneId, IndexPoint[]>;
+  const segments = { new: series((p) => [col.segment + p], 1 - newShare), resale: series((p) => [col.segment + p], -newShare) };
+
+  const { drift, volatility, newestLevel } = randomWalkWithDrift(city, 0);
+  return {
+    method: `hedonic time-dummy ridge regression of log price per m² on district, log area (and its square), first/last floor, log building floors (and its square), a level per listing month (months with at least ${MIN_PERIOD_ROWS} rows), zone × month and new-build/resale × month deviations shrunk toward the city level (penalty ${PENALTY.zone}); drift and volatility of the city level as a random walk with drift`,
+    periods: periods.map((p) => ({ period: p, rows: counts.get(p)! })),
+    newestPeriod: newest,
+    city,
+    zones,
+    segments,
+    driftPerMonth: round4(drift),
+    volatilityPerMonth: round4(volatility),
+    newestLevel: round4(newestLevel),
+    allowanceZ: round4(normalQuantile((1 + coverage) / 2)),
+  };
+}
+
+/**
+ * Random walk with drift on the city points: the drift is the long-run change per month between
+ * the oldest level and the smoothed newest one; the volatility the spread of the steps around it
+ * per √month, after the points' own sampling noise and (when known) the variance of a scrape's own
+ * level offset are taken out.
+ */
+function randomWalkWithDrift(points: readonly IndexPoint[], scrapeVariance: number): { drift: number; volatility: number; newestLevel: number } {
+  const t = points.map((p) => periodIndex(p.period));
+  const last = t.length - 1;
+  if (last === 0) return { drift: 0, volatility: MIN_VOLATILITY, newestLevel: 0 };
+  let drift = (points[last].logLevel - points[0].logLevel) / (t[last] - t[0]);
+  let newestLevel = points[last].logLevel;
+  for (let iteration = 0; iteration < 3; iteration++) {
+    // Precision-weighted level at the newest month from the points near it, each carried forward by the drift.
+    let sw = 0;
+    let sl = 0;
+    points.forEach((p, i) => {
+      if (t[last] - t[i] > NEWEST_LEVEL_WINDOW_MONTHS) return;
+      const weight = 1 / Math.max(p.se, 0.01) ** 2;
+      sw += weight;
+      sl += weight * (p.logLevel + drift * (t[last] - t[i]));
+    });
+    newestLevel = sl / sw;
+    drift = (newestLevel - points[0].logLevel) / (t[last] - t[0]);
+  }
+  let s = 0;
+  for (let i = 1; i <= last; i++) {
+    const h = t[i] - t[i - 1];
+    const step = points[i].logLevel - points[i - 1].logLevel - drift * h;
+    // Each point is one scrape: its sampling noise and its scrape's own level offset are not market moves.
+    s += (step * step - points[i].se ** 2 - points[i - 1].se ** 2 - 2 * scrapeVariance) / h;
+  }
+  const volatility = Math.max(MIN_VOLATILITY, Math.sqrt(Math.max(0, s / Math.max(1, last - 1))));
+  return { drift, volatility, newestLevel };
+}
+
+/**
+ * The index with its volatility re-estimated net of scrape offsets: `scrapeVariance` is the variance
+ * of a scrape's level around the market's, measured by leave-one-source-out (each source's median
+ * residual when its level came from the other sources). Those offsets are already in the intervals'
+ * calibration residuals; left in the volatility they would be counted twice.
+ */
+export function withScrapeVariance(index: MarketIndex, scrapeVariance: number): MarketIndex {
+  const { volatility } = randomWalkWithDrift(index.city, scrapeVariance);
+  return { ...index, volatilityPerMonth: round4(volatility), scrapeVariance: round4(scrapeVariance) };
+}
+
+/**
+ * The log level for a flat of this district and segment at a month, relative to the newest data
+ * point. From the newest month on, the smoothed newest level carried forward by the drift (zone and
+ * segment deviations are 0 there by construction).
+ */
+export function logLevelAt(index: MarketIndex, district: DistrictId, market: Market | null, period: string): number {
+  const t = periodIndex(period);
+  const newest = periodIndex(index.newestPeriod);
+  if (t >= newest) return index.newestLevel + index.driftPerMonth * (t - newest);
+  const zone = interpolate(index.zones[zoneOf(district)], t);
+  return market === null ? zone : zone + interpolate(index.segments[market], t);
+}
+
+/** Months from the newest data to the valuation date (0 when the date is within the data). */
+export function monthsBeyondData(index: MarketIndex, period: string): number {
+  return Math.max(0, periodIndex(period) - periodIndex(index.newestPeriod));
+}
+
+/** The widening of the interval's log half-width for a date past the newest data. */
+export function driftAllowance(index: MarketIndex, period: string): number {
+  return index.allowanceZ * index.volatilityPerMonth * Math.sqrt(monthsBeyondData(index, period));
+}
+
+/** Linear between points; flat before the first (no backward extrapolation of a boom). */
+function interpolate(points: readonly IndexPoint[], t: number): number {
+  const ts = points.map((p) => periodIndex(p.period));
+  if (t <= ts[0]) return points[0].logLevel;
+  for (let i = 1; i < points.length; i++) {
+    if (t <= ts[i]) return points[i - 1].logLevel + ((points[i].logLevel - points[i - 1].logLevel) * (t - ts[i - 1])) / (ts[i] - ts[i - 1]);
+  }
+  return points[points.length - 1].logLevel;
+}
+
+function nearestPeriod(periods: readonly string[], period: string): string {
+  const t = periodIndex(period);
+  return periods.reduce((best, p) => (Math.abs(periodIndex(p) - t) < Math.abs(periodIndex(best) - t) ? p : best));
+}
+
+/** Φ⁻¹(p) (Acklam's rational approximation; |error| < 1.2e-9, enough for an interval's z). */
+export function normalQuantile(p: number): number {
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const low = 0.02425;
+  if (p < low) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  if (p > 1 - low) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+function round4(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
