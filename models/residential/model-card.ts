@@ -7,6 +7,7 @@
  * headless renderer, which is asynchronous, hence the Promise.
  */
 import { DROP_REASONS, type DropReason } from '../ingest/reasons';
+import { ZONE_IDS } from './market-index';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import type { AccuracyClass } from '../ensemble/confidence';
 import {
@@ -43,6 +44,7 @@ export const FIGURE_TITLES = {
   'error-by-district': 'Error by district',
   'interval-coverage': '90% interval coverage by district',
   'feature-importance': 'Feature importance: this model vs the reference service',
+  'market-index': 'Market index: price level of Tashkent flats over time',
 } as const;
 export type FigureName = keyof typeof FIGURE_TITLES;
 
@@ -82,18 +84,18 @@ interface Context {
   rows: HeldOutPrediction[] | null;
   artifact: string;
   headline: EvaluationReport;
-  kfold: EvaluationReport;
+  loso: EvaluationReport;
   /** Every district the card reports on, in display order (by name). */
   districts: string[];
   sourcePeriod: Record<string, string>;
 }
 
 function context(m: ResidentialManifest, evaluation: HeldOutEvaluationFile | null, artifact: string): Context {
-  const ids = new Set<string>([...DISTRICT_IDS, ...Object.keys(m.evaluation.headline.districts), ...Object.keys(m.evaluation.kfold.districts)]);
+  const ids = new Set<string>([...DISTRICT_IDS, ...Object.keys(m.evaluation.headline.districts), ...Object.keys(m.evaluation.leaveOneSourceOut.districts)]);
   const districts = [...ids].sort((a, b) => cmp(districtName(a), districtName(b)));
   const sourcePeriod: Record<string, string> = {};
   for (const s of m.training.ingest?.sources ?? []) sourcePeriod[s.source] = s.period;
-  return { m, rows: evaluation?.rows ?? null, artifact, headline: m.evaluation.headline, kfold: m.evaluation.kfold, districts, sourcePeriod };
+  return { m, rows: evaluation?.rows ?? null, artifact, headline: m.evaluation.headline, loso: m.evaluation.leaveOneSourceOut, districts, sourcePeriod };
 }
 
 function districtName(id: string): string {
@@ -228,7 +230,7 @@ function intendedUse(ctx: Context): string {
   const counts = (d: string) => `${districtName(d)} (${int(m.training.byDistrict[d] ?? 0)} training listings, ${int(ctx.headline.districts[d]?.n ?? 0)} held out)`;
   const thinParts: string[] = [];
   if (fewRows.length) thinParts.push(`${list(fewRows.map(districtName))} ${fewRows.length > 1 ? 'have' : 'has'} fewer than ${m.intervals.minRows} training listings: their intervals use the city-wide quantile widened ×${m.intervals.thinDataFactor} (never narrower than their own) and every valuation there carries the THIN_DISTRICT_DATA flag.`);
-  if (fewTested.length) thinParts.push(`${list(fewTested.map(districtName))} ${fewTested.length > 1 ? 'have' : 'has'} fewer than ${MIN_CLASS_ROWS} held-out listings: ${fewTested.length > 1 ? 'their' : 'its'} accuracy class comes from the k-fold view, and ${fewTested.length > 1 ? 'their' : 'its'} held-out numbers below are noise more than signal.`);
+  if (fewTested.length) thinParts.push(`${list(fewTested.map(districtName))} ${fewTested.length > 1 ? 'have' : 'has'} fewer than ${MIN_CLASS_ROWS} held-out listings: ${fewTested.length > 1 ? 'their' : 'its'} accuracy class comes from the leave-one-source-out view, and ${fewTested.length > 1 ? 'their' : 'its'} held-out numbers below are noise more than signal.`);
   const thin = [...new Set([...fewRows, ...fewTested])].sort((a, b) => cmp(districtName(a), districtName(b)));
   return [
     '## Intended use and limits',
@@ -343,7 +345,7 @@ function method(ctx: Context): string {
     '',
     '### Accuracy class of a district',
     '',
-    `${ACCURACY_CLASS_RULE} The class the confidence rule uses is the headline (held-out) class where the district has at least ${MIN_CLASS_ROWS} held-out listings, else its k-fold class.`,
+    `${ACCURACY_CLASS_RULE} The class the confidence rule uses is the headline (held-out) class where the district has at least ${MIN_CLASS_ROWS} held-out listings, else its leave-one-source-out class.`,
   ].join('\n');
 }
 
@@ -402,16 +404,16 @@ function sourceTable(ctx: Context, report: EvaluationReport): string {
 
 function evaluation(ctx: Context, figures: readonly FigureName[]): string {
   const h = ctx.headline;
-  const k = ctx.kfold;
+  const k = ctx.loso;
   const out: string[] = ['## Evaluation', ''];
   out.push(`**Headline protocol.** ${h.protocol}`, '');
   out.push(`**Second view.** ${k.protocol}`, '');
   out.push('### Overall', '');
-  out.push(table(['evaluation', ...METRIC_HEADER], [['headline (held out by time and source)', ...metricCells(h.overall)], ['k-fold (random split)', ...metricCells(k.overall)]]));
+  out.push(table(['evaluation', ...METRIC_HEADER], [['headline: forward in time and across scrapes (uybor July 2026)', ...metricCells(h.overall)], ['leave one source out (every source but olx 2021)', ...metricCells(k.overall)]]));
   out.push('', figureLink(figures, 'predicted-vs-actual', `Each point is one held-out listing (${int(ctx.rows?.length ?? 0)}), coloured by scrape; log scales. Points on the solid line are exact; between the dashed lines the estimate is within 20% of the asking price.`));
   out.push('', '### By district (headline)', '');
   out.push(districtTable(ctx, h, true));
-  out.push('', `The accuracy class is computed from the row's own numbers; the service uses the last column (in bold where it differs: fewer than ${MIN_CLASS_ROWS} held-out listings, so the k-fold class is used).`);
+  out.push('', `The accuracy class is computed from the row's own numbers; the service uses the last column (in bold where it differs: fewer than ${MIN_CLASS_ROWS} held-out listings, so the leave-one-source-out class is used).`);
   out.push('', figureLink(figures, 'error-by-district', 'Median absolute percentage error per district on the held-out listings (bars), with our MAPE (black tick) and the reference service\'s published MAPE (red diamond). MAPE sits above the median because a minority of listings are far off.'));
   out.push('', figureLink(figures, 'interval-coverage', 'Share of held-out asking prices inside the 90% interval, per district, with its 95% confidence bounds. The target is 90% (dashed) and the band 88–92% (shaded).'));
   out.push('', coverageCheck(ctx));
@@ -426,24 +428,63 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
       ? `The errors lean towards over-valuation: ${pct(all.above, 0)} of estimates are above the asking price (an unbiased model would be near 50%)${over.length ? `, and the median estimate is more than 5% above the asking price in ${list(over.map((o) => `${districtName(o.district)} (${signedPct(o.dir.medianSigned)})`))}` : ''}.`
       : `The errors are balanced: ${pct(all.above, 0)} of estimates are above the asking price.`);
   }
-  out.push('', '### By district (k-fold)', '');
+  out.push('', '### By district (leave one source out)', '');
   out.push(districtTable(ctx, k, false));
-  out.push('', 'The k-fold coverage is close to 90% by construction: its intervals were calibrated on these same out-of-fold residuals. The headline coverage, on listings the calibration never saw, is the real check.');
+  out.push('', 'In the leave-one-source-out view each source\'s intervals were calibrated on the other sources\' residuals only. The headline coverage, on the newest listings that neither the fit nor the calibration saw, is the check that matters.');
   out.push('', '### By source', '');
-  out.push('Headline (the held-out scrapes):', '', sourceTable(ctx, h), '', 'k-fold (every training source):', '', sourceTable(ctx, k));
+  out.push('Headline (the forward test):', '', sourceTable(ctx, h), '', 'Leave one source out (each source as predicted by a model that never saw it; olx 2021 is shown but its level had to be extrapolated backwards):', '', sourceTable(ctx, k));
+  out.push('', `The worst source left out (by median APE, olx 2021 aside): ${k.worstSource ?? 'n/a'}.`);
+  out.push('', ...shiftChecks(ctx));
   if (ctx.rows?.length) out.push(...confidenceSection(ctx.rows, (r) => serviceClass(ctx, r.district), "their district's class"));
+  out.push('', ...marketIndexSection(ctx, figures));
   return out.join('\n');
+}
+
+/** The forward test by segment, with optional fields removed, and against the baseline. */
+function shiftChecks(ctx: Context): string[] {
+  const { m } = ctx;
+  const h = ctx.headline;
+  const b = m.evaluation.baseline;
+  return [
+    '### By segment (headline)', '',
+    table(['segment', ...METRIC_HEADER], Object.entries(h.segments ?? {}).map(([seg, x]) => [seg, ...metricCells(x)])),
+    '', 'Leave one source out, by segment (new and resale are known only where the source says so: olx 2024 and uybor 2026):', '',
+    table(['segment', ...METRIC_HEADER], Object.entries(ctx.loso.segments ?? {}).map(([seg, x]) => [seg, ...metricCells(x)])),
+    '', '### The forward test with fields missing', '',
+    'Banks and other sites often send only the basics. The same held-out flats, valued with fields removed (the interval then comes from the calibration group the request falls in):', '',
+    table(['fields sent', ...METRIC_HEADER], [['all the file has', ...metricCells(h.overall)], ...m.evaluation.masked.map((v) => [v.name, ...metricCells(v.overall)])]),
+    '', '### Against a gradient-boosting baseline', '',
+    `The baseline is ${b.algorithm} (${Object.entries(b.hyperparameters).map(([k, v]) => `${k} ${v}`).join(', ')}), on the same features, levelled targets and views. Leave one source out is over the sources before the newest snapshot (olx 2021 aside).`, '',
+    table(['view', 'model', ...METRIC_HEADER], [
+      ['forward (headline)', 'this ensemble', ...metricCells(h.overall)],
+      ['forward (headline)', 'baseline', ...metricCells(b.forward)],
+      ['leave one source out', 'this ensemble', ...metricCells(b.oursLeaveOneSourceOutOnTheSameRows)],
+      ['leave one source out', 'baseline', ...metricCells(b.leaveOneSourceOut)],
+    ]),
+  ];
+}
+
+function marketIndexSection(ctx: Context, figures: readonly FigureName[]): string[] {
+  const index = ctx.m.marketIndex;
+  return [
+    '## Market index', '',
+    `**Method.** ${index.method}. Every training listing is brought to the newest level (${index.newestPeriod}) before the members see it; a valuation is moved to its date by the index. Past the newest data the level follows the long-run drift (${pct(index.driftPerMonth, 2)} a month) and the interval widens in quadrature by ${fixed(index.allowanceZ, 3)} × ${fixed(index.volatilityPerMonth, 4)} × √months (the volatility per √month net of each scrape's own level offset, variance ${fixed(index.scrapeVariance ?? 0, 4)}, which leave one source out measured and the calibration residuals already hold). Published by GraphQL \`marketIndex(district, market)\`.`, '',
+    table(['month', 'listings', 'city', ...ZONE_IDS.map((z) => z.replace('_', '-')), 'new-build deviation'], index.city.map((p, i) => [
+      p.period, int(index.periods[i]?.rows ?? 0), `${fixed(Math.exp(p.logLevel), 3)} ± ${fixed(1.96 * p.se, 3)}`, ...ZONE_IDS.map((z) => fixed(Math.exp(index.zones[z][i].logLevel), 3)), signedPct(Math.exp(index.segments.new[i].logLevel) - 1),
+    ])),
+    '', figureLink(figures, 'market-index', 'The index of the served version: the city level per listing month with its 95% band, and the four zones of districts.'),
+  ];
 }
 
 // ───────────────────────────── comparison ─────────────────────────────
 
 function comparison(ctx: Context, figures: readonly FigureName[]): string {
   const h = ctx.headline;
-  const k = ctx.kfold;
+  const k = ctx.loso;
   const out: string[] = ['## Comparison with the reference service', ''];
   out.push('The reference figures are those published for the service this one replaces (ARCHITECTURE.md section 6). Its measurement protocol was not published, so the comparison is between published numbers, not a test on the same listings.', '');
   out.push(table(
-    ['', 'reference service', 'this model, headline', 'this model, k-fold'],
+    ['', 'reference service', 'this model, headline', 'this model, leave one source out'],
     [
       ['R²', fixed(REFERENCE_OVERALL.r2, 2), fixed(h.overall.r2), fixed(k.overall.r2)],
       ['MAPE', pct(REFERENCE_OVERALL.mape, 0), pct(h.overall.mape), pct(k.overall.mape)],
@@ -469,7 +510,7 @@ function comparison(ctx: Context, figures: readonly FigureName[]): string {
   });
   rows.push(['**overall**', int(h.overall.n), fixed(REFERENCE_OVERALL.r2, 2), fixed(h.overall.r2), fixed(k.overall.r2), pct(REFERENCE_OVERALL.mape, 0), pct(h.overall.mape), pct(k.overall.mape), 'not published', int(h.overall.maeUsd), int(k.overall.maeUsd), '', '']);
   out.push(table(
-    ['district', 'n (held out)', 'R² ref.', 'R² ours', 'R² ours k-fold', 'MAPE ref.', 'MAPE ours', 'MAPE ours k-fold', 'MAE ref. (USD)', 'MAE ours', 'MAE ours k-fold', 'class ref.', 'class ours'],
+    ['district', 'n (held out)', 'R² ref.', 'R² ours', 'R² ours LOSO', 'MAPE ref.', 'MAPE ours', 'MAPE ours LOSO', 'MAE ref. (USD)', 'MAE ours', 'MAE ours LOSO', 'class ref.', 'class ours'],
     rows,
     [false, true, true, true, true, true, true, true, true, true, true, false, false],
   ));
@@ -505,11 +546,11 @@ function importanceRows(ctx: Context): ImportanceRow[] {
 
 function whereWeStand(ctx: Context): string {
   const h = ctx.headline;
-  const k = ctx.kfold;
+  const k = ctx.loso;
   const m = ctx.m;
   const s: string[] = [];
   const gap = h.overall.mape - REFERENCE_OVERALL.mape;
-  s.push(`**Overall.** On the published numbers the reference service is ${gap > 0 ? 'ahead' : 'behind'}: R² ${fixed(REFERENCE_OVERALL.r2, 2)} against our ${fixed(h.overall.r2)} (held out) and ${fixed(k.overall.r2)} (k-fold); MAPE ${pct(REFERENCE_OVERALL.mape, 0)} against ${pct(h.overall.mape)} and ${pct(k.overall.mape)}.`);
+  s.push(`**Overall.** On the published numbers the reference service is ${gap > 0 ? 'ahead' : 'behind'}: R² ${fixed(REFERENCE_OVERALL.r2, 2)} against our ${fixed(h.overall.r2)} (forward) and ${fixed(k.overall.r2)} (leave one source out); MAPE ${pct(REFERENCE_OVERALL.mape, 0)} against ${pct(h.overall.mape)} and ${pct(k.overall.mape)}.`);
 
   const solid = ctx.districts.filter((d) => REFERENCE_DISTRICTS[d as DistrictId] && (h.districts[d]?.n ?? 0) >= MIN_CLASS_ROWS);
   const thinTested = ctx.districts.filter((d) => REFERENCE_DISTRICTS[d as DistrictId] && (h.districts[d]?.n ?? 0) > 0 && (h.districts[d]?.n ?? 0) < MIN_CLASS_ROWS);
@@ -553,18 +594,17 @@ function whereWeStand(ctx: Context): string {
   }
 
   const below = ctx.districts.filter((d) => (h.districts[d]?.n ?? 0) >= MIN_CLASS_ROWS && h.districts[d].intervalCoverage < 0.88);
-  s.push(`**Intervals.** Our 90% interval held ${pct(h.overall.intervalCoverage)} of held-out asking prices (k-fold ${pct(k.overall.intervalCoverage)})${below.length ? `; below 88% in ${list(below.map((d) => `${districtName(d)} (${pct(h.districts[d].intervalCoverage)})`))}` : ', and no district with enough test listings fell below 88%'}. The reference service published no interval, so its R² and MAPE say nothing about how much margin a bank should hold around a value.`);
+  s.push(`**Intervals.** Our 90% interval held ${pct(h.overall.intervalCoverage)} of held-out asking prices (leave one source out ${pct(k.overall.intervalCoverage)})${below.length ? `; below 88% in ${list(below.map((d) => `${districtName(d)} (${pct(h.districts[d].intervalCoverage)})`))}` : ', and no district with enough test listings fell below 88%'}. The reference service published no interval, so its R² and MAPE say nothing about how much margin a bank should hold around a value.`);
 
   const why: string[] = [];
-  why.push(`- **Different tests.** The reference's protocol was not published. R² ${fixed(REFERENCE_OVERALL.r2, 2)} and MAPE ${pct(REFERENCE_OVERALL.mape, 0)} on single flats were probably measured in-sample or on a random split of one source's listings. Ours is a split by time and source: the model is fitted on the older scrapes and tested on newer listings it never saw, the way it will be used.`);
+  why.push(`- **Different tests.** The reference's protocol was not published. R² ${fixed(REFERENCE_OVERALL.r2, 2)} and MAPE ${pct(REFERENCE_OVERALL.mape, 0)} on single flats were probably measured in-sample or on a random split of one source's listings. Ours is forward in time and across scrapes: the model is fitted on every listing before the newest snapshot and tested on that snapshot, the way it will be used.`);
   const dupIn = m.training.ingest?.totals.dropped.duplicate_in_file ?? 0;
   const dupAcross = m.training.ingest?.totals.dropped.duplicate_across_sources ?? 0;
   if (dupIn || dupAcross) why.push(`- **Duplicates removed.** Cleaning dropped ${int(dupIn)} repeats within files and ${int(dupAcross)} flats listed again in another scrape. Without that, a random split puts the same flat on both sides of the test and flatters the score; we do not know whether the reference removed them.`);
   const kGain = h.overall.mape - k.overall.mape;
-  why.push(`- **The split is not the whole story.** Our own random split (k-fold over the de-duplicated data) gives MAPE ${pct(k.overall.mape)} against ${pct(h.overall.mape)} held out (${pp(-kGain)}), while the gap to the reference is ${pp(gap)}. So most of the gap is not explained by our stricter split alone: it is consistent with duplicates or in-sample measurement behind the reference's figures, or with a cleaner data set than public asking prices; without its protocol we cannot tell which.`);
+  why.push(`- **The split is not the whole story.** Leave one source out gives MAPE ${pct(k.overall.mape)} against ${pct(h.overall.mape)} forward (${pp(-kGain)}); a random split inside one scrape, which this card no longer reports, flattered earlier versions by almost two, while the gap to the reference is ${pp(gap)}. So most of the gap is not explained by our stricter split alone: it is consistent with duplicates or in-sample measurement behind the reference's figures, or with a cleaner data set than public asking prices; without its protocol we cannot tell which.`);
   why.push('- **Asking prices are noisy.** Similar flats are listed at quite different asking prices, and some listings are mispriced or mistyped. No model can predict that part: it puts a floor under the error of any model tested on later asking prices, ours or the reference\'s.');
-  const period = m.evaluation.featureImportance.find((f) => f.feature === 'listing period');
-  why.push(`- **No listing dates.** The reference ranks month and year of listing among its features (6.1% together). Our listings have no dates, only the scrape period${period ? `, which carries ${pct(period.importance)} of the importance on the held-out test (all test listings are newer than every training one, so time cannot be learned there)` : ''}.`);
+  why.push(`- **Time is not a feature.** The reference ranks month and year of listing among its features (6.1% together). Our members see no date: a market index (section Market index) levels every listing to the newest data and carries a valuation to its date, so a tree never has to extrapolate in time.`);
   const thin = thinDistricts(ctx);
   if (thin.length) {
     const refR2 = Object.values(REFERENCE_DISTRICTS).map((r) => r.r2).sort((a, b) => a - b);
@@ -584,6 +624,7 @@ function figureSpecs(ctx: Context): [FigureName, Spec][] {
   specs.push(['error-by-district', errorByDistrict(ctx)]);
   specs.push(['interval-coverage', coverageByDistrict(ctx)]);
   specs.push(['feature-importance', featureImportance(ctx)]);
+  specs.push(['market-index', marketIndexFigure(ctx)]);
   return specs;
 }
 
@@ -638,6 +679,25 @@ function coverageByDistrict(ctx: Context): Spec {
     ...BASE,
     title: { text: FIGURE_TITLES['interval-coverage'], subtitle: [`Held-out listings, model ${ctx.m.version}.`, 'Dashed line: the 90% target; shaded: 88–92%; black lines: 95% confidence bounds of each share.'] },
     ...coverageLayers(values, target, 'District (held-out listings)'),
+  };
+}
+
+function marketIndexFigure(ctx: Context): Spec {
+  const index = ctx.m.marketIndex;
+  const values = [
+    ...index.city.map((p) => ({ series: 'city', period: `${p.period}-15`, index: Math.exp(p.logLevel), low: Math.exp(p.logLevel - 1.96 * p.se), high: Math.exp(p.logLevel + 1.96 * p.se) })),
+    ...ZONE_IDS.flatMap((z) => index.zones[z].map((p) => ({ series: z.replace('_', '-'), period: `${p.period}-15`, index: Math.exp(p.logLevel), low: null, high: null }))),
+  ];
+  return {
+    ...BASE,
+    title: { text: FIGURE_TITLES['market-index'], subtitle: [`Hedonic index of price per m², 1 = ${index.newestPeriod}; model ${ctx.m.version}.`, 'City level with its 95% band (grey); zones of districts as lines.'] },
+    width: 560,
+    height: 300,
+    data: { values },
+    layer: [
+      { transform: [{ filter: "datum.series === 'city'" }], mark: { type: 'errorbar', color: '#888' }, encoding: { x: { field: 'period', type: 'temporal', title: 'Listing month' }, y: { field: 'low', type: 'quantitative', title: 'Index (newest = 1)' }, y2: { field: 'high' } } },
+      { mark: { type: 'line', point: true }, encoding: { x: { field: 'period', type: 'temporal' }, y: { field: 'index', type: 'quantitative', scale: { zero: false } }, color: { field: 'series', type: 'nominal', title: null } } },
+    ],
   };
 }
 

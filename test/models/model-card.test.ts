@@ -1,3 +1,4 @@
+import { fitMarketIndex } from '../../models/residential/market-index';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,9 +79,15 @@ function syntheticManifest(): ResidentialManifest {
       district: Object.fromEntries(DISTRICT_IDS.map((d) => [d, { q: 0.25, n: byDistrict[d], own: byDistrict[d] >= 60 }])),
     },
     market: { district: {}, mahalla: {} },
+    marketIndex: fitMarketIndex(
+      [...Array(200)].map((_, i) => ({ district: DISTRICT_IDS[i % 12], area: 40 + (i % 50), floor: 1 + (i % 9), totalFloors: 9, market: i % 2 ? 'new' : 'resale', period: i < 100 ? '2024-04' : '2025-04' })),
+      Float64Array.from([...Array(200)], (_, i) => 7 + (i < 100 ? 0 : 0.1) + 0.01 * (i % 7)),
+    ),
     evaluation: {
       headline: report('Synthetic time split: fitted on old rows, tested on new rows.', HEADLINE_OVERALL),
-      kfold: report('Synthetic 5-fold cross-validation.', KFOLD_OVERALL),
+      leaveOneSourceOut: { ...report('Synthetic leave one source out.', KFOLD_OVERALL), segments: { new: KFOLD_OVERALL, resale: KFOLD_OVERALL }, worstSource: 'uybor_2025_b' },
+      masked: [{ name: 'district, area, rooms, floor and floors only', overall: KFOLD_OVERALL }],
+      baseline: { algorithm: 'boosted trees', hyperparameters: { maxIter: 100 }, forward: KFOLD_OVERALL, leaveOneSourceOut: KFOLD_OVERALL, oursLeaveOneSourceOutOnTheSameRows: HEADLINE_OVERALL },
       featureImportance: [{ feature: 'mahalla', importance: 0.5 }, { feature: 'total area', importance: 0.3 }, { feature: 'district', importance: 0.2 }],
     },
     districtAccuracy,
@@ -95,7 +102,7 @@ function syntheticEvaluation(): HeldOutEvaluationFile {
     for (let k = 0; k < 20; k++) {
       const actual = Math.round(30000 + 200000 * next());
       const predicted = Math.round(actual * (0.8 + 0.45 * next()));
-      rows.push({ district, source: k % 4 === 0 ? 'uybor_2025_en' : 'uybor_2025_b', actual, predicted, low: Math.round(predicted * 0.8), high: Math.round(predicted * (1.2 + 0.01 * i)) });
+      rows.push({ district, segment: k % 2 ? 'new' : 'resale', source: k % 4 === 0 ? 'uybor_2025_en' : 'uybor_2025_b', actual, predicted, low: Math.round(predicted * 0.8), high: Math.round(predicted * (1.2 + 0.01 * i)) });
     }
   });
   return { protocol: 'Synthetic time split: fitted on old rows, tested on new rows.', rows };

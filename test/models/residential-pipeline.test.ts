@@ -8,6 +8,7 @@ import { marketReference } from '../../models/residential/market';
 import { accuracyClass, accuracyMetrics, quantile, wilsonBounds } from '../../models/ensemble/metrics';
 import { decidePromotion } from '../../models/ensemble/promotion';
 import { compareVersions, currentVersion, nextVersion, readManifest } from '../../models/residential/manifest';
+import { readHeldOutEvaluation } from '../../models/residential/model-card';
 
 const flat = (over: Partial<FeatureSource> = {}): FeatureSource => ({
   district: 'chilanzar', mahallaId: 'chilanzar/katartal', area: 60, rooms: 2, floor: 3, totalFloors: 9,
@@ -155,7 +156,7 @@ describe('confidence and flags', () => {
     const market = marketReference([
       ...Array.from({ length: 100 }, (_, i) => ({ district: 'chilanzar', mahallaId: null, area: 40 + (i % 60), totalFloors: 9, priceUsd: 60000 })),
     ]);
-    const request = { district: 'chilanzar' as const, mahallaId: null, area: 500, rooms: 2, floor: 30, totalFloors: 30, renovation: null, buildingType: null, furniture: null, bathroom: null, market: null, seller: null, askingPrice: null };
+    const request = { district: 'chilanzar' as const, mahallaId: null, area: 500, rooms: 2, floor: 30, totalFloors: 30, renovation: null, buildingType: null, furniture: null, bathroom: null, market: null, seller: null, askingPrice: null, valuationDate: null };
     expect(inputFlags(request, market)).toEqual(expect.arrayContaining(['AREA_OUTSIDE_DISTRICT_RANGE', 'TOTAL_FLOORS_ABOVE_DISTRICT_MAX', 'UNUSUAL_AREA_PER_ROOM', 'TOP_FLOOR_OF_HIGH_RISE']));
     expect(inputFlags({ ...request, district: 'bektemir' }, market)).toContain('THIN_DISTRICT_DATA');
   });
@@ -180,29 +181,43 @@ describe('the served residential version (committed artifact)', () => {
   const manifest = readManifest(currentVersion()!);
   const band = (c: number) => c >= 0.88 && c <= 0.92;
 
-  it('covers 88–92% of held-out prices overall, on the headline split and in k-fold', () => {
+  it('covers 88–92% of held-out prices overall, on the forward test and leaving one source out', () => {
     expect(band(manifest.evaluation.headline.overall.intervalCoverage)).toBe(true);
-    expect(band(manifest.evaluation.kfold.overall.intervalCoverage)).toBe(true);
+    expect(band(manifest.evaluation.leaveOneSourceOut.overall.intervalCoverage)).toBe(true);
   });
 
-  it('is consistent with 88–92% coverage in every headline district with 30+ held-out listings (95% bounds reach the band)', () => {
-    const tested = Object.entries(manifest.evaluation.headline.districts).filter(([, d]) => d.n >= 30);
+  it('is consistent with 88–92% coverage in every forward-test district with 30+ listings and in both segments (95% bounds reach the band)', () => {
+    const tested = [
+      ...Object.entries(manifest.evaluation.headline.districts).filter(([, d]) => d.n >= 30),
+      ...Object.entries(manifest.evaluation.headline.segments!),
+    ];
     expect(tested.length).toBeGreaterThanOrEqual(8);
-    for (const [district, d] of tested) {
+    for (const [group, d] of tested) {
       const { low, high } = d.intervalCoverageBounds95!;
-      expect({ district, consistent: high >= 0.88 && low <= 0.92 }).toEqual({ district, consistent: true });
+      expect({ group, consistent: high >= 0.88 && low <= 0.92 }).toEqual({ group, consistent: true });
     }
   });
 
-  it('covers 88–92% in k-fold in every district with its own calibration quantile', () => {
-    for (const [district, d] of Object.entries(manifest.evaluation.kfold.districts).filter(([id]) => manifest.intervals.district[id]?.own)) {
-      expect({ district, coverage: band(d.intervalCoverage) }).toEqual({ district, coverage: true });
-    }
+  it('tests forward: the headline is the newest snapshot, valued by a fit that never saw it, with its level within ±3%', () => {
+    expect(manifest.evaluation.headline.protocol).toMatch(/before the newest snapshot/);
+    expect(Object.keys(manifest.evaluation.headline.bySource!)).toEqual(['uybor 2026-07']);
+    const rows = readHeldOutEvaluation(manifest.version)!.rows;
+    const ratios = rows.map((r) => r.predicted / r.actual).sort((a, b) => a - b);
+    expect(Math.abs(ratios[Math.floor(ratios.length / 2)] - 1)).toBeLessThanOrEqual(0.03);
   });
 
-  it('chose the pooling of σ(x) on a forward split inside its training rows, never on the headline test', () => {
+  it('publishes a market index that sets the newest level to 1 and reaches back to 2021', () => {
+    const index = manifest.marketIndex;
+    expect(index.newestPeriod).toBe('2026-07');
+    expect(index.city.at(-1)).toEqual({ period: '2026-07', logLevel: 0, se: 0 });
+    expect(index.city[0].period).toBe('2021-02');
+    expect(Math.exp(index.city[0].logLevel)).toBeLessThan(0.7); // README: 2021 prices about 40% below
+    expect(index.driftPerMonth).toBeGreaterThan(0);
+  });
+
+  it('chose the pooling of σ(x) leaving one source out, each source calibrated on the others', () => {
     const selection = manifest.intervals.selection!;
-    expect(selection.protocol).toMatch(/headline test rows are not used/);
+    expect(selection.protocol).toMatch(/^leave-one-source-out/);
     const best = Math.min(...selection.candidates.map((c) => c.meanAbsDeviation));
     expect(selection.candidates.find((c) => c.power === selection.chosen)!.meanAbsDeviation).toBe(best);
     expect(manifest.intervals.scale!.pooling!.power).toBe(selection.chosen);
