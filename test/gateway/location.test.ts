@@ -226,6 +226,21 @@ describe('GraphQL through the gateway', () => {
     expect(Array.isArray(g.candidates)).toBe(true);
   });
 
+  it('a mahalla is scored in the district its address names: "Chilonzor tumani, Qatortol MFY" is Chilanzar in both', async () => {
+    // Its one geocoded listing lies 221 m inside Uchtepa's polygon; the centre is moved into Chilanzar.
+    const address = 'Chilonzor tumani, Qatortol MFY';
+    const { data, errors } = await json(await gql('query($a: String!) { geocode(address: $a) { lat lon precision matched { district { id } mahalla { id centre { lat lon } } } locationIndex { lat lon district { id } } } }', { a: address }));
+    expect(errors).toBeUndefined();
+    const g = data.geocode;
+    expect(g).toMatchObject({ precision: 'mahalla', matched: { district: { id: 'chilanzar' }, mahalla: { id: 'chilanzar/katartal' } } });
+    expect(g.matched.mahalla.centre).toEqual({ lat: g.lat, lon: g.lon });
+    expect(g.locationIndex).toEqual({ lat: g.lat, lon: g.lon, district: { id: 'chilanzar' } });
+    // The REST route, which geocodes and scores in one call, agrees.
+    const body = await json(await locationIndex({ address }));
+    expect(body.geocoded.matched).toMatchObject({ district: 'Chilanzar', mahalla_id: 'chilanzar/katartal' });
+    expect(body.district.id).toBe('chilanzar');
+  });
+
   it('geocode of an unplaceable address: UNRESOLVABLE_ADDRESS with suggestions in extensions', async () => {
     const { errors } = await json(await gql('{ geocode(address: "Самарканд, улица Навои") { lat } }'));
     expect(errors[0].extensions).toMatchObject({ code: 'UNRESOLVABLE_ADDRESS', field: 'address' });
