@@ -1,7 +1,7 @@
 /**
  * Geometry the geocoder needs on the district polygons of ../districts.ts (which reads them and
  * answers which district holds a point): how far a point lies outside a district, the nearest point
- * inside it, and the centre a district-precision answer gets.
+ * inside it (just past its boundary, or on a 200 m grid), and the centre a district-precision answer gets.
  */
 import type { Position } from 'geojson';
 import { districtHolds, type DistrictShape } from '../districts';
@@ -47,7 +47,7 @@ function* segmentFeet(polygon: DistrictShape, plane: TangentPlane): Generator<Se
         const dy = plane.y(b[1]) - ay;
         const length = Math.hypot(dx, dy);
         if (length === 0) continue;
-        const t = Math.max(0, Math.min(1, -(ax * dx + ay * dy) / (length * length)));
+        const t = Math.max(0, Math.min(1, -(ax * dx + ay * dy) / (dx * dx + dy * dy)));
         const [x, y] = [ax + t * dx, ay + t * dy];
         yield { x, y, distanceM: Math.hypot(x, y), normal: [-dy / length, dx / length] };
       }
