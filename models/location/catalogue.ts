@@ -54,6 +54,12 @@ export const SHIPPED_LAYERS: readonly LayerSpec[] = [
     note: 'a hand-picked sample of well-known places: universities (no schools or kindergartens), large hospitals (no polyclinics or pharmacies), '
       + 'malls and hypermarkets, bazaars, 7 parks, 3 business centres; stations and the airport are not scored',
   },
+  {
+    id: 'transit_stops_osm', file: 'data/geo/poi/transit_stops_osm.csv', keep: ['surface_stop'],
+    licence: OSM, coverage: 'city',
+    note: 'every OpenStreetMap bus stop (highway=bus_stop nodes, many unnamed) over a box holding the whole city, some just outside it; '
+      + 'stops on both sides of a street are two stops; its 49 metro stations are skipped, the metro_stations layer has them',
+  },
 ];
 
 export const SHIPPED_DISTRICTS = {

@@ -1,6 +1,7 @@
 /**
- * What a point-layer feature is, for scoring: OpenStreetMap tags, or the Category column of
- * data/geo/poi/landmarks_mixed.csv, → one category. Pure data: the matching lives in ./classify.ts.
+ * What a point-layer feature is, for scoring: OpenStreetMap tags, or the category column of a point
+ * CSV (landmarks_mixed.csv's Category, transit_stops_osm.csv's type), → one category. Pure data: the
+ * matching lives in ./classify.ts.
  *
  * Categories are finer than the nine subindexes because a metro station and a bus stop, or a
  * hospital and a pharmacy, need different walking distances (see ./parameters.ts, which says
@@ -88,3 +89,19 @@ export const LANDMARK_CATEGORIES: Readonly<Record<string, Category | null>> = {
   // Access and aircraft noise pull a home's value in opposite directions.
   'Airport': null,
 };
+
+/**
+ * The type column of data/geo/poi/transit_stops_osm.csv, an Overpass pull of nodes: `bus` rows are
+ * highway=bus_stop (as the tag table classifies them), `metro` rows the stations
+ * (public_transport=station, station=subway). A value missing from this table is not scored.
+ */
+export const TRANSIT_STOP_TYPES: Readonly<Record<string, Category | null>> = {
+  bus: 'surface_stop',
+  metro: 'metro_station',
+};
+
+/** The columns that say a point CSV's categories, each with its table of values; the first the file has is read. */
+export const CSV_CATEGORY_COLUMNS: readonly { column: string; values: Readonly<Record<string, Category | null>> }[] = [
+  { column: 'category', values: LANDMARK_CATEGORIES },
+  { column: 'type', values: TRANSIT_STOP_TYPES },
+];

@@ -19,9 +19,12 @@ export function categoryOfTags(tags: Tags, keep?: readonly Category[]): Category
   return null;
 }
 
-/** The landmarks' Category column; null: deliberately unscored, or a value the table does not know. */
-export function categoryOfLandmark(value: string, keep?: readonly Category[]): Category | null {
+/** A category column's value through its table (./categories.ts); null: deliberately unscored, a value the table does not know, or not kept. */
+export function categoryOfValue(table: Readonly<Record<string, Category | null>>, value: string, keep?: readonly Category[]): Category | null {
   const key = value.trim();
-  const category = Object.hasOwn(LANDMARK_CATEGORIES, key) ? LANDMARK_CATEGORIES[key] : null;
+  const category = Object.hasOwn(table, key) ? table[key] : null;
   return category !== null && (keep === undefined || keep.includes(category)) ? category : null;
 }
+
+/** The landmarks' Category column; null: deliberately unscored, or a value the table does not know. */
+export const categoryOfLandmark = (value: string, keep?: readonly Category[]): Category | null => categoryOfValue(LANDMARK_CATEGORIES, value, keep);

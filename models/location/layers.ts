@@ -1,6 +1,6 @@
 /**
  * Reading point layers: GeoJSON (as overpass-turbo exports it), OpenStreetMap Overpass JSON, and CSV
- * files of named points (the metro stations, the hand-collected landmarks) → one list of points.
+ * files of named points (the metro stations, the hand-collected landmarks, the OSM transit stops) → one list of points.
  * OpenStreetMap PBF extracts stream asynchronously and are read by ./osm-pbf.ts with the same
  * classification and the same point per area; loadLayer returns such a layer when given it as `preloaded`.
  *
@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { Category } from './categories';
-import { categoryOfLandmark, categoryOfTags, type Tags } from './classify';
+import { CSV_CATEGORY_COLUMNS, type Category } from './categories';
+import { categoryOfTags, categoryOfValue, type Tags } from './classify';
 
 export interface LayerPoint {
   lon: number;
@@ -180,19 +180,25 @@ function column(headers: readonly string[], names: readonly string[]): string | 
   return headers.find((header) => names.includes(header.trim().toLowerCase()));
 }
 
-/** CSV with name, latitude and longitude columns, and a Category column unless `options.category` is given. */
+/**
+ * CSV with name, latitude and longitude columns, and a category column (Category, or type as in the
+ * transit stops; values through ./categories.ts CSV_CATEGORY_COLUMNS) unless `options.category` is given.
+ */
 export function parseCsvPoints(text: string | Buffer, options: LayerOptions, file = 'CSV'): LoadedLayer {
   const rows = parse(text, { columns: true, bom: true, skip_empty_lines: true, skip_records_with_empty_values: true }) as Record<string, string>[];
   const headers = Object.keys(rows[0] ?? {});
   const latColumn = column(headers, ['latitude', 'lat']);
   const lonColumn = column(headers, ['longitude', 'lon', 'lng']);
   const nameColumn = column(headers, ['name']);
-  const categoryColumn = column(headers, ['category']);
+  const categoryColumn = CSV_CATEGORY_COLUMNS.flatMap(({ column: name, values }) => {
+    const header = column(headers, [name]);
+    return header === undefined ? [] : [{ header, values }];
+  })[0];
   if (latColumn === undefined || lonColumn === undefined) {
     throw new UnsupportedLayerFormatError(file, 'a point CSV needs latitude and longitude columns');
   }
   if (categoryColumn === undefined && options.category === undefined) {
-    throw new UnsupportedLayerFormatError(file, 'no Category column: say which category every row is');
+    throw new UnsupportedLayerFormatError(file, 'no Category column or type column: say which category every row is');
   }
   const collector = new PointCollector(options);
   for (const row of rows) {
@@ -201,7 +207,7 @@ export function parseCsvPoints(text: string | Buffer, options: LayerOptions, fil
     const placed = row[latColumn].trim() !== '' && row[lonColumn].trim() !== '' && Number.isFinite(lat) && Number.isFinite(lon);
     const category = options.category !== undefined
       ? collector.categoryOf({})
-      : categoryOfLandmark(row[categoryColumn!], options.keep);
+      : categoryOfValue(categoryColumn!.values, row[categoryColumn!.header], options.keep);
     const name = nameColumn === undefined ? '' : row[nameColumn].trim();
     collector.add(placed ? [lon, lat] : null, category, name === '' ? undefined : name);
   }

@@ -13,6 +13,8 @@ afterAll(() => stack.stop());
 const AMIR_TIMUR_SQUARE = { lat: 41.311151, lon: 69.279737 };
 /** About 100 m north of Chilonzor metro station (41.274359, 69.2049735). */
 const NEXT_TO_CHILONZOR_METRO = { lat: 41.2752, lon: 69.2050 };
+/** About 33 m north of the OpenStreetMap bus stop "Журжоний" (41.298817, 69.173802) in Uchtepa, 3.7 km from the nearest metro station. */
+const BESIDE_JURJONIY_BUS_STOP = { lat: 41.299117, lon: 69.173802 };
 const SUBINDEX_IDS = ['transport', 'education', 'healthcare', 'daily_needs', 'green', 'culture', 'safety', 'centrality', 'market_liquidity'];
 
 const locationIndex = (body: unknown, headers: Record<string, string> = {}) => stack.post('/api/location/index', body, { 'x-api-key': key, ...headers });
@@ -44,12 +46,15 @@ describe('POST /api/location/index', () => {
     expect(body.subindexes.centrality.score).toBe(100);
     expect(body.subindexes.transport).toMatchObject({ name: 'Transport', coverage: 'full', complete: true });
     expect(body.subindexes.transport.components[0]).toMatchObject({ feature: 'metro_station', used: true, layers: ['metro_stations'] });
+    expect(body.subindexes.transport.components[1]).toMatchObject({ feature: 'surface_stop', used: true, coverage: 'full', layers: ['transit_stops_osm'] });
     expect(body.composite.complete).toBe(false); // education, healthcare… rest on partial layers
     const weights = Object.values(body.subindexes).reduce((sum: number, s) => sum + (s as { weight: number }).weight, 0);
     expect(weights).toBeCloseTo(1, 5);
     const layers = body.data_used.map((d: { layer: string }) => d.layer);
     expect(layers).toEqual(expect.arrayContaining(['metro_stations', 'listings']));
     expect(body.data_used.find((d: { layer: string }) => d.layer === 'metro_stations')).toMatchObject({ coverage: 'city', features: 49 });
+    // The layer as a whole: 1,509 bus stops scored, and the 49 metro stations the metro_stations layer already has.
+    expect(body.data_used.find((d: { layer: string }) => d.layer === 'transit_stops_osm')).toMatchObject({ coverage: 'city', features: 1558, complete_in: null });
     expect(body.geocoded).toBeUndefined();
     expect(body.warnings).toEqual([]);
   });
@@ -58,6 +63,15 @@ describe('POST /api/location/index', () => {
     const body = await json(await locationIndex(NEXT_TO_CHILONZOR_METRO));
     expect(body.district.id).toBe('chilanzar');
     expect(body.subindexes.transport.score).toBeGreaterThanOrEqual(80);
+  });
+
+  it('a point beside a bus stop 3.7 km from the metro gets the surface-stop credit, backed by a city-wide layer', async () => {
+    const body = await json(await locationIndex(BESIDE_JURJONIY_BUS_STOP));
+    expect(body.district.id).toBe('uchtepa');
+    const [metro, stops] = body.subindexes.transport.components;
+    expect(metro).toMatchObject({ feature: 'metro_station', used: true });
+    expect(stops).toMatchObject({ feature: 'surface_stop', used: true, coverage: 'full', layers: ['transit_stops_osm'] });
+    expect(body.subindexes.transport).toMatchObject({ score: 33.3, coverage: 'full', complete: true }); // 100 × (0.3 + 0.1) / 1.2: no metro within 2 km
   });
 
   it('scores an address: geocoded first, the reply says where and how precisely', async () => {
@@ -210,6 +224,21 @@ describe('GraphQL through the gateway', () => {
     expect(g.lon).toBeGreaterThan(69.1);
     expect(g.locationIndex.district.id).toBe('yunusabad');
     expect(Array.isArray(g.candidates)).toBe(true);
+  });
+
+  it('a mahalla is scored in the district its address names: "Chilonzor tumani, Qatortol MFY" is Chilanzar in both', async () => {
+    // Its one geocoded listing lies 221 m inside Uchtepa's polygon; the centre is moved into Chilanzar.
+    const address = 'Chilonzor tumani, Qatortol MFY';
+    const { data, errors } = await json(await gql('query($a: String!) { geocode(address: $a) { lat lon precision matched { district { id } mahalla { id centre { lat lon } } } locationIndex { lat lon district { id } } } }', { a: address }));
+    expect(errors).toBeUndefined();
+    const g = data.geocode;
+    expect(g).toMatchObject({ precision: 'mahalla', matched: { district: { id: 'chilanzar' }, mahalla: { id: 'chilanzar/katartal' } } });
+    expect(g.matched.mahalla.centre).toEqual({ lat: g.lat, lon: g.lon });
+    expect(g.locationIndex).toEqual({ lat: g.lat, lon: g.lon, district: { id: 'chilanzar' } });
+    // The REST route, which geocodes and scores in one call, agrees.
+    const body = await json(await locationIndex({ address }));
+    expect(body.geocoded.matched).toMatchObject({ district: 'Chilanzar', mahalla_id: 'chilanzar/katartal' });
+    expect(body.district.id).toBe('chilanzar');
   });
 
   it('geocode of an unplaceable address: UNRESOLVABLE_ADDRESS with suggestions in extensions', async () => {

@@ -4,6 +4,9 @@ import { geocode, reverseDistrict, UnresolvableAddressError, type GeocodeResult 
 import { buildShippedGazetteer } from '../../models/location/geocode/build-gazetteer';
 import { evaluateHoldOut, type EvaluationReport } from '../../models/location/geocode/evaluate';
 import { GAZETTEER_PATH, loadGazetteer, serialiseGazetteer } from '../../models/location/geocode/gazetteer-file';
+import { LocationIndex } from '../../models/location';
+import { loadDistrictBoundaries } from '../../models/location/districts';
+import { distanceOutsideM, movedInside } from '../../models/location/geocode/district-polygons';
 import { distanceM } from '../../models/location/geocode/geo';
 import { readPlace } from '../../models/location/geocode/place-parse';
 
@@ -183,6 +186,43 @@ describe('reverseDistrict', () => {
   test('every place centre lies in a district, so the location index can score any answer', () => {
     const outside = loadGazetteer().places.filter((p) => reverseDistrict(p.lat, p.lon) === null);
     expect(outside).toEqual([]);
+  });
+});
+
+describe('mahalla centres and the district polygons agree', () => {
+  test('every mahalla centre lies in the polygon of the district the vocabulary lists it under, as the location index scores it', () => {
+    const index = LocationIndex.load();
+    const placed = loadGazetteer().mahallas.filter((m) => m.lat !== null && m.lon !== null);
+    expect(placed).toHaveLength(145);
+    // 12 of them had their listings' median in a neighbour's polygon (1 m to 634 m out) before they were moved in.
+    const outside = placed
+      .map((m) => ({ id: m.id, named: m.id.split('/')[0], scored: index.districtOf(m.lat!, m.lon!) }))
+      .filter(({ named, scored }) => scored !== named);
+    expect(outside).toEqual([]);
+  });
+
+  test('a centre moved into its district keeps its listings, and its spread says how far they are', () => {
+    const qatortol = loadGazetteer().mahallas.find((m) => m.id === 'chilanzar/katartal')!;
+    // One geocoded listing, 221 m inside Uchtepa: the centre is 10 m inside Chilanzar's boundary from there.
+    expect(qatortol).toMatchObject({ source: 'geocoded', listings: 1 });
+    expect(qatortol.spreadM).toBeGreaterThanOrEqual(221);
+    expect(qatortol.spreadM).toBeLessThan(221 + 20);
+    const answer = geocode('Chilonzor tumani, Qatortol MFY');
+    expect(answer).toMatchObject({ precision: 'mahalla', lat: qatortol.lat, lon: qatortol.lon, matched: { district: 'chilanzar', mahalla: 'Katartal' } });
+    expect(reverseDistrict(answer.lat, answer.lon)).toBe('chilanzar');
+  });
+
+  test('movedInside: a point inside stays; one outside lands about 10 m past the nearest stretch of boundary', () => {
+    const chilanzar = loadDistrictBoundaries().find((d) => d.id === 'chilanzar')!;
+    const inside = { lat: 41.274359, lon: 69.2049735 }; // Chilonzor metro
+    expect(movedInside(chilanzar, inside)).toBe(inside);
+    const outside = { lat: 41.270117, lon: 69.16706 }; // Qatortol's listing, in Uchtepa
+    const moved = movedInside(chilanzar, outside);
+    expect(distanceOutsideM(chilanzar, moved)).toBe(0);
+    // About 10 m past the boundary (the step is taken across the boundary stretch, in a plane tangent at the point).
+    const past = distanceM(outside, moved) - distanceOutsideM(chilanzar, outside);
+    expect(past).toBeGreaterThan(9);
+    expect(past).toBeLessThan(12);
   });
 });
 

@@ -104,6 +104,22 @@ describe('scores', () => {
     expect(index.score(far.lat, far.lon).subindexes.transport.score).toBe(0);
   });
 
+  test('next to a bus stop 3.7 km from any metro station, transport gets the surface-stop credit', () => {
+    // The OSM stop "Журжоний" in Uchtepa, and its twin across the street 63 m away.
+    const [lon, lat] = artifact.points.surface_stop!.find((p) => p[3] === 'Журжоний')!;
+    const nearestStation = Math.min(...artifact.points.metro_station!.map(([x, y]) => metresBetween(lon, lat, x, y)));
+    expect(nearestStation).toBeGreaterThan(3_500);
+    const beside = { lat: lat + 0.0003, lon }; // about 33 m north of the stop
+    expect(index.districtOf(beside.lat, beside.lon)).toBe('uchtepa');
+    const transport = index.score(beside.lat, beside.lon).subindexes.transport;
+    // Metro: nothing within 2 km. Stops: the nearest within 150 m (0.3) and the twin (0.1): 100 × 0.4 / 1.2.
+    expect(transport.score).toBeCloseTo(33.3, 1);
+    expect(transport).toMatchObject({ coverage: 'full', complete: true });
+    // Without the stop layer the same point scored nothing on transport.
+    const withoutStops: LayersArtifact = { ...artifact, points: Object.fromEntries(Object.entries(artifact.points).filter(([category]) => category !== 'surface_stop')) };
+    expect(LocationIndex.fromArtifact(withoutStops).score(beside.lat, beside.lon).subindexes.transport.score).toBe(0);
+  });
+
   test('market liquidity counts listings: the Chilonzor estates are deep, the southern edge has none', () => {
     expect(index.score(CHILONZOR_METRO.lat, CHILONZOR_METRO.lon).subindexes.market_liquidity.score).toBe(100);
     expect(index.score(SERGELI_SOUTH_EDGE.lat, SERGELI_SOUTH_EDGE.lon).subindexes.market_liquidity.score).toBe(0);
@@ -139,9 +155,19 @@ describe('coverage', () => {
     // Schools are required and have no layer: named in the basis, with no layers behind them.
     const schools = score.subindexes.education.components.find((c) => c.feature === 'school')!;
     expect(schools).toMatchObject({ required: true, used: true, coverage: 'none', layers: [] });
-    // Bus stops are optional and have no layer: left out of the subindex, which stays complete.
+    // Bus stops are optional, and the OpenStreetMap layer covers the whole city: used, and transport stays complete.
     const stops = score.subindexes.transport.components.find((c) => c.feature === 'surface_stop')!;
-    expect(stops).toMatchObject({ required: false, used: false, coverage: 'none' });
+    expect(stops).toMatchObject({ required: false, used: true, coverage: 'full' });
+    expect(stops.layers).toEqual([expect.objectContaining({ layer: 'transit_stops_osm', features: 1509, coverage: 'city' })]);
+  });
+
+  test('the bus-stop layer backs transport as complete in every district', () => {
+    for (const district of artifact.districts.districts) {
+      const [lon, lat] = artifact.points.surface_stop!.find(([x, y]) => index.districtOf(y, x) === district.id)!;
+      const transport = index.score(lat, lon).subindexes.transport;
+      expect(transport).toMatchObject({ coverage: 'full', complete: true });
+      expect(transport.components.find((c) => c.feature === 'surface_stop')).toMatchObject({ used: true, coverage: 'full' });
+    }
   });
 
   test('a subindex with no layer scores null, not 0, and the composite renormalises over the rest', () => {
@@ -239,6 +265,12 @@ describe('layers and the artifact', () => {
     writeFileSync(csvFile, 'name,lat,lon\nA,41.3,69.25\nB,,69.26\n');
     expect(loadLayer(csvFile, { id: 'stops', category: 'surface_stop' })).toMatchObject({ format: 'csv', features: 2, skipped: 1 });
     expect(() => loadLayer(csvFile, { id: 'stops' })).toThrow(/Category column/);
+    const typedFile = join(dir, 'transit.csv');
+    writeFileSync(typedFile, 'name,line,lat,lon,type\nChilonzor,,41.274359,69.2049735,metro\n,,41.2755387,69.1936997,bus\nX,,41.3,69.2,ferry\n');
+    const typed = loadLayer(typedFile, { id: 'transit' });
+    expect(typed.points.map((p) => p.category)).toEqual(['metro_station', 'surface_stop']);
+    expect(typed).toMatchObject({ features: 3, skipped: 1 });
+    expect(loadLayer(typedFile, { id: 'transit', keep: ['surface_stop'] })).toMatchObject({ features: 3, skipped: 2, points: [expect.objectContaining({ category: 'surface_stop' })] });
     const pbf = join(dir, 'tashkent.osm.pbf');
     writeFileSync(pbf, Buffer.from([0, 1, 2]));
     expect(() => loadLayer(pbf, { id: 'tashkent' })).toThrow(UnsupportedLayerFormatError);
@@ -247,8 +279,9 @@ describe('layers and the artifact', () => {
 
   test('the committed artifact holds what scoring needs and nothing more', () => {
     expect(artifact.districts.districts.map((d) => d.id)).toHaveLength(12);
-    expect(artifact.layers.map((l) => l.id)).toEqual(['metro_stations', 'supermarkets_korzinka', 'culture_tourism', 'fire_stations', 'cafes_mirabad', 'landmarks_mixed']);
+    expect(artifact.layers.map((l) => l.id)).toEqual(['metro_stations', 'supermarkets_korzinka', 'culture_tourism', 'fire_stations', 'cafes_mirabad', 'landmarks_mixed', 'transit_stops_osm']);
     expect(artifact.points.metro_station).toHaveLength(49);
+    expect(artifact.points.surface_stop).toHaveLength(1509);
     expect(artifact.points.grocery).toHaveLength(111);
     expect(artifact.points.cafe).toHaveLength(152);
     expect(artifact.points.fire_station).toHaveLength(24);
@@ -260,6 +293,17 @@ describe('layers and the artifact', () => {
     const decimals = (x: number) => (String(x).split('.')[1] ?? '').length;
     expect(Object.values(artifact.points).flat().every((p) => decimals(p[0]) <= 6 && decimals(p[1]) <= 6)).toBe(true);
     expect(artifact.layers.find((l) => l.id === 'landmarks_mixed')).toMatchObject({ features: 102, skipped: 4, duplicates: 1 });
+  });
+
+  test('the metro stations of the transit file are those of the metro layer: skipped, not counted twice', () => {
+    expect(artifact.layers.find((l) => l.id === 'transit_stops_osm')).toMatchObject({ features: 1558, skipped: 49, duplicates: 0, points: { surface_stop: 1509 }, coverage: 'city' });
+    const all = loadLayer(join(DATA_DIR, 'geo/poi/transit_stops_osm.csv'), { id: 'transit_stops_osm' });
+    const stations = all.points.filter((p) => p.category === 'metro_station');
+    expect(stations).toHaveLength(49);
+    for (const station of stations) {
+      const nearest = Math.min(...artifact.points.metro_station!.map(([lon, lat]) => metresBetween(station.lon, station.lat, lon, lat)));
+      expect(nearest).toBeLessThan(5); // the same OSM stations, placed within 3.6 m
+    }
   });
 
   test('rebuilding the artifact is deterministic and gives the committed file byte for byte', () => {

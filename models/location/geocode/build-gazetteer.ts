@@ -10,16 +10,22 @@
  * 3. A place's centre is the median of its points after dropping those far from the group
  *    (a listing the geocoder put in the wrong quarter); its spread is their median distance to it.
  * 4. A mahalla's centre is that of the geocoded listings naming it; failing those, that of the
- *    places uybor addresses name with it (./co-named.ts); failing both, it has none.
+ *    places uybor addresses name with it (./co-named.ts); failing both, it has none. It lies in its
+ *    own district's polygon, where the location index scores it: the vocabulary lists every mahalla
+ *    under one district, and an answer naming it is in that district. A centre outside (12 of 145
+ *    in the 2021 listings, 1 m to 634 m out: the listings' geocoder and the OSM boundary disagree)
+ *    is moved just inside the nearest stretch of its district's boundary, and its spread measured
+ *    from there, so the confidence says how far its listings are.
  * 5. Districts get their polygon's centroid (moved inside where the polygon bends round it).
- * 6. Every centre lies in a district polygon: one falling in a gap between polygons is moved to the
- *    nearest point of its district, so that the location index can score any answer.
+ * 6. Every place centre lies in a district polygon: one falling in a gap between polygons is moved
+ *    to the nearest point of its district, so that the location index can score any answer. Streets
+ *    and quarters may lie in a neighbour's polygon (Chilanzar's quarters from 11 on are in Uchtepa).
  */
 import { writeFileSync } from 'node:fs';
 import { DISTRICT_IDS, mahallasOf, type DistrictId } from '../../vocabulary';
 import { districtAt, loadDistrictBoundaries, type DistrictBoundary } from '../districts';
 import { coNamedPoints, loadCoNamedAddresses } from './co-named';
-import { centreOf, nearestPointInside } from './district-polygons';
+import { centreOf, movedInside, nearestPointInside } from './district-polygons';
 import { GAZETTEER_PATH, gazetteerSources, serialiseGazetteer } from './gazetteer-file';
 import { distanceM, median, robustCentre, roundCoordinate, type LatLon } from './geo';
 import { loadGeocodedListings, type GeocodedListing } from './geocoded-listings';
@@ -81,11 +87,12 @@ export function buildGazetteer({ listings, coNamedAddresses, polygons, sources }
   const mahallas: GazetteerMahalla[] = [...mahallaDistrict.keys()]
     .sort(byCodePoint)
     .map((id) => {
-      const geocoded = robustCentre(mahallaPoints.get(id) ?? [], OUTLIER_DISTANCE_M.mahalla);
-      const centre = geocoded ?? robustCentre(coNamed.get(id) ?? [], OUTLIER_DISTANCE_M.mahalla);
+      const polygon = polygons.find((p) => p.id === mahallaDistrict.get(id))!;
+      const inItsDistrict = (median: LatLon) => movedInside(polygon, median);
+      const geocoded = robustCentre(mahallaPoints.get(id) ?? [], OUTLIER_DISTANCE_M.mahalla, inItsDistrict);
+      const centre = geocoded ?? robustCentre(coNamed.get(id) ?? [], OUTLIER_DISTANCE_M.mahalla, inItsDistrict);
       if (centre === null) return { id, source: null, lat: null, lon: null, listings: 0, spreadM: null };
-      const { lat, lon } = insideDistrict(polygons, mahallaDistrict.get(id)!, centre);
-      return { id, source: geocoded !== null ? 'geocoded' : 'co-named', lat, lon, listings: centre.points, spreadM: centre.spreadM };
+      return { id, source: geocoded !== null ? 'geocoded' : 'co-named', lat: centre.lat, lon: centre.lon, listings: centre.points, spreadM: centre.spreadM };
     });
 
   const districts = DISTRICT_IDS.map((id) => districtOf(polygons.find((p) => p.id === id)!, districtPoints.get(id)!));

@@ -36,13 +36,15 @@ export interface RobustCentre extends LatLon {
 /**
  * Component-wise median, recomputed without the points farther than `outlierM` from the first one:
  * a listing the geocoder put in the wrong quarter does not move the centre, and does not count.
- * Null when no point survives (no majority agrees on a place).
+ * `place` may then move the median where the centre must be (into its district); the spread is
+ * measured from where it ends up. Null when no point survives (no majority agrees on a place).
  */
-export function robustCentre(points: readonly LatLon[], outlierM: number): RobustCentre | null {
+export function robustCentre(points: readonly LatLon[], outlierM: number, place: (median: LatLon) => LatLon = (m) => m): RobustCentre | null {
   if (points.length === 0) return null;
   const first = { lat: median(points.map((p) => p.lat)), lon: median(points.map((p) => p.lon)) };
   const kept = points.filter((p) => distanceM(p, first) <= outlierM);
   if (kept.length === 0) return null;
-  const centre = { lat: roundCoordinate(median(kept.map((p) => p.lat))), lon: roundCoordinate(median(kept.map((p) => p.lon))) };
+  const placed = place({ lat: roundCoordinate(median(kept.map((p) => p.lat))), lon: roundCoordinate(median(kept.map((p) => p.lon))) });
+  const centre = { lat: roundCoordinate(placed.lat), lon: roundCoordinate(placed.lon) };
   return { ...centre, points: kept.length, spreadM: Math.round(median(kept.map((p) => distanceM(p, centre)))) };
 }
