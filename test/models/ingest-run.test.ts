@@ -21,16 +21,16 @@ test('every row read is either a record or counted under one drop reason', () =>
     expect(s.rowsIn).toBe(s.rowsOut + dropped);
     expect(result.records.filter((r) => r.source === s.source)).toHaveLength(s.rowsOut);
   }
-  expect(result.report.totals.rowsIn).toBe(19_104);
+  expect(result.report.totals.rowsIn).toBe(23_673);
   expect(result.report.totals.rowsOut).toBe(result.records.length);
 });
 
 test('row counts match the README and the snapshot', () => {
   expect(result.report.sources.map((s) => [s.source, s.rowsIn])).toEqual([
-    ['uybor_2025', 3006], ['uybor_2025_b', 2444], ['uybor_2025_en', 2750], ['uybor_houses_2025', 568],
-    ['olx_2024', 2771], ['olx_2021', 7565],
+    ['uybor_2026', 700], ['uybor_2025', 3006], ['uybor_2025_b', 2444], ['uybor_2025_en', 2750], ['uybor_houses_2025', 568],
+    ['uybor_2023', 3869], ['olx_2024', 2771], ['olx_2021', 7565],
   ]);
-  expect(result.report.snapshot.id).toBe('shared-data-2026-11-21');
+  expect(result.report.snapshot.id).toBe('shared-data-2026-11-24');
 });
 
 test('the English file shrinks to about a hundred unique listings, its fall-back district found', () => {
@@ -61,6 +61,18 @@ test('outside-city addresses, сум prices, and the 2021 period are handled', (
   expect(new Set(result.records.filter((r) => r.source === 'olx_2021').map((r) => r.period))).toEqual(new Set(['2021-02']));
 });
 
+test('the mixed 2023 and 2026 uybor files: houses and land routed out of the flats, 2026 periods from posted_at', () => {
+  const of = (source: string) => result.records.filter((r) => r.source === source);
+  expect(sourceReport('uybor_2023').dropped.not_residential).toBeGreaterThan(100); // land plots
+  expect(of('uybor_2023').filter((r) => r.propertyType === 'house').every((r) => r.landAreaSotka !== null || r.totalFloors !== null)).toBe(true);
+  expect(sourceReport('uybor_2023').corrections.area_from_price_per_m2).toBeGreaterThan(0);
+  expect(sourceReport('uybor_2026').dropped.not_residential).toBe(55); // 34 land + 21 business
+  const flats2026 = of('uybor_2026').filter((r) => r.propertyType === 'apartment');
+  expect(new Set(flats2026.map((r) => r.period))).toEqual(new Set(['2026-06', '2026-07']));
+  expect(flats2026.every((r) => r.lat !== null && r.lon !== null)).toBe(true);
+  expect(flats2026.filter((r) => r.market === 'new').length).toBeGreaterThan(150);
+});
+
 test('records are canonical: exact keys, valid districts, sane values, no free text', () => {
   // Checked in plain code and asserted once: 12,000 records × a dozen expect() calls is slow in Jest.
   const problems = result.records.flatMap((r) => {
@@ -73,8 +85,8 @@ test('records are canonical: exact keys, valid districts, sane values, no free t
     if (r.floor !== null && r.totalFloors !== null && r.floor > r.totalFloors) found.push('floor');
     if (r.mahallaId !== null && !r.mahallaId.startsWith(`${r.district}/`)) found.push('mahalla');
     if (!/^\d{4}-\d{2}$/.test(r.period)) found.push('period');
-    if (r.propertyType === 'house' && r.source !== 'uybor_houses_2025') found.push('house source');
-    if (r.lat !== null && r.source !== 'olx_2021') found.push('coordinates');
+    if (r.propertyType === 'house' && !['uybor_houses_2025', 'uybor_2023', 'uybor_2026'].includes(r.source)) found.push('house source');
+    if (r.lat !== null && r.source !== 'olx_2021' && r.source !== 'uybor_2026') found.push('coordinates');
     return found.map((problem) => `${r.source}:${r.sourceRow} ${problem}`);
   });
   expect(problems).toEqual([]);
@@ -108,7 +120,7 @@ test('deterministic, in source then row order', () => {
 
 test('dataSnapshot names the snapshot and hashes every listing file read', () => {
   const snapshot = dataSnapshot();
-  expect(snapshot.id).toBe('shared-data-2026-11-21');
+  expect(snapshot.id).toBe('shared-data-2026-11-24');
   expect(snapshot.files.map((f) => f.path)).toContain('listings/olx_apartments_2021_geocoded.csv');
   expect(snapshot.files.find((f) => f.path === 'listings/uybor_apartments_2025.csv')).toEqual({
     path: 'listings/uybor_apartments_2025.csv',

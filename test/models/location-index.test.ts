@@ -120,9 +120,10 @@ describe('scores', () => {
     expect(LocationIndex.fromArtifact(withoutStops).score(beside.lat, beside.lon).subindexes.transport.score).toBe(0);
   });
 
-  test('market liquidity counts listings: the Chilonzor estates are deep, the southern edge has none', () => {
+  test('market liquidity counts listings: the Chilonzor estates are deep, the southern edge nearly empty', () => {
     expect(index.score(CHILONZOR_METRO.lat, CHILONZOR_METRO.lon).subindexes.market_liquidity.score).toBe(100);
-    expect(index.score(SERGELI_SOUTH_EDGE.lat, SERGELI_SOUTH_EDGE.lon).subindexes.market_liquidity.score).toBe(0);
+    // One 2026 uybor listing lies within reach of the edge (the 2021 olx file had none there).
+    expect(index.score(SERGELI_SOUTH_EDGE.lat, SERGELI_SOUTH_EDGE.lon).subindexes.market_liquidity.score).toBeLessThan(5);
   });
 
   test('scoreMany gives what score gives, point by point', () => {
@@ -287,7 +288,7 @@ describe('layers and the artifact', () => {
     expect(artifact.points.fire_station).toHaveLength(24);
     // Listings: coordinates and a count per point only, no prices.
     expect(artifact.listings.points.every((p) => p.length === 3 && Number.isInteger(p[2]) && p[2] >= 1)).toBe(true);
-    expect(artifact.listings.points.reduce((sum, p) => sum + p[2], 0)).toBe(artifact.listings.records.olx_2021);
+    expect(artifact.listings.points.reduce((sum, p) => sum + p[2], 0)).toBe(Object.values(artifact.listings.records).reduce((sum, n) => sum + (n ?? 0), 0));
     expect(artifact.listings.records.olx_2021).toBeGreaterThan(5_000);
     // Coordinates carry at most six decimals.
     const decimals = (x: number) => (String(x).split('.')[1] ?? '').length;

@@ -134,8 +134,8 @@ describe('model card', () => {
     const { markdown, warnings } = await renderModelCard(VERSION, { artifactsRoot: root() });
     expect(warnings).toEqual([]);
     // Overall table: n, R², MAPE, median APE, MAE, PPE10, PPE20, coverage, median width.
-    expect(markdown).toContain('| headline (held out by time and source) | 1,234 | 0.812 | 12.3% | 9.9% | 12,346 | 50% | 80% | 90.1% | 55% |');
-    expect(markdown).toContain('| k-fold (random split) | 4,321 | 0.800 | 13.0% | 9.0% | 14,000 | 52% | 79% | 90.0% | 60% |');
+    expect(markdown).toContain('| headline: forward in time and across scrapes (uybor July 2026) | 1,234 | 0.812 | 12.3% | 9.9% | 12,346 | 50% | 80% | 90.1% | 55% |');
+    expect(markdown).toContain('| leave one source out (every source but olx 2021) | 4,321 | 0.800 | 13.0% | 9.0% | 14,000 | 52% | 79% | 90.0% | 60% |');
     expect(markdown).toContain('**Headline protocol.** Synthetic time split: fitted on old rows, tested on new rows.');
     expect(markdown).toContain('half of its estimates were within 9.9% of the asking price');
     expect(markdown).toContain('MAPE) was 12.3% and R² 0.812');
@@ -143,7 +143,7 @@ describe('model card', () => {
     DISTRICT_IDS.forEach((id, i) => {
       const m = districtMetrics(i);
       const row = `| ${DISTRICT_NAMES[id]} | ${int(m.n)} | ${m.r2.toFixed(3)} | ${pct(m.mape)} | ${pct(m.medianApe)} | ${int(m.maeUsd)} | ${pct(m.ppe10, 0)} | ${pct(m.ppe20, 0)} | ${pct(m.intervalCoverage)} | ${pct(m.medianIntervalWidth, 0)} | ${accuracyClass(m)} |`;
-      expect(markdown).toContain(row); // headline and k-fold tables
+      expect(markdown).toContain(row); // headline and leave-one-source-out tables
       const ref = REFERENCE_DISTRICTS[id];
       expect(markdown).toContain(`| ${DISTRICT_NAMES[id]} | ${int(m.n)} | ${ref.r2.toFixed(3)} | ${m.r2.toFixed(3)} | ${m.r2.toFixed(3)} | ${pct(ref.mape)} | ${pct(m.mape)} | ${pct(m.mape)} | ${int(ref.maeUsd)} |`);
     });
@@ -224,13 +224,13 @@ describe('model card', () => {
     expect(bytes[0].toString()).toBe(a.markdown);
   });
 
-  test('a version without evaluation.json: three figures and a note', async () => {
+  test('a version without evaluation.json: four figures and a note', async () => {
     const artifactsRoot = root();
     const docsDir = join(artifactsRoot, 'docs');
     await writeModelCard(VERSION, { artifactsRoot, docsDir });
     unlinkSync(join(artifactsRoot, VERSION, 'evaluation.json'));
     const { markdown, figures } = await renderModelCard(VERSION, { artifactsRoot });
-    expect(Object.keys(figures).sort()).toEqual(['error-by-district', 'feature-importance', 'interval-coverage']);
+    expect(Object.keys(figures).sort()).toEqual(['error-by-district', 'feature-importance', 'interval-coverage', 'market-index']);
     expect(markdown).toContain('not drawn, this version has no evaluation.json');
     expect(markdown).not.toContain('(model-card/predicted-vs-actual.svg)');
     // The scatter of the earlier card does not linger next to a card that does not link it.
@@ -243,7 +243,7 @@ describe('model card', () => {
     const docsDir = join(artifactsRoot, 'docs');
     const lines: string[] = [];
     expect(await runModelCardCli([], (l) => lines.push(l), { artifactsRoot, docsDir })).toBe(0);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(lines[0]).toMatch(/MODEL_CARD\.md$/);
     expect(readFileSync(join(docsDir, 'MODEL_CARD.md'), 'utf8')).toContain(`residential model ${VERSION}`);
     const refused: string[] = [];
