@@ -102,12 +102,15 @@ export class ResidentialModelSet implements ResidentialRuntime {
 
   summary(): ResidentialModelSummary {
     const { manifest } = this;
-    const headline = manifest.evaluation.headline;
+    const { headline, leaveOneSourceOut } = manifest.evaluation;
+    // Each district's metrics from the view its accuracy class comes from: the forward test where it
+    // has enough listings (train.ts: 30), else leaving one source out.
+    const ids = [...new Set([...Object.keys(headline.districts), ...Object.keys(leaveOneSourceOut.districts)])];
     return {
       ...versionSummary(manifest),
-      districts: Object.entries(headline.districts).map(([id, m]) => {
-        const { accuracyClass, ...metrics } = m;
-        return { district: DISTRICT_NAMES[id as DistrictId] ?? id, metrics, accuracyClass };
+      districts: ids.map((id) => {
+        const { accuracyClass, ...metrics } = (headline.districts[id]?.n ?? 0) >= 30 ? headline.districts[id] : leaveOneSourceOut.districts[id] ?? headline.districts[id];
+        return { district: DISTRICT_NAMES[id as DistrictId] ?? id, metrics, accuracyClass: manifest.districtAccuracy[id] ?? accuracyClass };
       }),
       market: manifest.market,
     };
