@@ -1,16 +1,21 @@
 /**
- * Issue 14 on every door of the real service: `valuation_date` in (REST, GraphQL, bulk, MCP),
- * `market_level` out, and the `marketIndex` query. These need a residential version trained with
+ * Issue 14 on every door of the real service: `valuation_date` in (REST, GraphQL, bulk, MCP,
+ * batch items, `npm run valuate`), `market_level` out, and the `marketIndex` query. These need a residential version trained with
  * the market index (its manifest has `marketIndex`); the seed's 2026.11.4 has none and does not load.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { measureForExecution } from '../../gateway/graph/limits';
+import { ResidentialModelService } from '../../models/residential/serving';
+import { valuateFile } from '../../models/valuate-cli';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { SUBGRAPHS } from '../../schema/subgraphs';
 import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS, type Connected } from '../mcp/support';
 import { expectError, json, useTestStack } from '../support/stack';
+import { until } from '../support/wait';
 
 const fixture = useTestStack();
 const predict = (body: unknown) => fixture.post('/api/predict/home', body);
@@ -182,6 +187,62 @@ describe('MCP value_home', () => {
     const result = await session.client.callTool({ name: 'value_home', arguments: { ...SAMPLE_HOME_ARGUMENTS, valuation_date: '2026/07/01' } });
     expect(result.isError).toBe(true);
     expect((result.content as { text: string }[])[0].text).toMatch(/^INVALID_PARAMETER \(argument valuation_date\)/);
+  });
+});
+
+describe('POST /api/batch', () => {
+  it('values each item\'s home at its own valuation_date; a bad one fails that item alone', async () => {
+    const home = { area: 65, rooms: 3, floor: 4, total_floors: 9 };
+    const address = 'Chilonzor tumani, 13-kvartal';
+    const items = [
+      { address, home: { ...home, valuation_date: newestPeriod } },
+      { address, home: { ...home, valuation_date: addMonths(newestPeriod, 12) } },
+      { address, home: { ...home, valuation_date: 'someday' } },
+    ];
+    const submitted = await fixture.post('/api/batch', { items });
+    expect(submitted.status).toBe(202);
+    const { id } = await json(submitted);
+    const get = (path: string) => fixture.stack.fetch(path, { headers: { 'x-api-key': fixture.key } });
+    const job = await until(async () => json(await get(`/api/batch/${id}`)), (j) => ['completed', 'failed', 'cancelled'].includes(j.status));
+    expect(job).toMatchObject({ status: 'completed', succeeded: 2, failed: 1 });
+    const lines = (await (await get(`/api/batch/${id}/results`)).text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0].ok).toBe(true);
+    expect(lines[1].ok).toBe(true);
+    expect(logWidth(lines[1].result.home)).toBeGreaterThan(logWidth(lines[0].result.home));
+    expect(lines[2]).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+    expect(lines[2].error.message).toMatch(/valuation_date/);
+  });
+});
+
+describe('npm run valuate', () => {
+  it('dates each home line by its own valuation_date, else by --valuation-date, else today; replies carry market_level', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valuate-dates-'));
+    const runtime = await ResidentialModelService.start({ pollMs: 60_000 });
+    try {
+      const own = `${addMonths(newestPeriod, 2)}-10`;
+      const lines = [{ ...SAMPLE_HOME_REQUEST, valuation_date: own }, SAMPLE_HOME_REQUEST, { ...SAMPLE_HOME_REQUEST, valuation_date: 'someday' }];
+      writeFileSync(join(dir, 'in.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+      const run = async (valuationDate?: string) => {
+        await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), { home: async () => runtime }, { valuationDate });
+        return readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      };
+      const before = todayUtc();
+      const undated = await run();
+      expect(undated[0].market_level.valuation_date).toBe(own);
+      expect([before, todayUtc()]).toContain(undated[1].market_level.valuation_date);
+      expect(undated[2].error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'valuation_date' });
+      const dated = await run(newestPeriod);
+      expect(dated[0].market_level.valuation_date).toBe(own);
+      expect(dated[1].market_level).toMatchObject({ valuation_date: `${newestPeriod}-01`, data_age_months: 0, interval_widening: 0 });
+      expect(dated[2].error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'valuation_date' });
+      // The same valuation as the API's at that date.
+      const api = await json(await predict({ ...SAMPLE_HOME_REQUEST, valuation_date: newestPeriod }));
+      expect(dated[1].estimate).toBe(api.estimate);
+      expect(dated[1].interval).toEqual(api.interval);
+    } finally {
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
