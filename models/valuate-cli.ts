@@ -1,10 +1,11 @@
 /**
- * `npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle]`: values a file
+ * `npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle] [--valuation-date YYYY-MM-DD]`: values a file
  * of API-format requests (one JSON object per line: the body of POST /api/predict/home or of
  * POST /api/predict/vehicle) through the runtimes the service uses, and writes one result per line
  * in input order: the API's reply, or the API's error object for a line that fails (the run goes on).
  * A line's own `"kind": "home" | "vehicle"` says which it is; without one, --kind does (default home),
- * so one file may mix homes and vehicles. Lines are read and valued in chunks (one runtime call per
+ * so one file may mix homes and vehicles. A home line's own `valuation_date` dates its value; without
+ * one, --valuation-date does (default today). Lines are read and valued in chunks (one runtime call per
  * kind per chunk), so memory stays flat whatever the file's size; a model is loaded only once a line
  * needs it.
  */
@@ -38,6 +39,8 @@ export interface ValuateRuntimes {
 export interface ValuateOptions {
   /** The kind of a line without a `kind` field. @default 'home' */
   defaultKind?: ValuationKind;
+  /** The valuation_date of a home line without one (YYYY-MM-DD or YYYY-MM). @default today */
+  valuationDate?: string;
 }
 
 export interface ValuateSummary {
@@ -72,10 +75,11 @@ async function withRuntime<R, T>(kind: ValuationKind, loader: (() => Promise<R>)
 
 type Valuers = { [K in ValuationKind]: KindValuer<unknown> };
 
-function valuers(runtimes: ValuateRuntimes): Valuers {
+function valuers(runtimes: ValuateRuntimes, valuationDate: string | undefined): Valuers {
   const home: KindValuer<{ parsed: NormalisedHomeInput; restWarnings: string[] }> = {
     parse(body) {
-      const { input, warnings } = parseHomeRestBody(body);
+      const dated = valuationDate !== undefined && (body.valuation_date === undefined || body.valuation_date === null) ? { ...body, valuation_date: valuationDate } : body;
+      const { input, warnings } = parseHomeRestBody(dated);
       return { parsed: normaliseHomeInput(input as unknown as HomeInput), restWarnings: warnings };
     },
     value: (items) => withRuntime('home', runtimes.home, items.length, async (runtime) => {
@@ -98,7 +102,7 @@ function valuers(runtimes: ValuateRuntimes): Valuers {
 }
 
 export async function valuateFile(inputPath: string, outputPath: string, runtimes: ValuateRuntimes, options: ValuateOptions = {}): Promise<ValuateSummary> {
-  const byKind = valuers(memoised(runtimes));
+  const byKind = valuers(memoised(runtimes), options.valuationDate);
   const defaultKind = options.defaultKind ?? 'home';
   const output = createWriteStream(outputPath);
   const summary: ValuateSummary = { lines: 0, valued: 0, failed: 0 };
@@ -186,9 +190,11 @@ async function main(argv: string[]): Promise<void> {
   const input = arg('input');
   const output = arg('output');
   const kind = arg('kind') ?? 'home';
+  const valuationDate = arg('valuation-date');
   if (!input || !output || !VALUATION_KINDS.includes(kind as ValuationKind)) {
-    console.error('usage: npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle]');
+    console.error('usage: npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle] [--valuation-date YYYY-MM-DD]');
     console.error('  (a line may carry its own "kind": "home" | "vehicle"; --kind is for lines without one)');
+    console.error('  (a home line may carry its own "valuation_date"; --valuation-date is for lines without one, default today)');
     process.exit(2);
   }
   const loaded: { home?: ResidentialModelService; vehicle?: VehicleModelSet } = {};
@@ -201,7 +207,7 @@ async function main(argv: string[]): Promise<void> {
     },
   };
   const started = Date.now();
-  const summary = await valuateFile(input, output, runtimes, { defaultKind: kind as ValuationKind });
+  const summary = await valuateFile(input, output, runtimes, { defaultKind: kind as ValuationKind, valuationDate });
   const versions = [loaded.home && `home model ${loaded.home.version}`, loaded.vehicle && `vehicle model ${loaded.vehicle.version}`].filter(Boolean).join(', ');
   await loaded.home?.close();
   await loaded.vehicle?.close();

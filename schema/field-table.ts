@@ -22,9 +22,21 @@ export interface FieldSpec {
    * say that, so the published schema states it in the description and the check is the subgraph's.
    */
   maxIsCurrentYear?: boolean;
+  /** A string field's form (STRING_FORMATS): published and checked as a JSON Schema pattern. */
+  format?: keyof typeof STRING_FORMATS;
   description: string;
   example?: unknown;
 }
+
+/**
+ * Forms a string field may have: the pattern its JSON Schema states (so OpenAPI and the MCP tools
+ * publish it and ajv checks it), and how an error names it. Ranges and calendar checks stay with
+ * the field's own normalisation (e.g. models/residential/request.ts for valuation_date).
+ */
+export const STRING_FORMATS = {
+  /** YYYY-MM-DD, or YYYY-MM for the 1st of the month. */
+  date: { pattern: '^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$', name: 'a date YYYY-MM-DD' },
+} as const;
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const MAX_STRING_LENGTH = 200;
@@ -55,7 +67,7 @@ function fieldJsonSchema(f: FieldSpec): Record<string, unknown> {
   if (f.example !== undefined) base.examples = [f.example];
   switch (f.kind) {
     case 'string':
-      return { ...base, type: 'string', minLength: 1, maxLength: MAX_STRING_LENGTH };
+      return { ...base, type: 'string', minLength: 1, maxLength: MAX_STRING_LENGTH, ...(f.format && { pattern: STRING_FORMATS[f.format].pattern }) };
     case 'number':
     case 'integer':
       // maxIsCurrentYear: no maximum here, or the published document would go stale every January.

@@ -5,6 +5,7 @@
  * published in OpenAPI) and the subgraph's range checks are both derived from this table
  * (./field-table.ts).
  */
+import type { MarketLevel } from '../models/residential/valuation';
 import { requestJsonSchema, type FieldSpec } from './field-table';
 
 export { MAX_BODY_BYTES, MAX_STRING_LENGTH, type FieldSpec } from './field-table';
@@ -23,9 +24,19 @@ export const HOME_FIELDS: readonly FieldSpec[] = [
   { rest: 'sanuzel', restAliases: ['bathroom'], graphql: 'bathroom', kind: 'string', required: false, description: 'Bathroom: alohida (separate), birga (combined), 2+', example: 'alohida' },
   { rest: 'market', graphql: 'market', kind: 'string', required: false, description: 'new (new build) or resale' },
   { rest: 'seller_type', graphql: 'sellerType', kind: 'string', required: false, description: 'owner or agency, when the price comes from a listing' },
-  { rest: 'valuation_date', graphql: 'valuationDate', kind: 'string', required: false, description: 'Date the value is wanted at, YYYY-MM-DD (default today). Past the newest market data the estimate follows the market index and the interval widens with the months since', example: '2026-11-24' },
+  { rest: 'valuation_date', graphql: 'valuationDate', kind: 'string', format: 'date', required: false, description: 'Date the value is wanted at, YYYY-MM-DD (or YYYY-MM, read as the 1st), from 2021-01-01 to 24 months ahead; default today. Past the newest market data the estimate follows the market index and the interval widens with the months since (market_level in the reply)', example: '2026-11-24' },
   { rest: 'asking_price', graphql: 'askingPrice', kind: 'number', required: false, min: 1000, max: 100_000_000, description: 'Asking price in USD, if known: flagged when outside the interval' },
 ];
+
+/** The reply's market level (REST market_level, GraphQL HomeValuation.marketLevel): what each field means, for both. */
+export const MARKET_LEVEL_DESCRIPTIONS: Readonly<Record<keyof MarketLevel, string>> = {
+  valuationDate: 'YYYY-MM-DD: the valuation date asked for (the 1st for YYYY-MM), or the day of valuation',
+  newestDataPeriod: 'YYYY-MM: the newest listing month the model was trained on',
+  dataAgeMonths: 'Whole months from the newest data to the valuation date (0 within the data)',
+  indexRatio: "The market index's price level at the valuation date relative to the newest data (1 = the same, 1.04 = 4% above); past the newest data, the index's long-run drift",
+  intervalWidening: "Allowance for market moves in the months past the newest data, from the index's month-to-month volatility × √months, as a relative half-width (0.05 = ±5% on its own; it adds to the calibrated half-width as independent errors do, so the interval grows by less); 0 within the data",
+};
+export const MARKET_LEVEL_DESCRIPTION = 'The market level the estimate is at: the valuation date, how old the data behind it is, and what that did to the interval';
 
 /** Fields of the fixed legacy example, in the order the seed request sends them. */
 export const SAMPLE_HOME_REQUEST = {

@@ -32,6 +32,13 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
       flags: v.anomaly.flags,
     },
     location: { district: v.location.district, mahalla: v.location.mahalla, mahalla_id: v.location.mahallaId, matched: v.location.matched },
+    market_level: {
+      valuation_date: v.marketLevel.valuationDate,
+      newest_data_period: v.marketLevel.newestDataPeriod,
+      data_age_months: v.marketLevel.dataAgeMonths,
+      index_ratio: v.marketLevel.indexRatio,
+      interval_widening: v.marketLevel.intervalWidening,
+    },
     model_version: v.modelVersion,
     valued_at: v.valuedAt,
     warnings: [...restWarnings, ...v.warnings],

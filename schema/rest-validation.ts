@@ -6,7 +6,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ApiError } from './errors';
-import { checkInputFields, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
+import { checkInputFields, rangeMessage, requestJsonSchema, restBodyToInput, STRING_FORMATS, type FieldSpec } from './field-table';
 import { checkNesting } from './nesting';
 import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './personal-data';
 
@@ -76,6 +76,10 @@ function fromAjv(error: ErrorObject): ApiError {
       return new ApiError('INVALID_PARAMETER', `${name} must not be empty`, field);
     case 'maxLength':
       return new ApiError('INVALID_PARAMETER', `${name} is too long`, field);
+    case 'pattern': {
+      const format = Object.values(STRING_FORMATS).find((f) => f.pattern === error.params.pattern);
+      return new ApiError('INVALID_PARAMETER', `${name} must be ${format?.name ?? `of the form ${String(error.params.pattern)}`}`, field);
+    }
     default:
       return new ApiError('INVALID_PARAMETER', `${name} ${error.message ?? 'is invalid'}`, field);
   }

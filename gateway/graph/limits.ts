@@ -21,7 +21,11 @@ export interface OperationMeasure extends OperationWork {
 
 const itemsOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
 
-/** Root fields that value or score: how many objects one selection of them values. */
+/**
+ * Root fields that value or score: how many objects one selection of them values. Fields that read
+ * what the model in service publishes (residentialModel, marketIndex, vehicleModel, …) value nothing:
+ * they are priced like any field (one per selected field) and take no valuation allowance.
+ */
 const VALUING_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown>) => number>> = {
   homeValuation: () => 1,
   homeValuations: (args) => itemsOf(args.inputs),

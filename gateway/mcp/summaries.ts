@@ -30,7 +30,14 @@ function remarks(flags: readonly string[], warnings: readonly string[]): string 
 
 export function homeSummary(r: HomeReply): string {
   const place = r.location.mahalla ? `${r.location.district}, mahalla ${r.location.mahalla}` : `${r.location.district} (district level)`;
-  return `${valuation(r)}. ${place}; ${grouped(r.price_per_m2)} USD/m²; model ${r.model_version}.${remarks(r.anomaly.flags, r.warnings)}`;
+  return `${valuation(r)}. ${place}; ${grouped(r.price_per_m2)} USD/m²; model ${r.model_version}.${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
+}
+
+/** " Valued at 2026-11-24, 4 months past the newest market data (2026-07); the interval allows ±4.8% for market moves since." (nothing within the data) */
+function marketAge(m: HomeReply['market_level']): string {
+  if (m.data_age_months === 0) return '';
+  const months = m.data_age_months === 1 ? '1 month' : `${m.data_age_months} months`;
+  return ` Valued at ${m.valuation_date}, ${months} past the newest market data (${m.newest_data_period}); the interval allows ±${percent(m.interval_widening)} for market moves since.`;
 }
 
 export function vehicleSummary(r: VehicleReply): string {

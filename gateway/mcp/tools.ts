@@ -55,6 +55,7 @@ const valueHome: ToolDefinition<replies.HomeReply> = {
   description: [
     'Value a flat (apartment) in Tashkent city as loan collateral: its market value in USD with a calibrated 90% prediction interval, a confidence level (high, medium or low), each ensemble model\'s estimate, and anomaly checks against the district and mahalla medians (flags say when to look twice).',
     'Required: district, area (m²), rooms, floor, total_floors. District, mahalla, renovation, building_type and bathroom accept English, Uzbek (Latin or Cyrillic) and Russian spellings; an unknown district fails with UNKNOWN_DISTRICT and suggestions, an unknown mahalla falls back to the district with a warning.',
+    'valuation_date (YYYY-MM-DD, default today) values the flat at another date: market_level in the reply says how many months past the newest market data that is and the allowance the interval makes for market moves since.',
     'Only an address? Call geocode_address first and use its matched district and mahalla. Send no personal data (names, phone numbers): it is refused with PERSONAL_DATA_NOT_ACCEPTED.',
     CONVENTIONS,
   ].join(' '),

@@ -20,6 +20,7 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       models { name estimate }
       anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian modelSpread flags }
       location { districtName mahallaName mahallaId matched }
+      marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
       modelVersion valuedAt warnings
     }
   }` };

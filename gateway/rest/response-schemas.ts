@@ -1,4 +1,5 @@
 /** JSON Schemas of REST replies: fastify serialises with them, and OpenAPI publishes them. */
+import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
 
 const number = { type: 'number' } as const;
 const nullableNumber = { type: ['number', 'null'] } as const;
@@ -53,6 +54,17 @@ export function homeResponseJsonSchema(): Record<string, unknown> {
       location: {
         type: 'object', required: ['district', 'matched'],
         properties: { district: string, mahalla: nullableString, mahalla_id: nullableString, matched: { type: 'string', enum: ['mahalla', 'district'] } },
+      },
+      market_level: {
+        type: 'object', required: ['valuation_date', 'newest_data_period', 'data_age_months', 'index_ratio', 'interval_widening'],
+        description: MARKET_LEVEL_DESCRIPTION,
+        properties: {
+          valuation_date: { ...string, format: 'date', description: MARKET_LEVEL_DESCRIPTIONS.valuationDate },
+          newest_data_period: { ...string, description: MARKET_LEVEL_DESCRIPTIONS.newestDataPeriod },
+          data_age_months: { type: 'integer', description: MARKET_LEVEL_DESCRIPTIONS.dataAgeMonths },
+          index_ratio: { ...number, description: MARKET_LEVEL_DESCRIPTIONS.indexRatio },
+          interval_widening: { ...number, description: MARKET_LEVEL_DESCRIPTIONS.intervalWidening },
+        },
       },
     },
   });

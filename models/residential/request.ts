@@ -8,7 +8,7 @@ import { checkInputFields, restFieldName } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import {
   DISTRICT_NAMES, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
-  parseYesNo, suggestDistricts, type Market, type SellerType,
+  parseYesNo, suggestDistricts, type DistrictMatch, type Market, type SellerType,
 } from '../vocabulary';
 import type { FeatureSource } from './features';
 
@@ -65,12 +65,7 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
     throw new ApiError('INVALID_PARAMETER', `floor (${input.floor}) must not be above total_floors (${input.totalFloors})`, field('floor'));
   }
 
-  const district = matchDistrict(input.district);
-  if (!district) {
-    const suggestions = suggestDistricts(input.district, 3);
-    throw new ApiError('UNKNOWN_DISTRICT', `Unknown district "${clip(input.district)}"${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, field('district'), suggestions);
-  }
-  if (district.via === 'fuzzy') warnings.push(`district "${clip(input.district)}" read as ${district.name}`);
+  const district = resolveDistrict(input.district, warnings);
 
   let mahallaId: string | null = null;
   let mahallaName: string | null = null;
@@ -96,7 +91,7 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
     buildingType: category(input.buildingType, 'buildingType', matchBuildingType),
     furniture: yesNo(input.furniture),
     bathroom: category(input.bathroom, 'bathroom', matchBathroom),
-    market: category(input.market, 'market', (s) => MARKET_ALIASES[s.trim().toLowerCase()] ?? null),
+    market: resolveMarket(input.market),
     seller: category(input.sellerType, 'sellerType', (s) => SELLER_ALIASES[s.trim().toLowerCase()] ?? null),
     askingPrice: input.askingPrice ?? null,
     valuationDate: valuationDate(input.valuationDate),
@@ -106,6 +101,25 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
     location: { district: DISTRICT_NAMES[district.id], mahalla: mahallaName, mahallaId, matched: mahallaId ? 'mahalla' : 'district' },
     warnings,
   };
+}
+
+/**
+ * A district in any spelling (English, Uzbek Latin or Cyrillic, Russian; small typos read with a
+ * warning) → its match; unknown → UNKNOWN_DISTRICT with suggestions. Shared by every query taking a district.
+ */
+export function resolveDistrict(name: string, warnings: string[]): DistrictMatch {
+  const district = matchDistrict(name);
+  if (!district) {
+    const suggestions = suggestDistricts(name, 3);
+    throw new ApiError('UNKNOWN_DISTRICT', `Unknown district "${clip(name)}"${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, field('district'), suggestions);
+  }
+  if (district.via === 'fuzzy') warnings.push(`district "${clip(name)}" read as ${district.name}`);
+  return district;
+}
+
+/** new / resale in any of their spellings (new build, novostroyka, вторичка, …); absent → null (the market's mix). */
+export function resolveMarket(value: string | null | undefined): Market | null {
+  return category(value, 'market', (s) => MARKET_ALIASES[s.trim().toLowerCase()] ?? null);
 }
 
 function category<T>(value: string | null | undefined, graphqlName: string, match: (s: string) => T | null): T | null {

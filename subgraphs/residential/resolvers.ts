@@ -1,16 +1,21 @@
 /** Query resolvers of the residential subgraph: thin glue from GraphQL to the model runtime. */
 import { GraphQLError } from 'graphql';
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { normaliseHomeInput, type NormalisedHomeInput } from '../../models/residential/request';
-import type { HomeValue } from '../../models/residential/valuation';
+import { normaliseHomeInput, resolveDistrict, resolveMarket, type NormalisedHomeInput } from '../../models/residential/request';
+import type { HomeValue, MarketIndexSeries as MarketIndexSeriesValue } from '../../models/residential/valuation';
+import { checkInputFields } from '../../schema/field-table';
+import { HOME_FIELDS } from '../../schema/home-contract';
 import type { ResidentialContext } from './context';
 import { valuationLocation } from './places';
-import { HomeValuation, HomeValuationInput, HomeValuationResult, ResidentialModel } from './types';
+import { HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
 
 export type { ResidentialContext } from './context';
 
 export const MAX_BULK_INPUTS = 1000;
+
+/** The arguments of marketIndex are checked as the same fields of a valuation are (presence, type, personal data). */
+const MARKET_INDEX_FIELDS = HOME_FIELDS.filter((f) => f.graphql === 'district' || f.graphql === 'market');
 
 @Resolver()
 export class HomeValuationResolver {
@@ -42,6 +47,15 @@ export class HomeValuationResolver {
       results[v.index] = { index: v.index, valuation: toValuation(values[i], v.normalised, valuedAt), error: null };
     });
     return results;
+  }
+
+  @Query(() => MarketIndexSeries, { description: "The market index behind the model version in service: the price level of a like-for-like flat per listing month relative to the newest, with its 95% band, for a district (any spelling; estimated by zone of districts) and a segment (new or resale; omitted or null for the market's mix). Valuations dated past the newest month follow its drift, with intervals widened by its volatility" })
+  marketIndex(@Args(() => MarketIndexArgs) { district, market }: MarketIndexArgs, @Ctx() ctx: ResidentialContext): MarketIndexSeriesValue {
+    const { id, segment } = asGraphQLError(() => {
+      checkInputFields(MARKET_INDEX_FIELDS, { district, market });
+      return { id: resolveDistrict(district, []).id, segment: resolveMarket(market) };
+    });
+    return ctx.runtime.marketIndex(id, segment);
   }
 
   @Query(() => ResidentialModel, { description: 'The model version in service: training date, data, held-out accuracy overall and per district' })

@@ -1,5 +1,6 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
-import { Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
 
 export enum ConfidenceLevelEnum {
   high = 'high',
@@ -34,6 +35,8 @@ export class HomeValuationInput {
   market?: string | null;
   @Field(() => String, { nullable: true, description: 'owner or agency, when the price comes from a listing' })
   sellerType?: string | null;
+  @Field(() => String, { nullable: true, description: 'Date the value is wanted at, YYYY-MM-DD (or YYYY-MM, read as the 1st), from 2021-01-01 to 24 months ahead; default today. Past the newest market data the estimate follows the market index and the interval widens with the months since (see marketLevel)' })
+  valuationDate?: string | null;
   @Field(() => Float, { nullable: true, description: 'Asking price in USD, if known: flagged when outside the interval' })
   askingPrice?: number | null;
 }
@@ -69,6 +72,44 @@ export class AnomalyCheck {
   modelSpread!: number;
   @Field(() => [String], { description: 'Reasons to look twice, e.g. AREA_OUTSIDE_DISTRICT_RANGE, ASKING_PRICE_OUTSIDE_INTERVAL' })
   flags!: string[];
+}
+
+@ObjectType({ description: MARKET_LEVEL_DESCRIPTION })
+export class MarketLevel {
+  @Field({ description: MARKET_LEVEL_DESCRIPTIONS.valuationDate }) valuationDate!: string;
+  @Field({ description: MARKET_LEVEL_DESCRIPTIONS.newestDataPeriod }) newestDataPeriod!: string;
+  @Field(() => Int, { description: MARKET_LEVEL_DESCRIPTIONS.dataAgeMonths }) dataAgeMonths!: number;
+  @Field(() => Float, { description: MARKET_LEVEL_DESCRIPTIONS.indexRatio }) indexRatio!: number;
+  @Field(() => Float, { description: MARKET_LEVEL_DESCRIPTIONS.intervalWidening }) intervalWidening!: number;
+}
+
+@ArgsType()
+export class MarketIndexArgs {
+  @Field({ description: 'District in any common spelling (Chilanzar, Chilonzor tumani, Чиланзарский район); unknown: UNKNOWN_DISTRICT with suggestions' })
+  district!: string;
+  @Field(() => String, { nullable: true, description: "new (new build) or resale, in any of the spellings a valuation takes; omitted or null for the market's mix" })
+  market?: string | null;
+}
+
+@ObjectType({ description: 'One month of the market index: the price level relative to the newest month, with its 95% band' })
+export class MarketIndexPoint {
+  @Field({ description: 'YYYY-MM: the listing month' }) period!: string;
+  @Field(() => Float, { description: 'Price level per m² of a like-for-like flat relative to the newest month (1.0 there; 0.8 = 20% lower)' }) index!: number;
+  @Field(() => Float, { description: 'Lower bound of the 95% band of index' }) low!: number;
+  @Field(() => Float, { description: 'Upper bound of the 95% band of index' }) high!: number;
+  @Field(() => Int, { description: 'Listings of the month (all districts) the index was estimated from' }) rows!: number;
+}
+
+@ObjectType({ description: 'The hedonic market index of Tashkent flats behind the model version in service, for one district (estimated by zone of districts) and segment: how the price per m² of a like-for-like flat moved over time' })
+export class MarketIndexSeries {
+  @Field({ description: 'District (English name)' }) district!: string;
+  @Field({ description: 'Zone of neighbouring districts the level is estimated for: centre, north_east, west or south' }) zone!: string;
+  @Field(() => String, { nullable: true, description: "new or resale; null for the market's mix" }) market!: string | null;
+  @Field({ description: 'How the index was estimated' }) method!: string;
+  @Field({ description: 'YYYY-MM: the newest listing month (index 1.0); valuations past it follow driftPerMonth' }) newestPeriod!: string;
+  @Field(() => Float, { description: 'Long-run change of the log price level per month (0.005 ≈ 0.5% a month), which carries the level past the newest data' }) driftPerMonth!: number;
+  @Field(() => Float, { description: 'Month-to-month volatility of the log level per √month: how fast the interval widens past the newest data' }) volatilityPerMonth!: number;
+  @Field(() => [MarketIndexPoint], { description: 'One point per listing month with data, oldest first' }) points!: MarketIndexPoint[];
 }
 
 @ObjectType({ description: 'Training listings of the model version in service in one place: how many, and their median price' })
@@ -126,6 +167,7 @@ export class HomeValuation {
   @Field(() => [ModelEstimate]) models!: ModelEstimate[];
   @Field(() => AnomalyCheck) anomaly!: AnomalyCheck;
   @Field(() => ValuationLocation) location!: ValuationLocation;
+  @Field(() => MarketLevel, { description: MARKET_LEVEL_DESCRIPTION }) marketLevel!: MarketLevel;
   @Field() modelVersion!: string;
   @Field({ description: 'ISO 8601 time of valuation' }) valuedAt!: string;
   @Field(() => [String]) warnings!: string[];
