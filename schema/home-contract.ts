@@ -34,7 +34,7 @@ export const MARKET_LEVEL_DESCRIPTIONS: Readonly<Record<keyof MarketLevel, strin
   newestDataPeriod: 'YYYY-MM: the newest listing month the model was trained on',
   dataAgeMonths: 'Whole months from the newest data to the valuation date (0 within the data)',
   indexRatio: "The market index's price level at the valuation date relative to the newest data (1 = the same, 1.04 = 4% above); past the newest data, the index's long-run drift",
-  intervalWidening: "Allowance for market moves in the months past the newest data, from the index's month-to-month volatility × √months, as a relative half-width (0.05 = ±5% on its own; it adds to the calibrated half-width as independent errors do, so the interval grows by less); 0 within the data",
+  intervalWidening: "How much wider the interval is for the months past the newest data (0.05 = 5% wider than the same valuation dated within the data): the index's month-to-month volatility × √months, added to the calibrated half-width as an independent error; 0 within the data",
 };
 export const MARKET_LEVEL_DESCRIPTION = 'The market level the estimate is at: the valuation date, how old the data behind it is, and what that did to the interval';
 

@@ -37,7 +37,7 @@ export function homeSummary(r: HomeReply): string {
 function marketAge(m: HomeReply['market_level']): string {
   if (m.data_age_months === 0) return '';
   const months = m.data_age_months === 1 ? '1 month' : `${m.data_age_months} months`;
-  return ` Valued at ${m.valuation_date}, ${months} past the newest market data (${m.newest_data_period}); the interval allows ±${percent(m.interval_widening)} for market moves since.`;
+  return ` Valued at ${m.valuation_date}, ${months} past the newest market data (${m.newest_data_period}); the interval is ${percent(m.interval_widening)} wider for market moves since.`;
 }
 
 export function vehicleSummary(r: VehicleReply): string {

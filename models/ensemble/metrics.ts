@@ -70,7 +70,8 @@ export function wilsonBounds(successes: number, n: number, z = 1.96): { low: num
   const z2 = z * z;
   const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  // The interval always holds p itself; rounding can leave the closed-form bound a hair short of it at p = 0 or 1.
+  return { low: Math.min(p, Math.max(0, centre - half)), high: Math.max(p, Math.min(1, centre + half)) };
 }
 
 /** Accuracy class of a district from its held-out numbers (the rule is in the model card). */

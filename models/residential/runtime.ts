@@ -58,7 +58,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
       newestDataPeriod: index.newestPeriod,
       dataAgeMonths: monthsBeyondData(index, period),
       indexRatio: round3(Math.exp(logLevel)),
-      intervalWidening: round3(Math.exp(allowance) - 1),
+      intervalWidening: 0, // set by assess(): how much wider the interval came out than without the allowance
       logLevel,
       allowance,
     };
@@ -70,7 +70,10 @@ export class ResidentialModelSet implements ResidentialRuntime {
     const { logLevel, allowance, ...marketLevel } = this.marketLevel(request, valuationDate);
     const before = inputFlags(request, manifest.market);
     const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
-    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high } = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
+    const levelled = memberLogPpm2.map((v) => v + logLevel);
+    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high } = ensembleEstimate(levelled, this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
+    const withinData = allowance > 0 ? ensembleEstimate(levelled, this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma) : null;
+    marketLevel.intervalWidening = withinData ? round3((high - low) / (withinData.high - withinData.low) - 1) : 0;
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 

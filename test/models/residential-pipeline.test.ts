@@ -117,6 +117,8 @@ describe('metrics', () => {
   it('bounds a measured coverage with the Wilson score interval', () => {
     expect(wilsonBounds(88, 100).low).toBeCloseTo(0.80188, 4);
     expect(wilsonBounds(88, 100).high).toBeCloseTo(0.93, 4);
+    expect(wilsonBounds(37, 37).high).toBe(1); // holds p itself, no rounding short of 1
+    expect(wilsonBounds(0, 12).low).toBe(0);
     expect(wilsonBounds(10, 10).high).toBe(1);
     expect(accuracyMetrics([100, 200, 300, 400], [110, 180, 300, 500], [90, 150, 280, 420], [120, 210, 320, 450]).intervalCoverageBounds95).toEqual(wilsonBounds(3, 4));
     expect(accuracyMetrics([100], [100]).intervalCoverageBounds95).toBeUndefined();
