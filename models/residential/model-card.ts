@@ -221,10 +221,8 @@ function directionSentence(ctx: Context): string {
 function intendedUse(ctx: Context): string {
   const { m } = ctx;
   const sources = m.training.ingest?.sources ?? [];
-  const trained = Object.keys(m.training.bySource);
-  const periods = trained.map((s) => `${s}: ${ctx.sourcePeriod[s] ?? '?'}`);
-  const olx2021 = sources.find((s) => s.source === 'olx_2021');
-  const houses = sources.find((s) => s.source === 'uybor_houses_2025');
+  const houses = sources.find((s) => s.source === 'uybor_houses_2025')?.rowsOut ?? 0;
+  const index = m.marketIndex;
   const fewRows = ctx.districts.filter((d) => (m.training.byDistrict[d] ?? 0) < m.intervals.minRows);
   const fewTested = ctx.districts.filter((d) => (ctx.headline.districts[d]?.n ?? 0) < MIN_CLASS_ROWS);
   const counts = (d: string) => `${districtName(d)} (${int(m.training.byDistrict[d] ?? 0)} training listings, ${int(ctx.headline.districts[d]?.n ?? 0)} held out)`;
@@ -237,9 +235,8 @@ function intendedUse(ctx: Context): string {
     '',
     '- **Intended use**: collateral valuation of apartments in the 12 districts of Tashkent city, at loan origination and when a portfolio is revalued. Read the estimate together with its 90% interval, its confidence level and its anomaly flags; low-confidence or flagged valuations go to a valuer.',
     `- **Asking prices, not transaction prices**: every training price is what a seller asked on a classified-ad site (olx.uz, uybor.uz). Agreed prices usually differ after negotiation, by an amount this data cannot measure. Accuracy figures below are measured against asking prices too.`,
-    `- **No listing dates**: the sites' listings carry no usable date, so each listing is dated by its scrape period (${periods.join(', ')}). The served model prices as of the newest period (${m.features.encoding.newestPeriod}); market moves since then are not in the estimate until the next monthly retraining.`,
-    `- **2021 prices excluded**: the olx 2021 file${olx2021 ? ` (${int(olx2021.rowsOut)} cleaned listings)` : ''} is not trained on: its prices are about 40% below the 2024–2025 level.`,
-    `- **No houses yet**: the model is for apartments only${houses ? `; the ${int(houses.rowsOut)} cleaned house listings in the snapshot are not used` : ''}. It must not be used for private houses, land or commercial property, or outside Tashkent city.`,
+    `- **Dates and the market level**: only the July 2026 uybor export dates its listings (posted_at); every other listing is dated by its scrape month. A market index (section Market index) brings every listing to the newest level (${index.newestPeriod}) and moves a valuation to its valuation_date (default: the day it is made). Past ${index.newestPeriod} the level follows the index's long-run drift (${pct(index.driftPerMonth, 2)} a month), which is an assumption, not data: the interval widens with the months, and each answer states the age of its data (market_level).`,
+    `- **No houses yet**: the model is for apartments only${houses ? `; the ${int(houses)} cleaned listings of uybor's house file, and the houses of the 2023 and 2026 uybor files, are not used` : ''}. It must not be used for private houses, land or commercial property, or outside Tashkent city.`,
     thin.length ? `- **Thin districts**: ${list(thin.map(counts))}. ${thinParts.join(' ')}` : '- **Thin districts**: none in this version.',
     '- **Inputs outside the data**: areas outside a district\'s 1st–99th percentile, buildings taller than any seen in the district and unusual area per room are flagged, widen the interval and lower the confidence.',
   ].join('\n');
@@ -298,14 +295,17 @@ function method(ctx: Context): string {
   const iv = m.intervals;
   // Versions before the normalised intervals have no `scale` at all.
   const scale = iv.scale ?? null;
-  const intervalRows = ctx.districts.map((d) => {
-    const e = iv.district[d];
-    const q = e ? e.q : iv.global * iv.thinDataFactor;
-    const width = ctx.headline.districts[d]?.medianIntervalWidth;
+  // Calibration groups are segments ('new', 'resale', 'unknown') and segment/district pairs; versions
+  // before 2026.11.5 had districts only.
+  const groupName = (g: string) => (g.includes('/') ? `${g.slice(0, g.indexOf('/'))}, ${districtName(g.slice(g.indexOf('/') + 1))}` : ctx.districts.includes(g) ? districtName(g) : `**${g}** (all districts)`);
+  const groups = Object.keys(iv.district).sort((a, b) => cmp(a.split('/')[0], b.split('/')[0]) || Number(a.includes('/')) - Number(b.includes('/')) || cmp(groupName(a), groupName(b)));
+  const intervalRows = groups.map((g) => {
+    const e = iv.district[g];
+    const width = g.includes('/') ? undefined : ctx.headline.segments?.[g]?.medianIntervalWidth ?? ctx.headline.districts[g]?.medianIntervalWidth;
     return [
-      districtName(d), int(e?.n ?? 0), e ? (e.own ? 'own' : `city ×${iv.thinDataFactor}`) : `city ×${iv.thinDataFactor}`, fixed(q),
-      ...(scale ? [] : [`−${pct(1 - Math.exp(-q), 0)} / +${pct(Math.exp(q) - 1, 0)}`]),
-      pct(width, 0),
+      groupName(g), int(e.n), e.own ? 'own' : g.includes('/') ? 'segment' : `city ×${iv.thinDataFactor}`, fixed(e.q),
+      ...(scale ? [] : [`−${pct(1 - Math.exp(-e.q), 0)} / +${pct(Math.exp(e.q) - 1, 0)}`]),
+      width === undefined ? '–' : pct(width, 0),
     ];
   });
   const intervalText = scale
@@ -330,9 +330,9 @@ function method(ctx: Context): string {
     '',
     '### Intervals',
     '',
-    `${intervalText} A district with fewer than ${iv.minRows} calibration rows uses the city quantile (${fixed(iv.global)}) widened ×${iv.thinDataFactor}, never narrower than its own; each out-of-distribution flag on a request widens q ×${iv.outOfDistributionFactor} (at most three times).`,
+    `${intervalText} A request is calibrated in its segment (new build, resale, or unknown when market is not given) within its district; a segment-district pair with fewer than ${iv.minRows} calibration rows uses its segment's quantile, never narrower than its own, and a segment without enough rows the city quantile (${fixed(iv.global)}) widened ×${iv.thinDataFactor}; each out-of-distribution flag on a request widens q ×${iv.outOfDistributionFactor} (at most three times).`,
     '',
-    table(['district', 'calibration rows', 'quantile', scale ? 'q (units of σ)' : 'q', ...(scale ? [] : ['interval around the estimate']), 'median width, held out'], intervalRows, [false, true, false, true, ...(scale ? [] : [true]), true]),
+    table(['segment, district', 'calibration rows', 'quantile', scale ? 'q (units of σ)' : 'q', ...(scale ? [] : ['interval around the estimate']), 'median width, forward test'], intervalRows, [false, true, false, true, ...(scale ? [] : [true]), true]),
     '',
     ...poolingSelection(iv),
     '### Confidence rule',
@@ -357,13 +357,13 @@ function poolingSelection(iv: ResidentialManifest['intervals']): string[] {
   const districts = [...new Set(selection.candidates.flatMap((c) => Object.keys(c.groups)))].filter((d) => selection.candidates[0].groups[d]?.n >= selection.minRows);
   const describe = (power: number) => (power === 0 ? 'plain (σ ignored)' : power === 1 ? 'fully normalised' : `pooled, power ${power}`);
   return [
-    `σ(x) is not trusted fully: the interval uses ${fixed(pooling.center, 3)}^(1−p) · σ(x)^p with p = ${pooling.power}, pooling each listing's expected error toward the median one (${fixed(pooling.center, 3)}), because under drift the scale model's view of which listings are easy carries over only partly. p was chosen among ${list(selection.candidates.map((c) => String(c.power)))}, fixed in advance, by a forward split inside the training rows (${selection.protocol}): the p whose per-district coverage deviates least from ${pct(iv.coverage, 0)} on average over districts with at least ${selection.minRows} validation listings.`,
+    `σ(x) is not trusted fully: the interval uses ${fixed(pooling.center, 3)}^(1−p) · σ(x)^p with p = ${pooling.power}, pooling each listing's expected error toward the median one (${fixed(pooling.center, 3)}), because under drift the scale model's view of which listings are easy carries over only partly. p was chosen among ${list(selection.candidates.map((c) => String(c.power)))}, fixed in advance, without the forward test (${selection.protocol}): the p whose per-source coverage deviates least from ${pct(iv.coverage, 0)} on average.`,
     '',
-    table(['σ(x) used', 'coverage, forward split', 'mean |deviation| per district', ...districts.map((d) => districtName(d))], selection.candidates.map((c) => [
+    table(['σ(x) used', 'coverage, all scored sources', 'mean |deviation| per source', ...districts.map((d) => districtName(d))], selection.candidates.map((c) => [
       `${describe(c.power)}${c.power === selection.chosen ? ' **(chosen)**' : ''}`, pct(c.coverage), pct(c.meanAbsDeviation), ...districts.map((d) => pct(c.groups[d].coverage)),
     ]), [false, true, true, ...districts.map(() => true)]),
     '',
-    'The forward split ranks the candidates; it does not report accuracy: its shift (here across sites as well as months) need not be the headline test\'s, and its coverage may sit off 90% for every candidate.',
+    'This view ranks the candidates; it does not report accuracy: the headline is the forward test.',
     '',
   ];
 }

@@ -300,11 +300,12 @@ function selectPooling(fit: CrossFit<Row>, data: Dataset<Row>, config: CrossFitC
       covered += hits;
     }
     const meanAbsDeviation = sources.reduce((s, src) => s + Math.abs(perSource[src].coverage - config.coverage), 0) / sources.length;
-    return { power, coverage: covered / data.rows.length, meanAbsDeviation, groups: perSource };
+    const scored = sources.reduce((n, src) => n + perSource[src].n, 0);
+    return { power, coverage: covered / scored, meanAbsDeviation, groups: perSource };
   });
   const best = candidates.reduce((a, b) => (b.meanAbsDeviation < a.meanAbsDeviation ? b : a));
   return {
-    protocol: `leave-one-source-out over ${sourceList(data)}: each source's intervals calibrated on the other sources' residuals`,
+    protocol: `leave-one-source-out over ${sources.join(', ')} (${OLDEST_SOURCE_GROUP} fitted on, not scored): each source's intervals calibrated on the other sources' residuals`,
     minRows: 0,
     candidates,
     chosen: best.power,
