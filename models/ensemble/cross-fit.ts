@@ -77,8 +77,6 @@ export const SCALE_MODEL = { learningRate: 0.05, maxIter: 150, maxLeafNodes: 8, 
 const createScaleModel = () => new HistGradientBoostingRegressor(SCALE_MODEL);
 /** Candidate poolings of σ(x), fixed before any result was seen: plain, halfway, fully normalised. */
 export const SCALE_POOLING_POWERS = [0, 0.5, 1] as const;
-/** A group's coverage counts in the pooling choice only with at least this many validation rows. */
-const SELECTION_MIN_ROWS = 30;
 
 export type CrossFit<Row> = ReturnType<typeof crossFit<Row, unknown>>;
 
@@ -166,46 +164,6 @@ export function crossFit<Row, Encoding>(data: Dataset<Row>, config: CrossFitConf
 /** How many progress steps one `crossFit` reports. */
 export function crossFitSteps(members: number, folds: number): number {
   return members * (folds + 1) + 1;
-}
-
-/**
- * Chooses how far σ(x) is trusted without touching any test split: the rows of the newest period in
- * `data` play the later market, the older rows are fitted and calibrated, and the power whose
- * intervals come closest to the target coverage per group (mean absolute deviation over groups
- * with enough validation rows) wins; ties go to the earlier candidate.
- */
-export function selectScalePooling<Row, Encoding>(data: Dataset<Row>, config: CrossFitConfig<Row, Encoding>, progress: (step: string) => void, periodLabel: (row: Row) => string): ScalePoolingSelection {
-  const months = data.rows.map(config.monthOf);
-  const newest = Math.max(...months);
-  const newestLabel = periodLabel(data.rows[months.indexOf(newest)]);
-  const older = subset(data, (i) => months[i] < newest);
-  const newer = subset(data, (i) => months[i] === newest);
-  const fit = crossFit(older, config, progress);
-  const pred = fit.predict(newer.rows);
-  const candidates = SCALE_POOLING_POWERS.map((power) => {
-    const { calibration, scale } = fit.intervals(power);
-    const sigma = scale(pred.scale);
-    const groups: Record<string, { n: number; coverage: number }> = {};
-    let covered = 0;
-    newer.rows.forEach((row, i) => {
-      const group = config.groupOf(row);
-      const hit = Math.abs(pred.consensus[i] - newer.y[i]) <= intervalHalfWidth(calibration, group, 0) * sigma[i] ? 1 : 0;
-      covered += hit;
-      const g = (groups[group] ??= { n: 0, coverage: 0 });
-      g.coverage = (g.coverage * g.n + hit) / (g.n + 1);
-      g.n++;
-    });
-    const counted = Object.values(groups).filter((g) => g.n >= SELECTION_MIN_ROWS);
-    const meanAbsDeviation = counted.reduce((s, g) => s + Math.abs(g.coverage - config.coverage), 0) / Math.max(1, counted.length);
-    return { power, coverage: covered / newer.rows.length, meanAbsDeviation, groups };
-  });
-  const best = candidates.reduce((a, b) => (b.meanAbsDeviation < a.meanAbsDeviation ? b : a));
-  return {
-    protocol: `fitted and calibrated on the ${older.rows.length} training rows before ${newestLabel}, scored on the ${newer.rows.length} of ${newestLabel}; the headline test rows are not used`,
-    minRows: SELECTION_MIN_ROWS,
-    candidates,
-    chosen: best.power,
-  };
 }
 
 export interface HeldOutPrediction {
