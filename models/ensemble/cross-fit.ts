@@ -6,7 +6,7 @@
  * for homes, make/model group for vehicles); the target is always a log price (per m² for homes).
  */
 import { HistGradientBoostingRegressor, matrix, takeRows, type Matrix } from '../trainers';
-import { calibrateIntervals, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling, type ScalePoolingSelection } from './conformal';
+import { calibrateIntervals, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling } from './conformal';
 import { accuracyClass, accuracyMetrics, type AccuracyMetrics } from './metrics';
 import type { AccuracyClass } from './confidence';
 import { learnWeights, type MemberSpec } from './weights';
