@@ -4,7 +4,7 @@
  * so every surface validates and normalises the same way.
  */
 import { ApiError } from '../../schema/errors';
-import { checkInputFields, restFieldName } from '../../schema/field-table';
+import { checkInputFields, restFieldName, STRING_FORMATS } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import {
   DISTRICT_NAMES, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
@@ -134,14 +134,16 @@ const EARLIEST_VALUATION_DATE = '2021-01-01';
 /** How far ahead a valuation may be dated: the drift allowance is not meant for forecasts. */
 const MAX_MONTHS_AHEAD = 24;
 
+const DATE_FORM = new RegExp(STRING_FORMATS.date.pattern);
+
 /** 'YYYY-MM-DD' or 'YYYY-MM' (read as the 1st) → 'YYYY-MM-DD'; anything else, or out of range, is a 400. */
 function valuationDate(value: string | null | undefined, today = new Date()): string | null {
   if (!present(value)) return null;
-  const match = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(value.trim());
-  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3] ?? '1'))) : null;
-  const iso = date && !Number.isNaN(date.getTime()) ? date.toISOString().slice(0, 10) : null;
-  if (!iso || iso !== `${match![1]}-${match![2]}-${match![3] ?? '01'}`) {
-    throw new ApiError('INVALID_PARAMETER', `${field('valuationDate')} "${clip(value)}" must be a date YYYY-MM-DD`, field('valuationDate'));
+  const text = value.trim();
+  const iso = text.length === 7 ? `${text}-01` : text;
+  // The form is the field table's (REST clients meet it in ajv first); a real calendar day is checked here.
+  if (!DATE_FORM.test(text) || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== iso) {
+    throw new ApiError('INVALID_PARAMETER', `${field('valuationDate')} "${clip(value)}" must be ${STRING_FORMATS.date.name}`, field('valuationDate'));
   }
   const latest = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + MAX_MONTHS_AHEAD, today.getUTCDate())).toISOString().slice(0, 10);
   if (iso < EARLIEST_VALUATION_DATE || iso > latest) {
