@@ -137,6 +137,15 @@ export function calibrateIntervals(scores: ArrayLike<number>, groups: readonly s
   };
 }
 
+/**
+ * The log half-width of an interval: the calibrated one (q·σ) and, for a valuation dated past the
+ * newest data, the market-drift allowance, combined as independent errors. Training's evaluation
+ * and serving both call this, so what was measured is what is served.
+ */
+export function combinedHalfWidth(calibrated: number, allowance = 0): number {
+  return Math.hypot(calibrated, allowance);
+}
+
 /** The half-width in log space for one request, in units of σ(x) when a scale model is used. */
 export function intervalHalfWidth(calibration: IntervalCalibration, district: string, outOfDistributionFlags: number): number {
   const slash = district.indexOf('/');

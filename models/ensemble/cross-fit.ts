@@ -6,7 +6,7 @@
  * for homes, make/model group for vehicles); the target is always a log price (per m² for homes).
  */
 import { HistGradientBoostingRegressor, matrix, takeRows, type Matrix } from '../trainers';
-import { calibrateIntervals, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling } from './conformal';
+import { calibrateIntervals, combinedHalfWidth, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling } from './conformal';
 import { accuracyClass, accuracyMetrics, type AccuracyMetrics } from './metrics';
 import type { AccuracyClass } from './confidence';
 import { learnWeights, type MemberSpec } from './weights';
@@ -193,7 +193,7 @@ export function evaluate<Row>(
   const high = new Float64Array(n);
   const groupOfRow = data.rows.map(config.groupOf);
   for (let i = 0; i < n; i++) {
-    const q = Math.hypot(intervalHalfWidth(calibration, groupOfRow[i], 0) * pred.scale[i], pred.allowance?.[i] ?? 0);
+    const q = combinedHalfWidth(intervalHalfWidth(calibration, groupOfRow[i], 0) * pred.scale[i], pred.allowance?.[i]);
     estimate[i] = Math.exp(pred.consensus[i]) * config.unitsOf(data.rows[i]);
     low[i] = estimate[i] * Math.exp(-q);
     high[i] = estimate[i] * Math.exp(q);

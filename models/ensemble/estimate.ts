@@ -2,7 +2,7 @@
  * From the members' log predictions for one request to the estimate, each member's estimate, their
  * disagreement and the calibrated interval: the arithmetic every kind's runtime shares.
  */
-import { intervalHalfWidth, pooledScale, type IntervalCalibration } from './conformal';
+import { combinedHalfWidth, intervalHalfWidth, pooledScale, type IntervalCalibration } from './conformal';
 
 export interface EnsembleEstimate {
   /** Unrounded consensus estimate in USD. */
@@ -13,6 +13,9 @@ export interface EnsembleEstimate {
   /** Unrounded interval in USD. */
   low: number;
   high: number;
+  /** Log half-width of the interval, and what it would be without the allowance. */
+  halfWidth: number;
+  calibratedHalfWidth: number;
 }
 
 /**
@@ -32,8 +35,9 @@ export function ensembleEstimate(
   // Disagreement among the members that carry weight: a zero-weight member is reported, not trusted.
   const weighted = memberEstimates.filter((_, j) => weights[j] > 0);
   const modelSpread = weighted.length > 1 ? (Math.max(...weighted) - Math.min(...weighted)) / estimate : 0;
-  const q = Math.hypot(intervalHalfWidth(calibration, group, outOfDistributionFlags) * pooledScale(sigma, calibration.scale?.pooling), allowance);
-  return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q) };
+  const calibrated = intervalHalfWidth(calibration, group, outOfDistributionFlags) * pooledScale(sigma, calibration.scale?.pooling);
+  const q = combinedHalfWidth(calibrated, allowance);
+  return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q), halfWidth: q, calibratedHalfWidth: calibrated };
 }
 
 export function roundTo(x: number, step: number): number {

@@ -48,7 +48,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
    * The members predict log price per m² at the newest data's level; the market index moves it to the
    * valuation date, and past the newest data the interval widens by the index's volatility.
    */
-  private marketLevel(request: HomeRequest, valuationDate: string): MarketLevel & { logLevel: number; allowance: number } {
+  private marketLevel(request: HomeRequest, valuationDate: string): Omit<MarketLevel, 'intervalWidening'> & { logLevel: number; allowance: number } {
     const index = this.manifest.marketIndex;
     const period = valuationDate.slice(0, 7);
     const logLevel = logLevelAt(index, request.district, request.market, period);
@@ -58,7 +58,6 @@ export class ResidentialModelSet implements ResidentialRuntime {
       newestDataPeriod: index.newestPeriod,
       dataAgeMonths: monthsBeyondData(index, period),
       indexRatio: round3(Math.exp(logLevel)),
-      intervalWidening: 0, // set by assess(): how much wider the interval came out than without the allowance
       logLevel,
       allowance,
     };
@@ -70,10 +69,9 @@ export class ResidentialModelSet implements ResidentialRuntime {
     const { logLevel, allowance, ...marketLevel } = this.marketLevel(request, valuationDate);
     const before = inputFlags(request, manifest.market);
     const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
-    const levelled = memberLogPpm2.map((v) => v + logLevel);
-    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high } = ensembleEstimate(levelled, this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
-    const withinData = allowance > 0 ? ensembleEstimate(levelled, this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma) : null;
-    marketLevel.intervalWidening = withinData ? round3((high - low) / (withinData.high - withinData.low) - 1) : 0;
+    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, halfWidth, calibratedHalfWidth } = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
+    // high − low = 2·estimate·sinh(q): the interval's relative growth over the same valuation within the data.
+    const intervalWidening = allowance > 0 ? round3(Math.sinh(halfWidth) / Math.sinh(calibratedHalfWidth) - 1) : 0;
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 
@@ -98,7 +96,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
         modelSpread: round3(modelSpread),
         flags,
       },
-      marketLevel,
+      marketLevel: { ...marketLevel, intervalWidening },
       modelVersion: manifest.version,
     };
   }
