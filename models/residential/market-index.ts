@@ -27,7 +27,8 @@ export const ZONES = {
 } as const satisfies Record<string, readonly DistrictId[]>;
 export type ZoneId = keyof typeof ZONES;
 export const ZONE_IDS = Object.keys(ZONES) as ZoneId[];
-export const zoneOf = (district: DistrictId): ZoneId => ZONE_IDS.find((z) => (ZONES[z] as readonly string[]).includes(district))!;
+const ZONE_OF = Object.fromEntries(ZONE_IDS.flatMap((z) => ZONES[z].map((d) => [d, z]))) as Record<DistrictId, ZoneId>;
+export const zoneOf = (district: DistrictId): ZoneId => ZONE_OF[district];
 
 /** What the index regression reads of a listing. */
 export interface IndexRow {
