@@ -13,7 +13,7 @@ import * as vl from 'vega-lite';
 import { groupBy } from '../ingest/outliers';
 import { PROJECT_ROOT } from '../paths';
 import { confidence, type AccuracyClass, type ConfidenceLevel } from './confidence';
-import { median, type AccuracyMetrics } from './metrics';
+import { median, MIN_CLASS_ROWS, type AccuracyMetrics } from './metrics';
 
 /** A rendered card: its markdown and its figures. */
 export interface RenderedCard {
@@ -103,8 +103,7 @@ export const CONFIDENCE_RULE = [
   "Level: high ≥ 0.75, medium ≥ 0.5, else low; a group of low accuracy class is never 'high'.",
 ].join('\n');
 
-/** Held-out listings below which a group's accuracy class is low whatever its numbers (`accuracyClass`). */
-export const MIN_CLASS_ROWS = 30;
+export { MIN_CLASS_ROWS };
 
 /** The rule of `accuracyClass` in models/ensemble/metrics.ts, in words, for a group named as `subject` ("A district"). */
 export function accuracyClassRule(subject: string): string {

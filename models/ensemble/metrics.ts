@@ -74,9 +74,12 @@ export function wilsonBounds(successes: number, n: number, z = 1.96): { low: num
   return { low: Math.min(p, Math.max(0, centre - half)), high: Math.max(p, Math.min(1, centre + half)) };
 }
 
+/** Held-out listings below which a group's accuracy class is low whatever its numbers. */
+export const MIN_CLASS_ROWS = 30;
+
 /** Accuracy class of a district from its held-out numbers (the rule is in the model card). */
 export function accuracyClass(m: AccuracyMetrics): AccuracyClass {
-  if (m.n < 30) return 'low';
+  if (m.n < MIN_CLASS_ROWS) return 'low';
   if (m.r2 >= 0.8 && m.mape <= 0.12) return 'high';
   if (m.r2 >= 0.65 && m.mape <= 0.16) return 'medium';
   if (m.r2 >= 0.5 && m.mape <= 0.22) return 'moderate';

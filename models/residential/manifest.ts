@@ -12,6 +12,7 @@ import type { FeatureEncoding } from './features';
 import type { MarketReference } from './market';
 import type { MarketIndex } from './market-index';
 import type { AccuracyClass } from '../ensemble/confidence';
+import { MIN_CLASS_ROWS } from '../ensemble/metrics';
 import type { IngestReport } from '../ingest';
 import type { AccuracyMetrics } from './valuation';
 
@@ -87,6 +88,15 @@ export interface ResidentialManifest {
   };
   /** The district accuracy classes the confidence rule uses (from the headline evaluation). */
   districtAccuracy: Record<string, AccuracyClass>;
+}
+
+/**
+ * The evaluation a district's accuracy class and reported metrics come from: the forward test where
+ * the district has MIN_CLASS_ROWS listings there, else leave one source out.
+ */
+export function districtEvaluation(evaluation: ResidentialManifest['evaluation'], district: string): EvaluationReport['districts'][string] | undefined {
+  const forward = evaluation.headline.districts[district];
+  return (forward?.n ?? 0) >= MIN_CLASS_ROWS ? forward : evaluation.leaveOneSourceOut.districts[district] ?? forward;
 }
 
 export function readManifest(version: string, root = RESIDENTIAL_DIR): ResidentialManifest {

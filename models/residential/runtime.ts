@@ -9,7 +9,7 @@ import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessme
 import { versionSummary } from '../ensemble/publish';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
-import { readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
+import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
 import { driftAllowance, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
 import type { HomeRequest } from './request';
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
@@ -104,13 +104,12 @@ export class ResidentialModelSet implements ResidentialRuntime {
   summary(): ResidentialModelSummary {
     const { manifest } = this;
     const { headline, leaveOneSourceOut } = manifest.evaluation;
-    // Each district's metrics from the view its accuracy class comes from: the forward test where it
-    // has enough listings (train.ts: 30), else leaving one source out.
     const ids = [...new Set([...Object.keys(headline.districts), ...Object.keys(leaveOneSourceOut.districts)])];
     return {
       ...versionSummary(manifest),
+      // Each district's metrics from the view its accuracy class comes from.
       districts: ids.map((id) => {
-        const { accuracyClass, ...metrics } = (headline.districts[id]?.n ?? 0) >= 30 ? headline.districts[id] : leaveOneSourceOut.districts[id] ?? headline.districts[id];
+        const { accuracyClass, ...metrics } = districtEvaluation(manifest.evaluation, id)!;
         return { district: DISTRICT_NAMES[id as DistrictId] ?? id, metrics, accuracyClass: manifest.districtAccuracy[id] ?? accuracyClass };
       }),
       market: manifest.market,

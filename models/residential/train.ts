@@ -22,7 +22,7 @@
 import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, SCALE_FLOOR, SCALE_POOLING_POWERS, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
-import { calibrateIntervals, pooledScale, type IntervalCalibration, type ScalePoolingSelection } from '../ensemble/conformal';
+import { calibrateIntervals, intervalHalfWidth, pooledScale, type ScalePoolingSelection } from '../ensemble/conformal';
 import { accuracyClass, accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import type { AccuracyClass } from '../ensemble/confidence';
@@ -33,7 +33,7 @@ import { encodeFeatures, fitEncoding, FEATURE_GROUPS, FEATURE_NAMES, type Featur
 import { marketReference } from './market';
 import { driftAllowance, fitMarketIndex, logLevelAt, withScrapeVariance, type MarketIndex } from './market-index';
 import { calibrationGroup } from './runtime';
-import { ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
+import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
 
 /** Each listing file's source group: one site's scrapes of one season count as one source. */
 export const SOURCE_GROUPS: Record<string, string> = {
@@ -149,7 +149,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const headlineResult = scoreForward(headlineFit, headlineIntervals, forward.rows);
   const headline: EvaluationReport = {
     ...evaluationReport(`Forward in time and across scrapes: fitted on every listing before the newest snapshot (${sourceList(before)}), tested on the ${forward.rows.length} Tashkent flats of uybor's July 2026 snapshot as clients would send them (no price fences), valued at their listing month by the market index extrapolated from the fitted data; intervals calibrated on the fitted sources' leave-one-source-out residuals only.`, headlineResult, members, headlineFit.weights),
-    segments: metricsBy(headlineResult, segmentOf),
+    segments: metricsBy(headlineResult.rows, segmentOf),
   };
   const headlinePredictions = headlineResult.rows.map(({ group, ...row }) => ({ district: districtOf(group), segment: segmentOf(group), ...row }));
   const masked = MASKED_VIEWS.map(({ name, mask }) => ({ name, overall: scoreForward(headlineFit, headlineIntervals, forward.rows.map((r) => ({ ...mask(r), source: r.source }))).overall }));
@@ -176,10 +176,8 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const featureImportance = permutationImportance(headlineFit, forward, FEATURES);
   progress('feature importance');
 
-  const districtAccuracy: Record<string, AccuracyClass> = {};
-  for (const id of DISTRICT_IDS) {
-    districtAccuracy[id] = headline.districts[id]?.n >= 30 ? headline.districts[id].accuracyClass : loso.districts[id]?.accuracyClass ?? 'low';
-  }
+  const evaluation = { headline, leaveOneSourceOut: loso, masked, baseline, featureImportance };
+  const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, districtEvaluation(evaluation, id)?.accuracyClass ?? 'low']));
   const marketIndex = withScrapeVariance(all.level as MarketIndex, scrapeVariance(all, data));
   return {
     manifest: {
@@ -199,7 +197,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       },
       market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
       marketIndex,
-      evaluation: { headline, leaveOneSourceOut: loso, masked, baseline, featureImportance },
+      evaluation,
       districtAccuracy,
     },
     fitted,
@@ -215,64 +213,70 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
  * levels were interpolated, not extrapolated).
  */
 function scrapeVariance(fit: CrossFit<Row>, data: Dataset<Row>): number {
-  const sources = [...new Set(data.rows.map((r) => r.source))].sort((a, b) => newestMonth(data, a) - newestMonth(data, b)).slice(1, -1);
+  const newestMonth = new Map<string, number>();
+  for (const r of data.rows) newestMonth.set(r.source, Math.max(newestMonth.get(r.source) ?? -Infinity, periodIndex(r.period)));
+  const sources = [...newestMonth.keys()].sort((a, b) => newestMonth.get(a)! - newestMonth.get(b)!).slice(1, -1);
   if (sources.length === 0) return 0;
-  const offsets = sources.map((source) => {
-    const residuals = data.rows.map((_, i) => i).filter((i) => data.rows[i].source === source).map((i) => data.y[i] - fit.oofConsensus[i]);
-    return quantile(residuals, 0.5);
-  });
+  const offsets = sources.map((source) => quantile(indicesWhere(data, (r) => r.source === source).map((i) => data.y[i] - fit.oofConsensus[i]), 0.5));
   return offsets.reduce((s, o) => s + o * o, 0) / offsets.length;
-}
-
-function newestMonth(data: Dataset<Row>, source: string): number {
-  return Math.max(...data.rows.filter((r) => r.source === source).map((r) => periodIndex(r.period)));
 }
 
 const segmentOf = (group: string) => group.slice(0, group.indexOf('/'));
 const districtOf = (group: string) => group.slice(group.indexOf('/') + 1);
 
+function indicesWhere(data: Dataset<Row>, keep: (row: Row) => boolean): number[] {
+  return data.rows.flatMap((row, i) => (keep(row) ? [i] : []));
+}
+
+function metricsOfRows(rows: GroupedEvaluation['rows']): AccuracyMetrics {
+  return accuracyMetrics(rows.map((r) => r.actual), rows.map((r) => r.predicted), rows.map((r) => r.low), rows.map((r) => r.high));
+}
+
 /** Metrics of held-out rows grouped by a key of their calibration group. */
-function metricsBy(result: GroupedEvaluation, key: (group: string) => string): Record<string, AccuracyMetrics> {
-  const keys = [...new Set(result.rows.map((r) => key(r.group)))].sort();
-  return Object.fromEntries(keys.map((k) => {
-    const rows = result.rows.filter((r) => key(r.group) === k);
-    return [k, accuracyMetrics(rows.map((r) => r.actual), rows.map((r) => r.predicted), rows.map((r) => r.low), rows.map((r) => r.high))];
-  }));
+function metricsBy(rows: GroupedEvaluation['rows'], key: (group: string) => string): Record<string, AccuracyMetrics> {
+  const keys = [...new Set(rows.map((r) => key(r.group)))].sort();
+  return Object.fromEntries(keys.map((k) => [k, metricsOfRows(rows.filter((r) => key(r.group) === k))]));
+}
+
+function districtReport(rows: GroupedEvaluation['rows']): EvaluationReport['districts'] {
+  return Object.fromEntries(Object.entries(metricsBy(rows, districtOf)).map(([d, m]) => [d, { ...m, accuracyClass: accuracyClass(m) }]));
 }
 
 /**
- * Leave-one-source-out view: each source's rows as predicted by the fold that never saw it, with
- * intervals calibrated on the other sources' residuals only (so no row's interval saw its source).
+ * Each source's rows with intervals calibrated on the other sources' residuals only, so no row's
+ * interval saw its source (the oldest source never calibrates: see OLDEST_SOURCE_GROUP). Scores are
+ * |log residual| in units of the pooled σ(x).
  */
-function leaveOneSourceOut(fit: CrossFit<Row>, data: Dataset<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number): EvaluationReport & { worstSource: string } {
-  const pooling = fit.intervals(power).pooling;
+function calibrationBySource(fit: CrossFit<Row>, data: Dataset<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number) {
+  const { pooling } = fit.intervals(power);
   const scale = fit.sigmaOof.map((s) => pooledScale(s, pooling));
   const scores = fit.oofConsensus.map((p, i) => Math.abs(p - data.y[i]) / scale[i]);
-  const weights = Float64Array.from(data.rows, () => 1);
+  const groups = data.rows.map((r) => config.groupOf(r));
   const sources = [...new Set(data.rows.map((r) => r.source))];
-  const results: GroupedEvaluation[] = sources.map((source) => {
-    const others = data.rows.map((r, i) => i).filter((i) => data.rows[i].source !== source && data.rows[i].source !== OLDEST_SOURCE_GROUP);
-    const calibration = calibrateIntervals(others.map((i) => scores[i]), others.map((i) => config.groupOf(data.rows[i])), config.coverage, MIN_CALIBRATION_ROWS, undefined, others.map((i) => weights[i]));
-    const held = subset(data, (i) => data.rows[i].source === source);
-    const idx = data.rows.map((r, i) => i).filter((i) => data.rows[i].source === source);
-    return evaluate(held, { consensus: Float64Array.from(idx, (i) => fit.oofConsensus[i]), scale: Float64Array.from(idx, (i) => scale[i]) }, calibration, config, DISTRICT_IDS);
+  return sources.map((source) => {
+    const others = indicesWhere(data, (r) => r.source !== source && r.source !== OLDEST_SOURCE_GROUP);
+    const calibration = calibrateIntervals(others.map((i) => scores[i]), others.map((i) => groups[i]), config.coverage, MIN_CALIBRATION_ROWS);
+    const held = indicesWhere(data, (r) => r.source === source);
+    return { source, held, calibration, covered: (i: number) => scores[i] <= intervalHalfWidth(calibration, groups[i], 0), scale };
   });
-  const rows = results.filter((_, k) => sources[k] !== OLDEST_SOURCE_GROUP).flatMap((r) => r.rows);
-  const merged: GroupedEvaluation = { ...results[0], rows };
-  const metrics = (list: typeof rows) => accuracyMetrics(list.map((r) => r.actual), list.map((r) => r.predicted), list.map((r) => r.low), list.map((r) => r.high));
-  const districts = Object.fromEntries(DISTRICT_IDS.map((d) => [d, rows.filter((r) => districtOf(r.group) === d)]).filter(([, list]) => list.length > 0).map(([d, list]) => {
-    const m = metrics(list as typeof rows);
-    return [d, { ...m, accuracyClass: accuracyClass(m) }];
+}
+
+/** Leave-one-source-out view: each source's rows as predicted by the fold that never saw it. */
+function leaveOneSourceOut(fit: CrossFit<Row>, data: Dataset<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number): EvaluationReport & { worstSource: string } {
+  const results = calibrationBySource(fit, data, config, power).map(({ source, held, calibration, scale }) => ({
+    source,
+    result: evaluate(subset(data, (i) => data.rows[i].source === source), { consensus: Float64Array.from(held, (i) => fit.oofConsensus[i]), scale: Float64Array.from(held, (i) => scale[i]) }, calibration, config, DISTRICT_IDS),
   }));
-  const bySource = Object.fromEntries(sources.map((s, k) => [s, results[k].overall]));
-  const worstSource = sources.filter((s) => s !== OLDEST_SOURCE_GROUP).reduce((a, b) => (bySource[b].medianApe > bySource[a].medianApe ? b : a));
+  const rows = results.filter(({ source }) => source !== OLDEST_SOURCE_GROUP).flatMap(({ result }) => result.rows);
+  const bySource = Object.fromEntries(results.map(({ source, result }) => [source, result.overall]));
+  const worstSource = results.map(({ source }) => source).filter((s) => s !== OLDEST_SOURCE_GROUP).reduce((a, b) => (bySource[b].medianApe > bySource[a].medianApe ? b : a));
   return {
     protocol: `Leave one source out: each source (one site's scrape of one season) predicted by a model fitted on the others, its market level read from an index that never saw it; intervals calibrated on the other sources' residuals. Overall, district and segment figures leave out ${OLDEST_SOURCE_GROUP}, whose level would be extrapolated backwards (shown by source only).`,
     weights: {},
-    overall: metrics(rows),
-    districts: districts as EvaluationReport['districts'],
+    overall: metricsOfRows(rows),
+    districts: districtReport(rows),
     bySource,
-    segments: metricsBy(merged, segmentOf),
+    segments: metricsBy(rows, segmentOf),
     worstSource,
   };
 }
@@ -283,29 +287,20 @@ function leaveOneSourceOut(fit: CrossFit<Row>, data: Dataset<Row>, config: Cross
  * deviates least from the target on average wins (ties to the earlier candidate).
  */
 function selectPooling(fit: CrossFit<Row>, data: Dataset<Row>, config: CrossFitConfig<Row, FeatureEncoding>): ScalePoolingSelection {
-  const sources = [...new Set(data.rows.map((r) => r.source))].filter((s) => s !== OLDEST_SOURCE_GROUP);
-  const groupsOfRows = data.rows.map((r) => config.groupOf(r));
   const candidates = SCALE_POOLING_POWERS.map((power) => {
-    const { pooling } = fit.intervals(power);
-    const scale = fit.sigmaOof.map((s) => pooledScale(s, pooling));
-    const scores = fit.oofConsensus.map((p, i) => Math.abs(p - data.y[i]) / scale[i]);
-    const perSource: Record<string, { n: number; coverage: number }> = {};
-    let covered = 0;
-    for (const source of sources) {
-      const others = data.rows.map((_, i) => i).filter((i) => data.rows[i].source !== source && data.rows[i].source !== OLDEST_SOURCE_GROUP);
-      const calibration: IntervalCalibration = calibrateIntervals(others.map((i) => scores[i]), others.map((i) => groupsOfRows[i]), config.coverage, MIN_CALIBRATION_ROWS);
-      const held = data.rows.map((_, i) => i).filter((i) => data.rows[i].source === source);
-      const hits = held.filter((i) => scores[i] <= (calibration.district[groupsOfRows[i]]?.q ?? calibration.global * calibration.thinDataFactor)).length;
-      perSource[source] = { n: held.length, coverage: hits / held.length };
-      covered += hits;
-    }
-    const meanAbsDeviation = sources.reduce((s, src) => s + Math.abs(perSource[src].coverage - config.coverage), 0) / sources.length;
-    const scored = sources.reduce((n, src) => n + perSource[src].n, 0);
-    return { power, coverage: covered / scored, meanAbsDeviation, groups: perSource };
+    const scored = calibrationBySource(fit, data, config, power).filter(({ source }) => source !== OLDEST_SOURCE_GROUP);
+    const groups = Object.fromEntries(scored.map(({ source, held, covered }) => [source, { n: held.length, coverage: held.filter(covered).length / held.length }]));
+    const n = scored.reduce((sum, { held }) => sum + held.length, 0);
+    return {
+      power,
+      coverage: scored.reduce((sum, { source }) => sum + groups[source].coverage * groups[source].n, 0) / n,
+      meanAbsDeviation: scored.reduce((sum, { source }) => sum + Math.abs(groups[source].coverage - config.coverage), 0) / scored.length,
+      groups,
+    };
   });
   const best = candidates.reduce((a, b) => (b.meanAbsDeviation < a.meanAbsDeviation ? b : a));
   return {
-    protocol: `leave-one-source-out over ${sources.join(', ')} (${OLDEST_SOURCE_GROUP} fitted on, not scored): each source's intervals calibrated on the other sources' residuals`,
+    protocol: `leave-one-source-out over ${Object.keys(best.groups).join(', ')} (${OLDEST_SOURCE_GROUP} fitted on, not scored): each source's intervals calibrated on the other sources' residuals`,
     minRows: 0,
     candidates,
     chosen: best.power,
@@ -313,13 +308,12 @@ function selectPooling(fit: CrossFit<Row>, data: Dataset<Row>, config: CrossFitC
 }
 
 function evaluationReport(protocol: string, result: GroupedEvaluation, members: readonly MemberSpec[], weights: readonly number[]): EvaluationReport {
-  const districts = Object.fromEntries(Object.entries(metricsBy(result, districtOf)).map(([d, m]) => [d, { ...m, accuracyClass: accuracyClass(m) }]));
-  return { protocol, weights: Object.fromEntries(members.map((m, j) => [m.name, weights[j]])), overall: result.overall, districts, bySource: result.bySource };
+  return { protocol, weights: Object.fromEntries(members.map((m, j) => [m.name, weights[j]])), overall: result.overall, districts: districtReport(result.rows), bySource: result.bySource };
 }
 
 /** Leave-one-source-out accuracy of a fit on every source but the oldest. */
 function interpolatedSourcesMetrics(fit: CrossFit<Row>, data: Dataset<Row>): AccuracyMetrics {
-  const idx = data.rows.map((_, i) => i).filter((i) => data.rows[i].source !== OLDEST_SOURCE_GROUP);
+  const idx = indicesWhere(data, (r) => r.source !== OLDEST_SOURCE_GROUP);
   return accuracyMetrics(idx.map((i) => data.priceUsd[i]), idx.map((i) => Math.exp(fit.oofConsensus[i]) * data.rows[i].area));
 }
 
