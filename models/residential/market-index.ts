@@ -253,6 +253,11 @@ export function logLevelAt(index: MarketIndex, district: DistrictId, market: Mar
   return market === null ? zone : zone + interpolate(index.segments[market], t);
 }
 
+/** An index point as a ratio to the newest level with its 95% band (what marketIndex and the model card show). */
+export function indexBand(logLevel: number, se: number): { index: number; low: number; high: number } {
+  return { index: Math.exp(logLevel), low: Math.exp(logLevel - 1.96 * se), high: Math.exp(logLevel + 1.96 * se) };
+}
+
 /** Months from the newest data to the valuation date (0 when the date is within the data). */
 export function monthsBeyondData(index: MarketIndex, period: string): number {
   return Math.max(0, periodIndex(period) - periodIndex(index.newestPeriod));

@@ -7,7 +7,7 @@
  * headless renderer, which is asynchronous, hence the Promise.
  */
 import { DROP_REASONS, type DropReason } from '../ingest/reasons';
-import { ZONE_IDS } from './market-index';
+import { indexBand, ZONE_IDS } from './market-index';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import type { AccuracyClass } from '../ensemble/confidence';
 import {
@@ -685,7 +685,7 @@ function coverageByDistrict(ctx: Context): Spec {
 function marketIndexFigure(ctx: Context): Spec {
   const index = ctx.m.marketIndex;
   const values = [
-    ...index.city.map((p) => ({ series: 'city', period: `${p.period}-15`, index: Math.exp(p.logLevel), low: Math.exp(p.logLevel - 1.96 * p.se), high: Math.exp(p.logLevel + 1.96 * p.se) })),
+    ...index.city.map((p) => ({ series: 'city', period: `${p.period}-15`, ...indexBand(p.logLevel, p.se) })),
     ...ZONE_IDS.flatMap((z) => index.zones[z].map((p) => ({ series: z.replace('_', '-'), period: `${p.period}-15`, index: Math.exp(p.logLevel), low: null, high: null }))),
   ];
   return {

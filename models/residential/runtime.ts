@@ -10,7 +10,7 @@ import { versionSummary } from '../ensemble/publish';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
-import { driftAllowance, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
+import { driftAllowance, indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
 import type { HomeRequest } from './request';
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
 import type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary, ResidentialRuntime } from './valuation';
@@ -124,7 +124,8 @@ export class ResidentialModelSet implements ResidentialRuntime {
       const segment = market ? index.segments[market][i] : null;
       const log = point.logLevel + (segment?.logLevel ?? 0);
       const se = Math.hypot(point.se, segment?.se ?? 0);
-      return { period: point.period, index: round3(Math.exp(log)), low: round3(Math.exp(log - 1.96 * se)), high: round3(Math.exp(log + 1.96 * se)), rows: rows.get(point.period) ?? 0 };
+      const { index: ratio, low, high } = indexBand(log, se);
+      return { period: point.period, index: round3(ratio), low: round3(low), high: round3(high), rows: rows.get(point.period) ?? 0 };
     });
     return { district: DISTRICT_NAMES[district], zone, market, method: index.method, newestPeriod: index.newestPeriod, driftPerMonth: index.driftPerMonth, volatilityPerMonth: index.volatilityPerMonth, points };
   }
