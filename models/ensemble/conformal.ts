@@ -146,6 +146,16 @@ export function combinedHalfWidth(calibrated: number, allowance = 0): number {
   return Math.hypot(calibrated, allowance);
 }
 
+/**
+ * A calibration row's conformity score, consistent with combinedHalfWidth: the row is covered by
+ * hypot(q·scale, allowance) exactly when its score is at most q. A held-out row whose level was
+ * extrapolated past its fit's newest data carries the allowance serving would add for that gap, so
+ * the part of its error the allowance covers is not counted again in q.
+ */
+export function conformityScore(absResidual: number, scale: number, allowance = 0): number {
+  return Math.sqrt(Math.max(0, absResidual * absResidual - allowance * allowance)) / scale;
+}
+
 /** The half-width in log space for one request, in units of σ(x) when a scale model is used. */
 export function intervalHalfWidth(calibration: IntervalCalibration, district: string, outOfDistributionFlags: number): number {
   const slash = district.indexOf('/');

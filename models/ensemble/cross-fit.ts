@@ -6,7 +6,7 @@
  * for homes, make/model group for vehicles); the target is always a log price (per m² for homes).
  */
 import { HistGradientBoostingRegressor, matrix, takeRows, type Matrix } from '../trainers';
-import { calibrateIntervals, combinedHalfWidth, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling } from './conformal';
+import { calibrateIntervals, combinedHalfWidth, conformityScore, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling } from './conformal';
 import { accuracyClass, accuracyMetrics, type AccuracyMetrics } from './metrics';
 import type { AccuracyClass } from './confidence';
 import { learnWeights, type MemberSpec } from './weights';
@@ -40,6 +40,8 @@ export interface LevelModel<Row, Level = unknown> {
   fit(rows: readonly Row[], y: Float64Array): Level;
   /** Log level of the row's date relative to the newest data the level was fitted on. */
   at(level: Level, row: Row): number;
+  /** Months from the newest data the level was fitted on to the row's date (0 within the data). */
+  monthsBeyond(level: Level, row: Row): number;
 }
 
 export interface CrossFitConfig<Row, Encoding> {
@@ -68,6 +70,14 @@ export interface CrossFitConfig<Row, Encoding> {
   coverage: number;
   folds: number;
   seed: number;
+  /**
+   * Training copies of every row with optional fields removed (as banks and other sites send them),
+   * so members learn what the remaining fields say instead of routing a missing field down a path
+   * few training rows took, and the scale model and the calibration see the wider errors of such
+   * requests. Copies share their row's fold, target and level; the level and the encodings are
+   * fitted on the original rows only. `weight` multiplies a copy's recency weight.
+   */
+  maskedCopies?: { mask(row: Row): Row; weight: number };
 }
 
 /** Keeps log|residual| finite for a perfect prediction (0.5% in price). */
@@ -80,39 +90,64 @@ export const SCALE_POOLING_POWERS = [0, 0.5, 1] as const;
 
 export type CrossFit<Row> = ReturnType<typeof crossFit<Row, unknown>>;
 
-/** Fits the members on `data` and measures, out of fold, what calibration and weighting need. */
-export function crossFit<Row, Encoding>(data: Dataset<Row>, config: CrossFitConfig<Row, Encoding>, progress: (step: string) => void) {
+/**
+ * Fits the members on `data` and measures, out of fold, what calibration and weighting need. With
+ * `maskedCopies`, every per-row array returned (oof, oofConsensus, sigmaOof, and `data`) holds the
+ * original rows first (indices below `originals`) and their masked copies after, in the same order.
+ */
+export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFitConfig<Row, Encoding>, progress: (step: string) => void) {
   const { features, members, folds } = config;
   const width = features.names.length;
   const encode = (rows: readonly Row[], encoding: Encoding): Matrix => matrix(features.encode(rows, encoding, new Float64Array(rows.length * width)), rows.length, width);
+  const originals = original.rows.length;
+  const data = config.maskedCopies ? withMaskedCopies(original, config.maskedCopies.mask) : original;
   const n = data.rows.length;
+  const isOriginal = (i: number) => i < originals;
   const { fold, count: foldCount } = config.foldOf ? labelFolds(data.rows.map(config.foldOf)) : { fold: foldAssignment(n, folds, config.seed), count: folds };
-  const levelled = (rows: readonly Row[], y: Float64Array) => {
-    if (!config.level) return { level: null, y, at: (_row: Row) => 0 };
-    const level = config.level.fit(rows, y);
+  /** Levels the targets of rows `idx` with a level fitted on the original ones among them. */
+  const levelled = (idx: readonly number[]) => {
+    const rows = idx.map((i) => data.rows[i]);
+    const y = pick(data.y, idx);
+    const own = idx.filter(isOriginal);
+    if (!config.level) return { level: null, rows, y, own, at: (_row: Row) => 0, monthsBeyond: (_row: Row) => 0 };
+    const level = config.level.fit(own.map((i) => data.rows[i]), pick(data.y, own));
     const at = (row: Row) => config.level!.at(level, row);
-    return { level, y: y.map((v, i) => v - at(rows[i])), at };
+    const monthsBeyond = (row: Row) => config.level!.monthsBeyond(level, row);
+    return { level, rows, y: y.map((v, r) => v - at(rows[r])), own, at, monthsBeyond };
+  };
+  /** Encodings learn from original rows only: a copy would count its row twice. */
+  const fitEncoding = (fit: ReturnType<typeof levelled>, idx: readonly number[]) => {
+    const keep = idx.flatMap((i, r) => (isOriginal(i) ? [r] : []));
+    return features.fit(keep.map((r) => fit.rows[r]), Float64Array.from(keep, (r) => fit.y[r]));
   };
   const weight = recencyWeights(data, config);
+  if (config.maskedCopies) for (let i = originals; i < n; i++) weight[i] *= config.maskedCopies.weight;
   const oof = members.map(() => new Float64Array(n));
+  /** How far past its fold's newest data each row's level was extrapolated (the allowance's months). */
+  const oofMonthsBeyond = new Float64Array(n);
   // Features of each row as its own fold saw them (out-of-fold encodings): the scale model learns on these.
   const Xoof = matrix(new Float64Array(n * width), n, width);
   for (let k = 0; k < foldCount; k++) {
-    const inFit = (i: number) => fold[i] !== k;
-    const fitPart = subset(data, inFit);
-    const holdIdx = range(n).filter((i) => !inFit(i));
-    const fitLevel = levelled(fitPart.rows, fitPart.y);
-    const encoding = features.fit(fitPart.rows, fitLevel.y);
-    const Xfit = encode(fitPart.rows, encoding);
+    const fitIdx = range(n).filter((i) => fold[i] !== k);
+    const holdIdx = range(n).filter((i) => fold[i] === k);
+    const fitLevel = levelled(fitIdx);
+    const encoding = fitEncoding(fitLevel, fitIdx);
+    const Xfit = encode(fitLevel.rows, encoding);
     const Xhold = encode(holdIdx.map((i) => data.rows[i]), encoding);
-    holdIdx.forEach((i, r) => Xoof.data.set(Xhold.data.subarray(r * width, (r + 1) * width), i * width));
+    holdIdx.forEach((i, r) => {
+      Xoof.data.set(Xhold.data.subarray(r * width, (r + 1) * width), i * width);
+      oofMonthsBeyond[i] = fitLevel.monthsBeyond(data.rows[i]);
+    });
     members.forEach((spec, j) => {
-      const p = spec.create().fit(Xfit, fitLevel.y, { sampleWeight: pick(weight, range(n).filter(inFit)) }).predict(Xhold);
+      const p = spec.create().fit(Xfit, fitLevel.y, { sampleWeight: pick(weight, fitIdx) }).predict(Xhold);
       holdIdx.forEach((i, r) => (oof[j][i] = p[r] + fitLevel.at(data.rows[i])));
       progress(`fold ${k + 1}/${foldCount} ${spec.name}`);
     });
   }
-  const weights = learnWeights(oof, data.y, weight);
+  // Rows whose out-of-fold residuals measure what serving faces (see calibratesOn): they alone
+  // teach the consensus weights, the scale model and the conformal quantiles.
+  const calibrating = range(n).filter((i) => config.calibratesOn?.(data.rows[i]) ?? true);
+  const weights = learnWeights(oof.map((p) => pick(p, calibrating)), pick(data.y, calibrating), pick(weight, calibrating));
   const oofConsensus = new Float64Array(n);
   for (let i = 0; i < n; i++) for (let j = 0; j < members.length; j++) oofConsensus[i] += weights[j] * oof[j][i];
   const absResiduals = oofConsensus.map((p, i) => Math.abs(p - data.y[i]));
@@ -121,28 +156,31 @@ export function crossFit<Row, Encoding>(data: Dataset<Row>, config: CrossFitConf
   const scaleTarget = absResiduals.map((r) => Math.log(r + SCALE_FLOOR));
   const sigmaOof = new Float64Array(n);
   for (let k = 0; k < foldCount; k++) {
-    const fitIdx = range(n).filter((i) => fold[i] !== k);
+    const fitIdx = calibrating.filter((i) => fold[i] !== k);
     const holdIdx = range(n).filter((i) => fold[i] === k);
     const model = createScaleModel().fit(takeRows(Xoof, fitIdx), pick(scaleTarget, fitIdx), { sampleWeight: pick(weight, fitIdx) });
     model.predict(takeRows(Xoof, holdIdx)).forEach((v, r) => (sigmaOof[holdIdx[r]] = Math.exp(v)));
   }
-  const scaleModel = createScaleModel().fit(Xoof, scaleTarget, { sampleWeight: weight });
+  const scaleModel = createScaleModel().fit(takeRows(Xoof, calibrating), pick(scaleTarget, calibrating), { sampleWeight: pick(weight, calibrating) });
   progress('scale model');
-  const center = weightedMedian(sigmaOof, weight);
+  const center = weightedMedian(pick(sigmaOof, calibrating), pick(weight, calibrating));
   const groups = data.rows.map(config.groupOf);
-  /** The calibrated intervals for one pooling power of σ(x); cheap, so several powers can be compared on one fit. */
-  const calibrating = range(n).filter((i) => config.calibratesOn?.(data.rows[i]) ?? true);
-  const intervals = (power: number) => {
+  /**
+   * The calibrated intervals for one pooling power of σ(x); cheap, so several powers can be compared
+   * on one fit. `allowance` (log, per row) is the drift allowance serving would add for each row's
+   * oofMonthsBeyond: scores net of it (conformityScore), so the interval served is the one measured.
+   */
+  const intervals = (power: number, allowance?: ArrayLike<number>) => {
     const pooling: ScalePooling = { power, center };
     const calibration = calibrateIntervals(
-      calibrating.map((i) => absResiduals[i] / pooledScale(sigmaOof[i], pooling)), calibrating.map((i) => groups[i]),
+      calibrating.map((i) => conformityScore(absResiduals[i], pooledScale(sigmaOof[i], pooling), allowance?.[i])), calibrating.map((i) => groups[i]),
       config.coverage, undefined, undefined, calibrating.map((i) => weight[i]),
     );
     return { pooling, calibration, scale: (sigma: Float64Array) => sigma.map((v) => pooledScale(v, pooling)) };
   };
 
-  const final = levelled(data.rows, data.y);
-  const encoding = features.fit(data.rows, final.y);
+  const final = levelled(range(n));
+  const encoding = fitEncoding(final, range(n));
   const X = encode(data.rows, encoding);
   const models = members.map((spec) => {
     const m = spec.create().fit(X, final.y, { sampleWeight: weight });
@@ -158,7 +196,18 @@ export function crossFit<Row, Encoding>(data: Dataset<Row>, config: CrossFitConf
     for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
     return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
   };
-  return { intervals, weights, oof, oofConsensus, sigmaOof, scaleModel, models, encoding, level: final.level, predict };
+  return { data, originals, intervals, weights, oof, oofConsensus, oofMonthsBeyond, sigmaOof, scaleModel, models, encoding, level: final.level, predict };
+}
+
+/** The rows followed by a masked copy of each (same target, price and source). */
+function withMaskedCopies<Row>(data: Dataset<Row>, mask: (row: Row) => Row): Dataset<Row> {
+  const twice = (a: Float64Array) => {
+    const out = new Float64Array(a.length * 2);
+    out.set(a);
+    out.set(a, a.length);
+    return out;
+  };
+  return { rows: [...data.rows, ...data.rows.map(mask)], y: twice(data.y), priceUsd: twice(data.priceUsd), source: [...data.source, ...data.source] };
 }
 
 /** How many progress steps one `crossFit` reports. */

@@ -49,6 +49,8 @@ export interface EvaluationReport {
   segments?: Record<string, AccuracyMetrics>;
   /** Leave-one-source-out: the source with the largest median APE. */
   worstSource?: string;
+  /** Leave-one-source-out, each row valued from its core fields and market only (the masked training copies' out-of-fold predictions; from 2026.11.9). */
+  coreFieldsOnly?: { overall: AccuracyMetrics; bySource: Record<string, AccuracyMetrics> };
 }
 
 /** The gradient-boosting baseline on the same features and views (ours must beat it). */
@@ -67,7 +69,11 @@ export interface ResidentialManifest {
   trainedAt: string;
   generatedBy: string;
   dataSnapshot: { id: string; files: { path: string; sha256: string; rows: number }[] };
-  training: { rows: number; bySource: Record<string, number>; byDistrict: Record<string, number>; seconds: number; ingest: IngestReport };
+  training: {
+    rows: number; bySource: Record<string, number>; byDistrict: Record<string, number>; seconds: number; ingest: IngestReport;
+    /** Weight of each row's core-fields-only training copy relative to the row (from 2026.11.9; absent = no copies). */
+    maskedCopyWeight?: number;
+  };
   target: 'log_price_per_m2';
   features: { names: string[]; encoding: FeatureEncoding };
   /** The ONNX file and its output columns in order: the members, then the interval-scale model. */

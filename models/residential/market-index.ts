@@ -265,7 +265,12 @@ export function monthsBeyondData(index: MarketIndex, period: string): number {
 
 /** The widening of the interval's log half-width for a date past the newest data. */
 export function driftAllowance(index: MarketIndex, period: string): number {
-  return index.allowanceZ * index.volatilityPerMonth * Math.sqrt(monthsBeyondData(index, period));
+  return allowanceForMonths(index, monthsBeyondData(index, period));
+}
+
+/** The widening for a valuation this many months past the newest data. */
+export function allowanceForMonths(index: MarketIndex, months: number): number {
+  return index.allowanceZ * index.volatilityPerMonth * Math.sqrt(months);
 }
 
 /** Linear between points; flat before the first (no backward extrapolation of a boom). */

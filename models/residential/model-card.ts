@@ -453,6 +453,10 @@ function shiftChecks(ctx: Context): string[] {
     '', '### The forward test with fields missing', '',
     'Banks and other sites often send only the basics. The same held-out flats, valued with fields removed (the interval then comes from the calibration group the request falls in):', '',
     table(['fields sent', ...METRIC_HEADER], [['all the file has', ...metricCells(h.overall)], ...m.evaluation.masked.map((v) => [v.name, ...metricCells(v.overall)])]),
+    ...(ctx.loso.coreFieldsOnly ? [
+      '', `Every training listing is also fitted with its optional fields removed (renovation, building type, mahalla, furniture, bathroom, seller; at ${fixed(m.training.maskedCopyWeight ?? 0, 2)} of its weight), so a request with the basics only is valued by what the basics say, and its interval is calibrated on such requests' residuals too. Leave one source out with the core fields and market only:`, '',
+      table(['fields sent', ...METRIC_HEADER], [['all the source has', ...metricCells(ctx.loso.overall)], ['district, area, rooms, floor, floors and market only', ...metricCells(ctx.loso.coreFieldsOnly.overall)]]),
+    ] : []),
     '', '### Against a gradient-boosting baseline', '',
     `The baseline is ${b.algorithm} (${Object.entries(b.hyperparameters).map(([k, v]) => `${k} ${v}`).join(', ')}), on the same features, levelled targets and views. Leave one source out is over the sources before the newest snapshot (olx 2021 aside).`, '',
     table(['view', 'model', ...METRIC_HEADER], [
