@@ -210,7 +210,7 @@ export function resultNdjsonLine(item: BatchItemResultView): string {
 export const RESULT_CSV_COLUMNS = [
   'index', 'ok', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
   'estimate', 'currency', 'price_per_m2', 'interval_low', 'interval_high', 'confidence',
-  'error_code', 'error_message',
+  'valuation_date', 'data_age_months', 'error_code', 'error_message',
 ] as const;
 
 /**
@@ -258,6 +258,8 @@ export function resultCsvRow(item: BatchItemResultView): string {
     interval_low: home?.interval?.low,
     interval_high: home?.interval?.high,
     confidence: home?.confidence?.level,
+    valuation_date: home?.marketLevel?.valuationDate,
+    data_age_months: home?.marketLevel?.dataAgeMonths,
     error_code: item.error?.code,
     error_message: item.error?.message,
   };

@@ -90,6 +90,8 @@ export interface ResidentialManifest {
     /** The forward test again with optional fields removed. */
     masked: { name: string; overall: AccuracyMetrics }[];
     baseline: BaselineReport;
+    /** Random K-fold over every source mixed: the in-distribution view, which flatters (from 2026.11.12). */
+    inDistribution?: { protocol: string; overall: AccuracyMetrics };
     featureImportance: { feature: string; importance: number }[];
   };
   /** The district accuracy classes the confidence rule uses (from the headline evaluation). */

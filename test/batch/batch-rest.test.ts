@@ -109,6 +109,9 @@ describe('POST /api/batch with JSON, then GET the job and its results', () => {
       if (inputs[line.index].home) {
         expect(line.result.home.estimate).toBeGreaterThan(10_000);
         expect(line.result.home.currency).toBe('USD');
+        // How old the market data behind the value is, as on every other surface.
+        expect(line.result.home.marketLevel).toMatchObject({ valuationDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), newestDataPeriod: '2026-07', dataAgeMonths: expect.any(Number) });
+        expect(line.result.home.marketLevel.dataAgeMonths).toBeGreaterThanOrEqual(0);
       } else {
         expect(line.result.home).toBeUndefined();
       }
@@ -128,6 +131,8 @@ describe('POST /api/batch with JSON, then GET the job and its results', () => {
       expect(rows[3]).toMatchObject({ ok: 'false', address: '', error_code: ndjson[3].error.code });
       expect(rows[1]).toMatchObject({ ok: 'true', address: ADDRESSES[1], currency: 'USD', district: ndjson[1].result.geocode.district });
       expect(Number(rows[1].estimate)).toBe(ndjson[1].result.home.estimate);
+      expect(rows[1].valuation_date).toBe(ndjson[1].result.home.marketLevel.valuationDate);
+      expect(Number(rows[1].data_age_months)).toBe(ndjson[1].result.home.marketLevel.dataAgeMonths);
       expect(Number(rows[0].lat)).toBe(ndjson[0].result.geocode.lat);
       expect(rows[0].estimate).toBe('');
     }

@@ -86,7 +86,7 @@ export class BatchItemError {
 export class BatchItemResult {
   @Field(() => Int, { description: 'Position in the submission, from 0' }) index!: number;
   @Field() ok!: boolean;
-  @Field(() => GraphQLJSON, { nullable: true, description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation) }' })
+  @Field(() => GraphQLJSON, { nullable: true, description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with marketLevel: the valuation date and how old the market data behind it is) }' })
   result!: unknown;
   @Field(() => BatchItemError, { nullable: true }) error!: BatchItemError | null;
 }

@@ -41,7 +41,7 @@ export interface HomeValuationAnswer {
 export type HomeValuer = (inputs: readonly HomeValuationInput[], context: ChunkContext) => Promise<readonly HomeValuationAnswer[]>;
 
 /** What the batch result carries of a valuation. */
-const HOME_VALUATION_SELECTION = 'estimate currency pricePerM2 interval { low high coverage } confidence { level score } modelVersion valuedAt warnings';
+const HOME_VALUATION_SELECTION = 'estimate currency pricePerM2 interval { low high coverage } confidence { level score } marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening } modelVersion valuedAt warnings';
 export const HOME_VALUATIONS_QUERY = `query BatchHomeValuations($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { ${HOME_VALUATION_SELECTION} } error { code message field } } }`;
 
 /** Home fields a batch item may carry: district and mahalla come from the geocoded address. */
