@@ -14,6 +14,8 @@ export { PERSONAL_DATA_KEY_PATTERN, looksLikePersonalDataKey, looksLikePersonalD
 export const HOME_FIELDS: readonly FieldSpec[] = [
   { rest: 'district', graphql: 'district', kind: 'string', required: true, description: 'Tashkent district in any common spelling: English (Chilanzar), Uzbek Latin (Chilonzor, Chilonzor tumani), Uzbek Cyrillic, Russian (Чиланзарский район)', example: 'Chilonzor' },
   { rest: 'mahalla', graphql: 'mahalla', kind: 'string', required: false, description: 'Mahalla in Latin or Cyrillic; unknown names fall back to district level with a warning', example: 'Qatortol' },
+  { rest: 'lat', graphql: 'lat', kind: 'number', required: false, min: 41, max: 41.6, description: 'Latitude of the flat (WGS84), sent with lon: places it more precisely than the mahalla. A point outside the stated district is ignored with a warning', example: 41.2856 },
+  { rest: 'lon', graphql: 'lon', kind: 'number', required: false, min: 69, max: 69.6, description: 'Longitude of the flat (WGS84), sent with lat', example: 69.2034 },
   { rest: 'area', graphql: 'area', kind: 'number', required: true, min: 10, max: 1000, description: 'Total area in m²', example: 65 },
   { rest: 'rooms', graphql: 'rooms', kind: 'integer', required: true, min: 1, max: 20, description: 'Number of rooms', example: 3 },
   { rest: 'floor', graphql: 'floor', kind: 'integer', required: true, min: 1, max: 60, description: 'Floor of the flat, 1 to total_floors', example: 4 },

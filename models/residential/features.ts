@@ -7,6 +7,9 @@
  * barely moves the estimate and an unseen one falls back to its district. During training the
  * encodings of each row come from the other folds (out-of-fold), so they leak no target.
  *
+ * Place beyond the encodings: the flat's point (its coordinates, else its mahalla's centre) as
+ * latitude and longitude, so the trees can draw price across mahalla and district borders.
+ *
  * Time is not a feature: targets reach the members levelled to the newest data by the market index
  * (./market-index.ts), and the index, not a tree, carries a valuation to its date.
  */
@@ -30,6 +33,12 @@ export interface FeatureSource {
   bathroom: Bathroom | null;
   market: Market | null;
   seller: SellerType | null;
+  /**
+   * The flat's point (WGS84) where it is known: a listing's coordinates or the client's. Without
+   * one, the features take the mahalla's centre (FeatureEncoding.mahallaCentres), else none.
+   */
+  lat: number | null;
+  lon: number | null;
   /** 'YYYY-MM': when the price was asked (training) or the valuation date (serving); the market index reads it, the members do not. */
   period: string;
 }
@@ -42,13 +51,15 @@ export interface FeatureEncoding {
   /** Pseudo-count of the m-estimate. */
   smoothing: number;
   newestPeriod: string;
+  /** Centre [lat, lon] of each mahalla the gazetteer places: a request naming its mahalla gets this point. */
+  mahallaCentres: Record<string, [number, number]>;
 }
 
 /** Order of the columns of the feature matrix: part of the ONNX contract (input 'features'). */
 export const FEATURE_NAMES = [
   'district_prior', 'mahalla_prior', 'mahalla_log_count', 'district_code',
   'log_area', 'rooms', 'area_per_room', 'floor', 'total_floors', 'floor_ratio', 'is_first_floor', 'is_last_floor',
-  'renovation', 'building_type', 'furniture', 'bathroom', 'is_new_build', 'is_owner',
+  'renovation', 'building_type', 'furniture', 'bathroom', 'is_new_build', 'is_owner', 'lat', 'lon',
 ] as const;
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
@@ -66,13 +77,14 @@ export const FEATURE_GROUPS: Record<string, readonly (typeof FEATURE_NAMES)[numb
   bathroom: ['bathroom'],
   'new or resale': ['is_new_build'],
   'owner type': ['is_owner'],
+  'point (coordinates or mahalla centre)': ['lat', 'lon'],
 };
 
 /** Renovation ordered by how much it usually adds; trees split on the order. */
 const RENOVATION_ORDER: Record<Renovation, number> = { rough: 0, pre_finish: 1, needs_repair: 2, average: 3, good: 4, euro: 5, designer: 6 };
 
-/** Fits the location encodings on rows with known log price per m². */
-export function fitEncoding(rows: readonly FeatureSource[], logPricePerM2: ArrayLike<number>, smoothing = 10): FeatureEncoding {
+/** Fits the location encodings on rows with known log price per m²; `mahallaCentres` is kept as given. */
+export function fitEncoding(rows: readonly FeatureSource[], logPricePerM2: ArrayLike<number>, smoothing = 10, mahallaCentres: Record<string, [number, number]> = {}): FeatureEncoding {
   let total = 0;
   const districtSums = new Map<string, { sum: number; n: number }>();
   const mahallaSums = new Map<string, { sum: number; n: number }>();
@@ -92,7 +104,7 @@ export function fitEncoding(rows: readonly FeatureSource[], logPricePerM2: Array
     const prior = district[id.split('/')[0]]?.mean ?? cityMean;
     mahalla[id] = { mean: (sum + smoothing * prior) / (n + smoothing), n };
   }
-  return { cityMean, district, mahalla, smoothing, newestPeriod };
+  return { cityMean, district, mahalla, smoothing, newestPeriod, mahallaCentres };
 }
 
 /** Encodes rows into a row-major float matrix (NaN = missing), the models' input. */
@@ -124,6 +136,9 @@ export function encodeFeatures<T extends Float32Array | Float64Array>(rows: read
     out[o + 15] = r.bathroom === null ? NaN : BATHROOMS.indexOf(r.bathroom);
     out[o + 16] = r.market === null ? NaN : r.market === 'new' ? 1 : 0;
     out[o + 17] = r.seller === null ? NaN : r.seller === 'owner' ? 1 : 0;
+    const point = r.lat !== null && r.lon !== null ? [r.lat, r.lon] : r.mahallaId ? encoding.mahallaCentres[r.mahallaId] : undefined;
+    out[o + 18] = point?.[0] ?? NaN;
+    out[o + 19] = point?.[1] ?? NaN;
   }
   return out;
 }

@@ -11,11 +11,14 @@ import {
   parseYesNo, suggestDistricts, type DistrictMatch, type Market, type SellerType,
 } from '../vocabulary';
 import type { FeatureSource } from './features';
+import { reverseDistrict } from '../location/geocode';
 
 /** Client input with GraphQL field names; names in any spelling. */
 export interface HomeInput {
   district: string;
   mahalla?: string | null;
+  lat?: number | null;
+  lon?: number | null;
   area: number;
   rooms: number;
   floor: number;
@@ -80,9 +83,12 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
     }
   }
 
+  const point = resolvePoint(input.lat, input.lon, district, warnings);
   const request: HomeRequest = {
     district: district.id,
     mahallaId,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     area: input.area,
     rooms: input.rooms,
     floor: input.floor,
@@ -115,6 +121,27 @@ export function resolveDistrict(name: string, warnings: string[]): DistrictMatch
   }
   if (district.via === 'fuzzy') warnings.push(`district "${clip(name)}" read as ${district.name}`);
   return district;
+}
+
+/**
+ * The flat's point: lat and lon together or neither (400 naming the one missing); a point whose
+ * district polygon is not the stated district is dropped with a warning, since a wrong point would
+ * move the value more than a missing one.
+ */
+function resolvePoint(lat: number | null | undefined, lon: number | null | undefined, district: DistrictMatch, warnings: string[]): { lat: number; lon: number } | null {
+  const hasLat = lat !== null && lat !== undefined;
+  const hasLon = lon !== null && lon !== undefined;
+  if (!hasLat && !hasLon) return null;
+  if (!hasLat || !hasLon) {
+    const missing = hasLat ? 'lon' : 'lat';
+    throw new ApiError('INVALID_PARAMETER', `lat and lon go together: ${field(missing)} is missing`, field(missing));
+  }
+  const placed = reverseDistrict(lat, lon);
+  if (placed !== district.id) {
+    warnings.push(`point ${lat}, ${lon} lies ${placed ? `in ${DISTRICT_NAMES[placed]}` : 'outside the city districts'}, not in ${district.name}: valued without it`);
+    return null;
+  }
+  return { lat, lon };
 }
 
 /** new / resale in any of their spellings (new build, novostroyka, вторичка, …); absent → null (the market's mix). */

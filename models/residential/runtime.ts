@@ -137,13 +137,13 @@ export class ResidentialModelSet implements ResidentialRuntime {
 
 /**
  * The interval's calibration group: the segment (new, resale, unknown) within the district, and
- * apart for a flat described by its basic fields only (no renovation, building type or mahalla),
+ * apart for a flat described by its basic fields only (no renovation, building type, mahalla or point),
  * whose errors are larger. Conformal calibration conditional on which fields are missing, on
  * residuals of listings and of their masked training copies, is what keeps the 90% interval at 90%
  * for such requests (Zaffran et al., "Conformal prediction with missing values", ICML 2023).
  */
-export function calibrationGroup(row: Pick<FeatureSource, 'district' | 'market' | 'renovation' | 'buildingType' | 'mahallaId'>): string {
-  const basic = row.renovation === null && row.buildingType === null && row.mahallaId === null;
+export function calibrationGroup(row: Pick<FeatureSource, 'district' | 'market' | 'renovation' | 'buildingType' | 'mahallaId' | 'lat'>): string {
+  const basic = row.renovation === null && row.buildingType === null && row.mahallaId === null && row.lat === null;
   return `${row.market ?? 'unknown'}${basic ? BASIC_FIELDS_SUFFIX : ''}/${row.district}`;
 }
 /** Marks the calibration segment of a flat described by its basic fields only. */

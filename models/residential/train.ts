@@ -33,6 +33,7 @@ import { encodeFeatures, fitEncoding, FEATURE_GROUPS, FEATURE_NAMES, type Featur
 import { marketReference } from './market';
 import { allowanceForMonths, driftAllowance, fitMarketIndex, logLevelAt, monthsBeyondData, withScrapeVariance, type MarketIndex } from './market-index';
 import { calibrationGroup } from './runtime';
+import { loadGazetteer } from '../location/geocode';
 import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
 
 /** Each listing file's source group: one site's scrapes of one season count as one source. */
@@ -65,10 +66,10 @@ const IN_DISTRIBUTION_FOLDS = 5;
 /** A segment or segment-district group gets its own interval quantile with at least this many calibration rows. */
 const MIN_CALIBRATION_ROWS = 60;
 /** What banks and other sites often send: the core fields and the market, nothing optional. */
-const coreFieldsOnly = <R extends FeatureSource>(r: R): R => ({ ...r, renovation: null, buildingType: null, mahallaId: null, furniture: null, bathroom: null, seller: null });
+const coreFieldsOnly = <R extends FeatureSource>(r: R): R => ({ ...r, renovation: null, buildingType: null, mahallaId: null, lat: null, lon: null, furniture: null, bathroom: null, seller: null });
 /** Optional fields a bank or another site often lacks; the forward test is repeated without them. */
 const MASKED_VIEWS: { name: string; mask: (r: FeatureSource) => FeatureSource }[] = [
-  { name: 'without renovation, building type, mahalla', mask: (r) => ({ ...r, renovation: null, buildingType: null, mahallaId: null }) },
+  { name: 'without renovation, building type, mahalla, coordinates', mask: (r) => ({ ...r, renovation: null, buildingType: null, mahallaId: null, lat: null, lon: null }) },
   { name: 'without market (new build or resale)', mask: (r) => ({ ...r, market: null }) },
   { name: 'district, area, rooms, floor, floors and market only', mask: coreFieldsOnly },
   { name: 'district, area, rooms, floor and floors only', mask: (r) => ({ ...coreFieldsOnly(r), market: null }) },
@@ -83,7 +84,16 @@ export const MASKED_COPY_WEIGHT = 0.5;
 /** A training row: the features' source plus its source group (the fold it is left out in). */
 type Row = FeatureSource & { source: string };
 
-const FEATURES = { names: FEATURE_NAMES, groups: FEATURE_GROUPS, fit: fitEncoding, encode: encodeFeatures };
+const FEATURES = {
+  names: FEATURE_NAMES, groups: FEATURE_GROUPS, encode: encodeFeatures,
+  fit: (rows: readonly FeatureSource[], y: ArrayLike<number>) => fitEncoding(rows, y, undefined, mahallaCentres()),
+};
+let centres: Record<string, [number, number]> | undefined;
+/** The gazetteer's mahalla centres (models/artifacts/location/gazetteer.json), read once. */
+function mahallaCentres(): Record<string, [number, number]> {
+  centres ??= Object.fromEntries(loadGazetteer().mahallas.flatMap((m) => (m.lat !== null && m.lon !== null ? [[m.id, [m.lat, m.lon]]] : [])));
+  return centres;
+}
 const MARKET_LEVEL = {
   fit: (rows: readonly FeatureSource[], y: Float64Array) => fitMarketIndex(rows, y, COVERAGE),
   at: (index: MarketIndex, row: FeatureSource) => logLevelAt(index, row.district, row.market, row.period),
@@ -386,7 +396,7 @@ function toDataset(records: readonly ListingRecord[]): Dataset<Row> {
     rows: records.map((r) => ({
       district: r.district, mahallaId: r.mahallaId, area: r.area, rooms: r.rooms, floor: r.floor, totalFloors: r.totalFloors,
       renovation: r.renovation, buildingType: r.buildingType, furniture: r.furniture, bathroom: r.bathroom,
-      market: r.market as Market | null, seller: r.seller, period: r.period, source: SOURCE_GROUPS[r.source],
+      market: r.market as Market | null, seller: r.seller, lat: r.lat, lon: r.lon, period: r.period, source: SOURCE_GROUPS[r.source],
     })),
     y: Float64Array.from(records, (r) => Math.log(r.priceUsd / r.area)),
     priceUsd: Float64Array.from(records, (r) => r.priceUsd),

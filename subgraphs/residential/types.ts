@@ -15,6 +15,10 @@ export class HomeValuationInput {
   district!: string;
   @Field(() => String, { nullable: true, description: 'Mahalla (Latin or Cyrillic); unknown names fall back to district level with a warning' })
   mahalla?: string | null;
+  @Field(() => Float, { nullable: true, description: 'Latitude of the flat (WGS84), with lon: places it more precisely than the mahalla; a point outside the stated district is ignored with a warning' })
+  lat?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Longitude of the flat (WGS84), with lat' })
+  lon?: number | null;
   @Field(() => Float, { description: 'Total area in m², 10 to 1000' })
   area!: number;
   @Field(() => Int, { description: 'Rooms, 1 to 20' })

@@ -63,6 +63,20 @@ describe('the seed sample request', () => {
     }
   });
 
+  it("takes the flat's point (lat, lon): two points in the district are valued apart, a point in another district is dropped with a warning", async () => {
+    const { mahalla: _mahalla, ...withoutMahalla } = SAMPLE_HOME_REQUEST;
+    const plain = await json(await predict(withoutMahalla));
+    const here = await json(await predict({ ...withoutMahalla, lat: 41.275, lon: 69.205 }));
+    const there = await json(await predict({ ...withoutMahalla, lat: 41.255, lon: 69.19 }));
+    expect(here.estimate).not.toBe(there.estimate);
+    expect(here.warnings).toEqual([]);
+    const elsewhere = await predict({ ...withoutMahalla, lat: 41.36, lon: 69.29 }); // Yunusabad
+    expect(elsewhere.status).toBe(200);
+    const body = await json(elsewhere);
+    expect(body.warnings.join(' ')).toMatch(/lies in Yunusabad, not in Chilanzar/);
+    expect(body.estimate).toBe(plain.estimate);
+  });
+
   it('falls back to district level with a warning for an unknown mahalla', async () => {
     const body = await json(await predict({ ...SAMPLE_HOME_REQUEST, mahalla: 'Nonexistent Mahalla Name' }));
     expect(body.location.matched).toBe('district');
@@ -86,6 +100,12 @@ describe('bad input gets a clear 400 with code and field', () => {
     await expectError(await predict({ ...SAMPLE_HOME_REQUEST, rooms: 21 }), 400, 'INVALID_PARAMETER', 'rooms');
     await expectError(await predict({ ...SAMPLE_HOME_REQUEST, total_floors: 61 }), 400, 'INVALID_PARAMETER', 'total_floors');
     await expectError(await predict({ ...SAMPLE_HOME_REQUEST, rooms: 2.5 }), 400, 'INVALID_PARAMETER', 'rooms');
+  });
+  it('a point needs both lat and lon, inside the city\'s range', async () => {
+    await expectError(await predict({ ...SAMPLE_HOME_REQUEST, lat: 41.275 }), 400, 'INVALID_PARAMETER', 'lon');
+    await expectError(await predict({ ...SAMPLE_HOME_REQUEST, lon: 69.205 }), 400, 'INVALID_PARAMETER', 'lat');
+    await expectError(await predict({ ...SAMPLE_HOME_REQUEST, lat: 55.75, lon: 37.62 }), 400, 'INVALID_PARAMETER', 'lat');
+    await expectError(await predict({ ...SAMPLE_HOME_REQUEST, lat: '41.3', lon: 69.2 }), 400, 'INVALID_PARAMETER', 'lat');
   });
   it('floor above total_floors', async () => {
     await expectError(await predict({ ...SAMPLE_HOME_REQUEST, floor: 12, total_floors: 9 }), 400, 'INVALID_PARAMETER', 'floor');

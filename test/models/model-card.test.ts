@@ -68,7 +68,7 @@ function syntheticManifest(): ResidentialManifest {
     dataSnapshot: ingest.snapshot,
     training: { rows: 4321, bySource: { olx_2024: 3000, uybor_2025_b: 1321 }, byDistrict, seconds: 1, ingest },
     target: 'log_price_per_m2',
-    features: { names: ['district_prior', 'mahalla_prior', 'log_area'], encoding: { cityMean: 7, district: {}, mahalla: {}, smoothing: 10, newestPeriod: '2025-04' } },
+    features: { names: ['district_prior', 'mahalla_prior', 'log_area'], encoding: { cityMean: 7, district: {}, mahalla: {}, smoothing: 10, newestPeriod: '2025-04', mahallaCentres: {} } },
     onnx: { file: 'ensemble.onnx', input: 'features', output: 'prediction', columns: ['gbdt', 'hedonic', 'interval-scale'] },
     members: [
       { name: 'gbdt', algorithm: 'boosted trees', weight: 0.65, hyperparameters: { maxIter: 10 } },
