@@ -109,11 +109,11 @@ export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFit
     const rows = idx.map((i) => data.rows[i]);
     const y = pick(data.y, idx);
     const own = idx.filter(isOriginal);
-    if (!config.level) return { level: null, rows, y, own, at: (_row: Row) => 0, monthsBeyond: (_row: Row) => 0 };
+    if (!config.level) return { level: null, rows, y, at: (_row: Row) => 0, monthsBeyond: (_row: Row) => 0 };
     const level = config.level.fit(own.map((i) => data.rows[i]), pick(data.y, own));
     const at = (row: Row) => config.level!.at(level, row);
     const monthsBeyond = (row: Row) => config.level!.monthsBeyond(level, row);
-    return { level, rows, y: y.map((v, r) => v - at(rows[r])), own, at, monthsBeyond };
+    return { level, rows, y: y.map((v, r) => v - at(rows[r])), at, monthsBeyond };
   };
   /** Encodings learn from original rows only: a copy would count its row twice. */
   const fitEncoding = (fit: ReturnType<typeof levelled>, idx: readonly number[]) => {
@@ -286,7 +286,11 @@ export function recencyWeights<Row>(data: Dataset<Row>, config: Pick<CrossFitCon
 }
 
 export function subset<Row>(data: Dataset<Row>, keep: (i: number) => boolean): Dataset<Row> {
-  const idx = range(data.rows.length).filter(keep);
+  return rowsAt(data, range(data.rows.length).filter(keep));
+}
+
+/** The rows at `idx`, in that order. */
+export function rowsAt<Row>(data: Dataset<Row>, idx: readonly number[]): Dataset<Row> {
   return { rows: idx.map((i) => data.rows[i]), y: pick(data.y, idx), priceUsd: pick(data.priceUsd, idx), source: idx.map((i) => data.source[i]) };
 }
 

@@ -21,7 +21,7 @@
  */
 import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
-import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, SCALE_FLOOR, SCALE_POOLING_POWERS, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
+import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, rowsAt, subset, SCALE_FLOOR, SCALE_POOLING_POWERS, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
 import { calibrateIntervals, conformityScore, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePoolingSelection } from '../ensemble/conformal';
 import { accuracyClass, accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import type { HistGradientBoostingRegressor } from '../trainers';
@@ -319,7 +319,7 @@ function calibrationBySource(fit: CrossFit<Row>, config: CrossFitConfig<Row, Fea
 function leaveOneSourceOut(fit: CrossFit<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number, allowance: Float64Array): EvaluationReport & { worstSource: string } {
   const { data } = fit;
   const score = (idx: number[], calibration: IntervalCalibration, scale: Float64Array) => evaluate(
-    { rows: idx.map((i) => data.rows[i]), y: Float64Array.from(idx, (i) => data.y[i]), priceUsd: Float64Array.from(idx, (i) => data.priceUsd[i]), source: idx.map((i) => data.source[i]) },
+    rowsAt(data, idx),
     { consensus: Float64Array.from(idx, (i) => fit.oofConsensus[i]), scale: Float64Array.from(idx, (i) => scale[i]), allowance: Float64Array.from(idx, (i) => allowance[i]) }, calibration, config, DISTRICT_IDS,
   );
   const results = calibrationBySource(fit, config, power, allowance).map(({ source, held, heldMasked, calibration, scale }) => ({
