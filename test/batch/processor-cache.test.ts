@@ -56,6 +56,18 @@ describe('the chunk processor with its caches', () => {
     return JSON.parse(JSON.stringify(results.flat()));
   }
 
+  test("values a home at the geocoded point when the address places it finer than a mahalla, and at the item's own point when it has one", async () => {
+    const processor = createLocationChunkProcessor({ services, homeValuations: echo });
+    const home = { area: 50, rooms: 2, floor: 1, totalFloors: 4 };
+    const fine = items.filter((item) => (item as { home?: unknown }).home).map((item) => (item as { address: string }).address)
+      .find((address) => ['street', 'quarter'].includes(real.geocode(address).precision))!;
+    expect(fine).toBeDefined();
+    const geocode = real.geocode(fine);
+    const [placed, own] = (await processor([{ address: fine, home }, { address: fine, home: { ...home, lat: 41.3, lon: 69.25 } }], context(0, 0))) as unknown as { result: { home: { echo: Record<string, unknown> } } }[];
+    expect(placed.result.home.echo).toMatchObject({ lat: geocode.lat, lon: geocode.lon });
+    expect(own.result.home.echo).toMatchObject({ lat: 41.3, lon: 69.25 });
+  });
+
   test('gives the results of a processor scoring from scratch, with the default cache and with one of two points', async () => {
     const expected = await uncached();
     expect(expected.filter((r) => (r as ItemResult).ok).length).toBeGreaterThan(items.length / 2);

@@ -162,7 +162,7 @@ export function createLocationChunkProcessor(options: LocationChunkProcessorOpti
     const withHome = scored.filter((s) => s.placed.item.home);
     const valuations = withHome.length
       ? await options.homeValuations(
-          withHome.map(({ placed: { item, answer: { geocode } } }) => ({ ...item.home, district: geocode.district, ...(geocode.mahalla !== null && { mahalla: geocode.mahalla }) })),
+          withHome.map(({ placed: { item, answer: { geocode } } }) => ({ ...pointOf(geocode, item.home!), ...item.home, district: geocode.district, ...(geocode.mahalla !== null && { mahalla: geocode.mahalla }) })),
           context,
         )
       : [];
@@ -227,6 +227,16 @@ export interface GraphQLHomeValuerOptions {
   /** @default 60_000 */
   timeoutMs?: number;
 }
+
+/**
+ * The geocoded point for the valuation when it is finer than a mahalla (a street or a quarter) and
+ * the item gives no point of its own: it places the flat better than the mahalla's centre would.
+ */
+function pointOf(geocode: GeocodeRecord, home: Record<string, unknown>): { lat?: number; lon?: number } {
+  if (home.lat !== undefined || home.lon !== undefined || !FINER_THAN_MAHALLA.has(geocode.precision)) return {};
+  return { lat: geocode.lat, lon: geocode.lon };
+}
+const FINER_THAN_MAHALLA = new Set(['street', 'quarter']);
 
 /** A HomeValuer posting one `homeValuations` operation per call, as the job's organisation. */
 export function graphqlHomeValuer(options: GraphQLHomeValuerOptions): HomeValuer {
