@@ -320,7 +320,7 @@ function method(ctx: Context): string {
     '',
     ...featureLines,
     '',
-    `Location enters as smoothed target encodings of log price per m²: a mahalla is shrunk towards its district and a district towards the city (pseudo-count ${m.features.encoding.smoothing}), so a mahalla with few listings barely moves the estimate and an unknown one falls back to its district. ${int(Object.keys(m.features.encoding.mahalla).length)} mahallas and ${int(Object.keys(m.features.encoding.district).length)} districts are encoded. During training each row's encodings come from the other folds, so they leak no price.`,
+    `Location enters as smoothed target encodings of log price per m²: a mahalla is shrunk towards its district and a district towards the city (pseudo-count ${m.features.encoding.smoothing}), so a mahalla with few listings barely moves the estimate and an unknown one falls back to its district. ${int(Object.keys(m.features.encoding.mahalla).length)} mahallas and ${int(Object.keys(m.features.encoding.district).length)} districts are encoded. During training each row's encodings come from the other folds, so they leak no price.${m.features.encoding.mahallaCentres ? ` Beyond the encodings, the flat's point enters as latitude and longitude: the listing's or the client's coordinates, else the centre of its mahalla (${int(Object.keys(m.features.encoding.mahallaCentres).length)} mahallas placed by the gazetteer), else none; only olx 2021 (geocoded) and uybor 2026 listings carry coordinates.` : ''}`,
     '',
     '### Ensemble',
     '',
