@@ -12,7 +12,7 @@ import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import { groupBy } from '../ingest/outliers';
 import { PROJECT_ROOT } from '../paths';
-import { confidence, type AccuracyClass, type ConfidenceLevel } from './confidence';
+import { accuracyByConfidence, type AccuracyClass, type ConfidenceWidths } from './confidence';
 import { median, MIN_CLASS_ROWS, type AccuracyMetrics } from './metrics';
 
 /** A rendered card: its markdown and its figures. */
@@ -97,7 +97,8 @@ export function metricCells(x: AccuracyMetrics | undefined, withBounds = false):
 /** The confidence rule, verbatim from the header of models/ensemble/confidence.ts (a test keeps them equal). */
 export const CONFIDENCE_RULE = [
   'Confidence score (0–1) = 0.5·width + 0.2·agreement + 0.3·group, minus 0.1 per anomaly flag, where',
-  '  width     = 1 at a relative interval width (high−low)/estimate of 0.2 or less, 0 at 0.8 or more, linear between;',
+  '  width     = 1 at a relative interval width (high−low)/estimate of W1 or less, 0 at W0 or more, linear between',
+  "              (W1, W0 = 0.2, 0.8 unless the model's manifest sets its own, see ConfidenceWidths);",
   '  agreement = 1 when the ensemble members agree, 0 at a relative spread of 0.3;',
   "  group     = 1, 0.8, 0.6, 0.4 for the group's held-out accuracy class high, medium, moderate, low.",
   "Level: high ≥ 0.75, medium ≥ 0.5, else low; a group of low accuracy class is never 'high'.",
@@ -206,37 +207,9 @@ export function directionTable(unit: string, entries: readonly (readonly [string
   return table([unit, 'n', 'median (estimate ÷ asking − 1)', 'estimate above asking', 'more than 20% above', 'more than 20% below'], entries.map(([name, x]) => [name, ...cells(x)]));
 }
 
-interface ConfidenceRow {
-  level: ConfidenceLevel;
-  n: number;
-  medianApe: number;
-  ppe10: number;
-  ppe20: number;
-  coverage: number;
-}
-
-/**
- * The confidence level each held-out listing would get at best: its own interval width and its group's
- * class, with full model agreement and no anomaly flag (evaluation.json records neither).
- */
-function confidenceOnHeldOut<R extends HeldOutRow>(rows: readonly R[], classOf: (row: R) => AccuracyClass): ConfidenceRow[] {
-  const groups = new Map<ConfidenceLevel, { ape: number[]; covered: number }>();
-  for (const r of rows) {
-    const { level } = confidence((r.high - r.low) / r.predicted, 0, classOf(r), 0);
-    const g = groups.get(level) ?? { ape: [], covered: 0 };
-    g.ape.push(Math.abs(r.actual - r.predicted) / r.actual);
-    if (r.actual >= r.low && r.actual <= r.high) g.covered++;
-    groups.set(level, g);
-  }
-  return (['high', 'medium', 'low'] as const).filter((l) => groups.has(l)).map((level) => {
-    const g = groups.get(level)!;
-    return { level, n: g.ape.length, medianApe: median(g.ape), ppe10: g.ape.filter((a) => a <= 0.1).length / g.ape.length, ppe20: g.ape.filter((a) => a <= 0.2).length / g.ape.length, coverage: g.covered / g.ape.length };
-  });
-}
-
 /** "Does the confidence level sort valuations by error?": `whose` names the class used ("their district's class"). */
-export function confidenceSection<R extends HeldOutRow>(rows: readonly R[], classOf: (row: R) => AccuracyClass, whose: string): string[] {
-  const conf = confidenceOnHeldOut(rows, classOf);
+export function confidenceSection<R extends HeldOutRow>(rows: readonly R[], classOf: (row: R) => AccuracyClass, whose: string, widths?: ConfidenceWidths): string[] {
+  const conf = accuracyByConfidence(rows, classOf, widths);
   const ordered = conf.every((c, i) => i === 0 || c.medianApe >= conf[i - 1].medianApe);
   return [
     '', '### Does the confidence level sort valuations by error?', '',

@@ -11,7 +11,7 @@ import type { IntervalCalibration } from '../ensemble/conformal';
 import type { FeatureEncoding } from './features';
 import type { MarketReference } from './market';
 import type { MarketIndex } from './market-index';
-import type { AccuracyClass } from '../ensemble/confidence';
+import type { AccuracyClass, ConfidenceLevelAccuracy, ConfidenceWidths } from '../ensemble/confidence';
 import { MIN_CLASS_ROWS } from '../ensemble/metrics';
 import type { IngestReport } from '../ingest';
 import type { AccuracyMetrics } from './valuation';
@@ -94,6 +94,11 @@ export interface ResidentialManifest {
     inDistribution?: { protocol: string; overall: AccuracyMetrics };
     featureImportance: { feature: string; importance: number }[];
   };
+  /**
+   * The confidence rule's width ends for this model (from 2026.11.14; older versions use the
+   * defaults), how they were set, and the accuracy at each level leaving one source out.
+   */
+  confidence?: { widths: ConfidenceWidths; protocol: string; leaveOneSourceOut: ConfidenceLevelAccuracy[] };
   /** The district accuracy classes the confidence rule uses (from the headline evaluation). */
   districtAccuracy: Record<string, AccuracyClass>;
 }

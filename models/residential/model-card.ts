@@ -343,6 +343,7 @@ function method(ctx: Context): string {
     CONFIDENCE_RULE,
     '```',
     '',
+    ...confidenceWidthLines(m),
     '### Accuracy class of a district',
     '',
     `${ACCURACY_CLASS_RULE} The class the confidence rule uses is the headline (held-out) class where the district has at least ${MIN_CLASS_ROWS} held-out listings, else its leave-one-source-out class.`,
@@ -440,7 +441,7 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
     out.push(table(['view', ...METRIC_HEADER], [['in distribution (k-fold, all sources mixed)', ...metricCells(inDistribution.overall)], ['forward (headline)', ...metricCells(ctx.headline.overall)], ['leave one source out', ...metricCells(k.overall)]]));
   }
   out.push('', ...shiftChecks(ctx));
-  if (ctx.rows?.length) out.push(...confidenceSection(ctx.rows, (r) => serviceClass(ctx, r.district), "their district's class"));
+  if (ctx.rows?.length) out.push(...confidenceSection(ctx.rows, (r) => serviceClass(ctx, r.district), "their district's class", ctx.m.confidence?.widths));
   out.push('', ...marketIndexSection(ctx, figures));
   return out.join('\n');
 }
@@ -470,6 +471,17 @@ function shiftChecks(ctx: Context): string[] {
       ['leave one source out', 'this ensemble', ...metricCells(b.oursLeaveOneSourceOutOnTheSameRows)],
       ['leave one source out', 'baseline', ...metricCells(b.leaveOneSourceOut)],
     ]),
+  ];
+}
+
+/** This model's ends of the width term, how they were set, and the accuracy at each level leaving one source out. */
+function confidenceWidthLines(m: ResidentialManifest): string[] {
+  if (!m.confidence) return [];
+  const { widths, protocol, leaveOneSourceOut } = m.confidence;
+  return [
+    `For this model W1 = ${fixed(widths.full, 2)} and W0 = ${fixed(widths.none, 2)}: ${protocol}. At each level, those valuations (at best: members agreeing, no flag):`, '',
+    table(['confidence (at best)', 'n', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'], leaveOneSourceOut.map((c) => [c.level, int(c.n), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)])),
+    '',
   ];
 }
 

@@ -86,7 +86,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
       currency: 'USD',
       pricePerM2: Math.round(pricePerM2),
       interval,
-      confidence: confidence((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags.length),
+      confidence: confidence((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags.length, manifest.confidence?.widths),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
         districtMedianPricePerM2: districtMarket?.medianPricePerM2 ?? 0,

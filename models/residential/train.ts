@@ -25,7 +25,7 @@ import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, rows
 import { calibrateIntervals, conformityScore, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePoolingSelection } from '../ensemble/conformal';
 import { accuracyClass, accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import type { HistGradientBoostingRegressor } from '../trainers';
-import type { AccuracyClass } from '../ensemble/confidence';
+import { accuracyByConfidence, type AccuracyClass } from '../ensemble/confidence';
 import type { MemberSpec } from '../ensemble/weights';
 import { BASELINE, MEMBERS } from './ensemble';
 import { periodIndex } from '../ensemble/encoding';
@@ -180,7 +180,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const { index: marketIndex, allowance } = indexOf(all, data);
   const pooling = selectPooling(all, config, allowance);
   const servedIntervals = all.intervals(pooling.chosen, allowance);
-  const loso = leaveOneSourceOut(all, config, pooling.chosen, allowance);
+  const { report: loso, heldOut: losoRows } = leaveOneSourceOut(all, config, pooling.chosen, allowance);
 
   // The baseline: one gradient-boosting model, same features, same views.
   const baselineConfig = crossFitConfig([BASELINE], options.seed ?? 42);
@@ -202,6 +202,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
 
   const evaluation = { headline, leaveOneSourceOut: loso, masked, baseline, inDistribution, featureImportance };
   const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, districtEvaluation(evaluation, id)?.accuracyClass ?? 'low']));
+  const confidence = confidenceRule(losoRows, districtAccuracy);
   return {
     manifest: {
       kind: 'residential',
@@ -222,6 +223,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       marketIndex,
       evaluation,
       districtAccuracy,
+      confidence,
     },
     fitted,
     scaleModel: all.scaleModel,
@@ -239,6 +241,23 @@ function inDistributionView(data: Dataset<Row>, members: readonly MemberSpec[], 
   return {
     protocol: `In distribution (not a test of deployment): random ${IN_DISTRIBUTION_FOLDS}-fold over every source mixed, each listing predicted by a fit that saw its source and its months.`,
     overall: accuracyMetrics(data.priceUsd, data.rows.map((r, i) => Math.exp(fit.oofConsensus[i]) * r.area)),
+  };
+}
+
+/**
+ * The confidence rule's width ends, from the widths the served calibration gives the flats left out
+ * one source at a time (as listed and with the basic fields only): full marks at the 10th
+ * percentile, none at the 90th. Set from the widths alone, not from the errors; the accuracy at each
+ * level on those flats is recorded to show whether the levels order the errors.
+ */
+function confidenceRule(rows: GroupedEvaluation['rows'], districtAccuracy: Record<string, AccuracyClass>): NonNullable<ResidentialManifest['confidence']> {
+  const widths = rows.map((r) => (r.high - r.low) / r.predicted);
+  const round2 = (x: number) => Math.round(x * 100) / 100;
+  const confidenceWidths = { full: round2(quantile(widths, 0.1)), none: round2(quantile(widths, 0.9)) };
+  return {
+    widths: confidenceWidths,
+    protocol: `the 10th and 90th percentiles of the relative interval widths of ${rows.length} leave-one-source-out valuations (as listed and with the basic fields only)`,
+    leaveOneSourceOut: accuracyByConfidence(rows, (r) => districtAccuracy[districtOf(r.group)] ?? 'low', confidenceWidths),
   };
 }
 
@@ -316,7 +335,7 @@ function calibrationBySource(fit: CrossFit<Row>, config: CrossFitConfig<Row, Fea
  * Leave-one-source-out view: each source's rows as predicted by the fold that never saw it, as
  * listed and (with masked copies) with the core fields only.
  */
-function leaveOneSourceOut(fit: CrossFit<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number, allowance: Float64Array): EvaluationReport & { worstSource: string } {
+function leaveOneSourceOut(fit: CrossFit<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number, allowance: Float64Array): { report: EvaluationReport & { worstSource: string }; heldOut: GroupedEvaluation['rows'] } {
   const { data } = fit;
   const score = (idx: number[], calibration: IntervalCalibration, scale: Float64Array) => evaluate(
     rowsAt(data, idx),
@@ -332,7 +351,8 @@ function leaveOneSourceOut(fit: CrossFit<Row>, config: CrossFitConfig<Row, Featu
   const bySource = Object.fromEntries(results.map(({ source, result }) => [source, result.overall]));
   const worstSource = counted.map(({ source }) => source).reduce((a, b) => (bySource[b].medianApe > bySource[a].medianApe ? b : a));
   const masked = results.filter((r) => r.masked);
-  return {
+  const maskedRows = masked.filter(({ source }) => source !== OLDEST_SOURCE_GROUP).flatMap(({ masked }) => masked!.rows);
+  const report = {
     protocol: `Leave one source out: each source (one site's scrape of one season) predicted by a model fitted on the others, its market level read from an index that never saw it; intervals calibrated on the other sources' residuals. Overall, district and segment figures leave out ${OLDEST_SOURCE_GROUP}, whose level would be extrapolated backwards (shown by source only).`,
     weights: {},
     overall: metricsOfRows(rows),
@@ -342,11 +362,12 @@ function leaveOneSourceOut(fit: CrossFit<Row>, config: CrossFitConfig<Row, Featu
     worstSource,
     ...(masked.length ? {
       coreFieldsOnly: {
-        overall: metricsOfRows(masked.filter(({ source }) => source !== OLDEST_SOURCE_GROUP).flatMap(({ masked }) => masked!.rows)),
+        overall: metricsOfRows(maskedRows),
         bySource: Object.fromEntries(masked.map(({ source, masked }) => [source, masked!.overall])),
       },
     } : {}),
   };
+  return { report, heldOut: [...rows, ...maskedRows] };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The pure pieces of the residential pipeline: features, intervals, metrics, weights, confidence, promotion. */
-import { confidence } from '../../models/ensemble/confidence';
+import { accuracyByConfidence, confidence } from '../../models/ensemble/confidence';
 import { inputFlags } from '../../models/residential/assessment';
 import { calibrateIntervals, combinedHalfWidth, conformalQuantile, conformityScore, intervalHalfWidth, pooledScale } from '../../models/ensemble/conformal';
 import { crossFit, type CrossFitConfig } from '../../models/ensemble/cross-fit';
@@ -222,6 +222,21 @@ describe('confidence and flags', () => {
     expect(confidence(0.2, 0, 'high', 3).score).toBeCloseTo(0.7, 12);
   });
 
+  it("takes the model's own width ends, and reports accuracy per level", () => {
+    // 0.8 wide: no width marks under the default ends, half under ends of 0.5 and 1.1.
+    expect(confidence(0.8, 0, 'medium', 0).score).toBeCloseTo(0.2 + 0.24, 12);
+    expect(confidence(0.8, 0, 'medium', 0, { full: 0.5, none: 1.1 }).score).toBeCloseTo(0.25 + 0.2 + 0.24, 12);
+    const rows = [
+      { actual: 100, predicted: 100, low: 80, high: 125 }, // narrow, exact
+      { actual: 100, predicted: 150, low: 60, high: 300 }, // wide, 50% off, covered
+    ];
+    const byLevel = accuracyByConfidence(rows, () => 'medium', { full: 0.5, none: 1.1 });
+    expect(byLevel).toEqual([
+      { level: 'high', n: 1, medianApe: 0, ppe10: 1, ppe20: 1, coverage: 1 },
+      { level: 'low', n: 1, medianApe: 0.5, ppe10: 0, ppe20: 0, coverage: 1 },
+    ]);
+  });
+
   it('flags inputs unlike the training data', () => {
     const market = marketReference([
       ...Array.from({ length: 100 }, (_, i) => ({ district: 'chilanzar', mahallaId: null, area: 40 + (i % 60), totalFloors: 9, priceUsd: 60000 })),
@@ -282,6 +297,16 @@ describe('the served residential version (committed artifact)', () => {
     // calibrated on olx 2024 alone, left out by a fit that had no new/resale label, so it is wide.
     const overBand = tested.filter(([, d]) => d.intervalCoverageBounds95!.low > 0.92).map(([group]) => group);
     expect(overBand).toEqual(['new']);
+  });
+
+  it('sets its confidence widths from leave-one-source-out widths; there its levels order the errors, each covering 88–92%', () => {
+    const { widths, leaveOneSourceOut } = manifest.confidence!;
+    expect(widths.full).toBeLessThan(widths.none);
+    expect(leaveOneSourceOut.map((c) => c.level)).toEqual(['high', 'medium', 'low']);
+    const apes = leaveOneSourceOut.map((c) => c.medianApe);
+    expect(apes[0]).toBeLessThan(apes[1]);
+    expect(apes[1]).toBeLessThan(apes[2]);
+    for (const c of leaveOneSourceOut) expect({ level: c.level, inBand: band(c.coverage) }).toEqual({ level: c.level, inBand: true });
   });
 
   it('tests forward: the headline is the newest snapshot, valued by a fit that never saw it, with its level within ±3%', () => {
