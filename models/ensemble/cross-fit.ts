@@ -170,8 +170,9 @@ export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFit
    * on one fit. `allowance` (log, per row) is the drift allowance serving would add for each row's
    * oofMonthsBeyond: scores net of it (conformityScore), so the interval served is the one measured.
    */
+  const poolingOf = (power: number): ScalePooling => ({ power, center });
   const intervals = (power: number, allowance?: ArrayLike<number>) => {
-    const pooling: ScalePooling = { power, center };
+    const pooling = poolingOf(power);
     const calibration = calibrateIntervals(
       calibrating.map((i) => conformityScore(absResiduals[i], pooledScale(sigmaOof[i], pooling), allowance?.[i])), calibrating.map((i) => groups[i]),
       config.coverage, undefined, undefined, calibrating.map((i) => weight[i]),
@@ -196,7 +197,7 @@ export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFit
     for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
     return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
   };
-  return { data, originals, intervals, weights, oof, oofConsensus, oofMonthsBeyond, sigmaOof, scaleModel, models, encoding, level: final.level, predict };
+  return { data, originals, poolingOf, intervals, weights, oofConsensus, oofMonthsBeyond, sigmaOof, scaleModel, models, encoding, level: final.level, predict };
 }
 
 /** The rows followed by a masked copy of each (same target, price and source). */

@@ -112,7 +112,7 @@ const crossFitConfig = (members: readonly MemberSpec[], seed: number): CrossFitC
   coverage: COVERAGE,
   folds: 0,
   seed,
-  maskedCopies: MASKED_COPY_WEIGHT > 0 ? { mask: coreFieldsOnly, weight: MASKED_COPY_WEIGHT } : undefined,
+  maskedCopies: { mask: coreFieldsOnly, weight: MASKED_COPY_WEIGHT },
 });
 
 export interface TrainOptions {
@@ -233,8 +233,8 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
 }
 
 /**
- * The in-distribution view, labelled so: random K-fold over every source mixed, so each test row's
- * source and months were also in its fit. Reported beside the others, labelled so; it chooses nothing.
+ * The in-distribution view: random K-fold over every source mixed, so each test row's source and
+ * months were also in its fit. Reported beside the others, labelled so; it chooses nothing.
  */
 function inDistributionView(data: Dataset<Row>, members: readonly MemberSpec[], seed: number, progress: (step: string) => void): { protocol: string; overall: AccuracyMetrics } {
   const fit = crossFit(data, { ...crossFitConfig(members, seed), foldOf: undefined, folds: IN_DISTRIBUTION_FOLDS, maskedCopies: undefined }, progress);
@@ -313,7 +313,7 @@ function districtReport(rows: GroupedEvaluation['rows']): EvaluationReport['dist
  */
 function calibrationBySource(fit: CrossFit<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number, allowance: Float64Array) {
   const { data, originals } = fit;
-  const { pooling } = fit.intervals(power);
+  const pooling = fit.poolingOf(power);
   const scale = fit.sigmaOof.map((s) => pooledScale(s, pooling));
   const scores = fit.oofConsensus.map((p, i) => conformityScore(Math.abs(p - data.y[i]), scale[i], allowance[i]));
   const groups = data.rows.map((r) => config.groupOf(r));
