@@ -29,7 +29,9 @@ export interface PromotionDecision {
  */
 export function decidePromotion(candidate: PromotionCandidate, current: { version: string; mapeOnSameEvaluation: number } | null, coverageFrom: 'headline' | 'kfold' = 'headline'): PromotionDecision {
   const { mape } = candidate.evaluation.headline.overall;
-  const { intervalCoverage } = (candidate.evaluation[coverageFrom] ?? candidate.evaluation.headline).overall;
+  const view = candidate.evaluation[coverageFrom];
+  if (!view) throw new Error(`the candidate has no ${coverageFrom} evaluation to read coverage from`);
+  const { intervalCoverage } = view.overall;
   if (intervalCoverage < COVERAGE_BAND[0] || intervalCoverage > COVERAGE_BAND[1]) {
     return { promote: false, reason: `${coverageFrom} interval coverage ${(intervalCoverage * 100).toFixed(1)}% is outside ${COVERAGE_BAND[0] * 100}–${COVERAGE_BAND[1] * 100}%` };
   }
