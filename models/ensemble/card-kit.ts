@@ -12,7 +12,7 @@ import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import { groupBy } from '../ingest/outliers';
 import { PROJECT_ROOT } from '../paths';
-import { accuracyByConfidence, type AccuracyClass, type ConfidenceWidths } from './confidence';
+import { accuracyByConfidence, type AccuracyClass, type ConfidenceLevelAccuracy, type ConfidenceWidths } from './confidence';
 import { median, MIN_CLASS_ROWS, type AccuracyMetrics } from './metrics';
 
 /** A rendered card: its markdown and its figures. */
@@ -207,6 +207,12 @@ export function directionTable(unit: string, entries: readonly (readonly [string
   return table([unit, 'n', 'median (estimate ÷ asking − 1)', 'estimate above asking', 'more than 20% above', 'more than 20% below'], entries.map(([name, x]) => [name, ...cells(x)]));
 }
 
+/** Accuracy at each confidence level, with each level's share of the valuations. */
+export function confidenceTable(levels: readonly ConfidenceLevelAccuracy[]): string {
+  const total = levels.reduce((s, c) => s + c.n, 0);
+  return table(['confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'], levels.map((c) => [c.level, int(c.n), pct(c.n / total, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)]));
+}
+
 /** "Does the confidence level sort valuations by error?": `whose` names the class used ("their district's class"). */
 export function confidenceSection<R extends HeldOutRow>(rows: readonly R[], classOf: (row: R) => AccuracyClass, whose: string, widths?: ConfidenceWidths): string[] {
   const conf = accuracyByConfidence(rows, classOf, widths);
@@ -214,7 +220,7 @@ export function confidenceSection<R extends HeldOutRow>(rows: readonly R[], clas
   return [
     '', '### Does the confidence level sort valuations by error?', '',
     `Held-out listings grouped by the confidence level they would get from their own interval width and ${whose}, assuming the members agree and no anomaly flag is raised (evaluation.json records neither, so this is the best level each could reach: in service some move down).`, '',
-    table(['confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'], conf.map((c) => [c.level, int(c.n), pct(c.n / rows.length, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)])),
+    confidenceTable(conf),
     '', ordered
       ? 'The median error rises from high to low confidence, as it should.'
       : 'The median error does **not** rise steadily from high to low confidence on this test: the confidence level needs review before it is relied on.',

@@ -11,7 +11,7 @@ import { indexBand, ZONE_IDS } from './market-index';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import type { AccuracyClass } from '../ensemble/confidence';
 import {
-  accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, CONFIDENCE_RULE, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
+  accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, confidenceTable, CONFIDENCE_RULE, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
   coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, featureGroupLines, figureLinker, fixed, glossary, identityLines, importanceSpec, int,
   list, logFrame, METRIC_HEADER, metricCells, MIN_CLASS_ROWS, PALETTE, pct, pp, readEvaluationFile, renderCard, signedPct, table, writeCardFiles,
   type Direction, type RenderedCard, type Spec,
@@ -460,7 +460,7 @@ function shiftChecks(ctx: Context): string[] {
     'Banks and other sites often send only the basics. The same held-out flats, valued with fields removed (the interval then comes from the calibration group the request falls in):', '',
     table(['fields sent', ...METRIC_HEADER], [['all the file has', ...metricCells(h.overall)], ...m.evaluation.masked.map((v) => [v.name, ...metricCells(v.overall)])]),
     ...(ctx.loso.coreFieldsOnly ? [
-      '', `Every training listing is also fitted with its optional fields removed (renovation, building type, mahalla, furniture, bathroom, seller; at ${fixed(m.training.maskedCopyWeight ?? 0, 2)} of its weight), so a request with the basics only is valued by what the basics say, and its interval is calibrated on such requests' residuals too. Leave one source out with the core fields and market only:`, '',
+      '', `Every training listing is also fitted with its optional fields removed (renovation, building type, mahalla, point, furniture, bathroom, seller; at ${fixed(m.training.maskedCopyWeight ?? 0, 2)} of its weight), so a request with the basics only is valued by what the basics say, and its interval is calibrated on such requests' residuals too. Leave one source out with the core fields and market only:`, '',
       table(['fields sent', ...METRIC_HEADER], [['all the source has', ...metricCells(ctx.loso.overall)], ['district, area, rooms, floor, floors and market only', ...metricCells(ctx.loso.coreFieldsOnly.overall)]]),
     ] : []),
     '', '### Against a gradient-boosting baseline', '',
@@ -480,7 +480,7 @@ function confidenceWidthLines(m: ResidentialManifest): string[] {
   const { widths, protocol, leaveOneSourceOut } = m.confidence;
   return [
     `For this model W1 = ${fixed(widths.full, 2)} and W0 = ${fixed(widths.none, 2)}: ${protocol}. At each level, those valuations (at best: members agreeing, no flag):`, '',
-    table(['confidence (at best)', 'n', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'], leaveOneSourceOut.map((c) => [c.level, int(c.n), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)])),
+    confidenceTable(leaveOneSourceOut),
     '',
   ];
 }
