@@ -78,7 +78,7 @@ const NEWEST_LEVEL_WINDOW_MONTHS = 6;
 /** The volatility is never taken below this (log per √month): eight points cannot prove a calmer market. */
 const MIN_VOLATILITY = 0.01;
 
-/** Fits the index on rows with known log price per m² (weights optional, e.g. for recency). */
+/** Fits the index on rows with known log price per m²; `coverage` sets the z of the drift allowance. */
 export function fitMarketIndex(rows: readonly IndexRow[], logPricePerM2: ArrayLike<number>, coverage = 0.9): MarketIndex {
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(r.period, (counts.get(r.period) ?? 0) + 1);

@@ -49,7 +49,7 @@ export interface MarketLevel {
 export interface MarketIndexSeries {
   district: string;
   zone: string;
-  market: 'new' | 'resale' | null;
+  market: Market | null;
   method: string;
   newestPeriod: string;
   driftPerMonth: number;
