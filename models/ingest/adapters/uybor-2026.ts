@@ -10,8 +10,7 @@
  * - Location: the district column where it names one, else the district polygon holding the
  *   coordinates; the coordinates are kept on the record.
  */
-import type { DistrictId } from '../../vocabulary';
-import { districtAt, loadDistrictBoundaries, type DistrictShape } from '../../location/districts';
+import { reverseDistrict } from '../../location/geocode';
 import type { Normaliser } from '../normaliser';
 import { isBlank, parseCount, parseNumber } from '../parse';
 import type { Correction } from '../reasons';
@@ -26,8 +25,6 @@ const MAHALLA_MENTION = /махалл/i;
 
 export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
   const file = sourceFile('uybor_2026');
-  let districts: DistrictShape[] | null = null;
-  const districtOfPoint = (lat: number, lon: number): DistrictId | null => districtAt((districts ??= loadDistrictBoundaries()), lat, lon);
   return {
     file,
     adapt(row, sourceRow) {
@@ -40,7 +37,7 @@ export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
       const corrections: Correction[] = [];
       let district = normaliser.district(row['district']);
       if (district === null && lat !== null && lon !== null) {
-        district = districtOfPoint(lat, lon);
+        district = reverseDistrict(lat, lon);
         if (district !== null) corrections.push('district_from_coordinates');
       }
       if (district === null) return { drop: 'unknown_district' };
