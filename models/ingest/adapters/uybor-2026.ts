@@ -12,7 +12,7 @@
  */
 import { reverseDistrict } from '../../location/geocode';
 import type { Normaliser } from '../normaliser';
-import { isBlank, parseCount, parseNumber } from '../parse';
+import { parseCount, parseNumber } from '../parse';
 import type { Correction } from '../reasons';
 import { sourceFile } from '../sources';
 import { fileFields, type SourceAdapter } from './adapter';
@@ -48,7 +48,7 @@ export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
       const isHouse = category === CATEGORY.house;
       if (isHouse && area < HOUSE_MIN_FLOOR_AREA_M2) return { drop: 'house_area_unclear' };
       const address = row['address'];
-      const newBuilding = isBlank(row['is_new_building']) ? null : row['is_new_building'] === 'true';
+      const newBuilding = normaliser.yesNo(row['is_new_building']);
       return {
         record: {
           ...fileFields(file, sourceRow),
