@@ -1,5 +1,5 @@
 /**
- * Listing ingestion for the residential models: six scrapes of uybor.uz and olx.uz turned into one
+ * Listing ingestion for the residential models: eight files from uybor.uz and olx.uz (./sources.ts) turned into one
  * clean, de-duplicated set of canonical records, with a report of every row dropped and why.
  */
 export { ingestListings, type IngestOptions, type IngestResult } from './pipeline';

@@ -1,6 +1,7 @@
 /**
  * The listing files and what is known about each scrape (from data/README.md). Pure data.
- * Periods are the scrape month: no source carries listing dates, so this is the best time stamp there is.
+ * Periods are the scrape month: only uybor_2026 carries listing dates (its adapter dates each row by
+ * posted_at and falls back to the period here), so for the rest this is the best time stamp there is.
  */
 import type { PropertyType } from '../vocabulary';
 import type { ListingSource } from './record';

@@ -10,13 +10,12 @@
  * - Location: the district column where it names one, else the district polygon holding the
  *   coordinates; the coordinates are kept on the record.
  */
-import type { DistrictId } from '../../vocabulary';
-import { districtAt, loadDistrictBoundaries, type DistrictShape } from '../../location/districts';
+import { reverseDistrict } from '../../location/geocode';
 import type { Normaliser } from '../normaliser';
-import { isBlank, parseCount, parseNumber } from '../parse';
+import { parseCount, parseNumber } from '../parse';
 import type { Correction } from '../reasons';
 import { sourceFile } from '../sources';
-import { fileFields, type SourceAdapter } from './adapter';
+import { fileFields, isDrop, priceAndArea, type SourceAdapter } from './adapter';
 
 const TASHKENT = 'Ташкент';
 const CATEGORY = { apartment: 'Квартира', house: 'Дом' } as const;
@@ -26,8 +25,6 @@ const MAHALLA_MENTION = /махалл/i;
 
 export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
   const file = sourceFile('uybor_2026');
-  let districts: DistrictShape[] | null = null;
-  const districtOfPoint = (lat: number, lon: number): DistrictId | null => districtAt((districts ??= loadDistrictBoundaries()), lat, lon);
   return {
     file,
     adapt(row, sourceRow) {
@@ -40,27 +37,25 @@ export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
       const corrections: Correction[] = [];
       let district = normaliser.district(row['district']);
       if (district === null && lat !== null && lon !== null) {
-        district = districtOfPoint(lat, lon);
+        district = reverseDistrict(lat, lon);
         if (district !== null) corrections.push('district_from_coordinates');
       }
       if (district === null) return { drop: 'unknown_district' };
-      const priceUsd = parseNumber(row['price_usd']);
-      if (priceUsd === null || priceUsd <= 0) return { drop: 'no_price' };
-      const area = parseNumber(row['area_m2']);
-      if (area === null || area <= 0) return { drop: 'no_area' };
+      const price = priceAndArea(row['price_usd'], row['area_m2'], file.period);
+      if (isDrop(price)) return price;
       const isHouse = category === CATEGORY.house;
-      if (isHouse && area < HOUSE_MIN_FLOOR_AREA_M2) return { drop: 'house_area_unclear' };
+      if (isHouse && price.area < HOUSE_MIN_FLOOR_AREA_M2) return { drop: 'house_area_unclear' };
       const address = row['address'];
-      const newBuilding = isBlank(row['is_new_building']) ? null : row['is_new_building'] === 'true';
+      const newBuilding = normaliser.yesNo(row['is_new_building']);
       return {
         record: {
           ...fileFields(file, sourceRow),
           period: /^\d{4}-\d{2}/.test(row['posted_at']) ? row['posted_at'].slice(0, 7) : file.period,
           propertyType: isHouse ? 'house' : 'apartment',
-          priceUsd,
+          priceUsd: price.priceUsd,
           district,
           mahallaId: MAHALLA_MENTION.test(address) ? normaliser.mahalla(address, district) : null,
-          area,
+          area: price.area,
           rooms: parseCount(row['rooms']),
           floor: isHouse ? null : parseCount(row['floor']),
           totalFloors: parseCount(row['total_floors']),
@@ -75,7 +70,7 @@ export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
           lat,
           lon,
         },
-        corrections,
+        corrections: [...corrections, ...price.corrections],
       };
     },
   };
