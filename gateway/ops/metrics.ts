@@ -20,7 +20,7 @@ import { sendError } from '../http/errors';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
 import { documentRoute } from './openapi';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 documentRoute({
   method: 'get',
