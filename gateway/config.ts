@@ -78,11 +78,6 @@ export const SUBGRAPH_URL_VARIABLES = {
   vehicle: { variable: 'VEHICLE_URL', port: 4003 },
 } as const;
 
-/** The host to call a server listening on `host` at: its loopback address when it listens on all of them. */
-export function loopbackFor(host: string): string {
-  return host === '0.0.0.0' ? '127.0.0.1' : host;
-}
-
 export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const subgraphUrls: Record<string, string> = {};
   for (const [name, { variable }] of Object.entries(SUBGRAPH_URL_VARIABLES)) {

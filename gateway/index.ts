@@ -1,11 +1,12 @@
 /** The gateway as a service: `start(config)`; ./main.ts runs it alone, ./all-in-one.ts with the subgraphs. */
 import { KeyStore } from './auth/key-store';
-import { loopbackFor, type GatewayConfig } from './config';
+import type { GatewayConfig } from './config';
 import { startGraph } from './graph/apollo';
 import { buildApp } from './http/app';
 import { startMetricsServer } from './ops/metrics';
 import type { BatchProgressSource } from './subscriptions';
 import { createQuotaStore, WorkMeter } from './quota';
+import { listen } from '../subgraphs/common/listen';
 import type { InProcessSubgraph } from '../subgraphs/common/serve';
 
 export { gatewayConfigFromEnv, type GatewayConfig } from './config';
@@ -56,12 +57,10 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     // In Redis mode the quota store's client is probed (PING): down or stalled, the gateway is not ready.
     isRedisReachable: () => quotas.isReachable?.() ?? true,
   });
-  await app.listen({ host: config.host, port: config.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const { port, url } = await listen(app, config.host, config.port);
   const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer({ host: config.host, port: config.metricsPort, token: config.metricsToken });
   return {
-    url: `http://${loopbackFor(config.host)}:${port}`,
+    url,
     port,
     metricsUrl: metrics?.url,
     keys,

@@ -90,7 +90,7 @@ function duplicatesIn(names: Map<string, number>): number {
 }
 
 /** Expanded selections and duplicate response names, each fragment measured once. */
-export function expandedSelectionsRule(maxSelections: number, maxDuplicates: number): ValidationRule {
+function expandedSelectionsRule(maxSelections: number, maxDuplicates: number): ValidationRule {
   return (context): ASTVisitor => {
     const fragments = new Map<string, Expansion | null>(); // null: being measured (a cycle, refused by NoFragmentCycles)
     const measure = (set: SelectionSetNode | undefined): Expansion => {
@@ -140,7 +140,7 @@ export function expandedSelectionsRule(maxSelections: number, maxDuplicates: num
 }
 
 /** The rules, in the order they are cheapest to fail. */
-export function documentLimitRules(limits: DocumentLimits): ValidationRule[] {
+function documentLimitRules(limits: DocumentLimits): ValidationRule[] {
   return [
     expandedSelectionsRule(limits.maxSelections, limits.maxDuplicateSelections),
     maxDepthRule({ ...armorOptions(limits.maxDepth, QUERY_TOO_DEEP, 'The query is too deep'), flattenFragments: true, ignoreIntrospection: true }),

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError } from '../../schema/errors';
+import { ApiError, formatBytes } from '../../schema/errors';
 
 /** fastify's `clientErrorHandler` (and the 'clientError' event's listener): a catalogue reply, then the socket is closed. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
@@ -21,7 +21,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 function refusalOf(error: { code?: string }): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${maxHeaderSize / 1024} KB`);
+      return new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${formatBytes(maxHeaderSize)}`);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError('REQUEST_TIMEOUT');
     default:

@@ -14,13 +14,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, register } from 'prom-client';
 import { ApiError } from '../../schema/errors';
-import { loopbackFor } from '../config';
+import { listen } from '../../subgraphs/common/listen';
 import { clientErrorHandler } from '../http/client-errors';
 import { sendError } from '../http/errors';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
 import { documentRoute } from './openapi';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 documentRoute({
   method: 'get',
@@ -78,10 +78,8 @@ export async function startMetricsServer(options: { host: string; port: number; 
   const app = Fastify({ logger: false, clientErrorHandler });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `Only GET ${METRICS_PATH} is served on this port`)));
   app.get(METRICS_PATH, serveMetrics(options.token));
-  await app.listen({ host: options.host, port: options.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return { url: `http://${loopbackFor(options.host)}:${port}`, port, close: () => app.close() };
+  const { port, url } = await listen(app, options.host, options.port);
+  return { url, port, close: () => app.close() };
 }
 
 function serveMetrics(token: string | undefined) {

@@ -28,7 +28,7 @@ export interface RedisHealthOptions {
 }
 
 export class RedisHealth {
-  readonly timeoutMs: number;
+  private readonly timeoutMs: number;
   private readonly intervalMs: number;
   private pinging = false;
   /** The PING in flight has waited longer than timeoutMs. */

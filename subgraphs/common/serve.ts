@@ -11,6 +11,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify from 'fastify';
 import type { GraphQLSchema } from 'graphql';
+import { listen } from './listen';
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 
@@ -69,12 +70,10 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     handler: fastifyApolloHandler(apollo, { context: async (request) => options.context(request.headers) }),
   });
 
-  await app.listen({ host: options.host, port: options.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const { port, url } = await listen(app, options.host, options.port);
   return {
     name: options.name,
-    url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}/graphql`,
+    url: `${url}/graphql`,
     port,
     // In process the caller arrives as values, not headers: give the subgraph the headers the gateway would have sent.
     inProcess: { schema: options.schema, context: (caller) => options.context(callerHeaders(caller)) },
