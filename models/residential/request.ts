@@ -11,6 +11,7 @@ import {
   parseYesNo, suggestDistricts, type DistrictMatch, type Market, type SellerType,
 } from '../vocabulary';
 import type { FeatureSource } from './features';
+import type { HouseRequest } from '../house/valuation';
 import { reverseDistrict } from '../location/geocode';
 
 /** Client input with GraphQL field names; names in any spelling. */
@@ -34,8 +35,9 @@ export interface HomeInput {
   valuationDate?: string | null;
 }
 
-/** The canonical request: codes, not names; the features' source minus the listing period, with the API's required fields. */
-export interface HomeRequest extends Omit<FeatureSource, 'period' | 'rooms' | 'floor' | 'totalFloors'> {
+/** The canonical flat request: codes, not names; the features' source minus the listing period, with the API's required fields. */
+export interface ApartmentRequest extends Omit<FeatureSource, 'period' | 'rooms' | 'floor' | 'totalFloors'> {
+  propertyType?: 'apartment';
   rooms: number;
   floor: number;
   totalFloors: number;
@@ -43,6 +45,11 @@ export interface HomeRequest extends Omit<FeatureSource, 'period' | 'rooms' | 'f
   /** 'YYYY-MM-DD'; null = today (the runtime's clock). */
   valuationDate: string | null;
 }
+
+/** A canonical home request: a flat (the default) or a house (models/house). */
+export type HomeRequest = ApartmentRequest | HouseRequest;
+
+export const isHouseRequest = (request: HomeRequest): request is HouseRequest => request.propertyType === 'house';
 
 export interface ResolvedLocation {
   district: string;
