@@ -59,7 +59,8 @@ export interface HouseManifest {
     featureImportance: { feature: string; importance: number }[];
   };
   districtAccuracy: Record<string, AccuracyClass>;
-  confidence: { widths: ConfidenceWidths };
+  /** The confidence rule's width ends and why. */
+  confidence: { widths: ConfidenceWidths; protocol: string };
 }
 
 export function readHouseManifest(version: string, root = HOUSE_DIR): HouseManifest {

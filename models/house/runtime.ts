@@ -21,7 +21,12 @@ export type Clock = () => Date;
  * the log change of the estimate between the plot × and ÷ this factor, over the log change of the
  * plot. For price = land + building, that elasticity is exactly the land's share.
  */
-const LAND_STEP = 1.25;
+export const LAND_STEP = 1.25;
+
+/** The land share from the log estimates with the plot × and ÷ LAND_STEP, clamped to 0–1. */
+export function landShareOf(logUp: number, logDown: number): number {
+  return Math.min(1, Math.max(0, (logUp - logDown) / (2 * Math.log(LAND_STEP))));
+}
 
 /** Flags that describe a house unlike the training data: each widens the interval. */
 const OUT_OF_DISTRIBUTION = new Set(['AREA_OUTSIDE_DISTRICT_RANGE', 'THIN_DISTRICT_DATA']);
@@ -76,7 +81,7 @@ export class HouseModelSet implements HouseRuntime {
     const landShare = new Map(withPlot.map((k, m) => {
       const up = consensus(outputs[base.length + m]);
       const down = consensus(outputs[base.length + withPlot.length + m]);
-      return [k, Math.min(1, Math.max(0, (up - down) / (2 * Math.log(LAND_STEP))))];
+      return [k, landShareOf(up, down)];
     }));
     valued.forEach((i, k) => {
       results[i] = this.assess(requests[i], requests[i].valuationDate ?? today, outputs[k].memberLogs, outputs[k].sigma, landShare.get(k) ?? null);
@@ -147,8 +152,8 @@ export class HouseModelSet implements HouseRuntime {
       metrics: headline.overall,
       leaveOneSourceOut: leaveOneSourceOut.overall,
       districts: Object.entries(manifest.market).map(([id, m]) => {
-        const metrics = leaveOneSourceOut.districts[id] ?? null;
-        return { district: DISTRICT_NAMES[id as DistrictId] ?? id, listings: m.n, metrics: metrics && { ...metrics, accuracyClass: undefined }, accuracyClass: manifest.districtAccuracy[id] ?? 'low' };
+        const { accuracyClass: _, ...metrics } = leaveOneSourceOut.districts[id] ?? { accuracyClass: null };
+        return { district: DISTRICT_NAMES[id as DistrictId] ?? id, listings: m.n, metrics: 'n' in metrics ? metrics : null, accuracyClass: manifest.districtAccuracy[id] ?? 'low' };
       }),
       members: manifest.members.map(({ name, algorithm, weight }) => ({ name, algorithm, weight })),
       intervalCoverage: manifest.intervals.coverage,
