@@ -145,7 +145,7 @@ export function selectPooling<Row extends SourceRow>(fit: CrossFit<Row>, config:
   });
   const best = candidates.reduce((a, b) => (b.meanAbsDeviation < a.meanAbsDeviation ? b : a));
   return {
-    protocol: `leave-one-source-out over ${Object.keys(best.groups).join(', ')} ${options.notScored ? ` (${options.notScored} fitted on, not scored)` : ''}: each source's intervals calibrated on the other sources' residuals`,
+    protocol: `leave-one-source-out over ${Object.keys(best.groups).join(', ')}${options.notScored ? ` (${options.notScored} fitted on, not scored)` : ''}: each source's intervals calibrated on the other sources' residuals`,
     minRows: 0,
     candidates,
     chosen: best.power,
