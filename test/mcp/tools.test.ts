@@ -59,7 +59,9 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
       }
     }
     const home = raw.tools.find((t) => t.name === 'value_home')!;
-    expect(home.inputSchema.required).toEqual(['district', 'area', 'rooms', 'floor', 'total_floors']);
+    // floor and total_floors: required for an apartment only (a house has no floor), as their descriptions say.
+    expect(home.inputSchema.required).toEqual(['district', 'area', 'rooms']);
+    expect(home.inputSchema.properties).toMatchObject({ floor: { description: expect.stringMatching(/required for an apartment/) }, total_floors: { description: expect.stringMatching(/required for an apartment/) } });
     expect(home.inputSchema.properties).toMatchObject({ area: { type: 'number', minimum: 10, maximum: 1000 }, building_type: { type: 'string' }, furniture: { type: ['string', 'boolean'] } });
     expect(home.inputSchema.properties).not.toHaveProperty('qurilish_turi');
     expect(home.annotations).toMatchObject({ readOnlyHint: true });
