@@ -271,12 +271,17 @@ export class HouseDistrictAccuracy {
   @Field({ description: 'high, medium, moderate or low' }) accuracyClass!: string;
 }
 
-@ObjectType({ description: 'The house model version in service (private houses with their plot) and how good it is on data it never saw' })
-export class HouseModel {
+/** What the flat and the house model summaries both begin with: which version, trained when, on what, measured how (never emitted itself: nothing refers to it). */
+@ObjectType('ModelVersionFields')
+abstract class ModelVersionFields {
   @Field() version!: string;
   @Field() trainedAt!: string;
   @Field({ description: 'Data snapshot the version was trained on' }) dataSnapshot!: string;
   @Field({ description: 'How the headline metrics were measured' }) evaluation!: string;
+}
+
+@ObjectType({ description: 'The house model version in service (private houses with their plot) and how good it is on data it never saw' })
+export class HouseModel extends ModelVersionFields {
   @Field(() => HouseAccuracyMetrics) metrics!: HouseAccuracyMetrics;
   @Field(() => HouseAccuracyMetrics, { description: 'Leave one source out: each house source valued by a model that never saw it' }) leaveOneSourceOut!: HouseAccuracyMetrics;
   @Field(() => [HouseDistrictAccuracy]) districts!: HouseDistrictAccuracy[];
@@ -286,11 +291,7 @@ export class HouseModel {
 }
 
 @ObjectType({ description: 'The residential model version in service and how good it is on data it never saw' })
-export class ResidentialModel {
-  @Field() version!: string;
-  @Field() trainedAt!: string;
-  @Field({ description: 'Data snapshot the version was trained on' }) dataSnapshot!: string;
-  @Field({ description: 'How the headline metrics were measured' }) evaluation!: string;
+export class ResidentialModel extends ModelVersionFields {
   @Field(() => AccuracyMetrics) metrics!: AccuracyMetrics;
   @Field(() => [DistrictAccuracy]) districts!: DistrictAccuracy[];
   @Field(() => [FeatureImportance]) featureImportance!: FeatureImportance[];
