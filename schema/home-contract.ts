@@ -70,6 +70,16 @@ export const SAMPLE_HOME_REQUEST = {
   sanuzel: 'alohida',
 } as const;
 
+/** A house with its plot (the README's example): 200 m² of floor on 6 sotka in Yunusabad. */
+export const SAMPLE_HOUSE_REQUEST = {
+  property_type: 'house',
+  district: 'Yunusabad',
+  area: 200,
+  land_area: 6,
+  rooms: 5,
+  total_floors: 2,
+} as const;
+
 /** The JSON Schema of the REST body (draft 2020-12, as OpenAPI 3.1 uses). */
 export function homeRequestJsonSchema(): Record<string, unknown> {
   return requestJsonSchema(HOME_FIELDS);
