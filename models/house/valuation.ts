@@ -35,9 +35,14 @@ export type HouseValue = HomeValue & { propertyType: 'house' };
 
 /** Too few house listings where the house stands to value it honestly: the API answers 422 INSUFFICIENT_MARKET_DATA. */
 export class InsufficientHouseDataError extends Error {
-  constructor(readonly district: string, readonly listings: number, readonly minListings: number) {
-    super(`Too few house listings in ${district} to value a house honestly (${listings} in the training data; at least ${minListings} are needed)`);
+  constructor(readonly district: string, readonly listings: number, readonly minListings: number, message?: string) {
+    super(message ?? `Too few house listings in ${district} to value a house honestly (${listings} in the training data; at least ${minListings} are needed)`);
     this.name = 'InsufficientHouseDataError';
+  }
+
+  /** No house model is promoted (`npm run train -- --kind house` makes one). */
+  static noModel(district: string): InsufficientHouseDataError {
+    return new InsufficientHouseDataError(district, 0, 0, 'No house model is in service, so no house can be valued');
   }
 }
 

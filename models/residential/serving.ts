@@ -10,7 +10,7 @@ import { InsufficientHouseDataError, type HouseRequest, type HouseValue } from '
 import { RESIDENTIAL_DIR } from './manifest';
 import { isHouseRequest, type ApartmentRequest, type HomeRequest } from './request';
 import { ResidentialModelSet } from './runtime';
-import type { DistrictId, Market } from '../vocabulary/codes';
+import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
 import type { HomeValue, MarketIndexSeries, ResidentialModelSummary, ResidentialRuntime } from './valuation';
 
 export interface ServingOptions extends HotSwapOptions {
@@ -53,7 +53,7 @@ export class ResidentialModelService implements ResidentialRuntime {
   }
 
   private valueHouses(requests: HouseRequest[]): Promise<(HouseValue | InsufficientHouseDataError)[]> {
-    if (!this.houses) return Promise.resolve(requests.map((r) => new InsufficientHouseDataError(r.district, 0, 1)));
+    if (!this.houses) return Promise.resolve(requests.map((r) => InsufficientHouseDataError.noModel(DISTRICT_NAMES[r.district])));
     return this.houses.use((set) => set.value(requests));
   }
 
