@@ -1,12 +1,13 @@
 /**
  * `npm run train`: the monthly refresh of every kind of model, one after the other.
- * `--kind residential|vehicle` trains one; `--no-promote` writes versions without promoting them.
+ * `--kind residential|house|vehicle` trains one; `--no-promote` writes versions without promoting them.
  * Exit code 3 when a version was written but not promoted.
  */
 import { trainResidentialVersion } from './residential/train-cli';
 import { trainVehicleVersion } from './vehicle/train-cli';
+import { trainHouseVersion } from './house/train-cli';
 
-const KINDS = { residential: trainResidentialVersion, vehicle: trainVehicleVersion } as const;
+const KINDS = { residential: trainResidentialVersion, house: trainHouseVersion, vehicle: trainVehicleVersion } as const;
 
 async function main(argv: string[]): Promise<void> {
   const at = argv.indexOf('--kind');

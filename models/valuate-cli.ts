@@ -2,7 +2,8 @@
  * `npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle] [--valuation-date YYYY-MM-DD]`: values a file
  * of API-format requests (one JSON object per line: the body of POST /api/predict/home or of
  * POST /api/predict/vehicle) through the runtimes the service uses, and writes one result per line
- * in input order: the API's reply, or the API's error object for a line that fails (the run goes on).
+ * in input order: the API's reply, or the API's error object for a line that fails (the run goes on;
+ * a house the model refuses for too little market data is such a line: INSUFFICIENT_MARKET_DATA).
  * A line's own `"kind": "home" | "vehicle"` says which it is; without one, --kind does (default home),
  * so one file may mix homes and vehicles. A home line's own `valuation_date` dates its value; without
  * one, --valuation-date does (default today). Lines are read and valued in chunks (one runtime call per
@@ -16,7 +17,7 @@ import { valueEach } from '../schema/bulk';
 import { ApiError } from '../schema/errors';
 import { parseHomeRestBody, toHomeRestResponse } from '../schema/home-rest';
 import { parseVehicleRestBody, toVehicleRestResponse } from '../schema/vehicle-rest';
-import { normaliseHomeInput, type HomeInput, type NormalisedHomeInput } from './residential/request';
+import { normaliseHomeInput, valueHomes, type HomeInput, type NormalisedHomeInput } from './residential/request';
 import { ResidentialModelService } from './residential/serving';
 import type { ResidentialRuntime } from './residential/valuation';
 import { VEHICLE_DIR, currentVersion as currentVehicleVersion } from './vehicle/manifest';
@@ -83,9 +84,8 @@ function valuers(runtimes: ValuateRuntimes, valuationDate: string | undefined): 
       return { parsed: normaliseHomeInput(input as unknown as HomeInput), restWarnings: warnings };
     },
     value: (items) => withRuntime('home', runtimes.home, items.length, async (runtime) => {
-      const values = await runtime.value(items.map((i) => i.parsed.request));
-      const valuedAt = new Date().toISOString();
-      return values.map((v, i) => toHomeRestResponse({ ...v, location: items[i].parsed.location, valuedAt, warnings: items[i].parsed.warnings }, items[i].restWarnings));
+      const views = await valueHomes(runtime, items.map((i) => i.parsed));
+      return views.map((v, i) => (v instanceof ApiError ? v : toHomeRestResponse(v, items[i].restWarnings)));
     }),
   };
   const vehicle: KindValuer<{ parsed: NormalisedVehicleInput; restWarnings: string[] }> = {

@@ -53,7 +53,7 @@ export function batchRequestJsonSchema(): Record<string, unknown> {
           required: ['address'],
           properties: {
             address: { type: 'string', minLength: 1, maxLength: MAX_ADDRESS_LENGTH, description: 'A Tashkent address in Russian, Uzbek Latin or Cyrillic, or English' },
-            home: { ...home, required: [], additionalProperties: false, description: 'Optional: the home at the address to value, with the fields of POST /api/predict/home except district and mahalla (they come from the geocoded address); area, rooms, floor and total_floors are needed for a valuation' },
+            home: { ...home, required: [], additionalProperties: false, description: 'Optional: the home at the address to value, with the fields of POST /api/predict/home except district and mahalla (they come from the geocoded address); a flat needs area, rooms, floor and total_floors for a valuation; a house (property_type house) needs area and rooms' },
           },
         },
       },
@@ -209,7 +209,7 @@ export function resultNdjsonLine(item: BatchItemResultView): string {
 /** The CSV columns of the results: the item, where it was placed, its index, the valuation, or the error. */
 export const RESULT_CSV_COLUMNS = [
   'index', 'ok', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
-  'estimate', 'currency', 'price_per_m2', 'interval_low', 'interval_high', 'confidence',
+  'property_type', 'estimate', 'currency', 'price_per_m2', 'land_price_per_sotka', 'interval_low', 'interval_high', 'confidence',
   'valuation_date', 'data_age_months', 'error_code', 'error_message',
 ] as const;
 
@@ -252,9 +252,11 @@ export function resultCsvRow(item: BatchItemResultView): string {
     district: r?.geocode?.district,
     mahalla: r?.geocode?.mahalla,
     composite: r?.locationIndex?.composite,
+    property_type: home?.propertyType,
     estimate: home?.estimate,
     currency: home?.currency,
     price_per_m2: home?.pricePerM2,
+    land_price_per_sotka: home?.landPricePerSotka,
     interval_low: home?.interval?.low,
     interval_high: home?.interval?.high,
     confidence: home?.confidence?.level,

@@ -11,19 +11,35 @@ import { requestJsonSchema, type FieldSpec } from './field-table';
 export { MAX_BODY_BYTES, MAX_STRING_LENGTH, type FieldSpec } from './field-table';
 export { PERSONAL_DATA_KEY_PATTERN, looksLikePersonalDataKey, looksLikePersonalDataValue } from './personal-data';
 
+/** Square metres in a sotka, the unit plots are sold in. */
+export const M2_PER_SOTKA = 100;
+/** The plot sizes a house valuation accepts, in sotka: those of the training houses (models/ingest/limits.ts). */
+export const HOUSE_PLOT_SOTKA = { min: 0.5, max: 50 } as const;
+/** The storeys a house may have (total_floors of a house). */
+export const HOUSE_STOREYS = { min: 1, max: 5 } as const;
+
+/** How property_type is spelled, for the field's description (the aliases are models/residential/request.ts's). */
+const PROPERTY_TYPE_SPELLINGS = "apartment (the default: a flat; also flat, kvartira, квартира) or house (a private house with its plot; also hovli, uy-joy, xususiy uy, ҳовли, уй-жой, хусусий уй, частный дом, дом, коттедж, дача, cottage, villa). A house takes area (floor area), land_area (sotka) or land_area_m2, rooms, total_floors (storeys, 1 to 5), renovation, qurilish_turi, gas, water and sewerage; floor, market, mebel, sanuzel and seller_type do not apply to it";
+
 export const HOME_FIELDS: readonly FieldSpec[] = [
+  { rest: 'property_type', graphql: 'propertyType', kind: 'string', required: false, description: `What is valued: ${PROPERTY_TYPE_SPELLINGS}`, example: 'apartment' },
   { rest: 'district', graphql: 'district', kind: 'string', required: true, description: 'Tashkent district in any common spelling: English (Chilanzar), Uzbek Latin (Chilonzor, Chilonzor tumani), Uzbek Cyrillic, Russian (Чиланзарский район)', example: 'Chilonzor' },
   { rest: 'mahalla', graphql: 'mahalla', kind: 'string', required: false, description: 'Mahalla in Latin or Cyrillic; unknown names fall back to district level with a warning', example: 'Qatortol' },
   { rest: 'lat', graphql: 'lat', kind: 'number', required: false, min: 41, max: 41.6, description: 'Latitude of the flat (WGS84), sent with lon: places it more precisely than the mahalla. A point outside the stated district is ignored with a warning', example: 41.2856 },
   { rest: 'lon', graphql: 'lon', kind: 'number', required: false, min: 69, max: 69.6, description: 'Longitude of the flat (WGS84), sent with lat', example: 69.2034 },
-  { rest: 'area', graphql: 'area', kind: 'number', required: true, min: 10, max: 1000, description: 'Total area in m²', example: 65 },
+  { rest: 'area', graphql: 'area', kind: 'number', required: true, min: 10, max: 1000, description: "Total area in m²: the flat's, or the house's floor area (the plot is land_area)", example: 65 },
   { rest: 'rooms', graphql: 'rooms', kind: 'integer', required: true, min: 1, max: 20, description: 'Number of rooms', example: 3 },
-  { rest: 'floor', graphql: 'floor', kind: 'integer', required: true, min: 1, max: 60, description: 'Floor of the flat, 1 to total_floors', example: 4 },
-  { rest: 'total_floors', graphql: 'totalFloors', kind: 'integer', required: true, min: 1, max: 60, description: 'Floors in the building', example: 9 },
+  { rest: 'floor', graphql: 'floor', kind: 'integer', required: false, min: 1, max: 60, description: 'Floor of the flat, 1 to total_floors: required for an apartment; a house has none (ignored with a warning)', example: 4 },
+  { rest: 'total_floors', graphql: 'totalFloors', kind: 'integer', required: false, min: 1, max: 60, description: 'Floors in the building: required for an apartment. For a house, its storeys, 1 to 5 (optional)', example: 9 },
   { rest: 'renovation', graphql: 'renovation', kind: 'string', required: false, description: "Renovation: Evro, Yaxshi, O'rtacha, Mualliflik loyihasi, Ta'mir talab, Qora suvoq, Tozalashdan avvalgi pardoz, or their Russian/English forms", example: 'Evro' },
   { rest: 'qurilish_turi', restAliases: ['building_type'], graphql: 'buildingType', kind: 'string', required: false, description: "Building type: Panelli, G'ishtli, Monolit, Blokli (or Russian/English forms)", example: "G'ishtli" },
   { rest: 'mebel', restAliases: ['furniture'], graphql: 'furniture', kind: 'yesno', required: false, description: "Furnished: ha/yo'q, да/нет, yes/no, true/false", example: 'ha' },
   { rest: 'sanuzel', restAliases: ['bathroom'], graphql: 'bathroom', kind: 'string', required: false, description: 'Bathroom: alohida (separate), birga (combined), 2+', example: 'alohida' },
+  { rest: 'land_area', graphql: 'landArea', kind: 'number', required: false, min: HOUSE_PLOT_SOTKA.min, max: HOUSE_PLOT_SOTKA.max, description: `House only: the plot in sotka (1 sotka = 100 m²), ${HOUSE_PLOT_SOTKA.min} to ${HOUSE_PLOT_SOTKA.max}. Without it (or land_area_m2) the house is valued without the plot, with a wider interval`, example: 6 },
+  { rest: 'land_area_m2', graphql: 'landAreaM2', kind: 'number', required: false, min: HOUSE_PLOT_SOTKA.min * M2_PER_SOTKA, max: HOUSE_PLOT_SOTKA.max * M2_PER_SOTKA, description: 'House only: the plot in m², instead of land_area (both given: they must agree within 1%)', example: 600 },
+  { rest: 'gas', graphql: 'gas', kind: 'yesno', required: false, description: "House only: connected to mains gas: ha/yo'q, да/нет, yes/no, true/false", example: 'ha' },
+  { rest: 'water', graphql: 'water', kind: 'yesno', required: false, description: "House only: connected to mains water: ha/yo'q, да/нет, yes/no, true/false", example: 'ha' },
+  { rest: 'sewerage', graphql: 'sewerage', kind: 'yesno', required: false, description: "House only: connected to the sewer: ha/yo'q, да/нет, yes/no, true/false", example: "yo'q" },
   { rest: 'market', graphql: 'market', kind: 'string', required: false, description: 'new (new build) or resale' },
   { rest: 'seller_type', graphql: 'sellerType', kind: 'string', required: false, description: 'owner or agency, when the price comes from a listing' },
   { rest: 'valuation_date', graphql: 'valuationDate', kind: 'string', format: 'date', required: false, description: 'Date the value is wanted at, YYYY-MM-DD (or YYYY-MM, read as the 1st), from 2021-01-01 to 24 months ahead; default today. Past the newest market data the estimate follows the market index and the interval widens with the months since (market_level in the reply)', example: '2026-11-24' },
@@ -52,6 +68,16 @@ export const SAMPLE_HOME_REQUEST = {
   qurilish_turi: "G'ishtli",
   mebel: 'ha',
   sanuzel: 'alohida',
+} as const;
+
+/** A house with its plot (the README's example): 200 m² of floor on 6 sotka in Yunusabad. */
+export const SAMPLE_HOUSE_REQUEST = {
+  property_type: 'house',
+  district: 'Yunusabad',
+  area: 200,
+  land_area: 6,
+  rooms: 5,
+  total_floors: 2,
 } as const;
 
 /** The JSON Schema of the REST body (draft 2020-12, as OpenAPI 3.1 uses). */

@@ -17,9 +17,11 @@ export const parseHomeRestBody: RestBodyParser = compileRestBodyParser(HOME_FIEL
 /** The fixed REST reply for one valuation. */
 export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly string[] = []) {
   return {
+    property_type: v.propertyType,
     estimate: v.estimate,
     currency: v.currency,
     price_per_m2: v.pricePerM2,
+    land_price_per_sotka: v.landPricePerSotka,
     interval: v.interval,
     confidence: v.confidence,
     models: v.models,
@@ -28,6 +30,8 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
       deviation_from_district_median: v.anomaly.deviationFromDistrictMedian,
       mahalla_median_price_per_m2: v.anomaly.mahallaMedianPricePerM2,
       deviation_from_mahalla_median: v.anomaly.deviationFromMahallaMedian,
+      district_median_price_per_sotka: v.anomaly.districtMedianPricePerSotka,
+      land_share: v.anomaly.landShare,
       model_spread: v.anomaly.modelSpread,
       flags: v.anomaly.flags,
     },

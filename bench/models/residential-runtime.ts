@@ -5,9 +5,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { currentVersion } from '../../models/residential/manifest';
-import { normaliseHomeInput } from '../../models/residential/request';
+import { apartmentRequest, normaliseHomeInput, type ApartmentRequest } from '../../models/residential/request';
 import { ResidentialModelSet } from '../../models/residential/runtime';
-import type { HomeRequest } from '../../models/residential/request';
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -28,10 +27,10 @@ async function main(): Promise<void> {
   const version = currentVersion()!;
   const runtime = await ResidentialModelSet.load(version);
   const districts = ['Chilanzar', 'Yunusabad', 'Mirabad', 'Sergeli', 'Yashnabad', 'Uchtepa'];
-  const request = (i: number): HomeRequest => normaliseHomeInput({
+  const request = (i: number): ApartmentRequest => apartmentRequest(normaliseHomeInput({
     district: districts[i % districts.length], area: 35 + (i % 120), rooms: 1 + (i % 5), floor: 1 + (i % 9), totalFloors: 9,
     renovation: i % 2 ? 'Evro' : "O'rtacha", buildingType: i % 3 ? 'Panelli' : "G'ishtli",
-  }).request;
+  }).request);
   const one = [request(0)];
   const thousand = Array.from({ length: 1000 }, (_, i) => request(i));
   const hundredThousand = Array.from({ length: 100_000 }, (_, i) => request(i));

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const { gatewayConfigFromEnv } = await import('../../gateway/config');
   const { startStack } = await import('../../gateway/stack');
   const { parseHomeRestBody } = await import('../../schema/home-rest');
-  const { normaliseHomeInput } = await import('../../models/residential/request');
+  const { apartmentRequest, normaliseHomeInput } = await import('../../models/residential/request');
   const { ResidentialModelSet } = await import('../../models/residential/runtime');
   const { currentVersion } = await import('../../models/residential/manifest');
 
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', async () => {
       const input = normaliseHomeInput(parseHomeRestBody(JSON.parse(Buffer.concat(chunks).toString())).input as never);
-      const [value] = await runtime.value([input.request]);
+      const [value] = await runtime.value([apartmentRequest(input.request)]);
       const body = JSON.stringify({ ...value, location: input.location, valued_at: new Date().toISOString(), warnings: input.warnings });
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });

@@ -43,7 +43,7 @@ function closed(schema: JsonSchema, description?: string): JsonSchema {
   return { ...schema, ...(description && { description }), additionalProperties: false };
 }
 
-export const HOME_INPUT = closed(requestJsonSchema(toolFields(HOME_FIELDS)), 'A flat in Tashkent, in the snake_case names of POST /api/predict/home');
+export const HOME_INPUT = closed(requestJsonSchema(toolFields(HOME_FIELDS)), 'A flat (floor and total_floors required) or a house (property_type house) in Tashkent, in the snake_case names of POST /api/predict/home');
 
 export const VEHICLE_INPUT = closed(requestJsonSchema(VEHICLE_FIELDS), 'A used vehicle, in the snake_case names of POST /api/predict/vehicle');
 

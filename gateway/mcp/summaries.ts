@@ -30,7 +30,14 @@ function remarks(flags: readonly string[], warnings: readonly string[]): string 
 
 export function homeSummary(r: HomeReply): string {
   const place = r.location.mahalla ? `${r.location.district}, mahalla ${r.location.mahalla}` : `${r.location.district} (district level)`;
-  return `${valuation(r)}. ${place}; ${grouped(r.price_per_m2)} USD/m²; model ${r.model_version}.${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
+  const estimated = r.property_type === 'house' ? `House: ${valuation(r).replace(/^E/, 'e')}` : valuation(r);
+  return `${estimated}. ${place}; ${grouped(r.price_per_m2)} USD/m²${plot(r)}; model ${r.model_version}.${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
+}
+
+/** "; plot 4,200 USD/sotka (31% of the value)" for a house valued with its plot (nothing otherwise). */
+function plot(r: HomeReply): string {
+  if (r.land_price_per_sotka === null) return '';
+  return `; plot ${grouped(r.land_price_per_sotka)} USD/sotka${r.anomaly.land_share === null ? '' : ` (${percent(r.anomaly.land_share, 0)} of the value)`}`;
 }
 
 /** " Valued at 2026-11-24, 4 months past the newest market data (2026-07); the interval allows ±4.8% for market moves since." (nothing within the data) */

@@ -51,10 +51,11 @@ const validateModelAccuracy = compileBodyValidator(schemas.MODEL_ACCURACY_INPUT)
 
 const valueHome: ToolDefinition<replies.HomeReply> = {
   name: 'value_home',
-  title: 'Value a flat in Tashkent',
+  title: 'Value a flat or house in Tashkent',
   description: [
-    'Value a flat (apartment) in Tashkent city as loan collateral: its market value in USD with a calibrated 90% prediction interval, a confidence level (high, medium or low), each ensemble model\'s estimate, and anomaly checks against the district and mahalla medians (flags say when to look twice).',
-    'Required: district, area (m²), rooms, floor, total_floors. District, mahalla, renovation, building_type and bathroom accept English, Uzbek (Latin or Cyrillic) and Russian spellings; an unknown district fails with UNKNOWN_DISTRICT and suggestions, an unknown mahalla falls back to the district with a warning.',
+    'Value a flat (apartment) or a private house with its plot in Tashkent city as loan collateral: its market value in USD with a calibrated 90% prediction interval, a confidence level (high, medium or low), each ensemble model\'s estimate, and anomaly checks against the district and mahalla medians (flags say when to look twice).',
+    'A flat (property_type apartment, the default) requires district, area (m²), rooms, floor, total_floors. District, mahalla, renovation, building_type and bathroom accept English, Uzbek (Latin or Cyrillic) and Russian spellings; an unknown district fails with UNKNOWN_DISTRICT and suggestions, an unknown mahalla falls back to the district with a warning.',
+    'A house (property_type house, or hovli, xususiy uy, частный дом, дом, коттедж, дача) requires district, area (floor area, m²) and rooms; send land_area (the plot in sotka, 1 sotka = 100 m²) or land_area_m2, total_floors (storeys, 1 to 5), gas, water and sewerage where known. Without the plot it is valued with a wider interval and a warning; the reply adds land_price_per_sotka and anomaly.land_share. A house in a district with too few house listings fails with INSUFFICIENT_MARKET_DATA: then do not guess a value.',
     'valuation_date (YYYY-MM-DD, default today) values the flat at another date: market_level in the reply says how many months past the newest market data that is and the allowance the interval makes for market moves since.',
     'Only an address? Call geocode_address first and use its matched district and mahalla. Send no personal data (names, phone numbers): it is refused with PERSONAL_DATA_NOT_ACCEPTED.',
     CONVENTIONS,
@@ -162,7 +163,7 @@ const submitBatch: ToolDefinition<replies.BatchAcceptedReply> = {
   title: 'Submit a portfolio for background valuation',
   description: [
     'Queue a portfolio of Tashkent addresses, optionally with the flat at each, for background valuation: each item is geocoded, scored with the location index and, with home, valued; one bad item never fails the job (it gets its own error).',
-    'Returns the job id at once: follow the job with get_batch_status, which also pages through the results. home takes value_home\'s arguments except district and mahalla, which come from the geocoded address (area, rooms, floor and total_floors are needed for a valuation).',
+    'Returns the job id at once: follow the job with get_batch_status, which also pages through the results. home takes value_home\'s arguments except district and mahalla, which come from the geocoded address (a flat needs area, rooms, floor and total_floors for a valuation; a house, property_type house, needs area and rooms).',
     'More items than the plan allows: INVALID_PARAMETER on items. callback_url (public https) receives a signed batch.completed webhook when the job ends. Every call creates a new job.',
     CONVENTIONS,
   ].join(' '),

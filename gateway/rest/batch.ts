@@ -112,7 +112,7 @@ documentRoute({
   method: 'get',
   path: '/api/batch/{id}/results',
   summary: "A batch job's item results, in item order, streamed (API key)",
-  description: 'application/x-ndjson: one { index, ok, result, error } a line (the schema below is one line). With Accept: text/csv or ?format=csv: CSV with a header row (index, ok, address, lat, lon, precision, district, mahalla, composite, estimate, currency, price_per_m2, interval_low, interval_high, confidence, valuation_date, data_age_months, error_code, error_message); a text cell starting with =, +, -, @, tab or carriage return is prefixed with a single quote, so that a spreadsheet shows it rather than running it as a formula. While the job runs, the results recorded so far.',
+  description: 'application/x-ndjson: one { index, ok, result, error } a line (the schema below is one line). With Accept: text/csv or ?format=csv: CSV with a header row (index, ok, address, lat, lon, precision, district, mahalla, composite, property_type, estimate, currency, price_per_m2, land_price_per_sotka, interval_low, interval_high, confidence, valuation_date, data_age_months, error_code, error_message); a text cell starting with =, +, -, @, tab or carriage return is prefixed with a single quote, so that a spreadsheet shows it rather than running it as a formula. While the job runs, the results recorded so far.',
   security: 'apiKey',
   responses: { 200: batchResultLineJsonSchema(), ...errors },
   tag: 'batch',

@@ -14,11 +14,11 @@ import { documentRoute } from '../ops/openapi';
 export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQL */ `
   query RestPredictHome($input: HomeValuationInput!) {
     homeValuation(input: $input) {
-      estimate currency pricePerM2
+      propertyType estimate currency pricePerM2 landPricePerSotka
       interval { low high coverage }
       confidence { level score }
       models { name estimate }
-      anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian modelSpread flags }
+      anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka landShare modelSpread flags }
       location { districtName mahallaName mahallaId matched }
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
       modelVersion valuedAt warnings
@@ -42,8 +42,10 @@ export const homeRouteSchema = {
 };
 
 
-documentRoute({ method: 'post', path: '/api/predict/home', summary: 'Value a home (legacy contract, API key)', security: 'apiKey', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
-documentRoute({ method: 'post', path: '/service/predict/home', summary: 'Value a home (bearer token from /service/auth/token)', security: 'bearer', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
+const HOME_ROUTE_DESCRIPTION = 'A flat (property_type apartment, the default: floor and total_floors required) or a private house with its plot (property_type house: area is the floor area, land_area the plot in sotka, total_floors its storeys, 1 to 5). Estimate, calibrated interval, confidence, per-model estimates and anomaly data; for a house also land_price_per_sotka, anomaly.district_median_price_per_sotka and anomaly.land_share (null for a flat). Fields that do not apply to the property type are ignored with a warning. A house in a district with too few house listings to value honestly: 422 INSUFFICIENT_MARKET_DATA.';
+
+documentRoute({ method: 'post', path: '/api/predict/home', summary: 'Value a home (legacy contract, API key)', description: HOME_ROUTE_DESCRIPTION, security: 'apiKey', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
+documentRoute({ method: 'post', path: '/service/predict/home', summary: 'Value a home (bearer token from /service/auth/token)', description: HOME_ROUTE_DESCRIPTION, security: 'bearer', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
 
 export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler; bearer: preHandlerAsyncHookHandler }): void {
   const handler = async (request: import('fastify').FastifyRequest) => {

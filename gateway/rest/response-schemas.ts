@@ -28,16 +28,20 @@ const VALUATION_TRAILER = {
   warnings: strings,
 } as const;
 
-/** A valuation reply: the shared fields, then the reply's own (`price_per_m2` after `currency` for homes), then version, time, warnings. */
-function valuationResponseJsonSchema(own: { afterCurrency?: Record<string, unknown>; anomaly: Record<string, unknown>; subject: Record<string, unknown> }): Record<string, unknown> {
+/** A valuation reply: the reply's leading fields (`property_type` for homes), the shared fields with the reply's own (`price_per_m2` after `currency` for homes), then version, time, warnings. */
+function valuationResponseJsonSchema(own: { leading?: Record<string, unknown>; afterCurrency?: Record<string, unknown>; anomaly: Record<string, unknown>; subject: Record<string, unknown> }): Record<string, unknown> {
   const { estimate, currency, ...rest } = VALUATION_FIELDS;
-  const properties = { estimate, currency, ...own.afterCurrency, ...rest, anomaly: own.anomaly, ...own.subject, ...VALUATION_TRAILER };
+  const properties = { ...own.leading, estimate, currency, ...own.afterCurrency, ...rest, anomaly: own.anomaly, ...own.subject, ...VALUATION_TRAILER };
   return { type: 'object', required: Object.keys(properties), properties };
 }
 
 export function homeResponseJsonSchema(): Record<string, unknown> {
   return valuationResponseJsonSchema({
-    afterCurrency: { price_per_m2: number },
+    leading: { property_type: { type: 'string', enum: ['apartment', 'house'], description: 'What was valued: a flat (apartment) or a private house with its plot (house)' } },
+    afterCurrency: {
+      price_per_m2: { ...number, description: 'Estimate per m² of (floor) area' },
+      land_price_per_sotka: { ...nullableNumber, description: "Houses: the plot's share of the estimate per sotka (estimate × anomaly.land_share ÷ plot); null for a flat, or a house valued without its plot" },
+    },
     anomaly: {
       type: 'object',
       required: ['district_median_price_per_m2', 'deviation_from_district_median', 'model_spread', 'flags'],
@@ -46,6 +50,8 @@ export function homeResponseJsonSchema(): Record<string, unknown> {
         deviation_from_district_median: number,
         mahalla_median_price_per_m2: nullableNumber,
         deviation_from_mahalla_median: nullableNumber,
+        district_median_price_per_sotka: { ...nullableNumber, description: "Houses: the district's median asking price per sotka of plot among the training houses; null for a flat" },
+        land_share: { ...nullableNumber, description: "Houses: the share of the estimate the plot accounts for, 0 to 1; null for a flat, or a house valued without its plot" },
         model_spread: number,
         flags: strings,
       },

@@ -81,7 +81,7 @@ export const FEATURE_GROUPS: Record<string, readonly (typeof FEATURE_NAMES)[numb
 };
 
 /** Renovation ordered by how much it usually adds; trees split on the order. */
-const RENOVATION_ORDER: Record<Renovation, number> = { rough: 0, pre_finish: 1, needs_repair: 2, average: 3, good: 4, euro: 5, designer: 6 };
+export const RENOVATION_ORDER: Record<Renovation, number> = { rough: 0, pre_finish: 1, needs_repair: 2, average: 3, good: 4, euro: 5, designer: 6 };
 
 /** Fits the location encodings on rows with known log price per m²; `mahallaCentres` is kept as given. */
 export function fitEncoding(rows: readonly FeatureSource[], logPricePerM2: ArrayLike<number>, smoothing = 10, mahallaCentres: Record<string, [number, number]> = {}): FeatureEncoding {

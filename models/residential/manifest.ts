@@ -15,6 +15,7 @@ import type { AccuracyClass, ConfidenceLevelAccuracy, ConfidenceWidths } from '.
 import { MIN_CLASS_ROWS } from '../ensemble/metrics';
 import type { IngestReport } from '../ingest';
 import type { AccuracyMetrics } from './valuation';
+import type { EvaluationReport } from '../ensemble/source-views';
 
 export const RESIDENTIAL_DIR = join(ARTIFACTS_DIR, 'residential');
 export { compareVersions, nextVersion } from '../ensemble/versions';
@@ -37,21 +38,7 @@ export interface MemberManifest {
   hyperparameters: Record<string, unknown>;
 }
 
-export interface EvaluationReport {
-  /** How the headline numbers were measured, in one sentence. */
-  protocol: string;
-  /** Ensemble weights of the pipeline evaluated here (learned on its own training rows), by member. */
-  weights?: Record<string, number>;
-  overall: AccuracyMetrics;
-  districts: Record<string, AccuracyMetrics & { accuracyClass: AccuracyClass }>;
-  bySource?: Record<string, AccuracyMetrics>;
-  /** By segment: new build, resale, unknown (market not given). */
-  segments?: Record<string, AccuracyMetrics>;
-  /** Leave-one-source-out: the source with the largest median APE. */
-  worstSource?: string;
-  /** Leave-one-source-out, each row valued from its core fields and market only (the masked training copies' out-of-fold predictions; from 2026.11.9). */
-  coreFieldsOnly?: { overall: AccuracyMetrics; bySource: Record<string, AccuracyMetrics> };
-}
+export type { EvaluationReport } from '../ensemble/source-views';
 
 /** The gradient-boosting baseline on the same features and views (ours must beat it). */
 export interface BaselineReport {

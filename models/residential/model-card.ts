@@ -6,6 +6,7 @@
  * timestamp is the manifest's trainedAt). Figures are vega-lite specs rendered to SVG by vega's
  * headless renderer, which is asynchronous, hence the Promise.
  */
+import { houseSection } from '../house/model-card';
 import { DROP_REASONS, type DropReason } from '../ingest/reasons';
 import { indexBand, ZONE_IDS } from './market-index';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
@@ -124,6 +125,7 @@ function markdown(ctx: Context, figures: readonly FigureName[]): string {
     method(ctx),
     evaluation(ctx, figures),
     comparison(ctx, figures),
+    houseSection(),
     glossary(),
   ];
   return `${sections.join('\n\n')}\n`;

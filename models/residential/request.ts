@@ -4,25 +4,39 @@
  * so every surface validates and normalises the same way.
  */
 import { ApiError } from '../../schema/errors';
-import { checkInputFields, restFieldName, STRING_FORMATS } from '../../schema/field-table';
-import { HOME_FIELDS } from '../../schema/home-contract';
+import { checkInputFields, rangeMessage, restFieldName, STRING_FORMATS } from '../../schema/field-table';
+import { HOME_FIELDS, HOUSE_STOREYS, M2_PER_SOTKA } from '../../schema/home-contract';
 import {
   DISTRICT_NAMES, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
-  parseYesNo, suggestDistricts, type DistrictMatch, type Market, type SellerType,
+  parseYesNo, suggestDistricts, PROPERTY_TYPES, type DistrictMatch, type Market, type PropertyType, type SellerType,
 } from '../vocabulary';
 import type { FeatureSource } from './features';
+import { InsufficientHouseDataError, type HouseRequest } from '../house/valuation';
 import { reverseDistrict } from '../location/geocode';
+import type { HomeValuationView } from '../../schema/home-rest';
+import type { ResidentialRuntime } from './valuation';
 
 /** Client input with GraphQL field names; names in any spelling. */
 export interface HomeInput {
+  /** 'apartment' (default) or 'house', in any of their spellings (PROPERTY_TYPE_ALIASES). */
+  propertyType?: string | null;
   district: string;
   mahalla?: string | null;
   lat?: number | null;
   lon?: number | null;
   area: number;
   rooms: number;
-  floor: number;
-  totalFloors: number;
+  /** Required for an apartment; does not apply to a house. */
+  floor?: number | null;
+  /** Required for an apartment; a house's storeys (1–5), optional. */
+  totalFloors?: number | null;
+  /** House only: the plot in sotka. */
+  landArea?: number | null;
+  /** House only: the plot in m² (instead of landArea). */
+  landAreaM2?: number | null;
+  gas?: boolean | string | null;
+  water?: boolean | string | null;
+  sewerage?: boolean | string | null;
   renovation?: string | null;
   buildingType?: string | null;
   furniture?: boolean | string | null;
@@ -34,14 +48,26 @@ export interface HomeInput {
   valuationDate?: string | null;
 }
 
-/** The canonical request: codes, not names; the features' source minus the listing period, with the API's required fields. */
-export interface HomeRequest extends Omit<FeatureSource, 'period' | 'rooms' | 'floor' | 'totalFloors'> {
+/** The canonical flat request: codes, not names; the features' source minus the listing period, with the API's required fields. */
+export interface ApartmentRequest extends Omit<FeatureSource, 'period' | 'rooms' | 'floor' | 'totalFloors'> {
+  propertyType?: 'apartment';
   rooms: number;
   floor: number;
   totalFloors: number;
   askingPrice: number | null;
   /** 'YYYY-MM-DD'; null = today (the runtime's clock). */
   valuationDate: string | null;
+}
+
+/** A canonical home request: a flat (the default) or a house (models/house). */
+export type HomeRequest = ApartmentRequest | HouseRequest;
+
+export const isHouseRequest = (request: HomeRequest): request is HouseRequest => request.propertyType === 'house';
+
+/** The request as a flat's, for code that runs the flat model alone (the benchmarks); a house is a bug there. */
+export function apartmentRequest(request: HomeRequest): ApartmentRequest {
+  if (isHouseRequest(request)) throw new Error('a house request where only flats are valued');
+  return request;
 }
 
 export interface ResolvedLocation {
@@ -60,13 +86,43 @@ export interface NormalisedHomeInput {
 
 const MARKET_ALIASES: Record<string, Market> = { new: 'new', 'new build': 'new', novostroyka: 'new', yangi: 'new', 'новостройка': 'new', 'новостройки': 'new', resale: 'resale', secondary: 'resale', ikkilamchi: 'resale', 'вторичный': 'resale', 'вторичка': 'resale', 'вторичный рынок': 'resale' };
 const SELLER_ALIASES: Record<string, SellerType> = { owner: 'owner', private: 'owner', mulkdor: 'owner', 'частное лицо': 'owner', 'собственник': 'owner', agency: 'agency', business: 'agency', agentlik: 'agency', 'агентство': 'agency', 'бизнес': 'agency' };
+/** property_type in English, Uzbek (Latin and Cyrillic) and Russian; keys as aliasKey writes them. */
+const PROPERTY_TYPE_ALIASES: Record<string, PropertyType> = {
+  apartment: 'apartment', flat: 'apartment', kvartira: 'apartment', 'квартира': 'apartment',
+  house: 'house', cottage: 'house', villa: 'house', hovli: 'house', 'uy joy': 'house', 'xususiy uy': 'house',
+  'ҳовли': 'house', 'уй жой': 'house', 'хусусий уй': 'house', 'частный дом': 'house', 'дом': 'house', 'коттедж': 'house', 'дача': 'house',
+};
+
+/** Fields of one property type only: given for the other, they are ignored with a warning. */
+const APARTMENT_ONLY = ['floor', 'market', 'furniture', 'bathroom', 'sellerType'] as const satisfies readonly (keyof HomeInput)[];
+const HOUSE_ONLY = ['landArea', 'landAreaM2', 'gas', 'water', 'sewerage'] as const satisfies readonly (keyof HomeInput)[];
+/** Optional in the field table (a house goes without them), required for an apartment. */
+const APARTMENT_REQUIRED = ['floor', 'totalFloors'] as const satisfies readonly (keyof HomeInput)[];
+
+/** How far land_area and land_area_m2 may disagree when both are given. */
+const PLOT_TOLERANCE = 0.01;
+
+export const PLOT_NOT_GIVEN_WARNING = 'land_area not given: valued without the plot, with a wider interval';
 
 export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
   const warnings: string[] = [];
   checkInputFields(HOME_FIELDS, input as unknown as Record<string, unknown>);
-  if (input.floor > input.totalFloors) {
-    throw new ApiError('INVALID_PARAMETER', `floor (${input.floor}) must not be above total_floors (${input.totalFloors})`, field('floor'));
+  const propertyType = resolvePropertyType(input.propertyType);
+  const ignored = propertyType === 'house' ? APARTMENT_ONLY : HOUSE_ONLY;
+  for (const name of ignored) {
+    if (given(input[name])) warnings.push(`${field(name)} does not apply to ${propertyType === 'house' ? 'a house' : 'an apartment'}: ignored`);
   }
+  if (propertyType === 'apartment') {
+    for (const name of APARTMENT_REQUIRED) {
+      if (!given(input[name])) throw new ApiError('MISSING_PARAMETER', `${field(name)} is required for an apartment (property_type house values a house without it)`, field(name));
+    }
+    if (input.floor! > input.totalFloors!) {
+      throw new ApiError('INVALID_PARAMETER', `floor (${input.floor}) must not be above total_floors (${input.totalFloors})`, field('floor'));
+    }
+  } else if (given(input.totalFloors) && (input.totalFloors < HOUSE_STOREYS.min || input.totalFloors > HOUSE_STOREYS.max)) {
+    throw new ApiError('INVALID_PARAMETER', `${rangeMessage(field('totalFloors'), HOUSE_STOREYS.min, HOUSE_STOREYS.max)} for a house (its storeys)`, field('totalFloors'));
+  }
+  const landAreaSotka = propertyType === 'house' ? plotSotka(input.landArea, input.landAreaM2) : null;
 
   const district = resolveDistrict(input.district, warnings);
 
@@ -84,29 +140,92 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
   }
 
   const point = resolvePoint(input.lat, input.lon, district, warnings);
-  const request: HomeRequest = {
+  const common = {
     district: district.id,
     mahallaId,
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     area: input.area,
-    rooms: input.rooms,
-    floor: input.floor,
-    totalFloors: input.totalFloors,
     renovation: category(input.renovation, 'renovation', matchRenovation),
     buildingType: category(input.buildingType, 'buildingType', matchBuildingType),
-    furniture: yesNo(input.furniture),
-    bathroom: category(input.bathroom, 'bathroom', matchBathroom),
-    market: resolveMarket(input.market),
-    seller: category(input.sellerType, 'sellerType', (s) => SELLER_ALIASES[s.trim().toLowerCase()] ?? null),
     askingPrice: input.askingPrice ?? null,
     valuationDate: valuationDate(input.valuationDate),
   };
+  let request: HomeRequest;
+  if (propertyType === 'house') {
+    if (landAreaSotka === null) warnings.push(PLOT_NOT_GIVEN_WARNING);
+    request = {
+      propertyType,
+      ...common,
+      landAreaSotka,
+      rooms: input.rooms,
+      totalFloors: input.totalFloors ?? null,
+      gas: yesNo(input.gas, 'gas'),
+      water: yesNo(input.water, 'water'),
+      sewerage: yesNo(input.sewerage, 'sewerage'),
+    };
+  } else {
+    request = {
+      ...common,
+      rooms: input.rooms,
+      floor: input.floor!,
+      totalFloors: input.totalFloors!,
+      furniture: yesNo(input.furniture, 'furniture'),
+      bathroom: category(input.bathroom, 'bathroom', matchBathroom),
+      market: resolveMarket(input.market),
+      seller: category(input.sellerType, 'sellerType', (s) => SELLER_ALIASES[s.trim().toLowerCase()] ?? null),
+    };
+  }
   return {
     request,
     location: { district: DISTRICT_NAMES[district.id], mahalla: mahallaName, mahallaId, matched: mahallaId ? 'mahalla' : 'district' },
     warnings,
   };
+}
+
+/** apartment (absent: the default) or house in any of their spellings; anything else is a 400 listing what is accepted. */
+export function resolvePropertyType(value: string | null | undefined): PropertyType {
+  if (!present(value)) return 'apartment';
+  const type = PROPERTY_TYPE_ALIASES[aliasKey(value)];
+  if (!type) {
+    throw new ApiError('INVALID_PARAMETER', `${field('propertyType')} "${clip(value)}" is not recognised; accepted: ${PROPERTY_TYPES.join(' or ')} (or ${Object.keys(PROPERTY_TYPE_ALIASES).filter((k) => !(PROPERTY_TYPES as readonly string[]).includes(k)).join(', ')})`, field('propertyType'));
+  }
+  return type;
+}
+
+/** Lower case, hyphens and runs of spaces as one space: "Uy-joy" and "uy  joy" are one key. */
+function aliasKey(value: string): string {
+  return value.trim().toLowerCase().replace(/[\s\-_]+/g, ' ');
+}
+
+/** The plot in sotka from land_area (sotka) and/or land_area_m2; both given, they must agree within PLOT_TOLERANCE. */
+function plotSotka(sotka: number | null | undefined, m2: number | null | undefined): number | null {
+  const fromM2 = given(m2) ? m2 / M2_PER_SOTKA : null;
+  if (!given(sotka)) return fromM2;
+  if (fromM2 !== null && Math.abs(fromM2 - sotka) > PLOT_TOLERANCE * sotka) {
+    throw new ApiError('INVALID_PARAMETER', `${field('landAreaM2')} (${m2} m²) disagrees with ${field('landArea')} (${sotka} sotka = ${sotka * M2_PER_SOTKA} m²): send one, or both alike`, field('landAreaM2'));
+  }
+  return sotka;
+}
+
+/** The runtime's refusal of a house as the catalogue error (HTTP 422); its message names the district and its house listings. */
+export function insufficientHouseData(error: InsufficientHouseDataError): ApiError {
+  return new ApiError('INSUFFICIENT_MARKET_DATA', error.message, field('district'));
+}
+
+/**
+ * Values normalised inputs with one runtime call, as every surface answers them (the subgraph,
+ * the valuate CLI): the runtime's value with where, when and the warnings, or INSUFFICIENT_MARKET_DATA
+ * in place of a refused house. Output order = input order.
+ */
+export async function valueHomes(runtime: ResidentialRuntime, inputs: readonly NormalisedHomeInput[]): Promise<(HomeValuationView | ApiError)[]> {
+  const values = await runtime.value(inputs.map((i) => i.request));
+  const valuedAt = new Date().toISOString();
+  return values.map((value, i) => {
+    if (value instanceof InsufficientHouseDataError) return insufficientHouseData(value);
+    const { location, warnings } = inputs[i];
+    return { ...value, location, valuedAt, warnings };
+  });
 }
 
 /**
@@ -179,11 +298,16 @@ function valuationDate(value: string | null | undefined, today = new Date()): st
   return iso;
 }
 
-function yesNo(value: boolean | string | null | undefined): boolean | null {
+function yesNo(value: boolean | string | null | undefined, graphqlName: string): boolean | null {
   if (value === null || value === undefined || value === '') return null;
   const parsed = parseYesNo(value);
-  if (parsed === null) throw new ApiError('INVALID_PARAMETER', `mebel "${clip(String(value))}" must be yes/no (ha/yo'q, да/нет, true/false)`, 'mebel');
+  if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${field(graphqlName)} "${clip(String(value))}" must be yes/no (ha/yo'q, да/нет, true/false)`, field(graphqlName));
   return parsed;
+}
+
+/** A field the client sent (null, absent and an empty string are not). */
+function given<T>(value: T | null | undefined): value is T {
+  return value !== null && value !== undefined && value !== '';
 }
 
 function present(value: string | null | undefined): value is string {

@@ -11,14 +11,15 @@ import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
 import { driftAllowance, indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
-import type { HomeRequest } from './request';
+import type { ApartmentRequest } from './request';
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
-import type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary, ResidentialRuntime } from './valuation';
+import type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary } from './valuation';
 
 /** The runtime's clock: what "today" is for a request without a valuation date (tests inject one). */
 export type Clock = () => Date;
 
-export class ResidentialModelSet implements ResidentialRuntime {
+/** One flat model version (the service composes it with the house model: ./serving.ts). */
+export class ResidentialModelSet {
   private constructor(
     readonly manifest: ResidentialManifest,
     private readonly ensemble: LoadedEnsemble,
@@ -34,7 +35,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
     return this.manifest.version;
   }
 
-  async value(requests: readonly HomeRequest[]): Promise<HomeValue[]> {
+  async value(requests: readonly ApartmentRequest[]): Promise<HomeValue[]> {
     const n = requests.length;
     if (n === 0) return [];
     const today = this.clock().toISOString().slice(0, 10);
@@ -48,7 +49,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
    * The members predict log price per m² at the newest data's level; the market index moves it to the
    * valuation date, and past the newest data the interval widens by the index's volatility.
    */
-  private marketLevel(request: HomeRequest, valuationDate: string): Omit<MarketLevel, 'intervalWidening'> & { logLevel: number; allowance: number } {
+  private marketLevel(request: ApartmentRequest, valuationDate: string): Omit<MarketLevel, 'intervalWidening'> & { logLevel: number; allowance: number } {
     const index = this.manifest.marketIndex;
     const period = valuationDate.slice(0, 7);
     const logLevel = logLevelAt(index, request.district, request.market, period);
@@ -64,7 +65,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
   }
 
   /** From the members' log price per m² predictions for one request to the full answer. */
-  private assess(request: HomeRequest, valuationDate: string, memberLogPpm2: number[], sigma: number): HomeValue {
+  private assess(request: ApartmentRequest, valuationDate: string, memberLogPpm2: number[], sigma: number): HomeValue {
     const { manifest } = this;
     const { logLevel, allowance, ...marketLevel } = this.marketLevel(request, valuationDate);
     const before = inputFlags(request, manifest.market);
@@ -82,9 +83,11 @@ export class ResidentialModelSet implements ResidentialRuntime {
     const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread)];
     const districtClass = manifest.districtAccuracy[request.district] ?? 'low';
     return {
+      propertyType: 'apartment',
       estimate,
       currency: 'USD',
       pricePerM2: Math.round(pricePerM2),
+      landPricePerSotka: null,
       interval,
       confidence: confidence((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags.length, manifest.confidence?.widths),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
@@ -93,6 +96,8 @@ export class ResidentialModelSet implements ResidentialRuntime {
         deviationFromDistrictMedian: round3(deviation),
         mahallaMedianPricePerM2: mahallaMarket?.medianPricePerM2 ?? null,
         deviationFromMahallaMedian: mahallaMarket ? round3(pricePerM2 / mahallaMarket.medianPricePerM2 - 1) : null,
+        districtMedianPricePerSotka: null,
+        landShare: null,
         modelSpread: round3(modelSpread),
         flags,
       },
@@ -101,7 +106,7 @@ export class ResidentialModelSet implements ResidentialRuntime {
     };
   }
 
-  summary(): ResidentialModelSummary {
+  summary(): Omit<ResidentialModelSummary, 'houses'> {
     const { manifest } = this;
     const { headline, leaveOneSourceOut } = manifest.evaluation;
     const ids = [...new Set([...Object.keys(headline.districts), ...Object.keys(leaveOneSourceOut.districts)])];

@@ -22,7 +22,7 @@
 import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, rowsAt, subset, SCALE_FLOOR, SCALE_POOLING_POWERS, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
-import { calibrateIntervals, conformityScore, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePoolingSelection } from '../ensemble/conformal';
+import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf, selectPooling } from '../ensemble/source-views';
 import { accuracyClass, accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import { accuracyByConfidence, type AccuracyClass } from '../ensemble/confidence';
@@ -80,6 +80,8 @@ const MASKED_VIEWS: { name: string; mask: (r: FeatureSource) => FeatureSource }[
  * fields: median APE 12.6/12.5/12.6%; core fields only: 14.3/14.2/14.3%), never on the forward test.
  */
 export const MASKED_COPY_WEIGHT = 0.5;
+
+const SOURCE_VIEWS = { notScored: OLDEST_SOURCE_GROUP, minCalibrationRows: MIN_CALIBRATION_ROWS, districts: DISTRICT_IDS };
 
 /** A training row: the features' source plus its source group (the fold it is left out in). */
 type Row = FeatureSource & { source: string };
@@ -160,7 +162,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const before = subset(data, (i) => data.rows[i].source !== newestGroup);
   const headlineFit = crossFit(before, config, (s) => progress(`forward: ${s}`));
   const { index: headlineIndex, allowance: headlineAllowance } = indexOf(headlineFit, before);
-  const headlinePooling = selectPooling(headlineFit, config, headlineAllowance);
+  const headlinePooling = selectPooling(headlineFit, config, headlineAllowance, SOURCE_VIEWS);
   const headlineIntervals = headlineFit.intervals(headlinePooling.chosen, headlineAllowance);
   const scoreForward = (fit: CrossFit<Row>, intervals: ReturnType<CrossFit<Row>['intervals']>, rows: Row[]) => {
     const pred = fit.predict(rows);
@@ -178,9 +180,9 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   // Leave-one-source-out over every source; the same fit is the served model (refitted on every row).
   const all = crossFit(data, config, (s) => progress(`leave-one-source-out: ${s}`));
   const { index: marketIndex, allowance } = indexOf(all, data);
-  const pooling = selectPooling(all, config, allowance);
+  const pooling = selectPooling(all, config, allowance, SOURCE_VIEWS);
   const servedIntervals = all.intervals(pooling.chosen, allowance);
-  const { report: loso, heldOut: losoRows } = leaveOneSourceOut(all, config, pooling.chosen, allowance);
+  const { report: loso, heldOut: losoRows } = leaveOneSourceOut(all, config, pooling.chosen, allowance, { ...SOURCE_VIEWS, protocol: `Leave one source out: each source (one site's scrape of one season) predicted by a model fitted on the others, its market level read from an index that never saw it; intervals calibrated on the other sources' residuals. Overall, district and segment figures leave out ${OLDEST_SOURCE_GROUP}, whose level would be extrapolated backwards (shown by source only).` });
 
   // The baseline: one gradient-boosting model, same features, same views.
   const baselineConfig = crossFitConfig([BASELINE], options.seed ?? 42);
@@ -284,120 +286,6 @@ function scrapeVariance(fit: CrossFit<Row>, data: Dataset<Row>): number {
   return offsets.reduce((s, o) => s + o * o, 0) / offsets.length;
 }
 
-const segmentOf = (group: string) => group.slice(0, group.indexOf('/'));
-const districtOf = (group: string) => group.slice(group.indexOf('/') + 1);
-
-function indicesWhere(data: Dataset<Row>, keep: (row: Row) => boolean): number[] {
-  return data.rows.flatMap((row, i) => (keep(row) ? [i] : []));
-}
-
-function metricsOfRows(rows: GroupedEvaluation['rows']): AccuracyMetrics {
-  return accuracyMetrics(rows.map((r) => r.actual), rows.map((r) => r.predicted), rows.map((r) => r.low), rows.map((r) => r.high));
-}
-
-/** Metrics of held-out rows grouped by a key of their calibration group. */
-function metricsBy(rows: GroupedEvaluation['rows'], key: (group: string) => string): Record<string, AccuracyMetrics> {
-  const keys = [...new Set(rows.map((r) => key(r.group)))].sort();
-  return Object.fromEntries(keys.map((k) => [k, metricsOfRows(rows.filter((r) => key(r.group) === k))]));
-}
-
-function districtReport(rows: GroupedEvaluation['rows']): EvaluationReport['districts'] {
-  return Object.fromEntries(Object.entries(metricsBy(rows, districtOf)).map(([d, m]) => [d, { ...m, accuracyClass: accuracyClass(m) }]));
-}
-
-/**
- * Each source's rows with intervals calibrated on the other sources' residuals only, so no row's
- * interval saw its source (the oldest source never calibrates: see OLDEST_SOURCE_GROUP). Scores are
- * |log residual| in units of the pooled σ(x). `held` are the source's rows as listed, `heldMasked`
- * their core-fields-only copies (empty without masked copies).
- */
-function calibrationBySource(fit: CrossFit<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number, allowance: Float64Array) {
-  const { data, originals } = fit;
-  const pooling = fit.poolingOf(power);
-  const scale = fit.sigmaOof.map((s) => pooledScale(s, pooling));
-  const scores = fit.oofConsensus.map((p, i) => conformityScore(Math.abs(p - data.y[i]), scale[i], allowance[i]));
-  const groups = data.rows.map((r) => config.groupOf(r));
-  const sources = [...new Set(data.rows.map((r) => r.source))];
-  return sources.map((source) => {
-    const others = indicesWhere(data, (r) => r.source !== source && r.source !== OLDEST_SOURCE_GROUP);
-    const calibration = calibrateIntervals(others.map((i) => scores[i]), others.map((i) => groups[i]), config.coverage, MIN_CALIBRATION_ROWS);
-    const rows = indicesWhere(data, (r) => r.source === source);
-    return {
-      source, calibration, scale,
-      held: rows.filter((i) => i < originals),
-      heldMasked: rows.filter((i) => i >= originals),
-      covered: (i: number) => scores[i] <= intervalHalfWidth(calibration, groups[i], 0),
-    };
-  });
-}
-
-/**
- * Leave-one-source-out view: each source's rows as predicted by the fold that never saw it, as
- * listed and (with masked copies) with the core fields only.
- */
-function leaveOneSourceOut(fit: CrossFit<Row>, config: CrossFitConfig<Row, FeatureEncoding>, power: number, allowance: Float64Array): { report: EvaluationReport & { worstSource: string }; heldOut: GroupedEvaluation['rows'] } {
-  const { data } = fit;
-  const score = (idx: number[], calibration: IntervalCalibration, scale: Float64Array) => evaluate(
-    rowsAt(data, idx),
-    { consensus: Float64Array.from(idx, (i) => fit.oofConsensus[i]), scale: Float64Array.from(idx, (i) => scale[i]), allowance: Float64Array.from(idx, (i) => allowance[i]) }, calibration, config, DISTRICT_IDS,
-  );
-  const results = calibrationBySource(fit, config, power, allowance).map(({ source, held, heldMasked, calibration, scale }) => ({
-    source,
-    result: score(held, calibration, scale),
-    masked: heldMasked.length ? score(heldMasked, calibration, scale) : null,
-  }));
-  const counted = results.filter(({ source }) => source !== OLDEST_SOURCE_GROUP);
-  const rows = counted.flatMap(({ result }) => result.rows);
-  const bySource = Object.fromEntries(results.map(({ source, result }) => [source, result.overall]));
-  const worstSource = counted.map(({ source }) => source).reduce((a, b) => (bySource[b].medianApe > bySource[a].medianApe ? b : a));
-  const masked = results.filter((r) => r.masked);
-  const maskedRows = masked.filter(({ source }) => source !== OLDEST_SOURCE_GROUP).flatMap(({ masked }) => masked!.rows);
-  const report = {
-    protocol: `Leave one source out: each source (one site's scrape of one season) predicted by a model fitted on the others, its market level read from an index that never saw it; intervals calibrated on the other sources' residuals. Overall, district and segment figures leave out ${OLDEST_SOURCE_GROUP}, whose level would be extrapolated backwards (shown by source only).`,
-    weights: {},
-    overall: metricsOfRows(rows),
-    districts: districtReport(rows),
-    bySource,
-    segments: metricsBy(rows, segmentOf),
-    worstSource,
-    ...(masked.length ? {
-      coreFieldsOnly: {
-        overall: metricsOfRows(maskedRows),
-        bySource: Object.fromEntries(masked.map(({ source, masked }) => [source, masked!.overall])),
-      },
-    } : {}),
-  };
-  return { report, heldOut: [...rows, ...maskedRows] };
-}
-
-/**
- * How far σ(x) is trusted, chosen without any test row: for each candidate power, each source's
- * rows (as listed, and core fields only) get intervals calibrated on the other sources' residuals;
- * the power whose coverage deviates least from the target on average wins (ties to the earlier candidate).
- */
-function selectPooling(fit: CrossFit<Row>, config: CrossFitConfig<Row, FeatureEncoding>, allowance: Float64Array): ScalePoolingSelection {
-  const candidates = SCALE_POOLING_POWERS.map((power) => {
-    const scored = calibrationBySource(fit, config, power, allowance)
-      .filter(({ source }) => source !== OLDEST_SOURCE_GROUP)
-      .flatMap(({ source, held, heldMasked, covered }) => [{ name: source, rows: held, covered }, ...(heldMasked.length ? [{ name: `${source}, core fields only`, rows: heldMasked, covered }] : [])]);
-    const groups = Object.fromEntries(scored.map(({ name, rows, covered }) => [name, { n: rows.length, coverage: rows.filter(covered).length / rows.length }]));
-    const n = scored.reduce((sum, { rows }) => sum + rows.length, 0);
-    return {
-      power,
-      coverage: scored.reduce((sum, { name }) => sum + groups[name].coverage * groups[name].n, 0) / n,
-      meanAbsDeviation: scored.reduce((sum, { name }) => sum + Math.abs(groups[name].coverage - config.coverage), 0) / scored.length,
-      groups,
-    };
-  });
-  const best = candidates.reduce((a, b) => (b.meanAbsDeviation < a.meanAbsDeviation ? b : a));
-  return {
-    protocol: `leave-one-source-out over ${Object.keys(best.groups).join(', ')} (${OLDEST_SOURCE_GROUP} fitted on, not scored): each source's intervals calibrated on the other sources' residuals`,
-    minRows: 0,
-    candidates,
-    chosen: best.power,
-  };
-}
-
 function evaluationReport(protocol: string, result: GroupedEvaluation, members: readonly MemberSpec[], weights: readonly number[]): EvaluationReport {
   return { protocol, weights: Object.fromEntries(members.map((m, j) => [m.name, weights[j]])), overall: result.overall, districts: districtReport(result.rows), bySource: result.bySource };
 }
@@ -412,7 +300,8 @@ function sourceList(data: Dataset<Row>): string {
   return [...new Set(data.rows.map((r) => r.source))].join(', ');
 }
 
-function toDataset(records: readonly ListingRecord[]): Dataset<Row> {
+/** Flat listings as the flat model's training rows (the house model levels its targets with an index fitted on them). */
+export function toDataset(records: readonly ListingRecord[]): Dataset<Row> {
   return {
     rows: records.map((r) => ({
       district: r.district, mahallaId: r.mahallaId, area: r.area, rooms: r.rooms, floor: r.floor, totalFloors: r.totalFloors,

@@ -6,15 +6,20 @@ import type { ConfidenceLevel } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketReference } from './market';
 import type { HomeRequest } from './request';
-import type { DistrictId, Market } from '../vocabulary/codes';
+import type { DistrictId, Market, PropertyType } from '../vocabulary/codes';
+import type { HouseModelSummary, InsufficientHouseDataError } from '../house/valuation';
 
 export type { ConfidenceLevel } from '../ensemble/confidence';
 export type { AccuracyMetrics } from '../ensemble/metrics';
 
 export interface HomeValue {
+  /** 'apartment' (the flat model) or 'house' (the house model, models/house). */
+  propertyType: PropertyType;
   estimate: number;
   currency: 'USD';
   pricePerM2: number;
+  /** Houses: the plot's share of the estimate per sotka (estimate × landShare ÷ plot); null for a flat or a house valued without its plot. */
+  landPricePerSotka: number | null;
   interval: { low: number; high: number; coverage: number };
   confidence: { level: ConfidenceLevel; score: number };
   models: { name: string; estimate: number }[];
@@ -23,6 +28,10 @@ export interface HomeValue {
     deviationFromDistrictMedian: number;
     mahallaMedianPricePerM2: number | null;
     deviationFromMahallaMedian: number | null;
+    /** Houses: the district's median asking price per sotka of plot among the training houses; null for a flat. */
+    districtMedianPricePerSotka: number | null;
+    /** Houses: the share of the estimate the plot accounts for (the estimate's elasticity to the plot area, 0–1); null for a flat or without a plot. */
+    landShare: number | null;
     modelSpread: number;
     flags: string[];
   };
@@ -61,8 +70,11 @@ export interface MarketIndexSeries {
 /** The running model set: what the subgraph needs, whatever version is loaded. */
 export interface ResidentialRuntime {
   readonly version: string;
-  /** Values many requests with one ONNX call per model. Output order = input order. */
-  value(requests: readonly HomeRequest[]): Promise<HomeValue[]>;
+  /**
+   * Values many requests (flats and houses) with one ONNX call per model kind. Output order = input
+   * order; a house where the model has too little data gets the refusal in its place.
+   */
+  value(requests: readonly HomeRequest[]): Promise<(HomeValue | InsufficientHouseDataError)[]>;
   summary(): ResidentialModelSummary;
   /** The market index behind the version, for one district (code) and segment (null = the market's mix). */
   marketIndex(district: DistrictId, market: Market | null): MarketIndexSeries;
@@ -82,4 +94,6 @@ export interface ResidentialModelSummary {
   intervalCoverage: number;
   /** The version's market reference figures (training listings by district code and by mahalla id), as its manifest keeps them. */
   market: MarketReference;
+  /** The house model in service (models/house), or null when none is promoted (houses are then refused). */
+  houses: HouseModelSummary | null;
 }

@@ -1,11 +1,12 @@
 /** Query resolvers of the residential subgraph: thin glue from GraphQL to the model runtime. */
-import { GraphQLError } from 'graphql';
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { normaliseHomeInput, resolveDistrict, resolveMarket, type NormalisedHomeInput } from '../../models/residential/request';
-import type { HomeValue, MarketIndexSeries as MarketIndexSeriesValue } from '../../models/residential/valuation';
+import { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes } from '../../models/residential/request';
+import type { MarketIndexSeries as MarketIndexSeriesValue } from '../../models/residential/valuation';
 import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
+import type { HomeValuationView } from '../../schema/home-rest';
+import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
 import type { ResidentialContext } from './context';
 import { valuationLocation } from './places';
 import { HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
@@ -19,63 +20,38 @@ const MARKET_INDEX_FIELDS = HOME_FIELDS.filter((f) => f.graphql === 'district' |
 
 @Resolver()
 export class HomeValuationResolver {
-  @Query(() => HomeValuation, { description: 'Value one home' })
-  async homeValuation(@Arg('input', () => HomeValuationInput) input: HomeValuationInput, @Ctx() ctx: ResidentialContext): Promise<HomeValuation> {
-    const normalised = asGraphQLError(() => normaliseHomeInput(input));
-    const [value] = await ctx.runtime.value([normalised.request]);
-    return toValuation(value, normalised, new Date().toISOString());
+  @Query(() => HomeValuation, { description: 'Value one home: a flat (propertyType apartment, the default) or a house with its plot (propertyType house). A house in a district with too few house listings to value honestly: INSUFFICIENT_MARKET_DATA.' })
+  homeValuation(@Arg('input', () => HomeValuationInput) input: HomeValuationInput, @Ctx() ctx: ResidentialContext): Promise<HomeValuation> {
+    return withApiErrors(async () => {
+      const [result] = await valueHomes(ctx.runtime, [normaliseHomeInput(input)]);
+      if (result instanceof ApiError) throw result;
+      return toValuation(result);
+    });
   }
 
-  @Query(() => [HomeValuationResult], { description: `Value up to ${MAX_BULK_INPUTS} homes at once (one model call for all). A bad input gets an error in its place; the others are still valued.` })
-  async homeValuations(@Arg('inputs', () => [HomeValuationInput]) inputs: HomeValuationInput[], @Ctx() ctx: ResidentialContext): Promise<HomeValuationResult[]> {
-    if (inputs.length > MAX_BULK_INPUTS) {
-      throw toGraphQLError(new ApiError('INVALID_PARAMETER', `at most ${MAX_BULK_INPUTS} inputs per call (got ${inputs.length})`, 'inputs'));
-    }
-    const results: HomeValuationResult[] = new Array(inputs.length);
-    const valid: { index: number; normalised: NormalisedHomeInput }[] = [];
-    inputs.forEach((input, index) => {
-      try {
-        valid.push({ index, normalised: normaliseHomeInput(input) });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        results[index] = { index, valuation: null, error: { code: error.code, message: error.message, field: error.field ?? null, suggestions: error.suggestions ?? null } };
-      }
+  @Query(() => [HomeValuationResult], { description: `Value up to ${MAX_BULK_INPUTS} homes at once (one model call for all). A bad input, or a house without enough market data, gets an error in its place; the others are still valued.` })
+  homeValuations(@Arg('inputs', () => [HomeValuationInput]) inputs: HomeValuationInput[], @Ctx() ctx: ResidentialContext): Promise<BulkItem<HomeValuation>[]> {
+    return withApiErrors(async () => {
+      const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normaliseHomeInput, (valid) => valueHomes(ctx.runtime, valid));
+      return items.map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
     });
-    const values = await ctx.runtime.value(valid.map((v) => v.normalised.request));
-    const valuedAt = new Date().toISOString();
-    valid.forEach((v, i) => {
-      results[v.index] = { index: v.index, valuation: toValuation(values[i], v.normalised, valuedAt), error: null };
-    });
-    return results;
   }
 
   @Query(() => MarketIndexSeries, { description: "The market index behind the model version in service: the price level of a like-for-like flat per listing month relative to the newest, with its 95% band, for a district (any spelling; estimated by zone of districts) and a segment (new or resale; omitted or null for the market's mix). Valuations dated past the newest month follow its drift, with intervals widened by its volatility" })
-  marketIndex(@Args(() => MarketIndexArgs) { district, market }: MarketIndexArgs, @Ctx() ctx: ResidentialContext): MarketIndexSeriesValue {
-    const { id, segment } = asGraphQLError(() => {
+  marketIndex(@Args(() => MarketIndexArgs) { district, market }: MarketIndexArgs, @Ctx() ctx: ResidentialContext): Promise<MarketIndexSeriesValue> {
+    return withApiErrors(() => {
       checkInputFields(MARKET_INDEX_FIELDS, { district, market });
-      return { id: resolveDistrict(district, []).id, segment: resolveMarket(market) };
+      return ctx.runtime.marketIndex(resolveDistrict(district, []).id, resolveMarket(market));
     });
-    return ctx.runtime.marketIndex(id, segment);
   }
 
-  @Query(() => ResidentialModel, { description: 'The model version in service: training date, data, held-out accuracy overall and per district' })
+  @Query(() => ResidentialModel, { description: 'The model version in service: training date, data, held-out accuracy overall and per district; houses: the house model in service, if any' })
   residentialModel(@Ctx() ctx: ResidentialContext): ResidentialModel {
     return ctx.runtime.summary();
   }
 }
 
-function toValuation(value: HomeValue, normalised: NormalisedHomeInput, valuedAt: string): HomeValuation {
-  return { ...value, location: valuationLocation(normalised.location), valuedAt, warnings: normalised.warnings } as HomeValuation;
-}
-
-function asGraphQLError<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    throw error instanceof ApiError ? toGraphQLError(error) : error;
-  }
-}
-
-function toGraphQLError(error: ApiError): GraphQLError {
-  return new GraphQLError(error.message, { extensions: error.toExtensions() });
+/** The valuation with its location as the District and Mahalla entities. */
+function toValuation(view: HomeValuationView): HomeValuation {
+  return { ...view, location: valuationLocation(view.location) } as HomeValuation;
 }

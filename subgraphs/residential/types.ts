@@ -1,6 +1,7 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
 import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
+import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
+import { AccuracyMetricsFields } from '../common/valuation-types';
 
 export enum ConfidenceLevelEnum {
   high = 'high',
@@ -9,8 +10,16 @@ export enum ConfidenceLevelEnum {
 }
 registerEnumType(ConfidenceLevelEnum, { name: 'ConfidenceLevel', description: 'How far a bank can rely on the estimate' });
 
-@InputType({ description: 'A flat or house in Tashkent. Names (district, mahalla, renovation, building type, bathroom) accept English, Uzbek Latin or Cyrillic and Russian spellings. No personal data.' })
+export enum PropertyTypeEnum {
+  apartment = 'apartment',
+  house = 'house',
+}
+registerEnumType(PropertyTypeEnum, { name: 'PropertyType', description: 'What was valued: a flat (apartment) or a private house with its plot (house)' });
+
+@InputType({ description: 'A flat or house in Tashkent. Names (property type, district, mahalla, renovation, building type, bathroom) accept English, Uzbek Latin or Cyrillic and Russian spellings. No personal data.' })
 export class HomeValuationInput {
+  @Field(() => String, { nullable: true, description: 'apartment (default; also flat, kvartira, квартира) or house (also hovli, uy-joy, xususiy uy, частный дом, дом, коттедж, дача, cottage, villa). A house takes area (floor area), landArea or landAreaM2, rooms, totalFloors (storeys), renovation, buildingType, gas, water, sewerage; floor, market, furniture, bathroom and sellerType are ignored for it with a warning, as the house fields are for an apartment' })
+  propertyType?: string | null;
   @Field({ description: 'District in any common spelling (Chilanzar, Chilonzor tumani, Чиланзарский район)' })
   district!: string;
   @Field(() => String, { nullable: true, description: 'Mahalla (Latin or Cyrillic); unknown names fall back to district level with a warning' })
@@ -19,14 +28,24 @@ export class HomeValuationInput {
   lat?: number | null;
   @Field(() => Float, { nullable: true, description: 'Longitude of the flat (WGS84), with lat' })
   lon?: number | null;
-  @Field(() => Float, { description: 'Total area in m², 10 to 1000' })
+  @Field(() => Float, { description: "Total area in m², 10 to 1000: the flat's, or the house's floor area" })
   area!: number;
   @Field(() => Int, { description: 'Rooms, 1 to 20' })
   rooms!: number;
-  @Field(() => Int, { description: 'Floor, 1 to totalFloors' })
-  floor!: number;
-  @Field(() => Int, { description: 'Floors in the building, 1 to 60' })
-  totalFloors!: number;
+  @Field(() => Int, { nullable: true, description: 'Floor, 1 to totalFloors: required for an apartment (MISSING_PARAMETER without it); a house has none' })
+  floor?: number | null;
+  @Field(() => Int, { nullable: true, description: `Floors in the building, 1 to 60: required for an apartment. For a house, its storeys, ${HOUSE_STOREYS.min} to ${HOUSE_STOREYS.max} (optional)` })
+  totalFloors?: number | null;
+  @Field(() => Float, { nullable: true, description: `House only: the plot in sotka (1 sotka = ${M2_PER_SOTKA} m²), ${HOUSE_PLOT_SOTKA.min} to ${HOUSE_PLOT_SOTKA.max}. Without it (or landAreaM2) the house is valued without the plot, with a wider interval and a warning` })
+  landArea?: number | null;
+  @Field(() => Float, { nullable: true, description: `House only: the plot in m², ${HOUSE_PLOT_SOTKA.min * M2_PER_SOTKA} to ${HOUSE_PLOT_SOTKA.max * M2_PER_SOTKA}, instead of landArea (both given: they must agree within 1%)` })
+  landAreaM2?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'House only: connected to mains gas' })
+  gas?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'House only: connected to mains water' })
+  water?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'House only: connected to the sewer' })
+  sewerage?: boolean | null;
   @Field(() => String, { nullable: true, description: "Renovation: Evro, Yaxshi, O'rtacha, Mualliflik loyihasi, Ta'mir talab, Qora suvoq, Tozalashdan avvalgi pardoz, or Russian/English forms" })
   renovation?: string | null;
   @Field(() => String, { nullable: true, description: "Building type: Panelli, G'ishtli, Monolit, Blokli, or Russian/English forms" })
@@ -72,6 +91,10 @@ export class AnomalyCheck {
   deviationFromDistrictMedian!: number;
   @Field(() => Float, { nullable: true }) mahallaMedianPricePerM2!: number | null;
   @Field(() => Float, { nullable: true }) deviationFromMahallaMedian!: number | null;
+  @Field(() => Float, { nullable: true, description: "Houses: the district's median asking price per sotka of plot among the training houses; null for a flat" })
+  districtMedianPricePerSotka!: number | null;
+  @Field(() => Float, { nullable: true, description: "Houses: the share of the estimate the plot accounts for, 0 to 1 (the estimate's elasticity to the plot area); null for a flat, or a house valued without its plot" })
+  landShare!: number | null;
   @Field(() => Float, { description: 'Spread of the ensemble members, relative to the estimate' })
   modelSpread!: number;
   @Field(() => [String], { description: 'Reasons to look twice, e.g. AREA_OUTSIDE_DISTRICT_RANGE, ASKING_PRICE_OUTSIDE_INTERVAL' })
@@ -163,9 +186,12 @@ export class ValuationLocation {
 
 @ObjectType({ description: 'The value of a home as collateral' })
 export class HomeValuation {
+  @Field(() => PropertyTypeEnum, { description: 'What was valued: apartment or house' }) propertyType!: PropertyTypeEnum;
   @Field(() => Float, { description: 'Estimated market value' }) estimate!: number;
   @Field() currency!: string;
-  @Field(() => Float) pricePerM2!: number;
+  @Field(() => Float, { description: 'Estimate per m² of (floor) area' }) pricePerM2!: number;
+  @Field(() => Float, { nullable: true, description: "Houses: the plot's share of the estimate per sotka (estimate × anomaly.landShare ÷ plot); null for a flat, or a house valued without its plot" })
+  landPricePerSotka!: number | null;
   @Field(() => PredictionInterval) interval!: PredictionInterval;
   @Field(() => Confidence) confidence!: Confidence;
   @Field(() => [ModelEstimate]) models!: ModelEstimate[];
@@ -232,15 +258,44 @@ export class EnsembleMember {
   @Field(() => Float) weight!: number;
 }
 
-@ObjectType({ description: 'The residential model version in service and how good it is on data it never saw' })
-export class ResidentialModel {
+@ObjectType({ description: 'Held-out accuracy metrics of the house model (r2 null where undefined)' })
+export class HouseAccuracyMetrics extends AccuracyMetricsFields {
+  @Field(() => CoverageBounds, { nullable: true, description: 'Wilson 95% confidence bounds of intervalCoverage given n' }) intervalCoverageBounds95?: CoverageBounds;
+}
+
+@ObjectType({ description: 'The house model in one district: its training houses and held-out accuracy' })
+export class HouseDistrictAccuracy {
+  @Field({ description: 'District (English name)' }) district!: string;
+  @Field(() => Int, { description: 'Training house listings in the district: fewer than minListings and a house there is refused (INSUFFICIENT_MARKET_DATA)' }) listings!: number;
+  @Field(() => HouseAccuracyMetrics, { nullable: true, description: 'Leave-one-source-out metrics in the district; null when none were measured' }) metrics!: HouseAccuracyMetrics | null;
+  @Field({ description: 'high, medium, moderate or low' }) accuracyClass!: string;
+}
+
+/** What the flat and the house model summaries both begin with: which version, trained when, on what, measured how (never emitted itself: nothing refers to it). */
+@ObjectType('ModelVersionFields')
+abstract class ModelVersionFields {
   @Field() version!: string;
   @Field() trainedAt!: string;
   @Field({ description: 'Data snapshot the version was trained on' }) dataSnapshot!: string;
   @Field({ description: 'How the headline metrics were measured' }) evaluation!: string;
+}
+
+@ObjectType({ description: 'The house model version in service (private houses with their plot) and how good it is on data it never saw' })
+export class HouseModel extends ModelVersionFields {
+  @Field(() => HouseAccuracyMetrics) metrics!: HouseAccuracyMetrics;
+  @Field(() => HouseAccuracyMetrics, { description: 'Leave one source out: each house source valued by a model that never saw it' }) leaveOneSourceOut!: HouseAccuracyMetrics;
+  @Field(() => [HouseDistrictAccuracy]) districts!: HouseDistrictAccuracy[];
+  @Field(() => [EnsembleMember]) members!: EnsembleMember[];
+  @Field(() => Float) intervalCoverage!: number;
+  @Field(() => Int, { description: 'A district with fewer training house listings than this is refused (INSUFFICIENT_MARKET_DATA)' }) minListings!: number;
+}
+
+@ObjectType({ description: 'The residential model version in service and how good it is on data it never saw' })
+export class ResidentialModel extends ModelVersionFields {
   @Field(() => AccuracyMetrics) metrics!: AccuracyMetrics;
   @Field(() => [DistrictAccuracy]) districts!: DistrictAccuracy[];
   @Field(() => [FeatureImportance]) featureImportance!: FeatureImportance[];
   @Field(() => [EnsembleMember]) members!: EnsembleMember[];
   @Field(() => Float) intervalCoverage!: number;
+  @Field(() => HouseModel, { nullable: true, description: 'The house model in service; null when none is (houses are then refused with INSUFFICIENT_MARKET_DATA)' }) houses!: HouseModel | null;
 }

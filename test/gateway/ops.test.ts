@@ -64,7 +64,13 @@ it('GET /openapi.json documents every REST route with the schemas the routes use
   expect(doc.openapi).toBe('3.1.0');
   for (const path of ['/api/predict/home', '/service/predict/home', '/service/auth/token', '/health', '/ready', '/metrics']) expect(doc.paths[path]).toBeDefined();
   const home = doc.paths['/api/predict/home'].post;
-  expect(home.requestBody.content['application/json'].schema.required).toEqual(['district', 'area', 'rooms', 'floor', 'total_floors']);
+  // floor and total_floors are required for an apartment only (a house has no floor): the schema says so, the service checks it.
+  const body = home.requestBody.content['application/json'].schema;
+  expect(body.required).toEqual(['district', 'area', 'rooms']);
+  expect(body.properties.floor.description).toMatch(/required for an apartment/);
+  expect(body.properties.total_floors.description).toMatch(/required for an apartment/);
+  expect(body.properties).toHaveProperty('property_type');
+  expect(body.properties).toHaveProperty('land_area');
   // The published schemas are valid JSON Schema 2020-12 and accept what the service returns.
   const ajv = new Ajv2020({ strict: false });
   const validateResponse = ajv.compile(home.responses['200'].content['application/json'].schema);

@@ -7,8 +7,9 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListToolsResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
+import { refusedHouseDistrict } from '../support/houses';
 import { json, useTestStack } from '../support/stack';
 import { callOk, SAMPLE_HOME_ARGUMENTS, texts, toolErrorBody, TRANSPORTS, type Connected } from './support';
 
@@ -59,7 +60,9 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
       }
     }
     const home = raw.tools.find((t) => t.name === 'value_home')!;
-    expect(home.inputSchema.required).toEqual(['district', 'area', 'rooms', 'floor', 'total_floors']);
+    // floor and total_floors: required for an apartment only (a house has no floor), as their descriptions say.
+    expect(home.inputSchema.required).toEqual(['district', 'area', 'rooms']);
+    expect(home.inputSchema.properties).toMatchObject({ floor: { description: expect.stringMatching(/required for an apartment/) }, total_floors: { description: expect.stringMatching(/required for an apartment/) } });
     expect(home.inputSchema.properties).toMatchObject({ area: { type: 'number', minimum: 10, maximum: 1000 }, building_type: { type: 'string' }, furniture: { type: ['string', 'boolean'] } });
     expect(home.inputSchema.properties).not.toHaveProperty('qurilish_turi');
     expect(home.annotations).toMatchObject({ readOnlyHint: true });
@@ -86,6 +89,25 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
     const { reply } = await callOk(client, 'value_home', { ...SAMPLE_HOME_ARGUMENTS, district: 'Чиланзарский район', building_type: 'Кирпичный', furniture: true, colour: 'blue' });
     expect(reply.location.district).toBe('Chilanzar');
     expect(reply.warnings).toContain('unknown field "colour" ignored');
+  });
+
+  it('value_home: a house, equal to what POST /api/predict/home returns, with the plot in the summary', async () => {
+    const { reply, summary } = await callOk(client, 'value_home', SAMPLE_HOUSE_REQUEST);
+    expect(reply.property_type).toBe('house');
+    expect(reply.land_price_per_sotka).toBeGreaterThan(0);
+    expect(timeless(reply)).toEqual(timeless(await json(await fixture.post('/api/predict/home', SAMPLE_HOUSE_REQUEST))));
+    const grouped = (n: number) => Math.round(n).toLocaleString('en-US');
+    expect(summary).toMatch(/^House: estimated [\d,]+ USD \(90% interval [\d,]+–[\d,]+\), confidence (high|medium|low)/);
+    expect(summary).toContain(`plot ${grouped(reply.land_price_per_sotka)} USD/sotka`);
+  });
+
+  it('value_home: a house where the model has too little market data is a tool error INSUFFICIENT_MARKET_DATA', async () => {
+    const district = refusedHouseDistrict();
+    // Only a house model valuing every district would leave nothing to refuse.
+    if (!district) return;
+    const result = (await client.callTool({ name: 'value_home', arguments: { ...SAMPLE_HOUSE_REQUEST, district } })) as CallToolResult;
+    expect(toolErrorBody(result)).toMatchObject({ code: 'INSUFFICIENT_MARKET_DATA', field: 'district' });
+    expect(texts(result)[0]).toMatch(/^INSUFFICIENT_MARKET_DATA \(argument district\): Too few house listings/);
   });
 
   it('value_vehicle: equal to what POST /api/predict/vehicle returns', async () => {

@@ -6,8 +6,9 @@ import { ResidentialModelService } from '../../models/residential/serving';
 import { valuateFile } from '../../models/valuate-cli';
 import { currentVersion, VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { VehicleModelSet } from '../../models/vehicle/runtime';
-import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
+import { refusedHouseDistrict } from '../support/houses';
 
 let dir: string;
 let runtime: ResidentialModelService;
@@ -61,6 +62,26 @@ it('answers vehicle lines with SERVICE_UNAVAILABLE when no vehicle model is give
   expect(out[0].error.code).toBe('SERVICE_UNAVAILABLE');
   expect(out[1].estimate).toBeGreaterThan(0);
   expect(out[2].error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'kind' });
+});
+
+it('values house lines beside flat lines; a house the model refuses, and a flat without floor, are error lines', async () => {
+  const refused = refusedHouseDistrict();
+  const { floor: _floor, ...withoutFloor } = SAMPLE_HOME_REQUEST;
+  const lines = [
+    JSON.stringify(SAMPLE_HOUSE_REQUEST),
+    JSON.stringify({ ...SAMPLE_HOUSE_REQUEST, district: refused ?? SAMPLE_HOUSE_REQUEST.district }),
+    JSON.stringify(withoutFloor),
+    JSON.stringify(SAMPLE_HOME_REQUEST),
+  ];
+  writeFileSync(join(dir, 'in.jsonl'), lines.join('\n'));
+  const summary = await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), { home: async () => runtime });
+  expect(summary).toEqual({ lines: 4, valued: refused ? 2 : 3, failed: refused ? 2 : 1 });
+  const out = readOutput();
+  expect(out[0]).toMatchObject({ property_type: 'house', warnings: [] });
+  expect(out[0].land_price_per_sotka).toBeGreaterThan(0);
+  if (refused) expect(out[1].error).toMatchObject({ code: 'INSUFFICIENT_MARKET_DATA', field: 'district' });
+  expect(out[2].error).toMatchObject({ code: 'MISSING_PARAMETER', field: 'floor' });
+  expect(out[3]).toMatchObject({ property_type: 'apartment', land_price_per_sotka: null });
 });
 
 describe('with a vehicle model', () => {

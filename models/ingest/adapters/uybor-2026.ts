@@ -6,7 +6,8 @@
  * - Period: each row's posting month (`posted_at`), the only listing dates in our data.
  * - Houses (category Дом) go to the house model's rows, but only where `area_m2` is clearly the floor
  *   area: the site writes the plot in сотки there too ("4,6 сотих" → 4.6), so small values are
- *   ambiguous and dropped. Land and business listings are not homes.
+ *   ambiguous and dropped, as are round hundreds of m² priced like land (the plot written in m²).
+ *   Land and business listings are not homes.
  * - Location: the district column where it names one, else the district polygon holding the
  *   coordinates; the coordinates are kept on the record.
  */
@@ -21,6 +22,13 @@ const TASHKENT = 'Ташкент';
 const CATEGORY = { apartment: 'Квартира', house: 'Дом' } as const;
 /** A house's `area_m2` under this is the plot in сотки, not a floor area (no house has 30 m² of floor). */
 const HOUSE_MIN_FLOOR_AREA_M2 = 30;
+/**
+ * A round hundred of m² from 400 up at under this USD per m² reads as the plot written in m²
+ * ("600" for 6 sotka): a house's floor area is seldom a round hundred, and Tashkent houses ask
+ * about $1,000 per m² of floor (median of the 2025 house file), land about $500 per m² of plot.
+ */
+const PLOT_LIKE_MAX_USD_PER_M2 = 700;
+const looksLikePlotInM2 = (area: number, priceUsd: number) => area >= 400 && area % 100 === 0 && priceUsd / area < PLOT_LIKE_MAX_USD_PER_M2;
 const MAHALLA_MENTION = /махалл/i;
 
 export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
@@ -44,7 +52,7 @@ export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
       const price = priceAndArea(row['price_usd'], row['area_m2'], file.period);
       if (isDrop(price)) return price;
       const isHouse = category === CATEGORY.house;
-      if (isHouse && price.area < HOUSE_MIN_FLOOR_AREA_M2) return { drop: 'house_area_unclear' };
+      if (isHouse && (price.area < HOUSE_MIN_FLOOR_AREA_M2 || looksLikePlotInM2(price.area, price.priceUsd))) return { drop: 'house_area_unclear' };
       const address = row['address'];
       const newBuilding = normaliser.yesNo(row['is_new_building']);
       return {

@@ -17,7 +17,7 @@ export class BatchItemInput {
   @Field({ description: `A Tashkent address (at most ${MAX_ADDRESS_LENGTH} characters), as geocode takes it` }) address!: string;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
-    description: 'HomeValuationInput fields (GraphQL names: area, rooms, floor, totalFloors, renovation, …) without district and mahalla, which come from the geocoded address',
+    description: 'HomeValuationInput fields (GraphQL names: propertyType, area, rooms, floor, totalFloors, landArea, renovation, …) without district and mahalla, which come from the geocoded address',
   })
   home?: Record<string, unknown> | null;
 }
@@ -86,7 +86,7 @@ export class BatchItemError {
 export class BatchItemResult {
   @Field(() => Int, { description: 'Position in the submission, from 0' }) index!: number;
   @Field() ok!: boolean;
-  @Field(() => GraphQLJSON, { nullable: true, description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with marketLevel: the valuation date and how old the market data behind it is) }' })
+  @Field(() => GraphQLJSON, { nullable: true, description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with propertyType, landPricePerSotka and marketLevel: the valuation date and how old the market data behind it is) }' })
   result!: unknown;
   @Field(() => BatchItemError, { nullable: true }) error!: BatchItemError | null;
 }

@@ -41,12 +41,13 @@ export interface HomeValuationAnswer {
 export type HomeValuer = (inputs: readonly HomeValuationInput[], context: ChunkContext) => Promise<readonly HomeValuationAnswer[]>;
 
 /** What the batch result carries of a valuation. */
-const HOME_VALUATION_SELECTION = 'estimate currency pricePerM2 interval { low high coverage } confidence { level score } marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening } modelVersion valuedAt warnings';
+const HOME_VALUATION_SELECTION = 'propertyType estimate currency pricePerM2 landPricePerSotka interval { low high coverage } confidence { level score } marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening } modelVersion valuedAt warnings';
 export const HOME_VALUATIONS_QUERY = `query BatchHomeValuations($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { ${HOME_VALUATION_SELECTION} } error { code message field } } }`;
 
 /** Home fields a batch item may carry: district and mahalla come from the geocoded address. */
 const ITEM_HOME_FIELDS = HOME_FIELDS.filter((f) => f.graphql !== 'district' && f.graphql !== 'mahalla');
 const ITEM_HOME_NAMES = new Set(ITEM_HOME_FIELDS.map((f) => f.graphql));
+const YES_NO_FIELDS = ITEM_HOME_FIELDS.filter((f) => f.kind === 'yesno');
 
 export interface LocationChunkProcessorOptions {
   services: LocationServices;
@@ -199,11 +200,12 @@ function checkedItem(raw: unknown): BatchItem {
     if (!ITEM_HOME_NAMES.has(name)) throw new ApiError('INVALID_PARAMETER', `home.${name} is not a HomeValuationInput field (${[...ITEM_HOME_NAMES].join(', ')})`, `home.${name}`);
     home[name] = value;
   }
-  // GraphQL's furniture is a Boolean; the batch takes the REST spellings too.
-  if (typeof home.furniture === 'string') {
-    const parsed = parseYesNo(home.furniture);
-    if (parsed === null) throw new ApiError('INVALID_PARAMETER', "home.furniture must be yes/no (ha/yo'q, да/нет, true/false)", 'home.furniture');
-    home.furniture = parsed;
+  // GraphQL's yes/no fields (furniture, gas, water, sewerage) are Booleans; the batch takes the REST spellings too.
+  for (const { graphql: name } of YES_NO_FIELDS) {
+    if (typeof home[name] !== 'string') continue;
+    const parsed = parseYesNo(home[name] as string);
+    if (parsed === null) throw new ApiError('INVALID_PARAMETER', `home.${name} must be yes/no (ha/yo'q, да/нет, true/false)`, `home.${name}`);
+    home[name] = parsed;
   }
   try {
     checkInputFields(ITEM_HOME_FIELDS, home);

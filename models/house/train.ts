@@ -1,0 +1,252 @@
+/**
+ * Training of one house version: the house rows of the listing files → targets levelled by the
+ * flats' market index → a house member set cross-fitted by source → intervals calibrated on
+ * leave-one-source-out residuals → evaluation → artifacts. The flat model is untouched by house
+ * rows: the flats only lend their market index and their district price levels.
+ *
+ * Evaluation as for flats:
+ * - headline, forward in time and across scrapes: fitted on the houses listed before uybor's July
+ *   2026 snapshot, tested on that snapshot's houses as clients would send them (no price fences).
+ *   Those come without their plot (uybor's export has one area column), so the headline measures
+ *   valuations without the plot;
+ * - leave one source out, with and without the plot;
+ * - the served model is refitted on every house.
+ */
+import { dataSnapshot, ingestListings, type ListingRecord } from '../ingest';
+import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, SCALE_FLOOR, type CrossFit, type CrossFitConfig, type Dataset } from '../ensemble/cross-fit';
+import { districtReport, leaveOneSourceOut, metricsBy, segmentOf, selectPooling, type EvaluationReport } from '../ensemble/source-views';
+import { median, quantile } from '../ensemble/metrics';
+import { DEFAULT_CONFIDENCE_WIDTHS, type AccuracyClass } from '../ensemble/confidence';
+import { periodIndex } from '../ensemble/encoding';
+import type { MemberSpec } from '../ensemble/weights';
+import type { HistGradientBoostingRegressor } from '../trainers';
+import { fitMarketIndex, logLevelAt, monthsBeyondData, driftAllowance, allowanceForMonths, type MarketIndex } from '../residential/market-index';
+import { FORWARD_TEST_SOURCE, RECENCY_HALF_LIFE_MONTHS, SOURCE_GROUPS, TRAINING_SOURCES, toDataset } from '../residential/train';
+import { DISTRICT_IDS, type DistrictId } from '../vocabulary/codes';
+import { encodeHouseFeatures, fitHouseEncoding, HOUSE_FEATURE_GROUPS, HOUSE_FEATURE_NAMES, type HouseEncoding, type HouseFeatureSource } from './features';
+import { HOUSE_ONNX_FILE, HOUSE_SCALE_COLUMN, type HouseDistrictMarket, type HouseManifest } from './manifest';
+import { HOUSE_MEMBERS } from './members';
+import { houseCalibrationGroup, landShareOf, LAND_STEP } from './runtime';
+
+/** Each file's house source group: the fold it is left out in. */
+const HOUSE_SOURCE_GROUPS: Record<string, string> = {
+  uybor_2023: 'uybor 2023-10',
+  uybor_houses_2025: 'uybor 2025',
+  uybor_2026: 'uybor 2026-07',
+};
+const COVERAGE = 0.9;
+/** Fewer calibration rows than this: a group takes its segment's quantile (with plot / without plot). */
+const MIN_CALIBRATION_ROWS = 40;
+/** A district with fewer training houses than this is refused: too few to say what a house there is worth. */
+export const MIN_HOUSE_LISTINGS = 15;
+/** Each house is also fitted without its plot (CrossFitConfig.maskedCopies), at half its weight, as flats are fitted without their optional fields. */
+const WITHOUT_PLOT_WEIGHT = 0.5;
+const withoutPlot = <R extends HouseFeatureSource>(r: R): R => ({ ...r, landAreaSotka: null });
+/** Fewer than this many houses with a plot: no district median per sotka is quoted. */
+const MIN_SOTKA_MEDIAN_ROWS = 5;
+
+type Row = HouseFeatureSource & { source: string };
+
+const SOURCE_VIEWS = { minCalibrationRows: MIN_CALIBRATION_ROWS, districts: DISTRICT_IDS };
+
+/** The cross-fit of house rows whose targets are levelled by a flat index fitted beforehand (the level model ignores the house rows). */
+function crossFitConfig(index: MarketIndex, flatDistrictLevel: Record<string, number>, seed: number, members: readonly MemberSpec[]): CrossFitConfig<Row, HouseEncoding> {
+  return {
+    features: {
+      names: HOUSE_FEATURE_NAMES, groups: HOUSE_FEATURE_GROUPS, encode: encodeHouseFeatures,
+      fit: (rows, y) => fitHouseEncoding(rows, y, flatDistrictLevel),
+    },
+    members,
+    groupOf: houseCalibrationGroup,
+    foldOf: (row) => row.source,
+    level: {
+      fit: () => index,
+      at: (_index, row) => logLevelAt(index, row.district, null, row.period),
+      monthsBeyond: (_index, row) => monthsBeyondData(index, row.period),
+    },
+    monthOf: (row) => periodIndex(row.period),
+    unitsOf: (row) => row.area,
+    recencyHalfLifeMonths: RECENCY_HALF_LIFE_MONTHS,
+    coverage: COVERAGE,
+    folds: 0,
+    seed,
+    maskedCopies: { mask: withoutPlot, weight: WITHOUT_PLOT_WEIGHT },
+  };
+}
+
+/** The flats' market index and each district's median flat log price per m² at the newest level, from flat rows. */
+function flatLevels(flats: ReturnType<typeof toDataset>): { index: MarketIndex; flatDistrictLevel: Record<string, number> } {
+  const index = fitMarketIndex(flats.rows, flats.y, COVERAGE);
+  const byDistrict = new Map<string, number[]>();
+  flats.rows.forEach((r, i) => {
+    const list = byDistrict.get(r.district) ?? [];
+    list.push(flats.y[i] - logLevelAt(index, r.district, r.market, r.period));
+    byDistrict.set(r.district, list);
+  });
+  return { index, flatDistrictLevel: Object.fromEntries([...byDistrict].map(([d, ys]) => [d, Math.round(median(ys) * 1e4) / 1e4])) };
+}
+
+export interface TrainedHouseVersion {
+  manifest: Omit<HouseManifest, 'version' | 'trainedAt'>;
+  fitted: { spec: MemberSpec; model: ReturnType<MemberSpec['create']> }[];
+  scaleModel: HistGradientBoostingRegressor;
+  headlinePredictions: unknown[];
+}
+
+export function trainHouses(options: { seed?: number; members?: readonly MemberSpec[]; onProgress?: (done: number, total: number, step: string) => void } = {}): TrainedHouseVersion {
+  const started = Date.now();
+  const seed = options.seed ?? 42;
+  const members = options.members ?? HOUSE_MEMBERS;
+  const sources = new Set(Object.values(HOUSE_SOURCE_GROUPS)).size;
+  const total = 1 + crossFitSteps(members.length, sources - 1) + crossFitSteps(members.length, sources) + 1;
+  let done = 0;
+  const progress = (step: string) => options.onProgress?.(++done, total, step);
+
+  const { records } = ingestListings();
+  const flats = toDataset(records.filter((r) => r.propertyType === 'apartment' && TRAINING_SOURCES.includes(r.source)));
+  const data = houseDataset(records.filter((r) => r.propertyType === 'house' && r.source in HOUSE_SOURCE_GROUPS));
+  const forward = houseDataset(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === 'house'));
+  progress(`ingested ${data.rows.length} house listings`);
+
+  // Headline: houses before the newest snapshot → the newest snapshot's houses; the level from flats before it too.
+  const newestFlats = SOURCE_GROUPS[FORWARD_TEST_SOURCE];
+  const newestHouses = HOUSE_SOURCE_GROUPS[FORWARD_TEST_SOURCE];
+  const flatsBefore = subset(flats, (i) => flats.rows[i].source !== newestFlats);
+  const levelsBefore = flatLevels(flatsBefore);
+  const before = subset(data, (i) => data.rows[i].source !== newestHouses);
+  const headlineConfig = crossFitConfig(levelsBefore.index, levelsBefore.flatDistrictLevel, seed, members);
+  const headlineFit = crossFit(before, headlineConfig, (s) => progress(`forward: ${s}`));
+  const headlineAllowance = allowanceOf(headlineFit, levelsBefore.index);
+  const headlinePooling = selectPooling(headlineFit, headlineConfig, headlineAllowance, SOURCE_VIEWS);
+  const headlineIntervals = headlineFit.intervals(headlinePooling.chosen, headlineAllowance);
+  const score = (rows: Row[]) => {
+    const pred = headlineFit.predict(rows);
+    const allowance = Float64Array.from(rows, (r) => driftAllowance(levelsBefore.index, r.period));
+    return evaluate({ ...forward, rows }, { consensus: pred.consensus, scale: headlineIntervals.scale(pred.scale), allowance }, headlineIntervals.calibration, headlineConfig, DISTRICT_IDS);
+  };
+  const headlineResult = score(forward.rows);
+  const headline: EvaluationReport = {
+    protocol: `Forward in time and across scrapes: fitted on the houses listed before the newest snapshot (${[...new Set(before.source)].join(', ')}), their level from the flats' market index fitted on the flats before it; tested on the ${forward.rows.length} Tashkent houses of uybor's July 2026 snapshot as clients would send them (no price fences; the export gives one area, so they come without their plot), valued at their listing month; intervals calibrated on the fitted sources' leave-one-source-out residuals.`,
+    weights: Object.fromEntries(members.map((m, j) => [m.name, headlineFit.weights[j]])),
+    overall: headlineResult.overall,
+    districts: districtReport(headlineResult.rows),
+    bySource: headlineResult.bySource,
+    segments: metricsBy(headlineResult.rows, segmentOf),
+  };
+
+  // Every house: leave one source out, and the served model.
+  const levels = flatLevels(flats);
+  const config = crossFitConfig(levels.index, levels.flatDistrictLevel, seed, members);
+  const all = crossFit(data, config, (s) => progress(`leave-one-source-out: ${s}`));
+  const allowance = allowanceOf(all, levels.index);
+  const pooling = selectPooling(all, config, allowance, SOURCE_VIEWS);
+  const served = all.intervals(pooling.chosen, allowance);
+  const { report: loso, heldOut } = leaveOneSourceOut(all, config, pooling.chosen, allowance, {
+    ...SOURCE_VIEWS,
+    protocol: 'Leave one source out: each source\'s houses predicted by a model fitted on the other sources\' houses, their level from the flats\' market index; intervals calibrated on the other sources\' residuals. "Without plot" rows are each house again with its plot removed.',
+  });
+  const withPlot = subset(before, (i) => before.rows[i].landAreaSotka !== null);
+  const withoutPlot = [
+    { name: 'forward test (as sent: no plot)', overall: headlineResult.overall },
+    { name: 'leave one source out, with the plot', overall: loso.segments?.['with plot'] ?? loso.overall },
+    ...(loso.coreFieldsOnly ? [{ name: 'leave one source out, the same houses without the plot', overall: loso.coreFieldsOnly.overall }] : []),
+  ];
+
+  const featureImportance = permutationImportance(headlineFit, withPlot, headlineConfig.features);
+  progress('feature importance');
+  const market = houseMarket(data);
+  const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, loso.districts[id]?.accuracyClass ?? 'low']));
+  const landShares = landSharesOf(all, data);
+  const heldOutWidths = widthRange(heldOut);
+  return {
+    manifest: {
+      kind: 'house',
+      generatedBy: 'npm run train -- --kind house (models/house/train-cli.ts)',
+      dataSnapshot: dataSnapshot(),
+      training: { rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, maskedCopyWeight: WITHOUT_PLOT_WEIGHT },
+      target: 'log_price_per_m2',
+      features: { names: [...HOUSE_FEATURE_NAMES], encoding: all.encoding as HouseEncoding },
+      onnx: { file: HOUSE_ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), HOUSE_SCALE_COLUMN] },
+      members: members.map((spec, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
+      intervals: {
+        ...served.calibration,
+        method: `normalised split conformal on leave-one-source-out residuals of the houses as listed and of their copies without the plot: |log residual| divided by a residual-scale model pooled toward its median with power ${pooling.chosen} (chosen leaving one source out), weighted quantile per plot segment (with / without plot) and per segment and district with at least ${MIN_CALIBRATION_ROWS} rows; past the newest data, widened in quadrature by the flat index's volatility`,
+        scale: { column: HOUSE_SCALE_COLUMN, floor: SCALE_FLOOR, pooling: served.pooling },
+      },
+      marketIndex: levels.index,
+      market,
+      minListings: MIN_HOUSE_LISTINGS,
+      evaluation: { headline, leaveOneSourceOut: loso, withoutPlot, landShare: landShares, featureImportance },
+      districtAccuracy,
+      confidence: {
+        widths: DEFAULT_CONFIDENCE_WIDTHS,
+        protocol: `the flat rule's absolute width ends, so that a level means the same for a house as for a flat; the house model's own leave-one-source-out widths run ${heldOutWidths.full}–${heldOutWidths.none} of the estimate (10th–90th percentile), so a house is seldom above low`,
+      },
+    },
+    fitted: members.map((spec, j) => ({ spec, model: all.models[j] })),
+    scaleModel: all.scaleModel,
+    headlinePredictions: headlineResult.rows,
+  };
+}
+
+/** The 10th and 90th percentiles of the relative interval widths of held-out valuations. */
+function widthRange(rows: readonly { predicted: number; low: number; high: number }[]): { full: number; none: number } {
+  const widths = rows.map((r) => (r.high - r.low) / r.predicted);
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  return { full: r2(quantile(widths, 0.1)), none: r2(quantile(widths, 0.9)) };
+}
+
+/** The drift allowance each out-of-fold row carries for how far past the index's newest data it was valued. */
+function allowanceOf(fit: CrossFit<Row>, index: MarketIndex): Float64Array {
+  return fit.oofMonthsBeyond.map((months) => allowanceForMonths(index, months));
+}
+
+/**
+ * The land share the served model gives each training house with a plot: its elasticity to the
+ * plot (as serving computes it, models/house/runtime.ts), over the houses it was fitted on.
+ */
+function landSharesOf(fit: CrossFit<Row>, data: Dataset<Row>): HouseManifest['evaluation']['landShare'] {
+  const step = LAND_STEP;
+  const rows = data.rows.filter((r) => r.landAreaSotka !== null);
+  const up = fit.predict(rows.map((r) => ({ ...r, landAreaSotka: r.landAreaSotka! * step }))).consensus;
+  const down = fit.predict(rows.map((r) => ({ ...r, landAreaSotka: r.landAreaSotka! / step }))).consensus;
+  const shares = rows.map((_, i) => landShareOf(up[i], down[i]));
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    median: r3(median(shares)), p10: r3(quantile(shares, 0.1)), p90: r3(quantile(shares, 0.9)),
+    method: `the ensemble's elasticity to the plot area (the log change of the estimate between the plot ×${step} and ÷${step}, over the log change of the plot; for price = land + building this is the land's share), over the ${rows.length} training houses with a plot`,
+  };
+}
+
+function houseMarket(data: Dataset<Row>): Record<string, HouseDistrictMarket> {
+  const out: Record<string, HouseDistrictMarket> = {};
+  for (const id of DISTRICT_IDS) {
+    const idx = data.rows.flatMap((r, i) => (r.district === id ? [i] : []));
+    if (idx.length === 0) continue;
+    const plots = idx.filter((i) => data.rows[i].landAreaSotka !== null);
+    out[id] = {
+      n: idx.length,
+      medianPricePerM2: Math.round(median(idx.map((i) => data.priceUsd[i] / data.rows[i].area))),
+      medianPricePerSotka: plots.length >= MIN_SOTKA_MEDIAN_ROWS ? Math.round(median(plots.map((i) => data.priceUsd[i] / data.rows[i].landAreaSotka!)) / 10) * 10 : null,
+      areaP01: quantile(idx.map((i) => data.rows[i].area), 0.01),
+      areaP99: quantile(idx.map((i) => data.rows[i].area), 0.99),
+    };
+  }
+  return out;
+}
+
+function houseDataset(records: readonly ListingRecord[]): Dataset<Row> {
+  const source = records.map((r) => HOUSE_SOURCE_GROUPS[r.source]);
+  return {
+    rows: records.map((r, i) => ({
+      district: r.district as DistrictId, area: r.area, landAreaSotka: r.landAreaSotka, rooms: r.rooms, totalFloors: r.totalFloors,
+      renovation: r.renovation, buildingType: r.buildingType,
+      gas: r.amenities?.gas ?? null, water: r.amenities?.water_supply ?? null, sewerage: r.amenities?.sewerage ?? null,
+      period: r.period, source: source[i],
+    })),
+    y: Float64Array.from(records, (r) => Math.log(r.priceUsd / r.area)),
+    priceUsd: Float64Array.from(records, (r) => r.priceUsd),
+    source,
+  };
+}
+
