@@ -17,3 +17,13 @@ export function accumulate(map: Map<string, { sum: number; n: number }>, key: st
     entry.n += 1;
   } else map.set(key, { sum: y, n: 1 });
 }
+
+/**
+ * Each group's mean shrunk toward its prior (m-estimate): (sum + smoothing·prior) / (n + smoothing),
+ * so a group with few rows stays near its parent and one with many speaks for itself.
+ */
+export function shrunkMeans(sums: Map<string, { sum: number; n: number }>, smoothing: number, priorOf: (group: string) => number): Record<string, { mean: number; n: number }> {
+  const out: Record<string, { mean: number; n: number }> = {};
+  for (const [id, { sum, n }] of sums) out[id] = { mean: (sum + smoothing * priorOf(id)) / (n + smoothing), n };
+  return out;
+}

@@ -28,8 +28,7 @@ export function ensembleEstimate(
   memberLogs: readonly number[], weights: readonly number[], units: number,
   calibration: IntervalCalibration, group: string, outOfDistributionFlags: number, sigma: number, allowance = 0,
 ): EnsembleEstimate {
-  let consensus = 0;
-  weights.forEach((w, j) => (consensus += w * memberLogs[j]));
+  const consensus = consensusOf(memberLogs, weights);
   const memberEstimates = memberLogs.map((lp) => Math.exp(lp) * units);
   const estimate = Math.exp(consensus) * units;
   // Disagreement among the members that carry weight: a zero-weight member is reported, not trusted.
@@ -38,6 +37,13 @@ export function ensembleEstimate(
   const calibrated = intervalHalfWidth(calibration, group, outOfDistributionFlags) * pooledScale(sigma, calibration.scale?.pooling);
   const q = combinedHalfWidth(calibrated, allowance);
   return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q), halfWidth: q, calibratedHalfWidth: calibrated };
+}
+
+/** The weighted consensus of the members' log predictions. */
+export function consensusOf(memberLogs: readonly number[], weights: readonly number[]): number {
+  let consensus = 0;
+  weights.forEach((w, j) => (consensus += w * memberLogs[j]));
+  return consensus;
 }
 
 export function roundTo(x: number, step: number): number {

@@ -10,7 +10,7 @@
  * Time is not a feature: targets are levelled by the flats' market index (models/residential/market-index.ts).
  */
 import { BUILDING_TYPES, DISTRICT_IDS, type BuildingType, type DistrictId, type Renovation } from '../vocabulary/codes';
-import { accumulate } from '../ensemble/encoding';
+import { accumulate, shrunkMeans } from '../ensemble/encoding';
 import { RENOVATION_ORDER } from '../residential/features';
 
 /** What a house feature row is made from: a cleaned listing or a client's request. Missing = null. */
@@ -76,9 +76,7 @@ export function fitHouseEncoding(rows: readonly HouseFeatureSource[], logPricePe
   });
   const cityMean = total / rows.length;
   const smoothing = HOUSE_DISTRICT_SMOOTHING;
-  const district: HouseEncoding['district'] = {};
-  for (const [id, { sum, n }] of sums) district[id] = { mean: (sum + smoothing * cityMean) / (n + smoothing), n };
-  return { cityMean, district, smoothing, flatDistrictLevel };
+  return { cityMean, district: shrunkMeans(sums, smoothing, () => cityMean), smoothing, flatDistrictLevel };
 }
 
 const flag = (v: boolean | null) => (v === null ? NaN : v ? 1 : 0);

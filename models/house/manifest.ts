@@ -9,6 +9,7 @@ import * as versions from '../ensemble/versions';
 import type { IntervalCalibration } from '../ensemble/conformal';
 import type { AccuracyClass, ConfidenceWidths } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
+import type { DistrictMarket } from '../residential/market';
 import type { MarketIndex } from '../residential/market-index';
 import type { MemberManifest, EvaluationReport } from '../residential/manifest';
 import type { HouseEncoding } from './features';
@@ -21,14 +22,10 @@ export const houseVersionDir = (version: string, root = HOUSE_DIR): string => ve
 export const currentHouseVersion = (root = HOUSE_DIR): string | null => versions.currentVersion(root);
 export const setCurrentHouseVersion = (version: string, root = HOUSE_DIR): void => versions.setCurrentVersion(version, root);
 
-/** The district figures the anomaly data quotes: medians over the training houses. */
-export interface HouseDistrictMarket {
-  n: number;
-  medianPricePerM2: number;
+/** The district figures the anomaly data quotes: the flats' reference figures over the training houses, plus the plot. */
+export interface HouseDistrictMarket extends DistrictMarket {
   /** Median asking price per sotka of plot (houses with a known plot); null with fewer than 5 such. */
   medianPricePerSotka: number | null;
-  areaP01: number;
-  areaP99: number;
 }
 
 export interface HouseManifest {

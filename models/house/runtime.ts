@@ -5,7 +5,7 @@
  */
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { confidence } from '../ensemble/confidence';
-import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { consensusOf, ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { versionSummary } from '../ensemble/publish';
 import { driftAllowance, logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
@@ -77,12 +77,8 @@ export class HouseModelSet implements HouseRuntime {
     ];
     const features = encodeHouseFeatures(rows, this.manifest.features.encoding, new Float32Array(rows.length * HOUSE_FEATURE_COUNT));
     const outputs = await this.ensemble.run(features, rows.length);
-    const consensus = (o: (typeof outputs)[number]) => o.memberLogs.reduce((sum, v, j) => sum + this.ensemble.weights[j] * v, 0);
-    const landShare = new Map(withPlot.map((k, m) => {
-      const up = consensus(outputs[base.length + m]);
-      const down = consensus(outputs[base.length + withPlot.length + m]);
-      return [k, landShareOf(up, down)];
-    }));
+    const consensus = (row: number) => consensusOf(outputs[row].memberLogs, this.ensemble.weights);
+    const landShare = new Map(withPlot.map((k, m) => [k, landShareOf(consensus(base.length + m), consensus(base.length + withPlot.length + m))]));
     valued.forEach((i, k) => {
       results[i] = this.assess(requests[i], requests[i].valuationDate ?? today, outputs[k].memberLogs, outputs[k].sigma, landShare.get(k) ?? null);
     });

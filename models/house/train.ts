@@ -21,6 +21,7 @@ import { periodIndex } from '../ensemble/encoding';
 import type { MemberSpec } from '../ensemble/weights';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import { fitMarketIndex, logLevelAt, monthsBeyondData, driftAllowance, allowanceForMonths, type MarketIndex } from '../residential/market-index';
+import { marketReference } from '../residential/market';
 import { FORWARD_TEST_SOURCE, RECENCY_HALF_LIFE_MONTHS, SOURCE_GROUPS, TRAINING_SOURCES, toDataset } from '../residential/train';
 import { DISTRICT_IDS, type DistrictId } from '../vocabulary/codes';
 import { encodeHouseFeatures, fitHouseEncoding, HOUSE_FEATURE_GROUPS, HOUSE_FEATURE_NAMES, type HouseEncoding, type HouseFeatureSource } from './features';
@@ -146,7 +147,7 @@ export function trainHouses(options: { seed?: number; members?: readonly MemberS
     protocol: 'Leave one source out: each source\'s houses predicted by a model fitted on the other sources\' houses, their level from the flats\' market index; intervals calibrated on the other sources\' residuals. "Without plot" rows are each house again with its plot removed.',
   });
   const withPlot = subset(before, (i) => before.rows[i].landAreaSotka !== null);
-  const withoutPlot = [
+  const plotViews = [
     { name: 'forward test (as sent: no plot)', overall: headlineResult.overall },
     { name: 'leave one source out, with the plot', overall: loso.segments?.['with plot'] ?? loso.overall },
     ...(loso.coreFieldsOnly ? [{ name: 'leave one source out, the same houses without the plot', overall: loso.coreFieldsOnly.overall }] : []),
@@ -176,7 +177,7 @@ export function trainHouses(options: { seed?: number; members?: readonly MemberS
       marketIndex: levels.index,
       market,
       minListings: MIN_HOUSE_LISTINGS,
-      evaluation: { headline, leaveOneSourceOut: loso, withoutPlot, landShare: landShares, featureImportance },
+      evaluation: { headline, leaveOneSourceOut: loso, withoutPlot: plotViews, landShare: landShares, featureImportance },
       districtAccuracy,
       confidence: {
         widths: DEFAULT_CONFIDENCE_WIDTHS,
@@ -218,21 +219,13 @@ function landSharesOf(fit: CrossFit<Row>, data: Dataset<Row>): HouseManifest['ev
   };
 }
 
+/** The flats' district reference figures (models/residential/market.ts) over the houses, plus the median price per sotka of plot. */
 function houseMarket(data: Dataset<Row>): Record<string, HouseDistrictMarket> {
-  const out: Record<string, HouseDistrictMarket> = {};
-  for (const id of DISTRICT_IDS) {
-    const idx = data.rows.flatMap((r, i) => (r.district === id ? [i] : []));
-    if (idx.length === 0) continue;
-    const plots = idx.filter((i) => data.rows[i].landAreaSotka !== null);
-    out[id] = {
-      n: idx.length,
-      medianPricePerM2: Math.round(median(idx.map((i) => data.priceUsd[i] / data.rows[i].area))),
-      medianPricePerSotka: plots.length >= MIN_SOTKA_MEDIAN_ROWS ? Math.round(median(plots.map((i) => data.priceUsd[i] / data.rows[i].landAreaSotka!)) / 10) * 10 : null,
-      areaP01: quantile(idx.map((i) => data.rows[i].area), 0.01),
-      areaP99: quantile(idx.map((i) => data.rows[i].area), 0.99),
-    };
-  }
-  return out;
+  const reference = marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: null, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))).district;
+  return Object.fromEntries(DISTRICT_IDS.filter((id) => reference[id]).map((id) => {
+    const perSotka = data.rows.flatMap((r, i) => (r.district === id && r.landAreaSotka !== null ? [data.priceUsd[i] / r.landAreaSotka] : []));
+    return [id, { ...reference[id], medianPricePerSotka: perSotka.length >= MIN_SOTKA_MEDIAN_ROWS ? Math.round(median(perSotka) / 10) * 10 : null }];
+  }));
 }
 
 function houseDataset(records: readonly ListingRecord[]): Dataset<Row> {

@@ -4,27 +4,17 @@
  */
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { HomeValue } from '../residential/valuation';
-import type { BuildingType, DistrictId, Renovation } from '../vocabulary/codes';
+import type { HouseFeatureSource } from './features';
 
-/** A private house with its plot, as the request normaliser (models/residential/request.ts) makes it. */
-export interface HouseRequest {
+/**
+ * A private house with its plot, as the request normaliser (models/residential/request.ts) makes it:
+ * the features' source minus the listing period, with where it stands and what the client asks.
+ */
+export interface HouseRequest extends Omit<HouseFeatureSource, 'period'> {
   propertyType: 'house';
-  district: DistrictId;
   mahallaId: string | null;
   lat: number | null;
   lon: number | null;
-  /** Floor area of the house, m². */
-  area: number;
-  /** The plot in sotka (1 sotka = 100 m²); null = not given (valued without it, with a wider interval). */
-  landAreaSotka: number | null;
-  rooms: number | null;
-  /** Storeys of the house, 1–5. */
-  totalFloors: number | null;
-  renovation: Renovation | null;
-  buildingType: BuildingType | null;
-  gas: boolean | null;
-  water: boolean | null;
-  sewerage: boolean | null;
   askingPrice: number | null;
   /** 'YYYY-MM-DD'; null = today (the runtime's clock). */
   valuationDate: string | null;

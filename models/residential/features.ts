@@ -17,7 +17,7 @@ import {
   BATHROOMS, BUILDING_TYPES, DISTRICT_IDS,
   type Bathroom, type BuildingType, type DistrictId, type Market, type Renovation, type SellerType,
 } from '../vocabulary/codes';
-import { accumulate } from '../ensemble/encoding';
+import { accumulate, shrunkMeans } from '../ensemble/encoding';
 
 /** What a feature row is made from: a cleaned listing or a client's request. Missing = null. */
 export interface FeatureSource {
@@ -97,13 +97,8 @@ export function fitEncoding(rows: readonly FeatureSource[], logPricePerM2: Array
     if (row.period > newestPeriod) newestPeriod = row.period;
   });
   const cityMean = total / rows.length;
-  const district: FeatureEncoding['district'] = {};
-  for (const [id, { sum, n }] of districtSums) district[id] = { mean: (sum + smoothing * cityMean) / (n + smoothing), n };
-  const mahalla: FeatureEncoding['mahalla'] = {};
-  for (const [id, { sum, n }] of mahallaSums) {
-    const prior = district[id.split('/')[0]]?.mean ?? cityMean;
-    mahalla[id] = { mean: (sum + smoothing * prior) / (n + smoothing), n };
-  }
+  const district = shrunkMeans(districtSums, smoothing, () => cityMean);
+  const mahalla = shrunkMeans(mahallaSums, smoothing, (id) => district[id.split('/')[0]]?.mean ?? cityMean);
   return { cityMean, district, mahalla, smoothing, newestPeriod, mahallaCentres };
 }
 

@@ -7,7 +7,7 @@
  * moves the estimate and an unseen one falls back to its make. Daewoo, Ravon and Chevrolet build
  * the same cars in Asaka, so a make's prior is its badge family's.
  */
-import { accumulate, periodIndex } from '../ensemble/encoding';
+import { accumulate, periodIndex, shrunkMeans } from '../ensemble/encoding';
 import { BODY_TYPES, DRIVES, FUELS, REGION_IDS, TRANSMISSIONS, badgeFamily } from './vocabulary';
 import type { VehicleRequest } from './valuation';
 
@@ -69,13 +69,8 @@ export function fitVehicleEncoding(rows: readonly VehicleFeatureSource[], logPri
     if (row.period > newestPeriod) newestPeriod = row.period;
   });
   const marketMean = total / rows.length;
-  const make: VehicleEncoding['make'] = {};
-  for (const [id, { sum, n }] of makeSums) make[id] = { mean: (sum + smoothing * marketMean) / (n + smoothing), n };
-  const model: VehicleEncoding['model'] = {};
-  for (const [id, { sum, n }] of modelSums) {
-    const prior = make[id.slice(0, id.indexOf(' '))]?.mean ?? marketMean;
-    model[id] = { mean: (sum + smoothing * prior) / (n + smoothing), n };
-  }
+  const make = shrunkMeans(makeSums, smoothing, () => marketMean);
+  const model = shrunkMeans(modelSums, smoothing, (id) => make[id.slice(0, id.indexOf(' '))]?.mean ?? marketMean);
   return { marketMean, make, model, smoothing, newestPeriod };
 }
 
