@@ -12,7 +12,7 @@ import { BODY_TYPES, DRIVES, FUELS, REGION_IDS, TRANSMISSIONS, badgeFamily } fro
 import type { VehicleRequest } from './valuation';
 
 /** What a feature row is made from: a cleaned listing or a client's request. Missing = null. */
-export interface VehicleFeatureSource extends Omit<VehicleRequest, 'askingPrice'> {
+export interface VehicleFeatureSource extends Omit<VehicleRequest, 'askingPrice' | 'valuationDate' | 'paint' | 'colour'> {
   /** 'YYYY-MM': when the price was asked. Serving uses the newest period seen in training. */
   period: string;
 }
@@ -53,8 +53,11 @@ export const VEHICLE_FEATURE_GROUPS: Record<string, readonly (typeof VEHICLE_FEA
 
 /** The calibration and reporting group of a vehicle: its (badge family) make and model. */
 export function vehicleGroup(row: Pick<VehicleFeatureSource, 'make' | 'model'>): string {
-  return `${badgeFamily(row.make)} ${row.model}`;
+  return `${badgeFamily(row.make)} ${row.model ?? OTHER_MODEL}`;
 }
+
+/** The group name of a model the catalogue does not list: no training row has it. */
+export const OTHER_MODEL = '(other model)';
 
 export function fitVehicleEncoding(rows: readonly VehicleFeatureSource[], logPrice: ArrayLike<number>, smoothing = 10): VehicleEncoding {
   let total = 0;

@@ -52,8 +52,9 @@ export function vehicleMarketReference(rows: readonly VehicleMarketRow[]): Vehic
     listings: listings.length,
     models: [...groupBy(listings, (r) => r.model)].map(([model, ofModel]) => {
       const years = ofModel.map((r) => r.year);
-      return { model, listings: ofModel.length, years: { from: Math.min(...years), to: Math.max(...years) } };
+      return { model, listings: ofModel.length, years: { from: Math.min(...years), to: Math.max(...years) }, basis: 'model' as const, accuracyClass: 'low' as const };
     }).sort((a, b) => b.listings - a.listings),
+    otherModels: null,
   })).sort((a, b) => b.listings - a.listings);
   return { group, catalog };
 }

@@ -80,6 +80,9 @@ export function normaliseVehicleInput(input: VehicleInput, now: Date = new Date(
     trim: input.trim ?? null,
     defects: condition === null ? null : condition === 'needs_repair',
     region: attribute(input.region, 'region', normaliseRegion),
+    paint: null,
+    colour: null,
+    valuationDate: null,
     askingPrice: input.askingPrice ?? null,
   };
   return { request, vehicle, warnings: [] };

@@ -11,7 +11,7 @@ import { versionSummary } from '../ensemble/publish';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleManifest } from './manifest';
-import { InsufficientMarketDataError, type VehicleCatalogEntry, type VehicleModelSummary, type VehicleRequest, type VehicleRuntime, type VehicleValue } from './valuation';
+import { InsufficientMarketDataError, type VehicleCatalogEntry, type VehicleMarketIndexSeries, type VehicleModelSummary, type VehicleRequest, type VehicleRuntime, type VehicleValue } from './valuation';
 
 /** Flags that describe an input unlike the training data, or a market that has moved since: each widens the interval. */
 export const VEHICLE_OUT_OF_DISTRIBUTION_FLAGS = new Set(['THIN_MODEL_DATA', 'YEAR_OUTSIDE_MODEL_DATA', 'UNUSUAL_MILEAGE', 'MARKET_DATA_OLDER_THAN_12_MONTHS']);
@@ -73,6 +73,8 @@ export class VehicleModelSet implements VehicleRuntime {
         modelSpread: round3(modelSpread),
         flags,
       },
+      basis: 'model',
+      marketLevel: { valuationDate: (request.valuationDate ?? this.now().toISOString()).slice(0, 10), newestDataPeriod: manifest.features.encoding.newestPeriod, dataAgeMonths: 0, indexRatio: 1, intervalWidening: 0 },
       modelVersion: manifest.version,
     };
   }
@@ -107,6 +109,10 @@ export class VehicleModelSet implements VehicleRuntime {
 
   catalog(): VehicleCatalogEntry[] {
     return this.manifest.market.catalog;
+  }
+
+  marketIndex(): VehicleMarketIndexSeries[] {
+    return [];
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@
 import { HotSwappedModel, type HotSwapOptions } from '../ensemble/serving';
 import { VEHICLE_DIR } from './manifest';
 import { VehicleModelSet } from './runtime';
-import type { InsufficientMarketDataError, VehicleCatalogEntry, VehicleModelSummary, VehicleRequest, VehicleRuntime, VehicleValue } from './valuation';
+import type { InsufficientMarketDataError, VehicleCatalogEntry, VehicleMarketIndexSeries, VehicleModelSummary, VehicleRequest, VehicleRuntime, VehicleValue } from './valuation';
 
 export class VehicleModelService implements VehicleRuntime {
   private constructor(private readonly served: HotSwappedModel<VehicleModelSet>) {}
@@ -29,6 +29,10 @@ export class VehicleModelService implements VehicleRuntime {
 
   catalog(): VehicleCatalogEntry[] {
     return this.served.current.catalog();
+  }
+
+  marketIndex(): VehicleMarketIndexSeries[] {
+    return this.served.current.marketIndex();
   }
 
   reload(): Promise<void> {

@@ -3,9 +3,20 @@
  * GraphQL and REST, the valuate CLI writes them as JSON lines. The shape follows the home
  * valuation (estimate, interval, confidence, models, anomaly) so clients handle both alike.
  */
-import type { ConfidenceLevel } from '../ensemble/confidence';
+import type { AccuracyClass, ConfidenceLevel } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
-import type { BodyType, Drive, Fuel, RegionId, Transmission } from './vocabulary';
+import type { MarketLevel } from '../residential/valuation';
+import type { BodyType, Colour, Drive, Fuel, Paint, RegionId, Transmission } from './vocabulary';
+
+export type { MarketLevel };
+
+/**
+ * What the estimate stands on: the make and model's own listings ('model'), the make's level for a
+ * model the data does not hold ('make'), or the market's level for the body, engine and year given
+ * when the make has too little data of its own ('segment'). Each has its own calibrated interval.
+ */
+export const VEHICLE_BASES = ['model', 'make', 'segment'] as const;
+export type VehicleBasis = (typeof VEHICLE_BASES)[number];
 
 /**
  * The canonical request: catalogue names and codes, never free text. Only make, model and year
@@ -14,8 +25,11 @@ import type { BodyType, Drive, Fuel, RegionId, Transmission } from './vocabulary
 export interface VehicleRequest {
   /** Canonical make (resolveMake(make) === make). */
   make: string;
-  /** Canonical model of that make (resolveModel(make, model) === model). */
-  model: string;
+  /**
+   * Canonical model of that make (resolveModel(make, model) === model), or null for a model the
+   * catalogue does not list (valued on the make's or the segment's level, see VehicleBasis).
+   */
+  model: string | null;
   year: number;
   mileageKm: number | null;
   engineLitres: number | null;
@@ -28,6 +42,11 @@ export interface VehicleRequest {
   /** True when the vehicle has defects or needs repair (from the API's `condition`). */
   defects: boolean | null;
   region: RegionId | null;
+  /** Paint condition: kept and reported; no listing file records it, so it does not move the estimate. */
+  paint: Paint | null;
+  colour: Colour | null;
+  /** 'YYYY-MM-DD': the date the value is for (default: the day it is made). */
+  valuationDate: string | null;
   askingPrice: number | null;
 }
 
@@ -46,14 +65,50 @@ export interface VehicleValue {
     modelSpread: number;
     flags: string[];
   };
+  /** What the estimate stands on. */
+  basis: VehicleBasis;
+  /** How old the market data behind it is, where the market index puts the valuation date, and how much the interval widened for it. */
+  marketLevel: MarketLevel;
   modelVersion: string;
+}
+
+/** One point of the vehicle market index: the asking-price level of a period relative to the newest. */
+export interface VehicleMarketIndexPoint {
+  period: string;
+  /** Ratio to the newest period's level (1 there), with its 95% band. */
+  index: number;
+  low: number;
+  high: number;
+  /** Listings of the segment in that period. */
+  listings: number;
+}
+
+/** The market index of one segment of makes (the `vehicleMarketIndex` query). */
+export interface VehicleMarketIndexSeries {
+  /** 'domestic' (Chevrolet, Daewoo, Ravon), 'russian' (Lada, GAZ, UAZ, Moskvich …) or 'foreign' (every other make). */
+  segment: string;
+  /** The makes the segment holds in the training data. */
+  makes: string[];
+  points: VehicleMarketIndexPoint[];
+  /** Measured move of the level per year between consecutive snapshots (log change / years). */
+  movesPerYear: { from: string; to: string; change: number }[];
 }
 
 /** The make and model catalogue as the training data saw it (the `vehicleCatalog` query). */
 export interface VehicleCatalogEntry {
   make: string;
-  models: { model: string; listings: number; years: { from: number; to: number } | null }[];
+  models: {
+    model: string;
+    listings: number;
+    years: { from: number; to: number } | null;
+    /** How a request for it is valued; null when it cannot be (INSUFFICIENT_MARKET_DATA). */
+    basis: VehicleBasis | null;
+    /** Accuracy class of its forward-in-time evaluation (low where it has too few rows to tell). */
+    accuracyClass: AccuracyClass;
+  }[];
   listings: number;
+  /** How a model of this make that is not listed, or too thin to stand alone, is valued; null = refused. */
+  otherModels: VehicleBasis | null;
 }
 
 /** What the service says about the vehicle model version it runs (the `vehicleModel` query). */
@@ -72,8 +127,8 @@ export interface VehicleModelSummary {
 
 /** Thrown by `value` for a make/model with too little market data to value honestly (never a confident number). */
 export class InsufficientMarketDataError extends Error {
-  constructor(readonly make: string, readonly model: string, readonly listings: number) {
-    super(`not enough market data for ${make} ${model}: ${listings} listings in the training data`);
+  constructor(readonly make: string, readonly model: string | null, readonly listings: number) {
+    super(`not enough market data for ${make} ${model ?? '(model not in the catalogue)'}: ${listings} listings in the training data`);
   }
 }
 
@@ -87,4 +142,6 @@ export interface VehicleRuntime {
   value(requests: readonly VehicleRequest[]): Promise<(VehicleValue | InsufficientMarketDataError)[]>;
   summary(): VehicleModelSummary;
   catalog(): VehicleCatalogEntry[];
+  /** The market index per segment, oldest point first. */
+  marketIndex(): VehicleMarketIndexSeries[];
 }

@@ -11,7 +11,7 @@ const car = (over: Partial<VehicleFeatureSource> = {}): VehicleFeatureSource => 
 });
 const request = (over: Partial<VehicleRequest> = {}): VehicleRequest => {
   const { period: _period, ...rest } = car();
-  return { ...rest, askingPrice: null, ...over };
+  return { ...rest, paint: null, colour: null, valuationDate: null, askingPrice: null, ...over };
 };
 
 describe('vehicle features', () => {

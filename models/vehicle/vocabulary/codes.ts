@@ -20,6 +20,14 @@ export const DRIVES = ['front', 'rear', 'all'] as const;
 export type Drive = (typeof DRIVES)[number];
 
 /**
+ * Paint condition as avtoelon.uz asks it ("Kraska toza", "Pyatno bor", "Kraskasi bor", "To'liq
+ * kraskalangan"): a field of its own beside `condition` (defects). No listing file records it, so
+ * the model does not use it yet; the request keeps it and says so.
+ */
+export const PAINTS = ['original', 'spots', 'repainted_partly', 'fully_repainted'] as const;
+export type Paint = (typeof PAINTS)[number];
+
+/**
  * The colours avtoelon.uz offers. "Wet asphalt" and "dolphin" are GM Uzbekistan's paint names and
  * kept apart from grey: buyers ask for them by name.
  */

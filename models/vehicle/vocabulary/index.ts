@@ -11,3 +11,4 @@ export {
 } from './resolve';
 export { normaliseFuel, normaliseTransmission, normaliseBody, normaliseDrive, normaliseColour } from './attributes';
 export { normaliseRegion } from './regions';
+export { productionYears, type ProductionYears } from './production-years';
