@@ -55,10 +55,12 @@ export interface ConfidenceLevelAccuracy {
  */
 export function accuracyByConfidence<R extends { actual: number; predicted: number; low: number; high: number }>(
   rows: readonly R[], classOf: (row: R) => AccuracyClass, widths: ConfidenceWidths = DEFAULT_CONFIDENCE_WIDTHS,
+  /** The width the rule reads, when not the interval's own (vehicles: the width before the drift allowance). */
+  widthOf: (row: R) => number = (r) => (r.high - r.low) / r.predicted,
 ): ConfidenceLevelAccuracy[] {
   const groups = new Map<ConfidenceLevel, { ape: number[]; covered: number }>();
   for (const r of rows) {
-    const { level } = confidence((r.high - r.low) / r.predicted, 0, classOf(r), 0, widths);
+    const { level } = confidence(widthOf(r), 0, classOf(r), 0, widths);
     const g = groups.get(level) ?? { ape: [], covered: 0 };
     g.ape.push(Math.abs(r.actual - r.predicted) / r.actual);
     if (r.actual >= r.low && r.actual <= r.high) g.covered++;

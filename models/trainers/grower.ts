@@ -11,6 +11,11 @@ export interface GrowerParams {
   readonly l2Regularization: number;
   /** Features drawn at random for each node's split search; data.cols searches all of them in order. */
   readonly maxFeatures: number;
+  /**
+   * Per feature: +1 the prediction may only rise with it, -1 only fall, 0 free (scikit-learn's
+   * monotonic_cst). Missing values are not ordered: a NaN row may go to either side.
+   */
+  readonly monotonic?: readonly number[] | null;
 }
 
 /** A leaf and the slice [start, end) of the caller's index array holding its rows. */
@@ -46,6 +51,9 @@ interface Node {
   missingGoLeft: boolean;
   leftG: number;
   leftH: number;
+  // bounds on the values of leaves below this node (monotonic constraints); ±Infinity when free
+  readonly lower: number;
+  readonly upper: number;
 }
 
 /**
@@ -65,6 +73,8 @@ export class TreeGrower {
   // totals of the node being searched
   private nodeCount = 0;
   private parentScore = 0;
+  /** The constraint per feature, or null when no feature is constrained (the plain, faster path). */
+  private readonly monotonic: Int8Array | null;
 
   constructor(
     private readonly data: BinnedData,
@@ -72,6 +82,9 @@ export class TreeGrower {
   ) {
     this.spill = new Uint32Array(data.rows);
     this.featureOrder = Int32Array.from({ length: data.cols }, (_, f) => f);
+    const cst = params.monotonic;
+    if (cst && cst.length !== data.cols) throw new RangeError(`monotonic has ${cst.length} entries for ${data.cols} features`);
+    this.monotonic = cst && cst.some((c) => c !== 0) ? Int8Array.from(cst, (c) => Math.sign(c)) : null;
   }
 
   /** Grows one tree on the rows listed in `indices`, which is reordered so each leaf's rows are contiguous. */
@@ -90,7 +103,7 @@ export class TreeGrower {
       sumG += gradients[indices[k]];
       sumH += hessians[indices[k]];
     }
-    const root = this.node(builder.addLeaf(0), 0, indices.length, 0, sumG, sumH);
+    const root = this.node(builder.addLeaf(0), 0, indices.length, 0, sumG, sumH, -Infinity, Infinity);
     if (this.splittable(root)) {
       if (root.end - root.start > SMALL_NODE) root.hist = this.histogram(root);
       this.findSplit(root, rng);
@@ -110,8 +123,9 @@ export class TreeGrower {
       const threshold = node.bin < this.data.nBins[node.feature] - 1 ? this.data.thresholds[node.feature][node.bin] : Infinity;
       const [leftId, rightId] = builder.split(node.id, node.feature, threshold, node.missingGoLeft);
       const mid = this.partition(node);
-      const left = this.node(leftId, node.start, mid, node.depth + 1, node.leftG, node.leftH);
-      const right = this.node(rightId, mid, node.end, node.depth + 1, node.sumG - node.leftG, node.sumH - node.leftH);
+      const [leftBounds, rightBounds] = this.childBounds(node);
+      const left = this.node(leftId, node.start, mid, node.depth + 1, node.leftG, node.leftH, ...leftBounds);
+      const right = this.node(rightId, mid, node.end, node.depth + 1, node.sumG - node.leftG, node.sumH - node.leftH, ...rightBounds);
       nLeaves++;
       const capped = maxLeafNodes !== null && nLeaves >= maxLeafNodes;
       this.childHistograms(node, left, right, capped);
@@ -125,8 +139,28 @@ export class TreeGrower {
     return { tree: builder.build(), leaves };
   }
 
-  private node(id: number, start: number, end: number, depth: number, sumG: number, sumH: number): Node {
-    return { id, start, end, depth, sumG, sumH, hist: null, gain: 0, feature: -1, bin: 0, missingGoLeft: false, leftG: 0, leftH: 0 };
+  private node(id: number, start: number, end: number, depth: number, sumG: number, sumH: number, lower: number, upper: number): Node {
+    return { id, start, end, depth, sumG, sumH, hist: null, gain: 0, feature: -1, bin: 0, missingGoLeft: false, leftG: 0, leftH: 0, lower, upper };
+  }
+
+  /** A node's Newton value within its bounds. */
+  private value(g: number, h: number, node: Node): number {
+    const denom = h + this.params.l2Regularization;
+    const v = denom > 0 ? -g / denom : 0;
+    return v < node.lower ? node.lower : v > node.upper ? node.upper : v;
+  }
+
+  /**
+   * Children's bounds after a split (LightGBM's basic method, as scikit-learn does it): across a
+   * constrained feature the children meet at the midpoint of their values, so every leaf on the
+   * low side stays at or below every leaf on the high side; otherwise both inherit the node's.
+   */
+  private childBounds(node: Node): [[number, number], [number, number]] {
+    const inherit: [number, number] = [node.lower, node.upper];
+    const c = this.monotonic?.[node.feature] ?? 0;
+    if (c === 0) return [inherit, inherit];
+    const mid = (this.value(node.leftG, node.leftH, node) + this.value(node.sumG - node.leftG, node.sumH - node.leftH, node)) / 2;
+    return c > 0 ? [[node.lower, mid], [mid, node.upper]] : [[mid, node.upper], [node.lower, mid]];
   }
 
   private splittable(node: Node): boolean {
@@ -138,7 +172,7 @@ export class TreeGrower {
     if (node.hist) this.pool.push(node.hist);
     node.hist = null;
     const denom = node.sumH + this.params.l2Regularization;
-    builder.setValue(node.id, denom > 0 ? -node.sumG / denom : 0);
+    builder.setValue(node.id, this.monotonic ? this.value(node.sumG, node.sumH, node) : denom > 0 ? -node.sumG / denom : 0);
     leaves.push({ node: node.id, start: node.start, end: node.end });
   }
 
@@ -197,7 +231,7 @@ export class TreeGrower {
       }
     }
     this.nodeCount = node.end - node.start;
-    this.parentScore = (node.sumG * node.sumG) / (node.sumH + this.params.l2Regularization);
+    this.parentScore = this.monotonic ? this.boundedScore(node.sumG, node.sumH, node) : (node.sumG * node.sumG) / (node.sumH + this.params.l2Regularization);
     for (let j = 0; j < k; j++) {
       if (node.hist) this.scanHistogram(node, order[j]);
       else this.scanSorted(node, order[j]);
@@ -257,9 +291,28 @@ export class TreeGrower {
     }
   }
 
+  /**
+   * The loss reduction of a leaf holding (g, h) at its value clipped to the node's bounds:
+   * -(2gv + (h+l2)v²), which is g²/(h+l2) when the bounds do not bind.
+   */
+  private boundedScore(g: number, h: number, node: Node): number {
+    const v = this.value(g, h, node);
+    return -(2 * g * v + (h + this.params.l2Regularization) * v * v);
+  }
+
+  /** The gain of a split under monotonic constraints, or -Infinity when it breaks the feature's direction. */
+  private constrainedGain(node: Node, f: number, gl: number, hl: number): number {
+    const gr = node.sumG - gl;
+    const hr = node.sumH - hl;
+    const c = this.monotonic![f];
+    if (c !== 0 && c * (this.value(gr, hr, node) - this.value(gl, hl, node)) < 0) return -Infinity;
+    return this.boundedScore(gl, hl, node) + this.boundedScore(gr, hr, node) - this.parentScore;
+  }
+
   /** Scores "bins <= b go left" with NaN rows sent right, then left; keeps the best on the node. */
   private consider(node: Node, f: number, b: number, gl: number, hl: number, nl: number, mG: number, mH: number, mN: number): void {
     const { minSamplesLeaf, l2Regularization: l2 } = this.params;
+    if (this.monotonic) return this.considerConstrained(node, f, b, gl, hl, nl, mG, mH, mN);
     const n = this.nodeCount;
     if (nl >= minSamplesLeaf && n - nl >= minSamplesLeaf) {
       const hr = node.sumH - hl;
@@ -279,6 +332,24 @@ export class TreeGrower {
         const gr = node.sumG - gl2;
         const gain = (gl2 * gl2) / (hl2 + l2) + (gr * gr) / (hr + l2) - this.parentScore;
         if (gain > node.gain) this.record(node, gain, f, b, true, gl2, hl2);
+      }
+    }
+  }
+
+  /** consider() under monotonic constraints: bounded values and gains, direction-breaking splits skipped. */
+  private considerConstrained(node: Node, f: number, b: number, gl: number, hl: number, nl: number, mG: number, mH: number, mN: number): void {
+    const { minSamplesLeaf } = this.params;
+    const n = this.nodeCount;
+    if (nl >= minSamplesLeaf && n - nl >= minSamplesLeaf && hl > 0 && node.sumH - hl > 0) {
+      const gain = this.constrainedGain(node, f, gl, hl);
+      if (gain > node.gain) this.record(node, gain, f, b, this.data.hasMissing[f] === 1 ? false : nl > n - nl, gl, hl);
+    }
+    if (mN > 0) {
+      const nl2 = nl + mN;
+      const hl2 = hl + mH;
+      if (nl2 >= minSamplesLeaf && n - nl2 >= minSamplesLeaf && hl2 > 0 && node.sumH - hl2 > 0) {
+        const gain = this.constrainedGain(node, f, gl + mG, hl2);
+        if (gain > node.gain) this.record(node, gain, f, b, true, gl + mG, hl2);
       }
     }
   }

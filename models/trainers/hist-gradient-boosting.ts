@@ -25,6 +25,8 @@ export interface HistGradientBoostingParams {
   readonly nIterNoChange: number;
   readonly tol: number;
   readonly randomState: number;
+  /** Per feature +1 / -1 / 0: the prediction only rises / only falls / is free along it (squared error only). */
+  readonly monotonicCst: readonly number[] | null;
 }
 
 /** scikit-learn's HistGradientBoostingRegressor defaults (alpha as in its GradientBoostingRegressor). */
@@ -43,6 +45,7 @@ export const HIST_GRADIENT_BOOSTING_DEFAULTS: HistGradientBoostingParams = {
   nIterNoChange: 10,
   tol: 1e-7,
   randomState: 0,
+  monotonicCst: null,
 };
 
 export interface HistGradientBoostingState {
@@ -68,6 +71,8 @@ function checkParams(p: HistGradientBoostingParams): void {
     throw new RangeError(`validationFraction must be in (0, 1), got ${p.validationFraction}`);
   }
   checkPositiveInteger('nIterNoChange', p.nIterNoChange);
+  // The quantile loss replaces leaf values after growth, which would undo the constraint.
+  if (p.monotonicCst && p.loss !== 'squared_error') throw new RangeError('monotonicCst needs the squared_error loss');
   if (!(p.tol >= 0)) throw new RangeError(`tol must be >= 0, got ${p.tol}`);
 }
 
@@ -128,6 +133,7 @@ export class HistGradientBoostingRegressor implements Regressor<HistGradientBoos
       minSamplesLeaf: p.minSamplesLeaf,
       l2Regularization: p.l2Regularization,
       maxFeatures: data.cols,
+      monotonic: p.monotonicCst,
     });
 
     const trees: Tree[] = [];

@@ -16,6 +16,8 @@ export interface RandomForestParams {
   readonly bootstrap: boolean;
   readonly maxBins: number;
   readonly randomState: number;
+  /** Per feature +1 / -1 / 0: the prediction only rises / only falls / is free along it (scikit-learn's monotonic_cst). */
+  readonly monotonicCst: readonly number[] | null;
 }
 
 /** scikit-learn's RandomForestRegressor defaults. */
@@ -28,6 +30,7 @@ export const RANDOM_FOREST_DEFAULTS: RandomForestParams = {
   bootstrap: true,
   maxBins: 255,
   randomState: 0,
+  monotonicCst: null,
 };
 
 export interface RandomForestState {
@@ -86,6 +89,7 @@ export class RandomForestRegressor implements Regressor<RandomForestParams> {
       minSamplesLeaf: p.minSamplesLeaf,
       l2Regularization: 0,
       maxFeatures,
+      monotonic: p.monotonicCst,
     });
     const counts = new Float64Array(n);
     const grad = new Float64Array(n);

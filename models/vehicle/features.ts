@@ -30,16 +30,26 @@ export interface VehicleEncoding {
 
 /** Order of the columns of the feature matrix: part of the ONNX contract (input 'features'). */
 export const VEHICLE_FEATURE_NAMES = [
-  'make_prior', 'model_prior', 'model_log_count', 'year', 'age_at_listing', 'log_mileage', 'mileage_per_year',
-  'engine_litres', 'fuel', 'transmission', 'body', 'drive', 'trim', 'defects', 'region', 'is_tashkent_city', 'period_index',
+  'make_prior', 'model_prior', 'model_log_count', 'year', 'age_at_listing', 'log_mileage', 'engine_litres', 'fuel', 'transmission', 'body', 'drive', 'trim', 'defects', 'region', 'is_tashkent_city', 'period_index',
 ] as const;
 export const VEHICLE_FEATURE_COUNT = VEHICLE_FEATURE_NAMES.length;
+
+/**
+ * Sane ageing, as constraints on the tree members: all else equal, a newer model year (younger at
+ * listing) never lowers the price and more kilometres never raise it. The data's one exception, a
+ * brand-new car listed at the dealer's controlled price below a one-year-old one (2023 Chevrolets,
+ * see the model card), is a queue premium of that market, not something to value collateral by.
+ * (Mileage per year of age is no feature: it rises with the model year at a fixed mileage, which
+ * would fight the year's constraint.)
+ */
+const MONOTONE: Partial<Record<(typeof VEHICLE_FEATURE_NAMES)[number], 1 | -1>> = { year: 1, age_at_listing: -1, log_mileage: -1 };
+export const VEHICLE_MONOTONIC_CONSTRAINTS: readonly number[] = VEHICLE_FEATURE_NAMES.map((name) => MONOTONE[name] ?? 0);
 
 /** Feature groups as the importance report names them. */
 export const VEHICLE_FEATURE_GROUPS: Record<string, readonly (typeof VEHICLE_FEATURE_NAMES)[number][]> = {
   'make and model': ['make_prior', 'model_prior', 'model_log_count'],
   'model year': ['year', 'age_at_listing'],
-  mileage: ['log_mileage', 'mileage_per_year'],
+  mileage: ['log_mileage'],
   engine: ['engine_litres'],
   fuel: ['fuel'],
   transmission: ['transmission'],
@@ -96,17 +106,16 @@ export function encodeVehicles<T extends Float32Array | Float64Array>(rows: read
     out[o + 3] = r.year;
     out[o + 4] = age;
     out[o + 5] = r.mileageKm === null ? NaN : Math.log1p(r.mileageKm);
-    out[o + 6] = r.mileageKm === null ? NaN : r.mileageKm / Math.max(0.5, age);
-    out[o + 7] = r.engineLitres ?? NaN;
-    out[o + 8] = r.fuel === null ? NaN : FUELS.indexOf(r.fuel);
-    out[o + 9] = r.transmission === null ? NaN : TRANSMISSIONS.indexOf(r.transmission);
-    out[o + 10] = r.body === null ? NaN : BODY_TYPES.indexOf(r.body);
-    out[o + 11] = r.drive === null ? NaN : DRIVES.indexOf(r.drive);
-    out[o + 12] = r.trim ?? NaN;
-    out[o + 13] = r.defects === null ? NaN : r.defects ? 1 : 0;
-    out[o + 14] = r.region === null ? NaN : REGION_IDS.indexOf(r.region);
-    out[o + 15] = r.region === null ? NaN : r.region === 'tashkent_city' ? 1 : 0;
-    out[o + 16] = period;
+    out[o + 6] = r.engineLitres ?? NaN;
+    out[o + 7] = r.fuel === null ? NaN : FUELS.indexOf(r.fuel);
+    out[o + 8] = r.transmission === null ? NaN : TRANSMISSIONS.indexOf(r.transmission);
+    out[o + 9] = r.body === null ? NaN : BODY_TYPES.indexOf(r.body);
+    out[o + 10] = r.drive === null ? NaN : DRIVES.indexOf(r.drive);
+    out[o + 11] = r.trim ?? NaN;
+    out[o + 12] = r.defects === null ? NaN : r.defects ? 1 : 0;
+    out[o + 13] = r.region === null ? NaN : REGION_IDS.indexOf(r.region);
+    out[o + 14] = r.region === null ? NaN : r.region === 'tashkent_city' ? 1 : 0;
+    out[o + 15] = period;
   }
   return out;
 }

@@ -6,13 +6,15 @@
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
 import type { IntervalCalibration } from '../ensemble/conformal';
-import type { AccuracyClass } from '../ensemble/confidence';
+import type { AccuracyClass, ConfidenceLevelAccuracy, ConfidenceWidths } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import * as versions from '../ensemble/versions';
 import type { DataSnapshot } from '../ingest';
 import type { VehicleIngestReport } from './ingest';
 import type { VehicleEncoding } from './features';
 import type { VehicleMarketReference } from './market';
+import type { DriftAllowance, ForwardSplitDrift } from './drift';
+import type { VehicleMarketIndex } from './market-index';
 
 export const VEHICLE_DIR = join(ARTIFACTS_DIR, 'vehicle');
 export const VEHICLE_ONNX_FILE = 'ensemble.onnx';
@@ -33,6 +35,14 @@ export interface VehicleEvaluationReport {
   bySource: Record<string, AccuracyMetrics>;
 }
 
+/** The plain interval of a valuation on the make's or the segment's level (no σ(x): the scale model never saw such rows). */
+export interface VehicleBasisCalibration {
+  /** Conformal quantile of |log residual| of rows predicted without their group. */
+  q: number;
+  rows: number;
+  protocol: string;
+}
+
 export interface VehicleManifest {
   kind: 'vehicle';
   version: string;
@@ -45,18 +55,32 @@ export interface VehicleManifest {
   onnx: { file: string; input: string; output: string; columns: string[] };
   members: { name: string; algorithm: string; weight: number; hyperparameters: Record<string, unknown> }[];
   intervals: IntervalCalibration;
+  /** The market index the training rows were levelled by (the `vehicleMarketIndex` query). */
+  marketIndex: VehicleMarketIndex;
+  /** How much the interval widens per month past the newest data. */
+  drift: DriftAllowance;
+  /** Intervals of valuations on the make's level (model not held) and on the segment's (make too thin). */
+  bases: { make: VehicleBasisCalibration; segment: VehicleBasisCalibration; minMakeListings: number };
   market: VehicleMarketReference;
   /** The honesty rule: fewer training listings of a make and model than this → no valuation. */
   minListings: number;
   /** Fewer than this → valued, but flagged THIN_MODEL_DATA (the interval widens, confidence falls). */
   thinListings: number;
+  /** Ends of the confidence rule's width term, from the oldest forward split's calibrated widths. */
+  confidenceWidths: ConfidenceWidths;
   evaluation: {
+    /** The newest forward split. */
     headline: VehicleEvaluationReport;
+    /** Every forward split, oldest first, with its gap and the allowance it was scored with. */
+    forward: (VehicleEvaluationReport & { drift: ForwardSplitDrift; allowancePerMonth: number })[];
+    /** In-period k-fold: labelled so, not a headline. */
     kfold: VehicleEvaluationReport;
-    /** The served intervals (with the drift allowance) on the k-fold rows: their coverage and width where the market did not move. */
-    kfoldWithDriftAllowance: { intervalCoverage: number; medianIntervalWidth: number };
+    unseenModel: VehicleEvaluationReport;
+    unseenMake: VehicleEvaluationReport;
+    /** The headline's rows at each confidence level the rule gives them (before flags). */
+    byConfidence: ConfidenceLevelAccuracy[];
     featureImportance: { feature: string; importance: number }[];
   };
-  /** Accuracy class per group used by the confidence rule (headline where it has 30+ rows, else k-fold, else low). */
+  /** Accuracy class per group used by the confidence rule (its forward accuracy, oldest split with 30+ rows first; else low). */
   groupAccuracy: Record<string, AccuracyClass>;
 }

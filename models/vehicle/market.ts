@@ -6,7 +6,7 @@
 import { quantile } from '../ensemble/metrics';
 import { groupBy } from '../ingest/outliers';
 import { vehicleGroup } from './features';
-import type { VehicleCatalogEntry } from './valuation';
+import { badgeFamily } from './vocabulary';
 
 export interface VehicleGroupMarket {
   /** Training listings of this make and model, all years and periods. */
@@ -19,8 +19,16 @@ export interface VehicleGroupMarket {
 export interface VehicleMarketReference {
   /** By vehicleGroup (badge family make + model). */
   group: Record<string, VehicleGroupMarket>;
-  /** The catalogue as listed (makes as the sellers named them). */
-  catalog: VehicleCatalogEntry[];
+  /** Training listings per badge family (Chevrolet counts Daewoo and Ravon): whether a make can stand for its unlisted models. */
+  make: Record<string, number>;
+  /** The makes and models as listed (makes as the sellers named them); the runtime adds how each is valued. */
+  catalog: VehicleCatalogRow[];
+}
+
+export interface VehicleCatalogRow {
+  make: string;
+  listings: number;
+  models: { model: string; listings: number; years: { from: number; to: number } }[];
 }
 
 export const MIN_YEAR_ROWS = 3;
@@ -47,14 +55,14 @@ export function vehicleMarketReference(rows: readonly VehicleMarketRow[]): Vehic
     }
     group[id] = { listings: listings.length, years: { from: Math.min(...years), to: Math.max(...years) }, medianPriceByYear };
   }
-  const catalog: VehicleCatalogEntry[] = [...groupBy(rows, (r) => r.make)].map(([make, listings]) => ({
+  const catalog: VehicleCatalogRow[] = [...groupBy(rows, (r) => r.make)].map(([make, listings]) => ({
     make,
     listings: listings.length,
     models: [...groupBy(listings, (r) => r.model)].map(([model, ofModel]) => {
       const years = ofModel.map((r) => r.year);
-      return { model, listings: ofModel.length, years: { from: Math.min(...years), to: Math.max(...years) }, basis: 'model' as const, accuracyClass: 'low' as const };
+      return { model, listings: ofModel.length, years: { from: Math.min(...years), to: Math.max(...years) } };
     }).sort((a, b) => b.listings - a.listings),
-    otherModels: null,
   })).sort((a, b) => b.listings - a.listings);
-  return { group, catalog };
+  const make = Object.fromEntries([...groupBy(rows, (r) => badgeFamily(r.make))].map(([family, listings]) => [family, listings.length]));
+  return { group, make, catalog };
 }

@@ -1,28 +1,54 @@
 /**
  * Vehicle serving: loads one artifact version and values requests vectorised (one ONNX session
- * call for the whole batch). A make and model with too little market data gets no number at all;
- * a thin one, a model year outside what the data covers, or a market older than a year widen the
- * interval and lower the confidence.
+ * call for the whole batch).
+ *
+ * A request is valued on its make and model's own market data; a model the data does not hold, on
+ * its make's level; a make with too little data, on the market segment's level for the body, engine
+ * and year given; each basis with its own calibrated interval. Without even a body type there is no
+ * segment to stand on: INSUFFICIENT_MARKET_DATA. The market index moves the estimate to the
+ * valuation date within the data; past the newest data the level is held and the interval widens
+ * by the measured drift allowance per month.
  */
-import { confidence } from '../ensemble/confidence';
+import { confidence, type AccuracyClass } from '../ensemble/confidence';
 import { LoadedEnsemble } from '../ensemble/artifact';
+import type { IntervalCalibration } from '../ensemble/conformal';
 import { periodIndex } from '../ensemble/encoding';
 import { versionSummary } from '../ensemble/publish';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { driftAllowance } from './drift';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleManifest } from './manifest';
-import { InsufficientMarketDataError, type VehicleCatalogEntry, type VehicleMarketIndexSeries, type VehicleModelSummary, type VehicleRequest, type VehicleRuntime, type VehicleValue } from './valuation';
+import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS } from './market-index';
+import {
+  InsufficientMarketDataError, type VehicleBasis, type VehicleCatalogEntry, type VehicleMarketIndexSeries, type VehicleModelSummary,
+  type VehicleRequest, type VehicleRuntime, type VehicleValue,
+} from './valuation';
+import { badgeFamily, MAKES, modelsOf } from './vocabulary';
 
-/** Flags that describe an input unlike the training data, or a market that has moved since: each widens the interval. */
-export const VEHICLE_OUT_OF_DISTRIBUTION_FLAGS = new Set(['THIN_MODEL_DATA', 'YEAR_OUTSIDE_MODEL_DATA', 'UNUSUAL_MILEAGE', 'MARKET_DATA_OLDER_THAN_12_MONTHS']);
+/** Flags that describe an input unlike the training data: each widens the interval. */
+export const VEHICLE_OUT_OF_DISTRIBUTION_FLAGS = new Set(['THIN_MODEL_DATA', 'YEAR_OUTSIDE_MODEL_DATA', 'UNUSUAL_MILEAGE']);
+/** The market data is older than this at the valuation date: flagged, and the confidence is never 'high'. */
+const STALE_DATA_MONTHS = 12;
+const STALE_FLAG = 'MARKET_DATA_OLDER_THAN_12_MONTHS';
+/** What each basis flags: a valuation not on the model's own data says so. */
+const BASIS_FLAGS: Readonly<Record<VehicleBasis, string | null>> = { model: null, make: 'MODEL_NOT_IN_MARKET_DATA', segment: 'MAKE_NOT_IN_MARKET_DATA' };
 
 export class VehicleModelSet implements VehicleRuntime {
+  /** The plain interval of each basis that is not the model's own, as a calibration the shared estimate reads. */
+  private readonly basisCalibration: Record<'make' | 'segment', IntervalCalibration>;
+
   private constructor(
     readonly manifest: VehicleManifest,
     private readonly ensemble: LoadedEnsemble,
-    /** When valuations are made: the market data's age is measured against it. */
+    /** When valuations are made: the default valuation date, and what the market data's age is measured against. */
     private readonly now: () => Date,
-  ) {}
+  ) {
+    const plain = (basis: 'make' | 'segment'): IntervalCalibration => {
+      const { q, rows } = manifest.bases[basis];
+      return { ...manifest.intervals, scale: null, global: q, district: { [basis]: { q, n: rows, own: true } } };
+    };
+    this.basisCalibration = { make: plain('make'), segment: plain('segment') };
+  }
 
   static async load(version: string, root = VEHICLE_DIR, now: () => Date = () => new Date()): Promise<VehicleModelSet> {
     const manifest = readManifest(version, root);
@@ -34,24 +60,46 @@ export class VehicleModelSet implements VehicleRuntime {
   }
 
   async value(requests: readonly VehicleRequest[]): Promise<(VehicleValue | InsufficientMarketDataError)[]> {
-    const { manifest } = this;
-    const listings = requests.map((r) => manifest.market.group[vehicleGroup(r)]?.listings ?? 0);
-    const valued = requests.map((_, i) => i).filter((i) => listings[i] >= manifest.minListings);
-    const period = manifest.features.encoding.newestPeriod;
+    const bases = requests.map((r) => this.basisOf(r));
+    const valued = requests.map((_, i) => i).filter((i) => bases[i] !== null);
+    // Trees cannot extrapolate in time: features are read at the newest period, the index sets the level.
+    const period = this.manifest.features.encoding.newestPeriod;
     const rows: VehicleFeatureSource[] = valued.map((i) => ({ ...requests[i], period }));
-    const outputs = rows.length ? await this.ensemble.run(encodeVehicles(rows, manifest.features.encoding, new Float32Array(rows.length * VEHICLE_FEATURE_COUNT)), rows.length) : [];
-    const results: (VehicleValue | InsufficientMarketDataError)[] = requests.map((r, i) => new InsufficientMarketDataError(r.make, r.model, listings[i]));
-    valued.forEach((i, k) => (results[i] = this.assess(requests[i], outputs[k].memberLogs, outputs[k].sigma)));
+    const outputs = rows.length ? await this.ensemble.run(encodeVehicles(rows, this.manifest.features.encoding, new Float32Array(rows.length * VEHICLE_FEATURE_COUNT)), rows.length) : [];
+    const results: (VehicleValue | InsufficientMarketDataError)[] = requests.map((r) => new InsufficientMarketDataError(r.make, r.model, this.listingsOf(r)));
+    valued.forEach((i, k) => (results[i] = this.assess(requests[i], bases[i]!, outputs[k].memberLogs, outputs[k].sigma)));
     return results;
   }
 
-  private assess(request: VehicleRequest, memberLogs: number[], sigma: number): VehicleValue {
+  /** What the estimate can stand on, or null when nothing can (no model data, no make data, no body). */
+  private basisOf(request: VehicleRequest): VehicleBasis | null {
+    const { manifest } = this;
+    if (request.model !== null && this.listingsOf(request) >= manifest.minListings) return 'model';
+    if ((manifest.market.make[badgeFamily(request.make)] ?? 0) >= manifest.bases.minMakeListings) return 'make';
+    return request.body !== null ? 'segment' : null;
+  }
+
+  private listingsOf(request: Pick<VehicleRequest, 'make' | 'model'>): number {
+    return request.model === null ? 0 : this.manifest.market.group[vehicleGroup(request)]?.listings ?? 0;
+  }
+
+  private assess(request: VehicleRequest, basis: VehicleBasis, memberLogs: number[], sigma: number): VehicleValue {
     const { manifest } = this;
     const group = vehicleGroup(request);
-    const market = manifest.market.group[group];
-    const before = this.inputFlags(request);
+    const market = basis === 'model' ? manifest.market.group[group] : undefined;
+    const valuationDate = (request.valuationDate ?? this.now().toISOString()).slice(0, 10);
+    const period = valuationDate.slice(0, 7);
+    const index = manifest.marketIndex;
+    const logLevel = vehicleLevelAt(index, request.make, period);
+    const dataAgeMonths = monthsPastIndex(index, period);
+    const allowance = driftAllowance(manifest.drift, dataAgeMonths);
+
+    const before = this.inputFlags(request, basis, dataAgeMonths);
     const oodCount = before.filter((f) => VEHICLE_OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
-    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high } = ensembleEstimate(memberLogs, this.ensemble.weights, 1, manifest.intervals, group, oodCount, sigma);
+    const [calibration, calibrationGroup, scale] = basis === 'model' ? [manifest.intervals, group, sigma] : [this.basisCalibration[basis], basis, 1];
+    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, halfWidth, calibratedHalfWidth } = ensembleEstimate(
+      memberLogs.map((v) => v + logLevel), this.ensemble.weights, 1, calibration, calibrationGroup, oodCount, scale, allowance,
+    );
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
     const median = market?.medianPriceByYear[String(request.year)]?.median ?? null;
     const deviation = median ? rawEstimate / median - 1 : null;
@@ -60,38 +108,50 @@ export class VehicleModelSet implements VehicleRuntime {
     if (modelSpread > 0.2) flags.push('MODELS_DISAGREE');
     if (request.askingPrice !== null && request.askingPrice < interval.low) flags.push('ASKING_PRICE_BELOW_INTERVAL');
     if (request.askingPrice !== null && request.askingPrice > interval.high) flags.push('ASKING_PRICE_ABOVE_INTERVAL');
+    // The rule reads the in-period width: the drift allowance is the same for every valuation of a
+    // date, and the data's age is stated apart (marketLevel) and caps the level below 'high'.
+    const groupClass: AccuracyClass = basis === 'model' ? manifest.groupAccuracy[group] ?? 'low' : 'low';
+    const rated = confidence(2 * Math.sinh(calibratedHalfWidth), modelSpread, groupClass, flags.filter((f) => f !== STALE_FLAG).length, manifest.confidenceWidths);
+    const stale = flags.includes(STALE_FLAG);
     return {
       estimate: roundTo(rawEstimate, 100),
       currency: 'USD',
       interval,
-      confidence: confidence((high - low) / rawEstimate, modelSpread, manifest.groupAccuracy[group] ?? 'low', flags.length),
+      confidence: stale && rated.level === 'high' ? { ...rated, level: 'medium' } : rated,
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
         groupMedianPrice: median,
         deviationFromGroupMedian: deviation === null ? null : round3(deviation),
-        marketListings: market?.listings ?? 0,
+        marketListings: this.listingsOf(request),
         modelSpread: round3(modelSpread),
         flags,
       },
-      basis: 'model',
-      marketLevel: { valuationDate: (request.valuationDate ?? this.now().toISOString()).slice(0, 10), newestDataPeriod: manifest.features.encoding.newestPeriod, dataAgeMonths: 0, indexRatio: 1, intervalWidening: 0 },
+      basis,
+      marketLevel: {
+        valuationDate,
+        newestDataPeriod: index.newestPeriod,
+        dataAgeMonths,
+        indexRatio: round3(Math.exp(logLevel)),
+        // high − low = 2·estimate·sinh(q): the interval's growth over the same valuation within the data.
+        intervalWidening: allowance > 0 ? round3(Math.sinh(halfWidth) / Math.sinh(calibratedHalfWidth) - 1) : 0,
+      },
       modelVersion: manifest.version,
     };
   }
 
   /** Flags known before the price is estimated. */
-  private inputFlags(request: VehicleRequest): string[] {
+  private inputFlags(request: VehicleRequest, basis: VehicleBasis, dataAgeMonths: number): string[] {
     const { manifest } = this;
     const market = manifest.market.group[vehicleGroup(request)];
     const flags: string[] = [];
-    if (!market || market.listings < manifest.thinListings) flags.push('THIN_MODEL_DATA');
-    if (market && (request.year < market.years.from - 1 || request.year > market.years.to + 1)) flags.push('YEAR_OUTSIDE_MODEL_DATA');
-    const newest = periodIndex(manifest.features.encoding.newestPeriod);
-    const at = this.now();
-    const monthsOld = (at.getUTCFullYear() - 2020) * 12 + at.getUTCMonth() - newest;
-    const age = Math.max(0.5, 2020 + newest / 12 - request.year);
+    const basisFlag = BASIS_FLAGS[basis];
+    if (basisFlag) flags.push(basisFlag);
+    if (basis === 'model' && market.listings < manifest.thinListings) flags.push('THIN_MODEL_DATA');
+    if (basis === 'model' && (request.year < market.years.from - 1 || request.year > market.years.to + 1)) flags.push('YEAR_OUTSIDE_MODEL_DATA');
+    const newestYear = Number(manifest.features.encoding.newestPeriod.slice(0, 4));
+    const age = Math.max(0.5, newestYear + 0.5 - request.year);
     if (request.mileageKm !== null && request.mileageKm / age > 60_000) flags.push('UNUSUAL_MILEAGE');
-    if (monthsOld > 12) flags.push('MARKET_DATA_OLDER_THAN_12_MONTHS');
+    if (dataAgeMonths > STALE_DATA_MONTHS) flags.push(STALE_FLAG);
     return flags;
   }
 
@@ -107,12 +167,41 @@ export class VehicleModelSet implements VehicleRuntime {
     };
   }
 
+  /** The makes and models the data holds, and the catalogue's makes it does not, with how each is valued. */
   catalog(): VehicleCatalogEntry[] {
-    return this.manifest.market.catalog;
+    const { manifest } = this;
+    const otherModels = (make: string): VehicleBasis => ((manifest.market.make[badgeFamily(make)] ?? 0) >= manifest.bases.minMakeListings ? 'make' : 'segment');
+    const listed = manifest.market.catalog.map((row) => ({
+      make: row.make,
+      listings: row.listings,
+      otherModels: otherModels(row.make),
+      models: row.models.map((m) => ({
+        ...m,
+        basis: m.listings >= manifest.minListings ? ('model' as const) : otherModels(row.make),
+        accuracyClass: manifest.groupAccuracy[vehicleGroup({ make: row.make, model: m.model })] ?? ('low' as const),
+      })),
+    }));
+    const seen = new Set(listed.map((e) => e.make));
+    const unlisted = MAKES.filter((m) => !seen.has(m.name)).map((m) => ({
+      make: m.name,
+      listings: 0,
+      otherModels: otherModels(m.name),
+      models: modelsOf(m.name).map((model) => ({ model, listings: 0, years: null, basis: otherModels(m.name), accuracyClass: 'low' as const })),
+    }));
+    return [...listed, ...unlisted];
   }
 
   marketIndex(): VehicleMarketIndexSeries[] {
-    return [];
+    const index = this.manifest.marketIndex;
+    return VEHICLE_SEGMENTS.map((segment) => {
+      const { makes, points, steps } = index.segments[segment];
+      return {
+        segment,
+        makes,
+        points: points.map((p) => ({ period: p.period, index: round3(Math.exp(p.logLevel)), low: round3(Math.exp(p.logLevel - 1.96 * p.se)), high: round3(Math.exp(p.logLevel + 1.96 * p.se)), listings: p.listings })),
+        movesPerYear: steps.map((s) => ({ from: s.from, to: s.to, change: round3((s.change * 12) / Math.max(1, periodIndex(s.to) - periodIndex(s.from))) })),
+      };
+    });
   }
 
   async close(): Promise<void> {

@@ -1,45 +1,62 @@
 /**
- * Training of one vehicle version: ingest → features → ensemble → calibrated intervals →
- * evaluation, with the cross-fitting of models/ensemble (the residential models' code).
+ * Training of one vehicle version: ingest → market index → features → ensemble → calibrated
+ * intervals → evaluation, with the cross-fitting of models/ensemble (the residential models' code).
  *
- * Evaluation:
- * - headline: a split by time and source. Fit on the mid-2022 avtoelon scrape (all makes); test on
- *   the August 2023 scrape (Chevrolet only), fourteen months later, when prices had risen about a
- *   quarter. It measures what drift does to a model that has not seen the newer market.
- * - second view: 5-fold cross-validation over all rows (the served model's own out-of-fold view).
- * The served model is fitted on both scrapes, newer listings weighted more.
+ * Evaluation looks like deployment, where the newest data is always older than the valuation:
+ * - forward splits in time: for each snapshot after the first, a model fitted on the snapshots
+ *   before it scores it (2020 → 2022, 2020 + 2022 → 2023). The newest is the headline. Its drift
+ *   allowance comes from the other split only, so the headline's coverage is measured, not fitted.
+ * - unseen model and unseen make: folds by make/model group and by make, the residuals that
+ *   calibrate a valuation on the make's or the market segment's level.
+ * - 5-fold cross-validation over all rows: the in-period view, labelled so.
+ * The served model is fitted on every snapshot, each brought to the newest level by the index.
  */
-import { calibrateIntervals, withDriftAllowance } from '../ensemble/conformal';
-import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, SCALE_FLOOR, type CrossFitConfig, type Dataset } from '../ensemble/cross-fit';
-import type { AccuracyClass } from '../ensemble/confidence';
+import { calibrateIntervals, conformalQuantile, intervalHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
+import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, recencyWeights, subset, SCALE_FLOOR, type CrossFit, type CrossFitConfig, type Dataset, type LevelModel } from '../ensemble/cross-fit';
+import { accuracyByConfidence, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
 import { periodIndex } from '../ensemble/encoding';
+import { quantile } from '../ensemble/metrics';
 import type { MemberSpec } from '../ensemble/weights';
 import type { HistGradientBoostingRegressor } from '../trainers';
+import { allowanceRate, driftAllowance, requiredPerMonth, type DriftAllowance, type ForwardSplitDrift } from './drift';
 import { ingestVehicles, vehicleDataSnapshot, type VehicleRecord } from './ingest';
 import { encodeVehicles, fitVehicleEncoding, vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_FEATURE_NAMES, type VehicleEncoding, type VehicleFeatureSource } from './features';
 import { vehicleMarketReference } from './market';
-import { VEHICLE_ONNX_FILE, VEHICLE_SCALE_COLUMN, type VehicleEvaluationReport, type VehicleManifest } from './manifest';
+import { fitVehicleMarketIndex, monthsPastIndex, vehicleLevelAt, type VehicleMarketIndex } from './market-index';
+import { VEHICLE_ONNX_FILE, VEHICLE_SCALE_COLUMN, type VehicleBasisCalibration, type VehicleEvaluationReport, type VehicleManifest } from './manifest';
 import { VEHICLE_MEMBERS } from './members';
+import { badgeFamily } from './vocabulary';
 
-export const HEADLINE_TRAIN_SOURCES: readonly string[] = ['avtoelon_2022'];
-export const HEADLINE_TEST_SOURCES: readonly string[] = ['avtoelon_chevrolet_2023'];
 const FOLDS = 5;
 const COVERAGE = 0.9;
 /** As for homes: a listing counts half as much for every year it is older than the newest. */
 const RECENCY_HALF_LIFE_MONTHS = 12;
 /**
- * How far σ(x) is trusted. The headline's training rows hold one period, so the forward split that
- * chooses it for homes cannot run inside them; the residential choice (halfway) is carried over,
- * fixed before any vehicle result was seen.
+ * How far σ(x) is trusted. The residential choice (halfway) is carried over, fixed before any
+ * vehicle result was seen.
  */
 const SCALE_POOLING_POWER = 0.5;
-/** Fewer training listings of a make and model than this → no valuation (InsufficientMarketDataError). */
+/** Fewer training listings of a make and model than this → valued on the make's level, not its own. */
 export const MIN_LISTINGS = 5;
-/** Fewer than this → valued but flagged THIN_MODEL_DATA. */
+/** Fewer than this → valued on its own level but flagged THIN_MODEL_DATA. */
 export const THIN_LISTINGS = 30;
+/** A make (badge family) with fewer listings than this cannot stand for its unlisted models: the market segment's level is used. */
+export const MIN_MAKE_LISTINGS = 30;
 const MIN_CLASS_ROWS = 30;
+/** Folds of the unseen-model and unseen-make views: groups hashed into this many. */
+const GROUP_FOLDS = 5;
+
+/** Weight of a listing's copy without its model, relative to the listing. */
+const MASKED_COPY_WEIGHT = 0.5;
 
 const FEATURES = { names: VEHICLE_FEATURE_NAMES, groups: VEHICLE_FEATURE_GROUPS, fit: fitVehicleEncoding, encode: encodeVehicles };
+
+/** The market index as the cross-fitting's level model: fitted on each fit's rows. */
+const MARKET_LEVEL: LevelModel<VehicleFeatureSource, VehicleMarketIndex> = {
+  fit: (rows, y) => fitVehicleMarketIndex(rows, y),
+  at: (index, row) => vehicleLevelAt(index, row.make, row.period),
+  monthsBeyond: (index, row) => monthsPastIndex(index, row.period),
+};
 
 export interface VehicleTrainOptions {
   seed?: number;
@@ -55,12 +72,27 @@ export interface TrainedVehicleVersion {
   headlinePredictions: { group: string; source: string; actual: number; predicted: number; low: number; high: number }[];
 }
 
+/** One forward split: fitted on the snapshots before `test`, scoring it. */
+interface ForwardRun {
+  test: string;
+  testData: Dataset<VehicleFeatureSource>;
+  fit: CrossFit<VehicleFeatureSource>;
+  calibration: IntervalCalibration;
+  consensus: Float64Array;
+  scale: Float64Array;
+  /** Calibrated log half-width per test row (before any allowance). */
+  halfWidth: Float64Array;
+  drift: ForwardSplitDrift;
+  required: Float64Array;
+}
+
 export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicleVersion {
   const started = Date.now();
   const members = options.members ?? VEHICLE_MEMBERS;
   const config: CrossFitConfig<VehicleFeatureSource, VehicleEncoding> = {
     features: FEATURES,
     members,
+    level: MARKET_LEVEL as LevelModel<VehicleFeatureSource>,
     groupOf: vehicleGroup,
     monthOf: (row) => periodIndex(row.period),
     unitsOf: () => 1,
@@ -68,43 +100,68 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
     coverage: COVERAGE,
     folds: FOLDS,
     seed: options.seed ?? 42,
+    // Every listing also without its model, so the trees learn what make, body, engine and year say
+    // when the model is one the data does not hold; only real listings calibrate the model's own interval.
+    maskedCopies: { mask: (row) => ({ ...row, model: null }), weight: MASKED_COPY_WEIGHT },
+    calibratesOn: (row) => row.model !== null,
   };
-  const total = 1 + crossFitSteps(members.length, FOLDS) * 2 + 1;
-  let done = 0;
-  const progress = (step: string) => options.onProgress?.(++done, total, step);
-
   const { records, report } = ingestVehicles();
   const data = toDataset(records);
+  const snapshots = [...new Set(data.rows.map((r) => r.period))].sort();
+  const forwardTests = snapshots.slice(1);
+  const total = 1 + crossFitSteps(members.length, FOLDS) * (forwardTests.length + 1) + crossFitSteps(members.length, GROUP_FOLDS) * 2 + 1;
+  let done = 0;
+  const progress = (step: string) => options.onProgress?.(++done, total, step);
   progress(`ingested ${data.rows.length} vehicle listings`);
 
-  const train = subset(data, (i) => HEADLINE_TRAIN_SOURCES.includes(data.source[i]));
-  const test = subset(data, (i) => HEADLINE_TEST_SOURCES.includes(data.source[i]));
-  const headlineFit = crossFit(train, config, (s) => progress(`headline: ${s}`));
-  const headlineIntervals = headlineFit.intervals(SCALE_POOLING_POWER);
-  const headlinePred = headlineFit.predict(test.rows);
-  const headlineResult = evaluate(test, { consensus: headlinePred.consensus, scale: headlineIntervals.scale(headlinePred.scale) }, headlineIntervals.calibration, config);
-  const headline = evaluationReport('Time and source split: fitted on the mid-2022 avtoelon.uz scrape (all makes), tested on the August 2023 scrape (Chevrolet only) fourteen months later; intervals calibrated on training rows only.', headlineResult, members, headlineFit.weights);
+  // Forward splits in time.
+  const runs = forwardTests.map((test) => forwardRun(data, test, config, progress));
+  // Each split's allowance comes from the other splits; with one split there is no other, and it uses its own (said so).
+  const rateFor = (run: ForwardRun) => {
+    const others = runs.filter((r) => r !== run);
+    return allowanceRate(concat((others.length ? others : [run]).map((r) => r.required)), COVERAGE);
+  };
+  const forward = runs.map((run) => {
+    const perMonth = rateFor(run);
+    const allowance = new Float64Array(run.testData.rows.length).fill(driftAllowance({ perMonth }, run.drift.months));
+    const result = evaluate(run.testData, { consensus: run.consensus, scale: run.scale, allowance }, run.calibration, config);
+    const protocol = `Forward in time: fitted on the snapshots before ${run.test} (newest ${run.drift.newestTrained}), tested on the ${run.testData.rows.length} listings of ${run.test}, ${run.drift.months} months later; in-period intervals widened by a drift allowance of ${pct(perMonth, 2)} a month (log), measured on ${runs.length > 1 ? 'the other forward split' : 'this split itself (no other split exists)'}.`;
+    return { run, perMonth, allowance, result, report: evaluationReport(protocol, result, members, run.fit.weights) };
+  });
+  const headline = forward[forward.length - 1];
+  const drift: DriftAllowance = {
+    perMonth: round5(allowanceRate(concat(runs.map((r) => r.required)), COVERAGE)),
+    coverage: COVERAGE,
+    protocol: `per forward split, the part of each held-out |log residual| beyond its in-period half-width (in quadrature), per month of gap; the ${COVERAGE * 100}% conformal quantile over ${runs.length} split(s) pooled`,
+    splits: runs.map((r) => r.drift),
+  };
 
-  const all = crossFit(data, config, (s) => progress(`k-fold: ${s}`));
+  // The served model: every snapshot, random folds (the in-period calibration).
+  const all = crossFit(data, config, (s) => progress(`served: ${s}`));
   const served = all.intervals(SCALE_POOLING_POWER);
-  // The headline showed prices moving beyond what in-period residuals cover: the served intervals
-  // get the forward split's quantiles where those are wider (the headline model never sees them).
-  const forwardSigma = headlineIntervals.scale(headlinePred.scale);
-  const forwardScores = headlinePred.consensus.map((p, i) => Math.abs(p - test.y[i]) / forwardSigma[i]);
-  const forward = calibrateIntervals(forwardScores, test.rows.map(vehicleGroup), COVERAGE);
-  const servedCalibration = withDriftAllowance(served.calibration, forward, 'quantiles of the headline split (fitted on 2022, scored on 2023) where wider than the in-period ones');
   const oof = { consensus: all.oofConsensus, scale: served.scale(all.sigmaOof) };
-  const kfold = evaluationReport(`${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, cross-conformal intervals before the drift allowance).`, evaluate(data, oof, served.calibration, config), members, all.weights);
-  // What the allowance costs in width, where the market did not move (in-period rows).
-  const withAllowance = evaluate(data, oof, servedCalibration, config).overall;
+  const kfold = evaluationReport(`In-period view only: ${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, every row at its own snapshot's level; no drift allowance). It flatters the model: the forward splits are what a bank will see.`, evaluate(data, oof, served.calibration, config), members, all.weights);
 
-  const featureImportance = permutationImportance(headlineFit, test, FEATURES);
+  // Unseen model and unseen make: what a valuation on the make's or the segment's level can claim.
+  const unseenModel = basisCalibration(data, { ...config, folds: GROUP_FOLDS, foldOf: (row) => `g${hash(vehicleGroup(row)) % GROUP_FOLDS}` }, 'make', progress);
+  const unseenMake = basisCalibration(data, { ...config, folds: GROUP_FOLDS, foldOf: (row) => `m${hash(badgeFamily(row.make)) % GROUP_FOLDS}` }, 'segment', progress);
+
+  const featureImportance = permutationImportance(headline.run.fit, headline.run.testData, FEATURES);
   progress('feature importance');
 
+  // Confidence, rebuilt on the forward splits: the width ends are the oldest split's calibrated
+  // widths (10th and 90th percentiles); a group's class is its forward accuracy (oldest split with
+  // enough rows first, so the headline's own rows never set its class where another split can).
+  const widthRun = runs[0];
+  const confidenceWidths: ConfidenceWidths = { full: round3(quantile(relativeWidths(widthRun.halfWidth), 0.1)), none: round3(quantile(relativeWidths(widthRun.halfWidth), 0.9)) };
   const groupAccuracy: Record<string, AccuracyClass> = {};
   for (const group of new Set(data.rows.map(vehicleGroup))) {
-    groupAccuracy[group] = headline.groups[group]?.n >= MIN_CLASS_ROWS ? headline.groups[group].accuracyClass : kfold.groups[group]?.n >= MIN_CLASS_ROWS ? kfold.groups[group].accuracyClass : 'low';
+    const measured = forward.map((f) => f.report.groups[group]).find((g) => g?.n >= MIN_CLASS_ROWS);
+    groupAccuracy[group] = measured?.accuracyClass ?? 'low';
   }
+  const headlineRows = headline.result.rows.map((row, i) => ({ ...row, calibratedWidth: 2 * Math.sinh(headline.run.halfWidth[i]) }));
+  const byConfidence = accuracyByConfidence(headlineRows, (r) => groupAccuracy[r.group] ?? 'low', confidenceWidths, (r) => r.calibratedWidth);
+
   return {
     manifest: {
       kind: 'vehicle',
@@ -116,21 +173,69 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
       onnx: { file: VEHICLE_ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), VEHICLE_SCALE_COLUMN] },
       members: members.map((spec, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
       intervals: {
-        ...servedCalibration,
-        method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model pooled toward its median with power ${SCALE_POOLING_POWER} (set in advance), weighted quantile per make/model group with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months), raised to the forward split's quantiles where those are wider (drift allowance)`,
+        ...served.calibration,
+        method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model pooled toward its median with power ${SCALE_POOLING_POWER} (set in advance), weighted quantile per make/model group with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months); past the newest data, widened in quadrature by the drift allowance`,
         scale: { column: VEHICLE_SCALE_COLUMN, floor: SCALE_FLOOR, pooling: served.pooling },
       },
+      marketIndex: all.level as VehicleMarketIndex,
+      drift,
+      bases: { make: unseenModel.calibration, segment: unseenMake.calibration, minMakeListings: MIN_MAKE_LISTINGS },
       market: vehicleMarketReference(records),
       minListings: MIN_LISTINGS,
       thinListings: THIN_LISTINGS,
-      evaluation: { headline, kfold, kfoldWithDriftAllowance: { intervalCoverage: withAllowance.intervalCoverage, medianIntervalWidth: withAllowance.medianIntervalWidth }, featureImportance },
+      confidenceWidths,
+      evaluation: {
+        headline: headline.report,
+        forward: forward.map((f) => ({ ...f.report, drift: f.run.drift, allowancePerMonth: round5(f.perMonth) })),
+        kfold,
+        unseenModel: unseenModel.report,
+        unseenMake: unseenMake.report,
+        byConfidence,
+        featureImportance,
+      },
       groupAccuracy,
     },
     fitted: members.map((spec, j) => ({ spec, model: all.models[j] })),
     scaleModel: all.scaleModel,
-    headlineTest: { rows: test.rows, priceUsd: test.priceUsd },
-    headlinePredictions: headlineResult.rows,
+    headlineTest: { rows: headline.run.testData.rows, priceUsd: headline.run.testData.priceUsd },
+    headlinePredictions: headline.result.rows,
   };
+}
+
+/** Fits on the snapshots before `test` and scores `test`: predictions, in-period half-widths, and what drift they leave. */
+function forwardRun(data: Dataset<VehicleFeatureSource>, test: string, config: CrossFitConfig<VehicleFeatureSource, VehicleEncoding>, progress: (step: string) => void): ForwardRun {
+  const train = subset(data, (i) => data.rows[i].period < test);
+  const testData = subset(data, (i) => data.rows[i].period === test);
+  const fit = crossFit(train, config, (s) => progress(`forward ${test}: ${s}`));
+  const intervals = fit.intervals(SCALE_POOLING_POWER);
+  const pred = fit.predict(testData.rows);
+  const scale = intervals.scale(pred.scale);
+  const groups = testData.rows.map(vehicleGroup);
+  const halfWidth = Float64Array.from(scale, (s, i) => intervalHalfWidth(intervals.calibration, groups[i], 0) * s);
+  const index = fit.level as VehicleMarketIndex;
+  const months = monthsPastIndex(index, test);
+  const required = requiredPerMonth(pred.consensus.map((p, i) => Math.abs(p - testData.y[i])), halfWidth, months);
+  return {
+    test, testData, fit, calibration: intervals.calibration, consensus: pred.consensus, scale, halfWidth, required,
+    drift: { test, newestTrained: index.newestPeriod, months, rows: testData.rows.length, perMonth: round5(allowanceRate(required, COVERAGE)) },
+  };
+}
+
+/**
+ * A view where every row is predicted by a model that never saw its group (make and model, or
+ * make): its residuals calibrate the plain (unnormalised) interval of that basis, in period.
+ */
+function basisCalibration(data: Dataset<VehicleFeatureSource>, config: CrossFitConfig<VehicleFeatureSource, VehicleEncoding>, basis: 'make' | 'segment', progress: (step: string) => void): { calibration: VehicleBasisCalibration; report: VehicleEvaluationReport } {
+  const fit = crossFit(data, config, (s) => progress(`unseen ${basis === 'make' ? 'model' : 'make'}: ${s}`));
+  // The listings themselves (their copies without a model come after them).
+  const residuals = fit.oofConsensus.slice(0, fit.originals).map((p, i) => Math.abs(p - data.y[i]));
+  const weights = recencyWeights(data, config);
+  const q = conformalQuantile(residuals, COVERAGE, weights);
+  const calibration = calibrateIntervals(residuals, data.rows.map(() => basis), COVERAGE, undefined, undefined, weights);
+  const result = evaluate(data, { consensus: fit.oofConsensus, scale: new Float64Array(data.rows.length).fill(1) }, calibration, config);
+  const what = basis === 'make' ? 'make and model group' : 'make (badge family)';
+  const report = evaluationReport(`In period, every listing predicted by a model that never saw its ${what} (${GROUP_FOLDS} folds by ${what}): how a request is valued on the ${basis === 'make' ? "make's" : "market segment's"} level; plain conformal interval.`, result, config.members, fit.weights);
+  return { calibration: { q: round5(q), rows: data.rows.length, protocol: report.protocol }, report };
 }
 
 function evaluationReport(protocol: string, result: ReturnType<typeof evaluate>, members: readonly MemberSpec[], weights: readonly number[]): VehicleEvaluationReport {
@@ -148,3 +253,27 @@ function toDataset(records: readonly VehicleRecord[]): Dataset<VehicleFeatureSou
     source: records.map((r) => r.source),
   };
 }
+
+/** The relative width (high − low) / estimate of a log half-width. */
+const relativeWidths = (halfWidths: Float64Array) => halfWidths.map((h) => 2 * Math.sinh(h));
+
+function concat(arrays: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(arrays.reduce((s, a) => s + a.length, 0));
+  let o = 0;
+  for (const a of arrays) {
+    out.set(a, o);
+    o += a.length;
+  }
+  return out;
+}
+
+/** FNV-1a: a stable fold for a group name. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+const pct = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const round5 = (x: number) => Math.round(x * 1e5) / 1e5;

@@ -291,3 +291,49 @@ describe('RidgeRegression', () => {
     expect(est.predict(fromRows([row]))[0]).toBeCloseTo(est.predict(fromRows([filled]))[0], 10);
   });
 });
+
+describe('monotonic constraints (monotonicCst)', () => {
+  // y rises with x0 overall but dips in the middle, and noise on x1: a free model follows the dip.
+  const n = 2000;
+  const rng = mulberry(11);
+  const X = matrix(new Float64Array(n * 2), n, 2);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x0 = rng() * 10;
+    const x1 = rng();
+    X.data[i * 2] = x0;
+    X.data[i * 2 + 1] = x1;
+    y[i] = x0 - 3 * Math.exp(-((x0 - 5) ** 2)) + x1 + 0.1 * (rng() - 0.5);
+  }
+  const grid = matrix(Float64Array.from({ length: 200 }, (_, k) => (k % 2 === 0 ? (k / 2) * 0.1 : 0.5)), 100, 2);
+  const drops = (p: Float64Array) => p.slice(1).filter((v, k) => v < p[k] - 1e-12).length;
+  const models = [
+    ['gradient boosting', (cst: number[] | null) => new HistGradientBoostingRegressor({ maxIter: 60, minSamplesLeaf: 10, monotonicCst: cst, earlyStopping: false })],
+    ['random forest', (cst: number[] | null) => new RandomForestRegressor({ nEstimators: 20, minSamplesLeaf: 5, monotonicCst: cst, randomState: 3 })],
+  ] as const;
+
+  it.each(models)('%s: never falls along a +1 feature, while the free model follows the dip', (_name, make) => {
+    expect(drops(make(null).fit(X, y).predict(grid))).toBeGreaterThan(0);
+    expect(drops(make([1, 0]).fit(X, y).predict(grid))).toBe(0);
+  });
+
+  it.each(models)('%s: -1 makes it never rise', (_name, make) => {
+    const p = make([-1, 0]).fit(X, y.map((v) => -v)).predict(grid);
+    expect(p.slice(1).filter((v, k) => v > p[k] + 1e-12).length).toBe(0);
+  });
+
+  it('refuses a constraint the quantile loss would undo', () => {
+    expect(() => new HistGradientBoostingRegressor({ loss: 'quantile', monotonicCst: [1, 0] }).fit(X, y)).toThrow(/squared_error/);
+  });
+});
+
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
