@@ -5,7 +5,7 @@
  * in input order: the API's reply, or the API's error object for a line that fails (the run goes on;
  * a house the model refuses for too little market data is such a line: INSUFFICIENT_MARKET_DATA).
  * A line's own `"kind": "home" | "vehicle"` says which it is; without one, --kind does (default home),
- * so one file may mix homes and vehicles. A home line's own `valuation_date` dates its value; without
+ * so one file may mix homes and vehicles. A line's own `valuation_date` dates its value; without
  * one, --valuation-date does (default today). Lines are read and valued in chunks (one runtime call per
  * kind per chunk), so memory stays flat whatever the file's size; a model is loaded only once a line
  * needs it.
@@ -40,7 +40,7 @@ export interface ValuateRuntimes {
 export interface ValuateOptions {
   /** The kind of a line without a `kind` field. @default 'home' */
   defaultKind?: ValuationKind;
-  /** The valuation_date of a home line without one (YYYY-MM-DD or YYYY-MM). @default today */
+  /** The valuation_date of a line without one (YYYY-MM-DD or YYYY-MM). @default today */
   valuationDate?: string;
 }
 
@@ -77,10 +77,12 @@ async function withRuntime<R, T>(kind: ValuationKind, loader: (() => Promise<R>)
 type Valuers = { [K in ValuationKind]: KindValuer<unknown> };
 
 function valuers(runtimes: ValuateRuntimes, valuationDate: string | undefined): Valuers {
+  /** The line's own valuation_date, else the run's. */
+  const dated = (body: Record<string, unknown>) =>
+    valuationDate !== undefined && (body.valuation_date === undefined || body.valuation_date === null) ? { ...body, valuation_date: valuationDate } : body;
   const home: KindValuer<{ parsed: NormalisedHomeInput; restWarnings: string[] }> = {
     parse(body) {
-      const dated = valuationDate !== undefined && (body.valuation_date === undefined || body.valuation_date === null) ? { ...body, valuation_date: valuationDate } : body;
-      const { input, warnings } = parseHomeRestBody(dated);
+      const { input, warnings } = parseHomeRestBody(dated(body));
       return { parsed: normaliseHomeInput(input as unknown as HomeInput), restWarnings: warnings };
     },
     value: (items) => withRuntime('home', runtimes.home, items.length, async (runtime) => {
@@ -90,7 +92,7 @@ function valuers(runtimes: ValuateRuntimes, valuationDate: string | undefined): 
   };
   const vehicle: KindValuer<{ parsed: NormalisedVehicleInput; restWarnings: string[] }> = {
     parse(body) {
-      const { input, warnings } = parseVehicleRestBody(body);
+      const { input, warnings } = parseVehicleRestBody(dated(body));
       return { parsed: normaliseVehicleInput(input as unknown as VehicleInput), restWarnings: warnings };
     },
     value: (items) => withRuntime('vehicle', runtimes.vehicle, items.length, async (runtime) => {
@@ -194,7 +196,7 @@ async function main(argv: string[]): Promise<void> {
   if (!input || !output || !VALUATION_KINDS.includes(kind as ValuationKind)) {
     console.error('usage: npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle] [--valuation-date YYYY-MM-DD]');
     console.error('  (a line may carry its own "kind": "home" | "vehicle"; --kind is for lines without one)');
-    console.error('  (a home line may carry its own "valuation_date"; --valuation-date is for lines without one, default today)');
+    console.error('  (a line may carry its own "valuation_date"; --valuation-date is for lines without one, default today)');
     process.exit(2);
   }
   const loaded: { home?: ResidentialModelService; vehicle?: VehicleModelSet } = {};

@@ -13,7 +13,14 @@ export interface FieldSpec {
   /** Other REST spellings accepted for the same field (legacy clients). */
   restAliases?: readonly string[];
   graphql: string;
-  kind: 'string' | 'number' | 'integer' | 'yesno';
+  /**
+   * numberOrText: a number (checked against min/max) or, on REST, a text the field's normalisation
+   * reads (an avtoelon "1.5 (Benzin)" engine cell); the text goes to the GraphQL field `textGraphql`,
+   * since a GraphQL field has one type.
+   */
+  kind: 'string' | 'number' | 'integer' | 'yesno' | 'numberOrText';
+  /** numberOrText only: the GraphQL String field a REST text goes to. */
+  textGraphql?: string;
   required: boolean;
   min?: number;
   max?: number;
@@ -74,6 +81,9 @@ function fieldJsonSchema(f: FieldSpec): Record<string, unknown> {
       return { ...base, type: f.kind, minimum: f.min, maximum: f.maxIsCurrentYear ? undefined : f.max };
     case 'yesno':
       return { ...base, type: ['string', 'boolean'], maxLength: MAX_STRING_LENGTH };
+    case 'numberOrText':
+      // minimum/maximum bind numbers only, minLength/maxLength texts only.
+      return { ...base, type: ['number', 'string'], minimum: f.min, maximum: f.max, minLength: 1, maxLength: MAX_STRING_LENGTH };
   }
 }
 
@@ -89,7 +99,7 @@ export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Rec
       if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no (ha/yo'q, да/нет, true/false)`, f.rest);
       value = parsed;
     }
-    input[f.graphql] = value;
+    input[f.kind === 'numberOrText' && typeof value === 'string' ? textGraphqlName(f) : f.graphql] = value;
   }
   return input;
 }
@@ -100,7 +110,21 @@ export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Rec
  * know them, since a REST route reports the subgraph's error as it is.
  */
 export function checkInputFields(fields: readonly FieldSpec[], input: Readonly<Record<string, unknown>>, now: Date = new Date()): void {
-  for (const f of fields) checkField(f, input[f.graphql], now);
+  for (const f of fields) {
+    if (f.kind !== 'numberOrText') {
+      checkField(f, input[f.graphql], now);
+      continue;
+    }
+    // The number and the text are two GraphQL fields; a required field needs one of them.
+    const text = input[textGraphqlName(f)];
+    checkField({ ...f, kind: 'number', required: f.required && (text === undefined || text === null) }, input[f.graphql], now);
+    checkField({ ...f, kind: 'string', required: false }, text, now);
+  }
+}
+
+function textGraphqlName(f: FieldSpec): string {
+  if (!f.textGraphql) throw new Error(`field ${f.rest} is numberOrText without textGraphql`);
+  return f.textGraphql;
 }
 
 function checkField(f: FieldSpec, value: unknown, now: Date): void {
@@ -127,6 +151,8 @@ function checkField(f: FieldSpec, value: unknown, now: Date): void {
     case 'yesno':
       if (typeof value !== 'string' && typeof value !== 'boolean') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no or true/false`, f.rest);
       return;
+    case 'numberOrText':
+      throw new Error('numberOrText fields are checked as their number and their text (checkInputFields)');
   }
 }
 
@@ -137,7 +163,7 @@ export function rangeMessage(name: string, min: number | undefined, max: number 
   return `${name} must be between ${min} and ${max}`;
 }
 
-/** The REST name of a field given its GraphQL name (unknown names are returned as they are). */
+/** The REST name of a field given its GraphQL name, or its text's (unknown names are returned as they are). */
 export function restFieldName(fields: readonly FieldSpec[], graphqlName: string): string {
-  return fields.find((f) => f.graphql === graphqlName)?.rest ?? graphqlName;
+  return fields.find((f) => f.graphql === graphqlName || f.textGraphql === graphqlName)?.rest ?? graphqlName;
 }

@@ -4,7 +4,7 @@
  * routes and by `npm run valuate`, so a file of API requests is read exactly as the API reads them.
  */
 import type { ResolvedLocation } from '../models/residential/request';
-import type { HomeValue } from '../models/residential/valuation';
+import type { HomeValue, MarketLevel } from '../models/residential/valuation';
 import { HOME_FIELDS } from './home-contract';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 
@@ -36,15 +36,20 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
       flags: v.anomaly.flags,
     },
     location: { district: v.location.district, mahalla: v.location.mahalla, mahalla_id: v.location.mahallaId, matched: v.location.matched },
-    market_level: {
-      valuation_date: v.marketLevel.valuationDate,
-      newest_data_period: v.marketLevel.newestDataPeriod,
-      data_age_months: v.marketLevel.dataAgeMonths,
-      index_ratio: v.marketLevel.indexRatio,
-      interval_widening: v.marketLevel.intervalWidening,
-    },
+    market_level: toMarketLevelRest(v.marketLevel),
     model_version: v.modelVersion,
     valued_at: v.valuedAt,
     warnings: [...restWarnings, ...v.warnings],
+  };
+}
+
+/** The reply's market_level (homes and vehicles alike). */
+export function toMarketLevelRest(m: MarketLevel) {
+  return {
+    valuation_date: m.valuationDate,
+    newest_data_period: m.newestDataPeriod,
+    data_age_months: m.dataAgeMonths,
+    index_ratio: m.indexRatio,
+    interval_widening: m.intervalWidening,
   };
 }

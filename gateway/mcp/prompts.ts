@@ -34,7 +34,7 @@ export function revaluePrompt(a: { collateral: string; kind?: 'home' | 'vehicle'
     onFile,
     '',
     'Steps:',
-    '1. A flat: call value_home with district, area, rooms, floor and total_floors, and mahalla, renovation, building_type, furniture and bathroom when known. With only an address, call geocode_address first and use its matched district and mahalla. A vehicle: call value_vehicle with make, model and year, and mileage, body_type, transmission, fuel, condition and region when known.',
+    '1. A flat: call value_home with district, area, rooms, floor and total_floors, and mahalla, renovation, building_type, furniture and bathroom when known. With only an address, call geocode_address first and use its matched district and mahalla. A vehicle: call value_vehicle with make, model and year, and mileage, engine, body_type, transmission, fuel, drive, trim, condition, paint, colour and region when known (the listing\'s own words will do).',
     '2. Never invent a required detail: if one is missing, ask for it. If a tool answers with an error, read its code: fix the argument it names (suggestions help with UNKNOWN_DISTRICT and UNKNOWN_VEHICLE); INSUFFICIENT_MARKET_DATA means no reliable value exists, so say so instead of estimating.',
     '3. Report the estimate with its 90% interval and confidence level, quoting the tool\'s summary sentence, and the change from the value on file in USD and percent.',
     '4. For a flat, call get_model_accuracy with kind residential and quote the accuracy class of its district; mention any anomaly flags and warnings.',

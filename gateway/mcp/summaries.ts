@@ -48,7 +48,9 @@ function marketAge(m: HomeReply['market_level']): string {
 }
 
 export function vehicleSummary(r: VehicleReply): string {
-  return `${r.vehicle.make} ${r.vehicle.model} ${r.vehicle.year}: ${valuation(r).replace(/^E/, 'e')}. ${grouped(r.anomaly.market_listings)} market listings of this make and model; model ${r.model_version}.${remarks(r.anomaly.flags, r.warnings)}`;
+  const name = r.vehicle.model === null ? `${r.vehicle.make} (a model the catalogue does not list)` : `${r.vehicle.make} ${r.vehicle.model}`;
+  const basis = r.basis === 'model' ? '' : ` Valued on the ${r.basis}'s level, with a wider interval.`;
+  return `${name} ${r.vehicle.year}: ${valuation(r).replace(/^E/, 'e')}. ${grouped(r.anomaly.market_listings)} market listings of this make${r.vehicle.model === null ? '' : ' and model'}; model ${r.model_version}.${basis}${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
 }
 
 export function locationSummary(r: LocationReply): string {

@@ -76,7 +76,8 @@ const valueVehicle: ToolDefinition<replies.VehicleReply> = {
   title: 'Value a used vehicle',
   description: [
     'Value a used car, van or truck sold in Uzbekistan as loan collateral: market value in USD with a calibrated 90% prediction interval, a confidence level, each ensemble model\'s estimate, the catalogue\'s name for the vehicle, and anomaly checks against the same make, model and year (market_listings says how much market data backs the estimate).',
-    'Required: make, model, year; the rest sharpens the estimate. Names accept English, Uzbek and Russian spellings (Шевроле → Chevrolet). An unknown make or model fails with UNKNOWN_VEHICLE and suggestions (Toyta → Toyota); a make and model with too little market data fails with INSUFFICIENT_MARKET_DATA: then do not guess a value. No VIN or number plate.',
+    'Required: make, model, year; the rest sharpens the estimate. Names accept English, Uzbek and Russian spellings (Шевроле → Chevrolet) and avtoelon.uz\'s own words: the trim in the model ("Cobalt, 4 pozitsiya EVRO"), engine as "1.5 (Benzin)", paint ("Kraska toza", "Pyatno bor", "Kraskasi bor", "To\'liq kraskalangan"), colour ("Oq"). An optional value that is not recognised is ignored with a warning. The reply\'s vehicle says what was understood (catalogue names and codes), basis what the estimate stands on (model, make or segment) and market_level how old the market data is; valuation_date (YYYY-MM-DD, default today) values the car at another date.',
+    'An unknown make, or a misspelt model, fails with UNKNOWN_VEHICLE and suggestions (Toyta → Toyota): ask, or retry with a suggestion. A model of a known make that the catalogue does not list is valued on the make\'s level with a wider interval and a warning (vehicle.model null). A make and model with too little market data fails with INSUFFICIENT_MARKET_DATA: then do not guess a value. No VIN or number plate.',
     CONVENTIONS,
   ].join(' '),
   input: schemas.VEHICLE_INPUT,

@@ -1,5 +1,8 @@
 /** JSON Schemas of REST replies: fastify serialises with them, and OpenAPI publishes them. */
+import { VEHICLE_BASES } from '../../models/vehicle/valuation';
+import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from '../../models/vehicle/vocabulary';
 import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
+import { VALUED_VEHICLE_DESCRIPTIONS, VALUED_VEHICLE_DESCRIPTION, VEHICLE_BASIS_DESCRIPTION } from '../../schema/vehicle-contract';
 
 const number = { type: 'number' } as const;
 const nullableNumber = { type: ['number', 'null'] } as const;
@@ -26,6 +29,19 @@ const VALUATION_TRAILER = {
   model_version: string,
   valued_at: { type: 'string', format: 'date-time' },
   warnings: strings,
+} as const;
+
+/** The reply's market_level (homes and vehicles). */
+const MARKET_LEVEL = {
+  type: 'object', required: ['valuation_date', 'newest_data_period', 'data_age_months', 'index_ratio', 'interval_widening'],
+  description: MARKET_LEVEL_DESCRIPTION,
+  properties: {
+    valuation_date: { ...string, format: 'date', description: MARKET_LEVEL_DESCRIPTIONS.valuationDate },
+    newest_data_period: { ...string, description: MARKET_LEVEL_DESCRIPTIONS.newestDataPeriod },
+    data_age_months: { type: 'integer', description: MARKET_LEVEL_DESCRIPTIONS.dataAgeMonths },
+    index_ratio: { ...number, description: MARKET_LEVEL_DESCRIPTIONS.indexRatio },
+    interval_widening: { ...number, description: MARKET_LEVEL_DESCRIPTIONS.intervalWidening },
+  },
 } as const;
 
 /** A valuation reply: the reply's leading fields (`property_type` for homes), the shared fields with the reply's own (`price_per_m2` after `currency` for homes), then version, time, warnings. */
@@ -61,20 +77,29 @@ export function homeResponseJsonSchema(): Record<string, unknown> {
         type: 'object', required: ['district', 'matched'],
         properties: { district: string, mahalla: nullableString, mahalla_id: nullableString, matched: { type: 'string', enum: ['mahalla', 'district'] } },
       },
-      market_level: {
-        type: 'object', required: ['valuation_date', 'newest_data_period', 'data_age_months', 'index_ratio', 'interval_widening'],
-        description: MARKET_LEVEL_DESCRIPTION,
-        properties: {
-          valuation_date: { ...string, format: 'date', description: MARKET_LEVEL_DESCRIPTIONS.valuationDate },
-          newest_data_period: { ...string, description: MARKET_LEVEL_DESCRIPTIONS.newestDataPeriod },
-          data_age_months: { type: 'integer', description: MARKET_LEVEL_DESCRIPTIONS.dataAgeMonths },
-          index_ratio: { ...number, description: MARKET_LEVEL_DESCRIPTIONS.indexRatio },
-          interval_widening: { ...number, description: MARKET_LEVEL_DESCRIPTIONS.intervalWidening },
-        },
-      },
+      market_level: MARKET_LEVEL,
     },
   });
 }
+
+const nullableCode = (codes: readonly string[], description: string) => ({ type: ['string', 'null'], enum: [...codes, null], description });
+
+/** The reply's `vehicle`: what was understood (schema/vehicle-rest.ts ValuedVehicle), in REST names. */
+const VALUED_VEHICLE = {
+  make: { ...string, description: VALUED_VEHICLE_DESCRIPTIONS.make },
+  model: { ...nullableString, description: VALUED_VEHICLE_DESCRIPTIONS.model },
+  year: { type: 'integer' },
+  trim: { type: ['integer', 'null'], description: VALUED_VEHICLE_DESCRIPTIONS.trim },
+  engine: { ...nullableNumber, description: VALUED_VEHICLE_DESCRIPTIONS.engine },
+  fuel: nullableCode(FUELS, VALUED_VEHICLE_DESCRIPTIONS.fuel),
+  transmission: nullableCode(TRANSMISSIONS, VALUED_VEHICLE_DESCRIPTIONS.transmission),
+  body_type: nullableCode(BODY_TYPES, VALUED_VEHICLE_DESCRIPTIONS.bodyType),
+  drive: nullableCode(DRIVES, VALUED_VEHICLE_DESCRIPTIONS.drive),
+  region: nullableCode(REGION_IDS, VALUED_VEHICLE_DESCRIPTIONS.region),
+  condition: nullableCode(['good', 'needs_repair'], VALUED_VEHICLE_DESCRIPTIONS.condition),
+  paint: nullableCode(PAINTS, VALUED_VEHICLE_DESCRIPTIONS.paint),
+  colour: nullableCode(COLOURS, VALUED_VEHICLE_DESCRIPTIONS.colour),
+} as const;
 
 export function vehicleResponseJsonSchema(): Record<string, unknown> {
   return valuationResponseJsonSchema({
@@ -91,9 +116,11 @@ export function vehicleResponseJsonSchema(): Record<string, unknown> {
     },
     subject: {
       vehicle: {
-        type: 'object', required: ['make', 'model', 'year'], description: 'The vehicle valued, as the catalogue names it',
-        properties: { make: string, model: string, year: { type: 'integer' } },
+        type: 'object', required: Object.keys(VALUED_VEHICLE), description: VALUED_VEHICLE_DESCRIPTION,
+        properties: VALUED_VEHICLE,
       },
+      basis: { type: 'string', enum: [...VEHICLE_BASES], description: VEHICLE_BASIS_DESCRIPTION },
+      market_level: MARKET_LEVEL,
     },
   });
 }

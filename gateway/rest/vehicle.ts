@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
-import { parseVehicleRestBody, toVehicleRestResponse, type VehicleValuationView } from '../../schema/vehicle-rest';
+import { parseVehicleRestBody, toVehicleRestResponse, VALUED_VEHICLE_SELECTION, type VehicleValuationView } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
 import { documentRoute } from '../ops/openapi';
 import { executeForRest } from './execute';
@@ -20,7 +20,9 @@ export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL
       confidence { level score }
       models { name estimate }
       anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags }
-      vehicle { make model year }
+      vehicle { ${VALUED_VEHICLE_SELECTION} }
+      basis
+      marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
       modelVersion valuedAt warnings
     }
   }` };
@@ -34,7 +36,7 @@ documentRoute({
   method: 'post',
   path: '/api/predict/vehicle',
   summary: 'Value a used vehicle (API key)',
-  description: 'Estimate, calibrated interval, confidence, per-model estimates and anomaly data, as for homes. An unknown make or model: 400 UNKNOWN_VEHICLE with suggestions; a make and model with too little market data to value honestly: 422 INSUFFICIENT_MARKET_DATA.',
+  description: "Estimate, calibrated interval, confidence, per-model estimates and anomaly data, as for homes, with what the estimate stands on (basis), the market level (market_level) and the vehicle as understood (vehicle: catalogue names and codes). Fields take avtoelon.uz's own words: the trim in the model name (\"Cobalt, 4 pozitsiya EVRO\"), the engine cell (\"1.5 (Benzin)\"), a paint condition in condition or paint. An optional name that is not recognised is ignored with a warning; a wrong type or range is 400 INVALID_PARAMETER. An unknown make, or a misspelt model: 400 UNKNOWN_VEHICLE with suggestions; a model of a known make that the catalogue does not list is valued on the make's level with a warning (vehicle.model null) where the model can; a make and model with too little market data to value honestly: 422 INSUFFICIENT_MARKET_DATA.",
   security: 'apiKey',
   requestBody: vehicleRouteSchema.body,
   responses: vehicleRouteSchema.response,

@@ -4,7 +4,8 @@
  * so every surface validates and normalises the same way.
  */
 import { ApiError } from '../../schema/errors';
-import { checkInputFields, rangeMessage, restFieldName, STRING_FORMATS } from '../../schema/field-table';
+import { checkInputFields, rangeMessage, restFieldName } from '../../schema/field-table';
+import { parseValuationDate, type ValuationDateRange } from '../../schema/valuation-date';
 import { HOME_FIELDS, HOUSE_STOREYS, M2_PER_SOTKA } from '../../schema/home-contract';
 import {
   DISTRICT_NAMES, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
@@ -275,27 +276,14 @@ function category<T>(value: string | null | undefined, graphqlName: string, matc
   return code;
 }
 
-/** Earliest date a valuation may be asked for: the oldest listings the index reaches back to. */
-const EARLIEST_VALUATION_DATE = '2021-01-01';
-/** How far ahead a valuation may be dated: the drift allowance is not meant for forecasts. */
-const MAX_MONTHS_AHEAD = 24;
+/**
+ * Dates a flat may be valued at: from the oldest listings the index reaches back to, up to 24 months
+ * ahead (the drift allowance is not meant for forecasts).
+ */
+const VALUATION_DATES: ValuationDateRange = { earliest: '2021-01-01', monthsAhead: 24 };
 
-const DATE_FORM = new RegExp(STRING_FORMATS.date.pattern);
-
-/** 'YYYY-MM-DD' or 'YYYY-MM' (read as the 1st) → 'YYYY-MM-DD'; anything else, or out of range, is a 400. */
-function valuationDate(value: string | null | undefined, today = new Date()): string | null {
-  if (!present(value)) return null;
-  const text = value.trim();
-  const iso = text.length === 7 ? `${text}-01` : text;
-  // The form is the field table's (REST clients meet it in ajv first); a real calendar day is checked here.
-  if (!DATE_FORM.test(text) || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== iso) {
-    throw new ApiError('INVALID_PARAMETER', `${field('valuationDate')} "${clip(value)}" must be ${STRING_FORMATS.date.name}`, field('valuationDate'));
-  }
-  const latest = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + MAX_MONTHS_AHEAD, today.getUTCDate())).toISOString().slice(0, 10);
-  if (iso < EARLIEST_VALUATION_DATE || iso > latest) {
-    throw new ApiError('INVALID_PARAMETER', `${field('valuationDate')} must be between ${EARLIEST_VALUATION_DATE} and ${latest}`, field('valuationDate'));
-  }
-  return iso;
+function valuationDate(value: string | null | undefined): string | null {
+  return parseValuationDate(value, field('valuationDate'), VALUATION_DATES);
 }
 
 function yesNo(value: boolean | string | null | undefined, graphqlName: string): boolean | null {

@@ -5,6 +5,7 @@
  * @shareable in both. These base classes are never emitted themselves: nothing refers to them.
  */
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
 
 /** The ensemble's confidence levels (models/ensemble/confidence.ts); an enum of one name and values composes across subgraphs. */
 export enum ConfidenceLevelEnum {
@@ -74,4 +75,14 @@ export abstract class EnsembleMemberFields {
   @Field() name!: string;
   @Field() algorithm!: string;
   @Field(() => Float) weight!: number;
+}
+
+/** models/residential/valuation.ts MarketLevel: the market level an estimate is at (homes: MarketLevel, vehicles: VehicleMarketLevel). */
+@ObjectType('MarketLevelFields')
+export abstract class MarketLevelFields {
+  @Field({ description: MARKET_LEVEL_DESCRIPTIONS.valuationDate }) valuationDate!: string;
+  @Field({ description: MARKET_LEVEL_DESCRIPTIONS.newestDataPeriod }) newestDataPeriod!: string;
+  @Field(() => Int, { description: MARKET_LEVEL_DESCRIPTIONS.dataAgeMonths }) dataAgeMonths!: number;
+  @Field(() => Float, { description: MARKET_LEVEL_DESCRIPTIONS.indexRatio }) indexRatio!: number;
+  @Field(() => Float, { description: MARKET_LEVEL_DESCRIPTIONS.intervalWidening }) intervalWidening!: number;
 }

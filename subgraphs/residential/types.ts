@@ -1,7 +1,7 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
 import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
-import { AccuracyMetricsFields } from '../common/valuation-types';
+import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION } from '../../schema/home-contract';
+import { AccuracyMetricsFields, MarketLevelFields } from '../common/valuation-types';
 
 export enum ConfidenceLevelEnum {
   high = 'high',
@@ -102,13 +102,7 @@ export class AnomalyCheck {
 }
 
 @ObjectType({ description: MARKET_LEVEL_DESCRIPTION })
-export class MarketLevel {
-  @Field({ description: MARKET_LEVEL_DESCRIPTIONS.valuationDate }) valuationDate!: string;
-  @Field({ description: MARKET_LEVEL_DESCRIPTIONS.newestDataPeriod }) newestDataPeriod!: string;
-  @Field(() => Int, { description: MARKET_LEVEL_DESCRIPTIONS.dataAgeMonths }) dataAgeMonths!: number;
-  @Field(() => Float, { description: MARKET_LEVEL_DESCRIPTIONS.indexRatio }) indexRatio!: number;
-  @Field(() => Float, { description: MARKET_LEVEL_DESCRIPTIONS.intervalWidening }) intervalWidening!: number;
-}
+export class MarketLevel extends MarketLevelFields {}
 
 @ArgsType()
 export class MarketIndexArgs {

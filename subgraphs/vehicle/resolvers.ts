@@ -1,13 +1,13 @@
 /** Query resolvers of the vehicle subgraph: thin glue from GraphQL to the vehicle model runtime. */
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { normaliseVehicleInput, valueVehicles } from '../../models/vehicle/request';
-import type { VehicleCatalogEntry, VehicleModelSummary } from '../../models/vehicle/valuation';
+import type { VehicleCatalogEntry, VehicleMarketIndexSeries, VehicleModelSummary } from '../../models/vehicle/valuation';
 import { ApiError } from '../../schema/errors';
-import { MAX_VEHICLES_PER_CALL } from '../../schema/vehicle-contract';
+import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
 import type { VehicleContext } from './context';
-import { VehicleMake, VehicleModelInfo, VehicleValuation, VehicleValuationInput, VehicleValuationResult } from './types';
+import { VehicleMake, VehicleMarketIndexSeries as VehicleMarketIndexSeriesType, VehicleModelInfo, VehicleValuation, VehicleValuationInput, VehicleValuationResult } from './types';
 
 @Resolver()
 export class VehicleValuationResolver {
@@ -31,8 +31,24 @@ export class VehicleValuationResolver {
     return withApiErrors(() => ctx.runtime().catalog());
   }
 
+  @Query(() => [VehicleMarketIndexSeriesType], { description: `The vehicle market index behind the model in service, per segment of makes (${VEHICLE_SEGMENTS.join(', ')}), oldest point first; segment picks one (an unknown segment: INVALID_PARAMETER listing the segments)` })
+  vehicleMarketIndex(@Arg('segment', () => String, { nullable: true, description: `${VEHICLE_SEGMENTS.join(', ')}; omitted or null for all` }) segment: string | null | undefined, @Ctx() ctx: VehicleContext): Promise<VehicleMarketIndexSeries[]> {
+    return withApiErrors(() => marketIndexOf(ctx.runtime().marketIndex(), segment));
+  }
+
   @Query(() => VehicleModelInfo, { description: 'The vehicle model version in service: training date, data, held-out accuracy overall and per make/model group, feature importance, members' })
   vehicleModel(@Ctx() ctx: VehicleContext): Promise<VehicleModelSummary> {
     return withApiErrors(() => ctx.runtime().summary());
   }
+}
+
+/** The series of one segment (any case), or all; a segment neither known nor in the model's series is INVALID_PARAMETER listing the segments. */
+export function marketIndexOf(series: readonly VehicleMarketIndexSeries[], segment: string | null | undefined): VehicleMarketIndexSeries[] {
+  if (segment === null || segment === undefined) return [...series];
+  const wanted = segment.trim().toLowerCase();
+  const segments = [...new Set([...VEHICLE_SEGMENTS, ...series.map((s) => s.segment)])];
+  if (!segments.includes(wanted)) {
+    throw new ApiError('INVALID_PARAMETER', `segment "${segment.slice(0, 40)}" is not a segment of the vehicle market index; accepted: ${segments.join(', ')}`, 'segment');
+  }
+  return series.filter((s) => s.segment === wanted);
 }

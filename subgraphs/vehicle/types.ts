@@ -4,19 +4,21 @@
  * ../common/valuation-types.ts, under vehicle names (see there why).
  */
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
-import { VEHICLE_FIELDS } from '../../schema/vehicle-contract';
+import { MARKET_LEVEL_DESCRIPTION } from '../../schema/home-contract';
+import { VALUED_VEHICLE_DESCRIPTION, VALUED_VEHICLE_DESCRIPTIONS, VEHICLE_BASIS_DESCRIPTION, VEHICLE_FIELDS, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import {
   AccuracyMetricsFields, ConfidenceFields, CoverageBoundsFields, EnsembleMemberFields, FeatureImportanceFields,
-  ItemErrorFields, ModelEstimateFields, PredictionIntervalFields,
+  ItemErrorFields, MarketLevelFields, ModelEstimateFields, PredictionIntervalFields,
 } from '../common/valuation-types';
 
 /** The field table's description of a GraphQL input field, with its range: one wording on every surface. */
 function describe(graphql: string): string {
-  const f = VEHICLE_FIELDS.find((field) => field.graphql === graphql)!;
-  return f.min !== undefined && f.max !== undefined ? `${f.description} (${f.min.toLocaleString('en')} to ${f.max.toLocaleString('en')})` : f.description;
+  const f = VEHICLE_FIELDS.find((field) => field.graphql === graphql || field.textGraphql === graphql)!;
+  const description = f.textGraphql ? `${f.description}. In GraphQL, ${f.graphql} takes the number and ${f.textGraphql} the text` : f.description;
+  return f.min !== undefined && f.max !== undefined ? `${description} (${f.min.toLocaleString('en')} to ${f.max.toLocaleString('en')})` : description;
 }
 
-@InputType({ description: 'A used car, van or truck. Names (make, model, body, gearbox, fuel, drive, condition, region) accept English, Uzbek Latin or Cyrillic and Russian spellings. No personal data (no VIN, no number plate).' })
+@InputType({ description: 'A used car, van or truck. Names (make, model, body, gearbox, fuel, drive, condition, paint, colour, region) accept English, Uzbek Latin or Cyrillic and Russian spellings, and avtoelon.uz\'s own words; an optional name that is not recognised is ignored with a warning. No personal data (no VIN, no number plate).' })
 export class VehicleValuationInput {
   @Field({ description: describe('make') }) make!: string;
   @Field({ description: describe('model') }) model!: string;
@@ -27,9 +29,13 @@ export class VehicleValuationInput {
   @Field(() => String, { nullable: true, description: describe('fuel') }) fuel?: string | null;
   @Field(() => String, { nullable: true, description: describe('drive') }) drive?: string | null;
   @Field(() => String, { nullable: true, description: describe('condition') }) condition?: string | null;
+  @Field(() => String, { nullable: true, description: describe('paint') }) paint?: string | null;
+  @Field(() => String, { nullable: true, description: describe('colour') }) colour?: string | null;
   @Field(() => String, { nullable: true, description: describe('region') }) region?: string | null;
   @Field(() => Float, { nullable: true, description: describe('engine') }) engine?: number | null;
+  @Field(() => String, { nullable: true, description: describe('engineText') }) engineText?: string | null;
   @Field(() => Int, { nullable: true, description: describe('trim') }) trim?: number | null;
+  @Field(() => String, { nullable: true, description: describe('valuationDate') }) valuationDate?: string | null;
   @Field(() => Float, { nullable: true, description: describe('askingPrice') }) askingPrice?: number | null;
 }
 
@@ -56,12 +62,25 @@ export class VehicleAnomalyCheck {
   flags!: string[];
 }
 
-@ObjectType({ description: 'The vehicle valued, as the catalogue names it' })
+@ObjectType({ description: VALUED_VEHICLE_DESCRIPTION })
 export class ValuedVehicle {
-  @Field({ description: 'Canonical make, e.g. Chevrolet for "Шевроле"' }) make!: string;
-  @Field({ description: 'Canonical model, e.g. Cobalt for "кобальт"' }) model!: string;
+  @Field({ description: VALUED_VEHICLE_DESCRIPTIONS.make }) make!: string;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.model }) model!: string | null;
   @Field(() => Int) year!: number;
+  @Field(() => Int, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.trim }) trim!: number | null;
+  @Field(() => Float, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.engine }) engine!: number | null;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.fuel }) fuel!: string | null;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.transmission }) transmission!: string | null;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.bodyType }) bodyType!: string | null;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.drive }) drive!: string | null;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.region }) region!: string | null;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.condition }) condition!: string | null;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.paint }) paint!: string | null;
+  @Field(() => String, { nullable: true, description: VALUED_VEHICLE_DESCRIPTIONS.colour }) colour!: string | null;
 }
+
+@ObjectType({ description: MARKET_LEVEL_DESCRIPTION })
+export class VehicleMarketLevel extends MarketLevelFields {}
 
 @ObjectType({ description: 'The value of a vehicle as collateral' })
 export class VehicleValuation {
@@ -72,6 +91,8 @@ export class VehicleValuation {
   @Field(() => [VehicleModelEstimate]) models!: VehicleModelEstimate[];
   @Field(() => VehicleAnomalyCheck) anomaly!: VehicleAnomalyCheck;
   @Field(() => ValuedVehicle) vehicle!: ValuedVehicle;
+  @Field({ description: VEHICLE_BASIS_DESCRIPTION }) basis!: string;
+  @Field(() => VehicleMarketLevel, { description: MARKET_LEVEL_DESCRIPTION }) marketLevel!: VehicleMarketLevel;
   @Field() modelVersion!: string;
   @Field({ description: 'ISO 8601 time of valuation' }) valuedAt!: string;
   @Field(() => [String]) warnings!: string[];
@@ -98,6 +119,8 @@ export class VehicleModelListing {
   @Field({ description: 'Canonical model name' }) model!: string;
   @Field(() => Int, { description: 'Training listings of the model version in service' }) listings!: number;
   @Field(() => VehicleYearRange, { nullable: true, description: 'Model years seen in those listings; null when none' }) years!: VehicleYearRange | null;
+  @Field(() => String, { nullable: true, description: 'How a request for it is valued: model, make or segment (see VehicleValuation.basis); null when it cannot be (INSUFFICIENT_MARKET_DATA)' }) basis!: string | null;
+  @Field(() => String, { nullable: true, description: 'Accuracy class of its forward-in-time evaluation: high, medium, moderate or low (low where it has too few rows to tell); null from a model version that does not record it' }) accuracyClass!: string | null;
 }
 
 @ObjectType({ description: 'A make of the catalogue, its models and their market data' })
@@ -105,6 +128,31 @@ export class VehicleMake {
   @Field({ description: 'Canonical make name' }) make!: string;
   @Field(() => Int, { description: 'Training listings of the make, all models' }) listings!: number;
   @Field(() => [VehicleModelListing]) models!: VehicleModelListing[];
+  @Field(() => String, { nullable: true, description: 'How a model of this make that is not listed, or too thin to stand alone, is valued: make or segment; null when it is refused (INSUFFICIENT_MARKET_DATA)' }) otherModels!: string | null;
+}
+
+@ObjectType({ description: 'One point of the vehicle market index: the asking-price level of a period relative to the newest' })
+export class VehicleMarketIndexPoint {
+  @Field({ description: 'YYYY-MM: the listing period' }) period!: string;
+  @Field(() => Float, { description: "Price level of a like-for-like car relative to the newest period (1.0 there)" }) index!: number;
+  @Field(() => Float, { description: 'Lower bound of the 95% band of index' }) low!: number;
+  @Field(() => Float, { description: 'Upper bound of the 95% band of index' }) high!: number;
+  @Field(() => Int, { description: "Listings of the segment in that period" }) listings!: number;
+}
+
+@ObjectType({ description: 'The measured move of the level between two consecutive snapshots' })
+export class VehicleMarketMove {
+  @Field({ description: 'YYYY-MM' }) from!: string;
+  @Field({ description: 'YYYY-MM' }) to!: string;
+  @Field(() => Float, { description: 'Change of the log price level per year between them (0.05 ≈ 5% a year)' }) change!: number;
+}
+
+@ObjectType({ description: 'The market index of one segment of makes behind the vehicle model in service: how asking prices of like-for-like cars moved over time' })
+export class VehicleMarketIndexSeries {
+  @Field({ description: `Segment: ${VEHICLE_SEGMENTS.join(', ')} (domestic: Chevrolet, Daewoo, Ravon; russian: Lada, GAZ, UAZ, Moskvich …; foreign: every other make)` }) segment!: string;
+  @Field(() => [String], { description: 'The makes the segment holds in the training data' }) makes!: string[];
+  @Field(() => [VehicleMarketIndexPoint], { description: 'One point per period with data, oldest first' }) points!: VehicleMarketIndexPoint[];
+  @Field(() => [VehicleMarketMove], { description: 'Measured move of the level per year between consecutive snapshots' }) movesPerYear!: VehicleMarketMove[];
 }
 
 @ObjectType()

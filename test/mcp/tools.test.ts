@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListToolsResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
-import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
+import { SAMPLE_VEHICLE_REQUEST, SITE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 import { refusedHouseDistrict } from '../support/houses';
 import { json, useTestStack } from '../support/stack';
 import { callOk, SAMPLE_HOME_ARGUMENTS, texts, toolErrorBody, TRANSPORTS, type Connected } from './support';
@@ -113,10 +113,21 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
   it('value_vehicle: equal to what POST /api/predict/vehicle returns', async () => {
     const { reply, summary } = await callOk(client, 'value_vehicle', SAMPLE_VEHICLE_REQUEST);
     expect(reply.estimate).toBeGreaterThan(1_000);
-    expect(reply.vehicle).toEqual({ make: 'Chevrolet', model: 'Cobalt', year: 2019 });
+    expect(reply.vehicle).toMatchObject({ make: 'Chevrolet', model: 'Cobalt', year: 2019 });
     expect(reply.model_version).toBe(fixture.stack.vehicleModelVersion);
     expect(timeless(reply)).toEqual(timeless(await json(await fixture.post('/api/predict/vehicle', SAMPLE_VEHICLE_REQUEST))));
     expect(summary).toMatch(/^Chevrolet Cobalt 2019: estimated [\d,]+ USD \(90% interval [\d,]+–[\d,]+\), confidence (high|medium|low)/);
+  });
+
+  it("value_vehicle: avtoelon.uz's words (trim in the name, engine text, paint in condition, an unknown fuel), as REST reads them", async () => {
+    const args = { ...SITE_VEHICLE_REQUEST, fuel: 'plutonium', valuation_date: '2025-06-30' };
+    const { reply, summary } = await callOk(client, 'value_vehicle', args);
+    expect(reply.vehicle).toMatchObject({ model: 'Cobalt', trim: 4, engine: 1.5, fuel: 'petrol', paint: 'original', colour: 'white', condition: null });
+    expect(reply.market_level.valuation_date).toBe('2025-06-30');
+    expect(reply.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^fuel "plutonium" is not recognised and was ignored/)]));
+    expect(timeless(reply)).toEqual(timeless(await json(await fixture.post('/api/predict/vehicle', args))));
+    expect(summary).toMatch(/^Chevrolet Cobalt 2019: estimated/);
+    expect(summary).toContain('fuel "plutonium" is not recognised and was ignored');
   });
 
   it('location_index: by coordinate and by address, equal to POST /api/location/index', async () => {
@@ -212,6 +223,8 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
       ['furniture neither yes nor no', 'value_home', { ...SAMPLE_HOME_ARGUMENTS, furniture: 'maybe' }, 'INVALID_PARAMETER', 'furniture'],
       ['personal data', 'value_home', { ...SAMPLE_HOME_ARGUMENTS, owner_phone: '+998 90 123 45 67' }, 'PERSONAL_DATA_NOT_ACCEPTED', 'owner_phone'],
       ['an unknown make', 'value_vehicle', { ...SAMPLE_VEHICLE_REQUEST, make: 'Toyta', model: 'Camry' }, 'UNKNOWN_VEHICLE', 'make'],
+      ['a model year before the model was made', 'value_vehicle', { ...SAMPLE_VEHICLE_REQUEST, year: 1985 }, 'INVALID_PARAMETER', 'year'],
+      ['paint of the wrong type', 'value_vehicle', { ...SAMPLE_VEHICLE_REQUEST, paint: 3 }, 'INVALID_PARAMETER', 'paint'],
       ['swapped coordinates', 'location_index', { lat: 69.28, lon: 41.31 }, 'OUTSIDE_TASHKENT', undefined],
       ['both a point and an address', 'location_index', { lat: 41.31, lon: 69.28, address: 'Yunusobod' }, 'INVALID_PARAMETER', 'address'],
       ['no address', 'geocode_address', {}, 'MISSING_PARAMETER', 'address'],

@@ -7,7 +7,7 @@ import { valuateFile } from '../../models/valuate-cli';
 import { currentVersion, VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { VehicleModelSet } from '../../models/vehicle/runtime';
 import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
-import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
+import { SAMPLE_VEHICLE_REQUEST, SITE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 import { refusedHouseDistrict } from '../support/houses';
 
 let dir: string;
@@ -106,7 +106,7 @@ describe('with a vehicle model', () => {
     expect(summary).toEqual({ lines: 5, valued: 3, failed: 2 });
     expect(homeLoads).toBe(1);
     const out = readOutput();
-    expect(out[0].vehicle).toEqual({ make: 'Chevrolet', model: 'Cobalt', year: 2019 });
+    expect(out[0].vehicle).toMatchObject({ make: 'Chevrolet', model: 'Cobalt', year: 2019 });
     expect(out[0].model_version).toBe(vehicles.version);
     expect(out[0].interval.low).toBeLessThanOrEqual(out[0].estimate);
     expect(out[1].error).toMatchObject({ code: 'UNKNOWN_VEHICLE', field: 'make' });
@@ -114,5 +114,31 @@ describe('with a vehicle model', () => {
     expect(out[2].location.district).toBe('Chilanzar');
     expect(out[3].error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'mileage' });
     expect(out[4].estimate).toBe(out[0].estimate);
+  });
+
+  maybe("reads vehicle lines in avtoelon.uz's words as the API does, dated by --valuation-date unless a line has its own", async () => {
+    vehicles ??= await VehicleModelSet.load(version!, VEHICLE_DIR);
+    const lines = [
+      JSON.stringify(SITE_VEHICLE_REQUEST),
+      JSON.stringify({ ...SITE_VEHICLE_REQUEST, paint: undefined, condition: 'Pyatno bor', fuel: 'plutonium', valuation_date: '2025-01-15' }),
+      JSON.stringify({ ...SAMPLE_VEHICLE_REQUEST, year: 1985 }),
+      JSON.stringify({ make: 'Nissan', model: 'Qashqai', year: 2015 }),
+    ];
+    writeFileSync(join(dir, 'in.jsonl'), lines.join('\n'));
+    const summary = await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), { vehicle: async () => vehicles! }, { defaultKind: 'vehicle', valuationDate: '2025-06' });
+    expect(summary.lines).toBe(4);
+    const [site, spots, early, unlisted] = readOutput();
+    expect(site.vehicle).toMatchObject({ model: 'Cobalt', trim: 4, engine: 1.5, fuel: 'petrol', paint: 'original', colour: 'white' });
+    expect(site.market_level.valuation_date).toBe('2025-06-01');
+    expect(spots.vehicle).toMatchObject({ paint: 'spots', condition: null, fuel: 'petrol' });
+    expect(spots.market_level.valuation_date).toBe('2025-01-15');
+    expect(spots.warnings).toEqual([
+      'condition "Pyatno bor" is a paint condition: read as paint spots; condition says nothing about defects',
+      expect.stringMatching(/^fuel "plutonium" is not recognised and was ignored; accepted: petrol/),
+    ]);
+    expect(early.error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'year', message: 'Chevrolet Cobalt was made from 2011; year 1985 is before that' });
+    // Valued on the make's level, or refused for want of data; never an input error.
+    if (unlisted.error) expect(unlisted.error.code).toBe('INSUFFICIENT_MARKET_DATA');
+    else expect(unlisted.vehicle).toMatchObject({ make: 'Nissan', model: null });
   });
 });
