@@ -13,11 +13,16 @@ export interface LoadedFile {
   rows: RawRow[];
 }
 
-export function parseCsv(text: string | Buffer): RawRow[] {
-  return parse(text, { columns: true, bom: true, skip_empty_lines: true }) as RawRow[];
+export interface CsvOptions {
+  /** The cell separator: ',' unless a file says otherwise (avtoelon_2020.csv uses ';'). */
+  delimiter?: string;
 }
 
-export function loadCsv(path: string): LoadedFile {
+export function parseCsv(text: string | Buffer, options: CsvOptions = {}): RawRow[] {
+  return parse(text, { columns: true, bom: true, skip_empty_lines: true, delimiter: options.delimiter ?? ',' }) as RawRow[];
+}
+
+export function loadCsv(path: string, options: CsvOptions = {}): LoadedFile {
   const bytes = readFileSync(join(DATA_DIR, path));
-  return { path, sha256: createHash('sha256').update(bytes).digest('hex'), rows: parseCsv(bytes) };
+  return { path, sha256: createHash('sha256').update(bytes).digest('hex'), rows: parseCsv(bytes, options) };
 }

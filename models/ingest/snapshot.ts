@@ -45,5 +45,5 @@ export function snapshotOf(files: readonly LoadedFile[]): DataSnapshot {
 }
 
 export function dataSnapshot(): DataSnapshot {
-  return snapshotOf(LISTING_PATHS.map(loadCsv));
+  return snapshotOf(LISTING_PATHS.map((path) => loadCsv(path)));
 }

@@ -32,7 +32,7 @@ export interface VehicleModelCardOptions {
   artifactsRoot?: string;
   /** Where VEHICLE_MODEL_CARD.md and vehicle-model-card/ are written. @default <project>/docs */
   docsDir?: string;
-  /** The cleaned listings the market section is computed from. @default ingestVehicles() */
+  /** The cleaned listings the market section is computed from. @default ingestVehicles() of the sources the version was trained on */
   ingest?: VehicleIngestResult;
 }
 
@@ -68,7 +68,10 @@ export function readVehicleEvaluation(version: string, root = VEHICLE_DIR): Vehi
 /** The card of one version: its markdown and its figures (SVG text). Reads, never writes. */
 export async function renderVehicleModelCard(version: string, options: VehicleModelCardOptions = {}): Promise<RenderedCard> {
   const root = options.artifactsRoot ?? VEHICLE_DIR;
-  const ctx = context(readManifest(version, root), readVehicleEvaluation(version, root), artifactLabel(versionDir(version, root), version), options.ingest ?? ingestVehicles());
+  const manifest = readManifest(version, root);
+  // A listing file added to ingestion after training (avtoelon_2020) is not this version's market.
+  const ingest = options.ingest ?? ingestVehicles({ sources: manifest.training.ingest.sources.map((s) => s.source) });
+  const ctx = context(manifest, readVehicleEvaluation(version, root), artifactLabel(versionDir(version, root), version), ingest);
   return renderCard((figures) => markdown(ctx, figures as VehicleFigureName[]), figureSpecs(ctx));
 }
 

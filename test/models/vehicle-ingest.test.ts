@@ -16,6 +16,7 @@ const RECORD_KEYS = [
   'colour', 'trim', 'defects', 'region', 'priceUsd',
 ].sort();
 
+const raw2020 = loadCsv('vehicles/avtoelon_2020.csv', { delimiter: ';' }).rows;
 const raw2022 = loadCsv('vehicles/avtoelon_2022.csv').rows;
 const raw2023 = loadCsv('vehicles/avtoelon_chevrolet_2023.csv').rows;
 
@@ -35,11 +36,13 @@ const median = (values: number[]) => {
 describe('cell parsers', () => {
   test.each([
     ['66 000 km', 66_000], ['777 777 km', 777_777], ['10 km', 10], ['66000', 66_000], ['1 000 000 km', 1_000_000], ['', null], ['km', null],
+    ['71000.0', 71_000], ['100.0', 100],
   ])('mileage %j → %j', (text, km) => expect(parseMileage(text)).toBe(km));
 
   test.each([
     ['1.3 (Gaz-benzin)', 1.3, 'gas_petrol'], ['1.5 (Benzin)', 1.5, 'petrol'], ['2.2 (Dizel)', 2.2, 'diesel'], ['3 (Elektr)', 3, 'electric'],
     ['2.4 (Gibrid)', 2.4, 'hybrid'], ['1.5 (Gaz)', 1.5, 'gas_petrol'], ['1.25 (Benzin)', 1.25, 'petrol'], ['1.6', 1.6, null], ['', null, null],
+    ['1.5 (газ-бензин)', 1.5, 'gas_petrol'], ['0.8 (бензин)', 0.8, 'petrol'], ['2.5 (дизель)', 2.5, 'diesel'], ['1.5 (газ)', 1.5, 'gas_petrol'],
   ])('engine cell %j → %j l, %j', (text, litres, fuel) => expect(parseEngineCell(text)).toEqual({ litres, fuel }));
 
   test('a fuel glued to the model name is split off; other camel-case names are left alone', () => {
@@ -91,7 +94,9 @@ describe('row cleaning', () => {
 
 describe('the ingestion run', () => {
   test('every row read is either a record or counted under one drop reason', () => {
-    expect(result.report.sources.map((s) => [s.source, s.rowsIn])).toEqual([['avtoelon_2022', 8020], ['avtoelon_chevrolet_2023', 20000]]);
+    expect(result.report.sources.map((s) => [s.source, s.rowsIn])).toEqual([
+      ['avtoelon_2020', 19995], ['avtoelon_2022', 8020], ['avtoelon_chevrolet_2023', 20000],
+    ]);
     for (const s of result.report.sources) {
       const dropped = Object.values(s.dropped).reduce((sum, n) => sum + (n ?? 0), 0);
       expect(s.rowsIn).toBe(s.rowsOut + dropped);
@@ -99,15 +104,33 @@ describe('the ingestion run', () => {
       for (const reason of Object.keys(s.dropped)) expect(VEHICLE_DROP_REASONS).toHaveProperty(reason);
       for (const correction of Object.keys(s.corrections)) expect(VEHICLE_CORRECTIONS).toHaveProperty(correction);
     }
-    expect(result.report.totals.rowsIn).toBe(28_020);
+    expect(result.report.totals.rowsIn).toBe(48_015);
     expect(result.report.totals.rowsOut).toBe(result.records.length);
     expect(result.report.snapshot.files.map((f) => [f.path, f.rows])).toEqual([
-      ['vehicles/avtoelon_2022.csv', 8020], ['vehicles/avtoelon_chevrolet_2023.csv', 20000],
+      ['vehicles/avtoelon_2020.csv', 19995], ['vehicles/avtoelon_2022.csv', 8020], ['vehicles/avtoelon_chevrolet_2023.csv', 20000],
     ]);
+  });
+
+  test('the 2020 file: rows in, kept, and dropped by reason', () => {
+    expect(sourceReport('avtoelon_2020')).toMatchObject({
+      rowsIn: 19_995,
+      rowsOut: 19_412,
+      dropped: {
+        duplicate_in_file: 362, unknown_model: 70, price_out_of_range: 31, year_out_of_range: 3, price_outlier: 117,
+      },
+      unresolvedRegions: {},
+    });
+    expect(Object.keys(sourceReport('avtoelon_2020').dropped).sort()).toEqual(
+      ['duplicate_in_file', 'price_out_of_range', 'price_outlier', 'unknown_model', 'year_out_of_range'],
+    );
   });
 
   test('dealer price lists and re-posts collapse: the identical raw rows, plus rows equal once read', () => {
     const rawRepeats = (rows: Record<string, string>[]) => rows.length - new Set(rows.map((r) => JSON.stringify(r))).size;
+    // 2020: 136 rows repeat an earlier id (each a whole-row copy), 226 more equal an earlier row once read
+    expect(rawRepeats(raw2020)).toBe(136);
+    expect(raw2020.length - new Set(raw2020.map((r) => r.id)).size).toBe(136);
+    expect(sourceReport('avtoelon_2020').dropped.duplicate_in_file).toBe(136 + 226);
     expect(rawRepeats(raw2022)).toBe(2_263);
     expect(rawRepeats(raw2023)).toBe(7_362);
     expect(sourceReport('avtoelon_2022').dropped.duplicate_in_file).toBe(2_263);
@@ -122,12 +145,15 @@ describe('the ingestion run', () => {
   });
 
   test('no duplicate survives within a file', () => {
-    for (const [source, rows, column] of [['avtoelon_2022', raw2022, 'Shahar'], ['avtoelon_chevrolet_2023', raw2023, 'region']] as const) {
+    const files = [['avtoelon_2020', raw2020, 'Город'], ['avtoelon_2022', raw2022, 'Shahar'], ['avtoelon_chevrolet_2023', raw2023, 'region']] as const;
+    for (const [source, rows, column] of files) {
       const records = result.records.filter((r) => r.source === source);
       const keys = records.map((r) => listingKey(r, normaliseText(rows[r.sourceRow - 1][column])));
       expect(new Set(keys).size).toBe(records.length);
       expect(new Set(records.map((r) => JSON.stringify(rows[r.sourceRow - 1]))).size).toBe(records.length);
     }
+    const ids2020 = result.records.filter((r) => r.source === 'avtoelon_2020').map((r) => raw2020[r.sourceRow - 1].id);
+    expect(new Set(ids2020).size).toBe(ids2020.length);
   });
 
   test('every record is canonical: its make and model resolve, its codes are codes, missing is null', () => {
@@ -151,6 +177,14 @@ describe('the ingestion run', () => {
   });
 
   test('the first row of each file, read', () => {
+    // 1214637;Daewoo;Nexia;2010;5974;Денау;1.5 (газ-бензин);седан;71000.0;механика;белый;передний привод;
+    expect(recordAt('avtoelon_2020', 1)).toEqual({
+      source: 'avtoelon_2020', sourceRow: 1, period: '2020-11', make: 'Daewoo', model: 'Nexia', year: 2010, mileageKm: 71_000,
+      engineLitres: 1.5, fuel: 'gas_petrol', transmission: 'manual', body: 'sedan', drive: 'front', colour: 'white', trim: null,
+      defects: null, region: 'surkhandarya', priceUsd: 5_974,
+    });
+    // 1216327;Chevrolet;Tracker,;2019;19000;Ташкент;1.8 (бензин);кроссовер;14000.0;автомат;белый;передний привод;Да
+    expect(recordAt('avtoelon_2020', 2)).toMatchObject({ make: 'Chevrolet', model: 'Tracker', year: 2019, body: 'suv', region: 'tashkent_city' });
     // Chevrolet Spark,Toshkent,2013,1.3 (Gaz-benzin),Hatchback,66 000 km,Mexanika,Delfin,Oldi,Ha,6300
     expect(recordAt('avtoelon_2022', 1)).toEqual({
       source: 'avtoelon_2022', sourceRow: 1, period: '2022-06', make: 'Chevrolet', model: 'Spark', year: 2013, mileageKm: 66_000,
@@ -191,7 +225,8 @@ describe('the ingestion run', () => {
   });
 
   test('prices that are not car prices are fenced out; ordinary old cars are not', () => {
-    expect(result.records.some((r) => r.priceUsd === 180_000)).toBe(false); // a 2023 Gentra
+    expect(result.records.some((r) => r.model === 'Gentra' && r.priceUsd === 180_000)).toBe(false); // a 2023 Gentra
+    expect(result.records.some((r) => r.model === 'GLS 500' && r.priceUsd === 180_000)).toBe(true); // a 2020 Mercedes-Benz GLS, in 2020
     const dropped = result.report.totals.dropped;
     expect(dropped.price_outlier).toBeGreaterThan(20);
     expect(dropped.price_outlier).toBeLessThan(result.report.totals.rowsOut * 0.01);
@@ -203,6 +238,49 @@ describe('the ingestion run', () => {
     }
   });
 
+  test('the 2020 file: Russian names and labels read, the site category that is no make dropped', () => {
+    const at = (row: number) => recordAt('avtoelon_2020', row);
+    const rowWhere = (match: (row: Record<string, string>) => boolean) => raw2020.findIndex(match) + 1;
+    // "Самара (хэтчбек 2109)" is the Lada 2109; "31029 (Волга)" the GAZ 31029
+    const samara = result.records.filter((r) => r.source === 'avtoelon_2020' && raw2020[r.sourceRow - 1].name === 'Самара (хэтчбек 2109)');
+    expect(samara.length).toBeGreaterThan(150);
+    expect(samara.every((r) => r.make === 'Lada' && r.model === '2109')).toBe(true);
+    expect(at(rowWhere((r) => r.name === '31029 (Волга)'))).toMatchObject({ make: 'GAZ', model: '31029 (Volga)' });
+    // the trailing comma of "Lacetti," and "Nexia 2," is no part of the name
+    const lacettis = result.records.filter((r) => r.source === 'avtoelon_2020' && raw2020[r.sourceRow - 1].name === 'Lacetti,');
+    expect(lacettis.length).toBeGreaterThan(1_400);
+    expect(lacettis.every((r) => r.make === 'Chevrolet' && r.model === 'Lacetti')).toBe(true);
+    // "молочный цвет", "вишня", "полный привод", "типтроник"
+    const colours = (label: string) => new Set(result.records.filter((r) => r.source === 'avtoelon_2020' && raw2020[r.sourceRow - 1]['Цвет'] === label).map((r) => r.colour));
+    expect(colours('молочный цвет')).toEqual(new Set(['beige']));
+    expect(colours('вишня')).toEqual(new Set(['cherry']));
+    const records2020 = result.records.filter((r) => r.source === 'avtoelon_2020');
+    expect(records2020.filter((r) => raw2020[r.sourceRow - 1]['Привод'] === 'полный привод').every((r) => r.drive === 'all')).toBe(true);
+    expect(records2020.filter((r) => raw2020[r.sourceRow - 1]['Коробка передач'] === 'типтроник').every((r) => r.transmission === 'automatic')).toBe(true);
+    // every kept row's city cell names a region; no row of the classic-car category is kept
+    expect(records2020.every((r) => r.region !== null)).toBe(true);
+    expect(records2020.some((r) => raw2020[r.sourceRow - 1].brand === 'Ретро-автомобили')).toBe(false);
+    // a blank mileage is unknown, not zero
+    expect(records2020.filter((r) => raw2020[r.sourceRow - 1]['Пробег'] === '').every((r) => r.mileageKm === null)).toBe(true);
+  });
+
+  test('the 2020 file: down payments on new cars fall to the price fence', () => {
+    // 1216263;Chevrolet;Nexia 3,;2020;4800;Самарканд;…;Да: a down payment on a new Nexia 3 (its model year's median is $9,000)
+    expect(raw2020[3]).toMatchObject({ id: '1216263', name: 'Nexia 3,', year: '2020', price: '4800' });
+    expect(recordAt('avtoelon_2020', 4)).toBeUndefined();
+    // no record kept of model years 2017–2020 asks under 60% of its model year's median (groups of 5 or more)
+    const young = result.records.filter((r) => r.source === 'avtoelon_2020' && r.year >= 2017);
+    const groups = new Map<string, VehicleRecord[]>();
+    for (const r of young) groups.set(`${r.make}|${r.model}|${r.year}`, [...(groups.get(`${r.make}|${r.model}|${r.year}`) ?? []), r]);
+    const tooCheap = [...groups.values()]
+      .filter((group) => group.length >= 5)
+      .flatMap((group) => group.filter((r) => r.priceUsd < 0.6 * median(group.map((g) => g.priceUsd))));
+    expect(young.length).toBeGreaterThan(4_000);
+    expect(tooCheap).toEqual([]);
+    // while old cars keep their cheap end: a 1980 2101 at $700 is a car, not a deposit
+    expect(result.records.some((r) => r.source === 'avtoelon_2020' && r.model === '2101' && r.year === 1980 && r.priceUsd === 700)).toBe(true);
+  });
+
   test('the market moved between the scrapes: a 2019 Cobalt asks more in 2023 than in 2022', () => {
     const cobalts = (source: string) => result.records.filter((r) => r.source === source && r.model === 'Cobalt' && r.year === 2019).map((r) => r.priceUsd);
     const in2022 = median(cobalts('avtoelon_2022'));
@@ -210,6 +288,10 @@ describe('the ingestion run', () => {
     expect(in2022).toBeGreaterThan(9_500);
     expect(in2022).toBeLessThan(11_500);
     expect(in2023 / in2022).toBeGreaterThan(1.15);
+    // and less in November 2020
+    const in2020 = median(cobalts('avtoelon_2020'));
+    expect(in2020).toBeLessThan(in2022);
+    expect(in2020).toBeGreaterThan(8_500);
   });
 
   test('report: makes and models counted, regions found, no personal data', () => {

@@ -1,5 +1,8 @@
 /**
- * Exact repeats within a file: dealers post one price list hundreds of times (the 2023 file's
+ * Repeats within a file. Where the file keeps the site's listing id (2020), a row repeating an
+ * earlier id is the same listing scraped twice and goes first, unread.
+ *
+ * Then exact repeats: dealers post one price list hundreds of times (the 2023 file's
  * 2023 Cobalt, trim 4, automatic, Tashkent, $11,090 stands there 428 times). Two rows of one file
  * that agree on every listing field and on the town are one listing; the first is kept. Names are
  * compared as read ("GentraGaz-benzin" with gas-petrol is "Gentra" with gas-petrol).
@@ -11,9 +14,23 @@
  * year, fuel, gearbox, engine, region, price), all at prices rounded to $100 and 84 in Tashkent, the
  * biggest market: as likely two cars as one relisted, so both are kept.
  */
+import type { RawRow } from '../../ingest/csv';
 import { groupBy } from '../../ingest/outliers';
+import { isBlank } from '../../ingest/parse';
 import type { VehicleCandidate, VehicleSplit } from './candidate';
 import { LISTING_FIELDS, type VehicleRecord } from './record';
+
+/** Per row: does it repeat the id of an earlier row? Blank ids repeat nothing. */
+export function repeatsEarlierId(rows: readonly RawRow[], idColumn: string): boolean[] {
+  const seen = new Set<string>();
+  return rows.map((row) => {
+    const id = row[idColumn];
+    if (isBlank(id)) return false;
+    if (seen.has(id)) return true;
+    seen.add(id);
+    return false;
+  });
+}
 
 export function listingKey(record: VehicleRecord, locality: string): string {
   return JSON.stringify([...LISTING_FIELDS.map((field) => record[field]), locality]);

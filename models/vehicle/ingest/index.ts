@@ -1,6 +1,6 @@
 /**
- * Vehicle listing ingestion: the avtoelon.uz scrapes of 2022 (all makes) and 2023 (Chevrolet) turned
- * into one clean, de-duplicated set of canonical records, with a report of every row dropped and why.
+ * Vehicle listing ingestion: the avtoelon.uz scrapes of 2020 and 2022 (all makes) and 2023 (Chevrolet)
+ * turned into one clean, de-duplicated set of canonical records, with a report of every row dropped and why.
  */
 export { ingestVehicles, type VehicleIngestOptions, type VehicleIngestResult } from './pipeline';
 export { vehicleDataSnapshot } from './snapshot';

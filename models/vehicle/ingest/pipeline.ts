@@ -1,6 +1,7 @@
 /**
- * The vehicle ingestion run: read each listing file, adapt and clean its rows, judge engine sizes
- * against their model's, drop exact repeats within each file, then fence prices.
+ * The vehicle ingestion run: read each listing file (rows repeating an earlier listing id dropped
+ * unread), adapt and clean its rows, judge engine sizes against their model's, drop exact repeats
+ * within each file, then fence prices.
  * Every row read is either in the output or counted under exactly one drop reason.
  */
 import { loadCsv, type LoadedFile, type RawRow } from '../../ingest/csv';
@@ -10,7 +11,7 @@ import { snapshotOf } from '../../ingest/snapshot';
 import { createVehicleAdapter } from './adapters';
 import { isDropped, type VehicleCandidate } from './candidate';
 import { cleanVehicle } from './clean';
-import { dropRepeats } from './dedup';
+import { dropRepeats, repeatsEarlierId } from './dedup';
 import { checkEngineSizes } from './engine';
 import { createVehicleLookups, type VehicleLookups } from './lookups';
 import { applyVehiclePriceFences } from './outliers';
@@ -20,7 +21,7 @@ import type { ModelCount, VehicleIngestReport, VehicleSourceReport } from './rep
 import { VEHICLE_SOURCE_FILES, type VehicleSourceFile } from './sources';
 
 export interface VehicleIngestOptions {
-  /** Ingest only these sources (default: both). */
+  /** Ingest only these sources (default: all). */
   sources?: readonly VehicleSource[];
 }
 
@@ -38,8 +39,11 @@ interface SourceRun {
 /** Adapt and clean every row of one file. */
 function readFile(run: SourceRun, lookups: VehicleLookups): VehicleCandidate[] {
   const adapter = createVehicleAdapter(run.file.source, lookups);
+  const idColumn = run.file.idColumn;
+  const repeated = idColumn === undefined ? [] : repeatsEarlierId(run.csv.rows, idColumn);
   const candidates: VehicleCandidate[] = [];
   run.csv.rows.forEach((row, index) => {
+    if (repeated[index]) return run.ledger.drop('duplicate_in_file');
     const adapted = adapter.adapt(row, index + 1);
     if (isDropped(adapted)) return run.ledger.drop(adapted.drop);
     const cleaned = cleanVehicle(adapted);
@@ -105,7 +109,7 @@ export function ingestVehicles(options: VehicleIngestOptions = {}): VehicleInges
   const runs = new Map<VehicleSource, SourceRun>();
   const candidates: VehicleCandidate[] = [];
   for (const file of VEHICLE_SOURCE_FILES.filter((f) => options.sources?.includes(f.source) ?? true)) {
-    const run: SourceRun = { file, csv: loadCsv(file.path), ledger: new SourceLedger() };
+    const run: SourceRun = { file, csv: loadCsv(file.path, { delimiter: file.delimiter }), ledger: new SourceLedger() };
     runs.set(file.source, run);
     candidates.push(...readFile(run, lookups));
   }

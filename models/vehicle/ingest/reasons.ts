@@ -7,7 +7,7 @@ export const VEHICLE_DROP_REASONS = {
   year_out_of_range: 'model year before 1930 or after the year following the scrape',
   no_price: 'no parseable price',
   price_out_of_range: 'price under $500 (a deposit, an instalment or a typo) or over $1,000,000',
-  duplicate_in_file: 'repeat of a listing earlier in the same file (dealer price lists, re-posts)',
+  duplicate_in_file: 'repeat of a listing earlier in the same file: the same listing id, or equal on every listing field (dealer price lists, re-posts)',
   price_outlier: 'log price outside the median ± k·MAD fence of its model around its model year',
 } as const;
 export type VehicleDropReason = keyof typeof VEHICLE_DROP_REASONS;

@@ -5,7 +5,7 @@
  */
 import type { BodyType, Colour, Drive, Fuel, RegionId, Transmission } from '../vocabulary';
 
-export type VehicleSource = 'avtoelon_2022' | 'avtoelon_chevrolet_2023';
+export type VehicleSource = 'avtoelon_2020' | 'avtoelon_2022' | 'avtoelon_chevrolet_2023';
 
 export interface VehicleRecord {
   source: VehicleSource;
@@ -22,7 +22,7 @@ export interface VehicleRecord {
   drive: Drive | null;
   colour: Colour | null;
   trim: number | null;          // avtoelon's "pozitsiya" 1–4 (2023 file only)
-  defects: boolean | null;      // "Kami bor": true when ticked, null when blank
+  defects: boolean | null;      // "Kami bor" (2022 file only): true when ticked, null when blank
   region: RegionId | null;
   priceUsd: number;             // asking price
 }

@@ -7,5 +7,5 @@ import { snapshotOf, type DataSnapshot } from '../../ingest/snapshot';
 import { VEHICLE_SOURCE_FILES } from './sources';
 
 export function vehicleDataSnapshot(): DataSnapshot {
-  return snapshotOf(VEHICLE_SOURCE_FILES.map((file) => loadCsv(file.path)));
+  return snapshotOf(VEHICLE_SOURCE_FILES.map((file) => loadCsv(file.path, { delimiter: file.delimiter })));
 }

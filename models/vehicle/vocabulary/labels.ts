@@ -42,9 +42,9 @@ export const BODY_LABELS: Readonly<Record<BodyType, readonly string[]>> = {
 };
 
 export const DRIVE_LABELS: Readonly<Record<Drive, readonly string[]>> = {
-  front: ['Oldi', 'Передний', 'front-wheel', 'FWD'],
-  rear: ['Orqa', 'Задний', 'rear-wheel', 'RWD'],
-  all: ["To'liq", 'Полный', 'all-wheel', 'full', 'AWD', '4WD', '4x4'],
+  front: ['Oldi', 'Передний', 'Передний привод', 'front-wheel', 'FWD'],
+  rear: ['Orqa', 'Задний', 'Задний привод', 'rear-wheel', 'RWD'],
+  all: ["To'liq", 'Полный', 'Полный привод', 'all-wheel', 'full', 'AWD', '4WD', '4x4'],
 };
 
 export const COLOUR_LABELS: Readonly<Record<Colour, readonly string[]>> = {
@@ -54,20 +54,24 @@ export const COLOUR_LABELS: Readonly<Record<Colour, readonly string[]>> = {
   grey: ['Kulrang', 'Серый', 'gray'],
   wet_asphalt: ['Mokriy asfalt', 'Мокрый асфальт'],
   dolphin: ['Delfin', 'Дельфин'],
-  // Qaymoq: cream; Saxara (qum rang): sand.
-  beige: ['Qaymoq rang', 'Qaymoq', 'Saxara (qum rang)', 'Saxara', 'Qum rang', 'Бежевый', 'Кремовый', 'cream', 'sand'],
+  // Qaymoq: cream, the site's Russian "молочный цвет" (milky); Saxara (qum rang): sand.
+  beige: [
+    'Qaymoq rang', 'Qaymoq', 'Saxara (qum rang)', 'Saxara', 'Qum rang', 'Бежевый', 'Кремовый', 'Молочный цвет', 'Молочный', 'cream',
+    'sand',
+  ],
   blue: ["Ko'k", 'Синий'],
-  // Ko‘k-xavorang and moviy: sky blue.
-  light_blue: ["Ko'k-xavorang", 'Xavorang', 'Moviy', 'Голубой', 'sky blue'],
-  red: ['Qizil', 'Красный'],
+  // Ko‘k-xavorang and moviy: sky blue (the site's Russian "сине-голубой").
+  light_blue: ["Ko'k-xavorang", 'Xavorang', 'Moviy', 'Голубой', 'Сине-голубой', 'sky blue'],
+  // Pink has no code of its own: red is the nearest hue (8 rows of 2020; a typo match would say bronze).
+  red: ['Qizil', 'Красный', 'Розовый', 'pink'],
   // Olcha: cherry; to‘q qizil: dark red.
-  cherry: ['Olcha', "To'q qizil", 'Вишневый', 'Вишнёвый', 'Бордовый', 'dark red', 'burgundy', 'maroon'],
+  cherry: ['Olcha', "To'q qizil", 'Вишня', 'Вишневый', 'Вишнёвый', 'Бордовый', 'dark red', 'burgundy', 'maroon'],
   yellow: ['Sariq', 'Желтый', 'Жёлтый'],
   // To‘q sariq: dark yellow.
   orange: ["To'q sariq", 'Оранжевый'],
-  green: ['Yashil', 'Зеленый', 'Зелёный', 'Sariq-yashil rang', 'Sariq-yashil', 'olive'],
-  // Jigarrang: liver-coloured; sadaf-jigarrang: pearl brown.
-  brown: ['Jigar rang', 'Jigarrang', 'Sadaf-jigarrang', 'Коричневый'],
+  green: ['Yashil', 'Зеленый', 'Зелёный', 'Sariq-yashil rang', 'Sariq-yashil', 'Жёлто-зеленый', 'Желто-зеленый', 'olive'],
+  // Jigarrang: liver-coloured; sadaf-jigarrang: pearl brown (перламутрово-коричневый).
+  brown: ['Jigar rang', 'Jigarrang', 'Sadaf-jigarrang', 'Коричневый', 'Перламутрово-коричневый'],
   gold: ['Oltin rang', 'Oltin', 'Золотой', 'Золотистый'],
   bronze: ['Bronza', 'Бронзовый', 'Бронза'],
   // Och binafsha: light violet.

@@ -6,6 +6,8 @@ import type { RawRow } from '../../../ingest/csv';
 import { parseCount, parseNumber } from '../../../ingest/parse';
 import { normaliseText } from '../../../vocabulary';
 import type { Adapted, Dropped } from '../candidate';
+import type { VehicleLookups } from '../lookups';
+import { parseEngineCell, parseMileage } from '../parse';
 import type { VehicleRecord } from '../record';
 import type { VehicleSourceFile } from '../sources';
 
@@ -26,6 +28,36 @@ export function yearAndPrice(yearText: string, priceText: string): Pick<VehicleR
   const priceUsd = parseNumber(priceText ?? '');
   if (priceUsd === null) return { drop: 'no_price' };
   return { year, priceUsd };
+}
+
+/** Where the avtoelon.uz listing form's cells stand in a file: the 2020 file names them in Russian, the 2022 one in Uzbek. */
+export interface FormColumns {
+  mileage: string; // "66 000 km", "71000.0"
+  engine: string; // "1.3 (Gaz-benzin)": litres and fuel
+  gearbox: string;
+  body: string;
+  drive: string;
+  colour: string;
+  city: string;
+}
+
+/** The form's fields of one row, read the same way whatever the labels' language. */
+export function formFields(
+  lookups: VehicleLookups,
+  row: RawRow,
+  columns: FormColumns,
+): Pick<VehicleRecord, 'mileageKm' | 'engineLitres' | 'fuel' | 'transmission' | 'body' | 'drive' | 'colour' | 'region'> {
+  const engine = parseEngineCell(row[columns.engine]);
+  return {
+    mileageKm: parseMileage(row[columns.mileage]),
+    engineLitres: engine.litres,
+    fuel: engine.fuel,
+    transmission: lookups.transmission(row[columns.gearbox]),
+    body: lookups.body(row[columns.body]),
+    drive: lookups.drive(row[columns.drive]),
+    colour: lookups.colour(row[columns.colour]),
+    region: lookups.region(row[columns.city]),
+  };
 }
 
 /** The city or district cell as the de-duplication compares it. */

@@ -7,9 +7,12 @@
 import { isBlank } from '../../../ingest/parse';
 import { isDropped } from '../candidate';
 import type { VehicleLookups } from '../lookups';
-import { parseEngineCell, parseMileage } from '../parse';
 import { vehicleSourceFile } from '../sources';
-import { fileFields, localityOf, yearAndPrice, type VehicleAdapter } from './adapter';
+import { fileFields, formFields, localityOf, yearAndPrice, type FormColumns, type VehicleAdapter } from './adapter';
+
+const COLUMNS: FormColumns = {
+  mileage: 'Yurgani', engine: 'Dvigatel hajmi, l', gearbox: 'Uzatish qutisi', body: 'Kuzov', drive: 'Uzatma', colour: 'Rangi', city: 'Shahar',
+};
 
 export function createAvtoelon2022Adapter(lookups: VehicleLookups): VehicleAdapter {
   const file = vehicleSourceFile('avtoelon_2022');
@@ -21,28 +24,20 @@ export function createAvtoelon2022Adapter(lookups: VehicleLookups): VehicleAdapt
       if (vehicle === null) return { drop: 'unknown_model' };
       const basics = yearAndPrice(row['Yili'], row['price']);
       if (isDropped(basics)) return basics;
-      const engine = parseEngineCell(row['Dvigatel hajmi, l']);
       return {
         record: {
           ...fileFields(file, sourceRow),
           make: vehicle.make,
           model: vehicle.model,
           year: basics.year,
-          mileageKm: parseMileage(row['Yurgani']),
-          engineLitres: engine.litres,
-          fuel: engine.fuel,
-          transmission: lookups.transmission(row['Uzatish qutisi']),
-          body: lookups.body(row['Kuzov']),
-          drive: lookups.drive(row['Uzatma']),
-          colour: lookups.colour(row['Rangi']),
+          ...formFields(lookups, row, COLUMNS),
           trim: null,
           // A blank box may mean "no defects" or "not answered": unknown.
           defects: lookups.yesNo(row['Kami bor']),
-          region: lookups.region(row['Shahar']),
           priceUsd: basics.priceUsd,
         },
         corrections: [],
-        locality: localityOf(row['Shahar']),
+        locality: localityOf(row[COLUMNS.city]),
       };
     },
   };
