@@ -94,7 +94,7 @@ export class VehicleModelSet implements VehicleRuntime {
     const dataAgeMonths = monthsPastIndex(index, period);
     const allowance = driftAllowance(manifest.drift, dataAgeMonths);
 
-    const before = this.inputFlags(request, basis, dataAgeMonths);
+    const before = this.inputFlags(request, basis, valuationDate, dataAgeMonths);
     const oodCount = before.filter((f) => VEHICLE_OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
     const [calibration, calibrationGroup, scale] = basis === 'model' ? [manifest.intervals, group, sigma] : [this.basisCalibration[basis], basis, 1];
     const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, halfWidth, calibratedHalfWidth } = ensembleEstimate(
@@ -140,7 +140,7 @@ export class VehicleModelSet implements VehicleRuntime {
   }
 
   /** Flags known before the price is estimated. */
-  private inputFlags(request: VehicleRequest, basis: VehicleBasis, dataAgeMonths: number): string[] {
+  private inputFlags(request: VehicleRequest, basis: VehicleBasis, valuationDate: string, dataAgeMonths: number): string[] {
     const { manifest } = this;
     const market = manifest.market.group[vehicleGroup(request)];
     const flags: string[] = [];
@@ -148,8 +148,8 @@ export class VehicleModelSet implements VehicleRuntime {
     if (basisFlag) flags.push(basisFlag);
     if (basis === 'model' && market.listings < manifest.thinListings) flags.push('THIN_MODEL_DATA');
     if (basis === 'model' && (request.year < market.years.from - 1 || request.year > market.years.to + 1)) flags.push('YEAR_OUTSIDE_MODEL_DATA');
-    const newestYear = Number(manifest.features.encoding.newestPeriod.slice(0, 4));
-    const age = Math.max(0.5, newestYear + 0.5 - request.year);
+    // Age at the valuation date, counted from mid model year.
+    const age = Math.max(0.5, periodIndex(valuationDate.slice(0, 7)) / 12 + 2020 - (request.year + 0.5));
     if (request.mileageKm !== null && request.mileageKm / age > 60_000) flags.push('UNUSUAL_MILEAGE');
     if (dataAgeMonths > STALE_DATA_MONTHS) flags.push(STALE_FLAG);
     return flags;

@@ -40,61 +40,105 @@ describe('the served vehicle version (committed artifact)', () => {
   const manifest = readManifest(version);
   let models: VehicleModelSet;
   let then: VehicleModelSet;
+  const valueOne = async (set: VehicleModelSet, over: Partial<VehicleRequest> = {}) => (await set.value([request(over)]))[0];
   beforeAll(async () => {
-    models = await VehicleModelSet.load(version);
-    then = await VehicleModelSet.load(version, undefined, () => new Date('2023-09-15T00:00:00Z'));
+    models = await VehicleModelSet.load(version, undefined, () => new Date('2026-04-15T00:00:00Z'));
+    then = await VehicleModelSet.load(version, undefined, () => new Date(`${manifest.marketIndex.newestPeriod}-15T00:00:00Z`));
   });
   afterAll(async () => {
     await models.close();
     await then.close();
   });
 
-  it('records the data snapshot, the headline per make/model group with counts, and the drift allowance', () => {
-    expect(manifest.dataSnapshot.files.map((f) => f.path).join()).toMatch(/avtoelon_2022.*avtoelon_chevrolet_2023/);
+  it('records every forward split in time, the newest as headline, with coverage in the band and the allowance that scored it', () => {
+    const forward = manifest.evaluation.forward;
+    expect(forward.length).toBe(manifest.marketIndex.periods.length - 1);
+    expect(manifest.evaluation.headline).toEqual(expect.objectContaining({ protocol: forward[forward.length - 1].protocol }));
+    for (const split of forward) {
+      expect(split.drift.months).toBeGreaterThan(0);
+      expect(split.overall.intervalCoverage).toBeGreaterThanOrEqual(0.85);
+      expect(split.overall.intervalCoverage).toBeLessThanOrEqual(0.95);
+    }
     expect(manifest.evaluation.headline.groups['Chevrolet Cobalt'].n).toBeGreaterThan(1000);
-    expect(manifest.intervals.drift?.raised.length).toBeGreaterThan(0);
-    expect(manifest.evaluation.kfold.overall.intervalCoverage).toBeGreaterThanOrEqual(0.88);
-    expect(manifest.evaluation.kfold.overall.intervalCoverage).toBeLessThanOrEqual(0.92);
-    expect(manifest.evaluation.kfoldWithDriftAllowance.intervalCoverage).toBeGreaterThan(manifest.evaluation.kfold.overall.intervalCoverage);
+    expect(manifest.drift.perMonth).toBeGreaterThan(0);
   });
 
-  it('values a 2019 Cobalt with 60,000 km with a calibrated interval and each member\'s estimate', async () => {
-    const [value] = (await models.value([request()])) as VehicleValue[];
+  it('never values a newer model year lower, nor more kilometres higher (monotonic members)', async () => {
+    const years = Array.from({ length: 15 }, (_, k) => 2011 + k);
+    for (const model of ['Cobalt', 'Gentra', 'Spark', 'Nexia 3', 'Damas']) {
+      const byYear = (await models.value(years.map((year) => request({ model, year })))) as VehicleValue[];
+      byYear.slice(1).forEach((v, k) => expect(v.estimate).toBeGreaterThanOrEqual(byYear[k].estimate));
+      const byKm = (await models.value([0, 50_000, 100_000, 200_000, 400_000].map((mileageKm) => request({ model, mileageKm })))) as VehicleValue[];
+      byKm.slice(1).forEach((v, k) => expect(v.estimate).toBeLessThanOrEqual(byKm[k].estimate));
+    }
+  });
+
+  it('values a 2019 Cobalt on its own data, with each member\'s estimate and the market level at the valuation date', async () => {
+    const value = (await valueOne(then)) as VehicleValue;
+    expect(value.basis).toBe('model');
     expect(value.estimate).toBeGreaterThan(7_000);
     expect(value.estimate).toBeLessThan(20_000);
     expect(value.interval.low).toBeLessThan(value.estimate);
     expect(value.interval.high).toBeGreaterThan(value.estimate);
-    expect(value.interval.coverage).toBe(0.9);
     expect(value.models.map((m) => m.name)).toEqual(manifest.members.map((m) => m.name));
     expect(value.anomaly.marketListings).toBeGreaterThan(1000);
-    expect(value.anomaly.groupMedianPrice).toBeGreaterThan(5_000);
+    expect(value.marketLevel).toEqual({ valuationDate: `${manifest.marketIndex.newestPeriod}-15`, newestDataPeriod: manifest.marketIndex.newestPeriod, dataAgeMonths: 0, indexRatio: 1, intervalWidening: 0 });
   });
 
-  it('says the market data is old: flagged, a wider interval and lower confidence than when the data was fresh', async () => {
-    const [now] = (await models.value([request()])) as VehicleValue[];
-    const [fresh] = (await then.value([request()])) as VehicleValue[];
+  it('moves an earlier valuation date down the index, and widens the interval by the drift allowance past the newest data', async () => {
+    const earlier = (await valueOne(then, { valuationDate: `${manifest.marketIndex.periods[0].period}-15` })) as VehicleValue;
+    const fresh = (await valueOne(then)) as VehicleValue;
+    const now = (await valueOne(models)) as VehicleValue;
+    expect(earlier.marketLevel.indexRatio).toBeLessThan(1);
+    expect(earlier.estimate).toBeLessThan(fresh.estimate);
+    expect(now.marketLevel.dataAgeMonths).toBeGreaterThan(12);
     expect(now.anomaly.flags).toContain('MARKET_DATA_OLDER_THAN_12_MONTHS');
     expect(fresh.anomaly.flags).not.toContain('MARKET_DATA_OLDER_THAN_12_MONTHS');
-    expect(now.interval.high - now.interval.low).toBeGreaterThan(fresh.interval.high - fresh.interval.low);
-    expect(now.confidence.score).toBeLessThan(fresh.confidence.score);
+    expect(now.marketLevel.intervalWidening).toBeGreaterThan(0);
+    expect(now.interval.high / now.interval.low).toBeGreaterThan(fresh.interval.high / fresh.interval.low);
+    expect(now.confidence.level).not.toBe('high');
+    // The level is held past the newest data: the same estimate, a wider interval.
+    expect(now.estimate).toBe(fresh.estimate);
   });
 
-  it('refuses a make with no market data and never gives a thin model a high confidence', async () => {
-    const [byd, thin, cobalt] = await then.value([
-      request({ make: 'BYD', model: 'Song Plus' }),
-      request({ make: 'Chevrolet', model: thinModel(), year: manifest.market.group[`Chevrolet ${thinModel()}`].years.to }),
+  it('values a model the data does not hold on its make\'s level, a make without data on the segment\'s, and refuses without a body', async () => {
+    const [unlisted, byd, noBody, cobalt] = await then.value([
+      request({ model: null }),
+      request({ make: 'BYD', model: null, year: 2023, body: 'suv', engineLitres: null, fuel: 'electric' }),
+      request({ make: 'Chery', model: 'Tiggo 7 Pro', year: 2023, body: null }),
       request(),
     ]);
-    expect(byd).toBeInstanceOf(InsufficientMarketDataError);
-    expect((byd as InsufficientMarketDataError).listings).toBe(0);
-    expect((thin as VehicleValue).anomaly.flags).toContain('THIN_MODEL_DATA');
-    expect((thin as VehicleValue).confidence.level).not.toBe('high');
-    expect((cobalt as VehicleValue).estimate).toBeGreaterThan(0);
+    expect((unlisted as VehicleValue).basis).toBe('make');
+    expect((unlisted as VehicleValue).anomaly.flags).toContain('MODEL_NOT_IN_MARKET_DATA');
+    expect((byd as VehicleValue).basis).toBe('segment');
+    expect((byd as VehicleValue).anomaly.flags).toContain('MAKE_NOT_IN_MARKET_DATA');
+    expect(noBody).toBeInstanceOf(InsufficientMarketDataError);
+    const width = (v: VehicleValue) => v.interval.high / v.interval.low;
+    expect(width(unlisted as VehicleValue)).toBeGreaterThan(width(cobalt as VehicleValue));
+    for (const v of [unlisted, byd] as VehicleValue[]) expect(v.confidence.level).toBe('low');
   });
 
-  it('flags an asking price outside the interval', async () => {
-    const [value] = (await then.value([request({ askingPrice: 100_000 })])) as VehicleValue[];
-    expect(value.anomaly.flags).toContain('ASKING_PRICE_ABOVE_INTERVAL');
+  it('never gives a thin model a high confidence, and flags an asking price outside the interval', async () => {
+    const thin = (await valueOne(then, { model: thinModel(), year: manifest.market.group[`Chevrolet ${thinModel()}`].years.to })) as VehicleValue;
+    expect(thin.anomaly.flags).toContain('THIN_MODEL_DATA');
+    expect(thin.confidence.level).not.toBe('high');
+    const asked = (await valueOne(then, { askingPrice: 100_000 })) as VehicleValue;
+    expect(asked.anomaly.flags).toContain('ASKING_PRICE_ABOVE_INTERVAL');
+  });
+
+  it('publishes the market index per segment and lists makes without data in the catalogue', () => {
+    const series = models.marketIndex();
+    expect(series.map((s) => s.segment)).toEqual(['domestic', 'russian', 'foreign']);
+    for (const s of series) {
+      expect(s.points[s.points.length - 1]).toEqual(expect.objectContaining({ period: manifest.marketIndex.newestPeriod, index: 1 }));
+      for (const p of s.points) expect(p.low).toBeLessThanOrEqual(p.index);
+      expect(s.movesPerYear.length).toBe(s.points.length - 1);
+    }
+    const catalog = models.catalog();
+    const chevrolet = catalog.find((e) => e.make === 'Chevrolet')!;
+    expect(chevrolet.otherModels).toBe('make');
+    expect(chevrolet.models.find((m) => m.model === 'Cobalt')).toEqual(expect.objectContaining({ basis: 'model' }));
+    expect(catalog.find((e) => e.make === 'Chery')).toEqual(expect.objectContaining({ listings: 0, otherModels: 'segment' }));
   });
 
   /** A Chevrolet model with enough listings to be valued but fewer than the thin-data threshold. */

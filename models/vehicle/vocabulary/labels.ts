@@ -11,7 +11,7 @@ export const FUEL_LABELS: Readonly<Record<Fuel, readonly string[]>> = {
   // avtoelon's "Gaz" (methane only) is a converted petrol car as well: no pure-gas cars are sold here.
   gas_petrol: [
     'Gaz-benzin', 'Gaz', 'Газ', 'Газ-бензин', 'Бензин-газ', 'gas-petrol', 'gas', 'Metan', 'Метан', 'Propan', 'Пропан',
-    'Metan-benzin', 'Propan-benzin', 'CNG', 'LPG',
+    'Metan-benzin', 'Propan-benzin', 'Gaz-metan', 'Metan-propan', 'CNG', 'LPG',
   ],
   diesel: ['Dizel', 'Дизель', 'Дизел'],
   electric: ['Elektr', 'Электро', 'Электрический', 'Электричество', 'electro', 'EV', 'Elektromobil'],
@@ -50,7 +50,7 @@ export const DRIVE_LABELS: Readonly<Record<Drive, readonly string[]>> = {
 export const COLOUR_LABELS: Readonly<Record<Colour, readonly string[]>> = {
   white: ['Oq', 'Белый'],
   black: ['Qora', 'Черный', 'Чёрный'],
-  silver: ['Kumush rang', 'Kumush', 'Серебристый', 'Серебряный'],
+  silver: ['Kumush rang', 'Kumush', 'Серебристый', 'Серебряный', 'Серебро'],
   grey: ['Kulrang', 'Серый', 'gray'],
   wet_asphalt: ['Mokriy asfalt', 'Мокрый асфальт'],
   dolphin: ['Delfin', 'Дельфин'],
