@@ -2,9 +2,12 @@
  * The drift allowance: how much wider a vehicle interval gets per month between the newest market
  * data and the valuation date. Measured on forward splits in time (a model fitted on the snapshots
  * before one, scoring that one): the part of each held-out residual that the in-period interval
- * does not cover, per month of gap, and its conformal quantile. Linear in the months: the measured
- * moves were steady trends (+17% to +21% a year), not a random walk that would grow as √months.
+ * does not cover, per month of gap, and its conformal quantile; the service uses the largest any
+ * split needed (the next period's move is unknown). Linear in the months: a level held flat while
+ * the market trends falls behind in proportion to the time (the domestic index rose 17% in the 14
+ * months to August 2023), which a random walk's √months would understate.
  */
+import type { ConfidenceLevel } from '../ensemble/confidence';
 import { conformalQuantile } from '../ensemble/conformal';
 
 export interface ForwardSplitDrift {
@@ -20,6 +23,13 @@ export interface ForwardSplitDrift {
 export interface DriftAllowance {
   /** Log half-width per month past the newest data, added in quadrature to the calibrated one. */
   perMonth: number;
+  /**
+   * The same per confidence level (Mondrian by level, the level read from the in-period width and
+   * the group's forward accuracy, before the allowance): a model whose price moved on its own in
+   * one split tends to again, and a level without its own allowance would not hold its coverage.
+   * A level with fewer than MIN_LEVEL_ROWS held-out rows uses `perMonth`.
+   */
+  byLevel: Partial<Record<ConfidenceLevel, { perMonth: number; rows: number }>>;
   coverage: number;
   protocol: string;
   splits: ForwardSplitDrift[];
@@ -38,7 +48,21 @@ export function allowanceRate(required: ArrayLike<number>, coverage: number): nu
   return required.length ? conformalQuantile(required, coverage) : 0;
 }
 
-/** The log half-width to add for a valuation `months` past the newest data. */
-export function driftAllowance(drift: Pick<DriftAllowance, 'perMonth'>, months: number): number {
-  return drift.perMonth * Math.max(0, months);
+/** Held-out rows a confidence level needs for an allowance of its own. */
+export const MIN_LEVEL_ROWS = 200;
+
+/** The allowance per month of each level with enough rows. */
+export function allowanceByLevel(required: ArrayLike<number>, levels: readonly ConfidenceLevel[], coverage: number): DriftAllowance['byLevel'] {
+  const byLevel: DriftAllowance['byLevel'] = {};
+  for (const level of ['high', 'medium', 'low'] as const) {
+    const rows = levels.flatMap((l, i) => (l === level ? [required[i]] : []));
+    if (rows.length >= MIN_LEVEL_ROWS) byLevel[level] = { perMonth: Math.round(allowanceRate(rows, coverage) * 1e5) / 1e5, rows: rows.length };
+  }
+  return byLevel;
+}
+
+/** The log half-width to add for a valuation `months` past the newest data, at its confidence level. */
+export function driftAllowance(drift: Pick<DriftAllowance, 'perMonth'> & Partial<Pick<DriftAllowance, 'byLevel'>>, months: number, level?: ConfidenceLevel): number {
+  const perMonth = (level && drift.byLevel?.[level]?.perMonth) ?? drift.perMonth;
+  return perMonth * Math.max(0, months);
 }

@@ -72,7 +72,11 @@ export interface VehicleManifest {
     /** The newest forward split. */
     headline: VehicleEvaluationReport;
     /** Every forward split, oldest first, with its gap and the allowance it was scored with. */
-    forward: (VehicleEvaluationReport & { drift: ForwardSplitDrift; allowancePerMonth: number })[];
+    forward: (VehicleEvaluationReport & {
+      drift: ForwardSplitDrift;
+      /** The split scored with the other splits' allowance alone (null with one split): what an unseen period gets. */
+      outOfSample: { allowancePerMonth: number; intervalCoverage: number; medianIntervalWidth: number } | null;
+    })[];
     /** In-period k-fold: labelled so, not a headline. */
     kfold: VehicleEvaluationReport;
     unseenModel: VehicleEvaluationReport;

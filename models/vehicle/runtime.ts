@@ -11,7 +11,7 @@
  */
 import { confidence, type AccuracyClass } from '../ensemble/confidence';
 import { LoadedEnsemble } from '../ensemble/artifact';
-import type { IntervalCalibration } from '../ensemble/conformal';
+import { combinedHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
 import { periodIndex } from '../ensemble/encoding';
 import { versionSummary } from '../ensemble/publish';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
@@ -92,26 +92,27 @@ export class VehicleModelSet implements VehicleRuntime {
     const index = manifest.marketIndex;
     const logLevel = vehicleLevelAt(index, request.make, period);
     const dataAgeMonths = monthsPastIndex(index, period);
-    const allowance = driftAllowance(manifest.drift, dataAgeMonths);
 
     const before = this.inputFlags(request, basis, valuationDate, dataAgeMonths);
     const oodCount = before.filter((f) => VEHICLE_OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
     const [calibration, calibrationGroup, scale] = basis === 'model' ? [manifest.intervals, group, sigma] : [this.basisCalibration[basis], basis, 1];
-    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, halfWidth, calibratedHalfWidth } = ensembleEstimate(
-      memberLogs.map((v) => v + logLevel), this.ensemble.weights, 1, calibration, calibrationGroup, oodCount, scale, allowance,
+    const { estimate: rawEstimate, memberEstimates, modelSpread, calibratedHalfWidth } = ensembleEstimate(
+      memberLogs.map((v) => v + logLevel), this.ensemble.weights, 1, calibration, calibrationGroup, oodCount, scale,
     );
-    const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
     const median = market?.medianPriceByYear[String(request.year)]?.median ?? null;
     const deviation = median ? rawEstimate / median - 1 : null;
     const flags = [...before];
     if (deviation !== null && Math.abs(deviation) > 0.5) flags.push('FAR_FROM_GROUP_MEDIAN');
     if (modelSpread > 0.2) flags.push('MODELS_DISAGREE');
-    if (request.askingPrice !== null && request.askingPrice < interval.low) flags.push('ASKING_PRICE_BELOW_INTERVAL');
-    if (request.askingPrice !== null && request.askingPrice > interval.high) flags.push('ASKING_PRICE_ABOVE_INTERVAL');
-    // The rule reads the in-period width: the drift allowance is the same for every valuation of a
-    // date, and the data's age is stated apart (marketLevel) and caps the level below 'high'.
+    // The rule reads the in-period width, as training measured it: the data's age is stated apart
+    // (marketLevel) and caps the level below 'high'. The level then sets the drift allowance.
     const groupClass: AccuracyClass = basis === 'model' ? manifest.groupAccuracy[group] ?? 'low' : 'low';
     const rated = confidence(2 * Math.sinh(calibratedHalfWidth), modelSpread, groupClass, flags.filter((f) => f !== STALE_FLAG).length, manifest.confidenceWidths);
+    const allowance = driftAllowance(manifest.drift, dataAgeMonths, rated.level);
+    const halfWidth = combinedHalfWidth(calibratedHalfWidth, allowance);
+    const interval = { low: roundTo(rawEstimate * Math.exp(-halfWidth), 100), high: roundTo(rawEstimate * Math.exp(halfWidth), 100), coverage: manifest.intervals.coverage };
+    if (request.askingPrice !== null && request.askingPrice < interval.low) flags.push('ASKING_PRICE_BELOW_INTERVAL');
+    if (request.askingPrice !== null && request.askingPrice > interval.high) flags.push('ASKING_PRICE_ABOVE_INTERVAL');
     const stale = flags.includes(STALE_FLAG);
     return {
       estimate: roundTo(rawEstimate, 100),

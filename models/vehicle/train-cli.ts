@@ -22,7 +22,10 @@ export async function trainVehicleVersion(argv: readonly string[]): Promise<numb
   const line = (label: string, m: VehicleManifest['evaluation']['kfold']['overall']) =>
     console.log(`${label} (${m.n}): R² ${m.r2.toFixed(3)}, MAPE ${pct(m.mape)}, median APE ${pct(m.medianApe)}, PPE10 ${pct(m.ppe10)}, 90% coverage ${pct(m.intervalCoverage)}, median width ${pct(m.medianIntervalWidth)}`);
   console.log(`wrote ${dir} in ${manifest.training.seconds} s`);
-  for (const f of manifest.evaluation.forward) line(`forward ${f.drift.newestTrained} → ${f.drift.test} (${f.drift.months} months, allowance ${(f.allowancePerMonth * 100).toFixed(2)}%/month)`, f.overall);
+  for (const f of manifest.evaluation.forward) {
+    line(`forward ${f.drift.newestTrained} → ${f.drift.test} (${f.drift.months} months; this split alone needs ${(f.drift.perMonth * 100).toFixed(2)}%/month)`, f.overall);
+    if (f.outOfSample) console.log(`  with the other split's allowance alone (${(f.outOfSample.allowancePerMonth * 100).toFixed(2)}%/month): coverage ${pct(f.outOfSample.intervalCoverage)}, median width ${pct(f.outOfSample.medianIntervalWidth)}`);
+  }
   line('unseen model (in period)', manifest.evaluation.unseenModel.overall);
   line('unseen make (in period)', manifest.evaluation.unseenMake.overall);
   line('k-fold (in period)', manifest.evaluation.kfold.overall);

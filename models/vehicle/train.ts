@@ -13,12 +13,12 @@
  */
 import { calibrateIntervals, conformalQuantile, intervalHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, recencyWeights, subset, SCALE_FLOOR, type CrossFit, type CrossFitConfig, type Dataset, type LevelModel } from '../ensemble/cross-fit';
-import { accuracyByConfidence, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
+import { accuracyByConfidence, confidence, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
 import { periodIndex } from '../ensemble/encoding';
 import { quantile } from '../ensemble/metrics';
 import type { MemberSpec } from '../ensemble/weights';
 import type { HistGradientBoostingRegressor } from '../trainers';
-import { allowanceRate, driftAllowance, requiredPerMonth, type DriftAllowance, type ForwardSplitDrift } from './drift';
+import { allowanceByLevel, allowanceRate, driftAllowance, requiredPerMonth, type DriftAllowance, type ForwardSplitDrift } from './drift';
 import { ingestVehicles, vehicleDataSnapshot, type VehicleRecord } from './ingest';
 import { encodeVehicles, fitVehicleEncoding, vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_FEATURE_NAMES, type VehicleEncoding, type VehicleFeatureSource } from './features';
 import { vehicleMarketReference } from './market';
@@ -116,25 +116,41 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
 
   // Forward splits in time.
   const runs = forwardTests.map((test) => forwardRun(data, test, config, progress));
-  // Each split's allowance comes from the other splits; with one split there is no other, and it uses its own (said so).
-  const rateFor = (run: ForwardRun) => {
-    const others = runs.filter((r) => r !== run);
-    return allowanceRate(concat((others.length ? others : [run]).map((r) => r.required)), COVERAGE);
-  };
-  const forward = runs.map((run) => {
-    const perMonth = rateFor(run);
-    const allowance = new Float64Array(run.testData.rows.length).fill(driftAllowance({ perMonth }, run.drift.months));
-    const result = evaluate(run.testData, { consensus: run.consensus, scale: run.scale, allowance }, run.calibration, config);
-    const protocol = `Forward in time: fitted on the snapshots before ${run.test} (newest ${run.drift.newestTrained}), tested on the ${run.testData.rows.length} listings of ${run.test}, ${run.drift.months} months later; in-period intervals widened by a drift allowance of ${pct(perMonth, 2)} a month (log), measured on ${runs.length > 1 ? 'the other forward split' : 'this split itself (no other split exists)'}.`;
-    return { run, perMonth, allowance, result, report: evaluationReport(protocol, result, members, run.fit.weights) };
-  });
-  const headline = forward[forward.length - 1];
+  // Confidence, rebuilt on the forward splits: the width ends are the oldest split's in-period
+  // widths (10th and 90th percentiles); a group's class is its forward point accuracy (oldest split
+  // with enough rows first). Intervals do not enter either, so the allowance can be set per level.
+  const confidenceWidths: ConfidenceWidths = { full: round3(quantile(relativeWidths(runs[0].halfWidth), 0.1)), none: round3(quantile(relativeWidths(runs[0].halfWidth), 0.9)) };
+  const pointReports = runs.map((run) => evaluate(run.testData, { consensus: run.consensus, scale: run.scale }, run.calibration, config));
+  const groupAccuracy: Record<string, AccuracyClass> = {};
+  for (const group of new Set(data.rows.map(vehicleGroup))) {
+    groupAccuracy[group] = pointReports.map((r) => r.groups[group]).find((g) => g?.n >= MIN_CLASS_ROWS)?.accuracyClass ?? 'low';
+  }
+  const levels = runs.map((run) => run.testData.rows.map((row, i) => confidence(2 * Math.sinh(run.halfWidth[i]), 0, groupAccuracy[vehicleGroup(row)] ?? 'low', 0, confidenceWidths).level));
+
+  // The served allowance is the largest any forward split needed, overall and per level: the next
+  // period's move is unknown, and the interval must hold in a period like any seen. Each split is
+  // also scored with the other splits' measurement alone, the strictly out-of-sample check.
+  const measure = (idx: readonly number[]) => envelope(idx.map((k) => ({ perMonth: allowanceRate(runs[k].required, COVERAGE), byLevel: allowanceByLevel(runs[k].required, levels[k], COVERAGE) })));
   const drift: DriftAllowance = {
-    perMonth: round5(allowanceRate(concat(runs.map((r) => r.required)), COVERAGE)),
+    ...measure(runs.map((_, k) => k)),
     coverage: COVERAGE,
-    protocol: `per forward split, the part of each held-out |log residual| beyond its in-period half-width (in quadrature), per month of gap; the ${COVERAGE * 100}% conformal quantile over ${runs.length} split(s) pooled`,
+    protocol: `per forward split, the part of each held-out |log residual| beyond its in-period half-width (in quadrature), per month of gap, and its ${COVERAGE * 100}% conformal quantile, overall and per confidence level; the largest over the ${runs.length} split(s)`,
     splits: runs.map((r) => r.drift),
   };
+  const scored = (k: number, rates: Pick<DriftAllowance, 'perMonth' | 'byLevel'>) => {
+    const run = runs[k];
+    const allowance = Float64Array.from(levels[k], (level) => driftAllowance(rates, run.drift.months, level));
+    return evaluate(run.testData, { consensus: run.consensus, scale: run.scale, allowance }, run.calibration, config);
+  };
+  const forward = runs.map((run, k) => {
+    const others = runs.map((_, j) => j).filter((j) => j !== k);
+    const otherRates = others.length ? measure(others) : null;
+    const outOfSample = otherRates === null ? null : { allowancePerMonth: otherRates.perMonth, ...pick(scored(k, otherRates).overall) };
+    const result = scored(k, drift);
+    const protocol = `Forward in time: fitted on the snapshots before ${run.test} (newest ${run.drift.newestTrained}), tested on the ${run.testData.rows.length} listings of ${run.test}, ${run.drift.months} months later; in-period intervals widened by the served drift allowance (${pct(drift.perMonth, 2)} a month overall, per confidence level where measured: the largest any forward split needed, this one included${outOfSample ? `; with the other split's measurement alone, ${pct(outOfSample.allowancePerMonth, 2)} a month, coverage is ${pct(outOfSample.intervalCoverage)}` : ''}).`;
+    return { run, result, outOfSample, report: evaluationReport(protocol, result, members, run.fit.weights) };
+  });
+  const headline = forward[forward.length - 1];
 
   // The served model: every snapshot, random folds (the in-period calibration).
   const all = crossFit(data, config, (s) => progress(`served: ${s}`));
@@ -149,16 +165,6 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
   const featureImportance = permutationImportance(headline.run.fit, headline.run.testData, FEATURES);
   progress('feature importance');
 
-  // Confidence, rebuilt on the forward splits: the width ends are the oldest split's calibrated
-  // widths (10th and 90th percentiles); a group's class is its forward accuracy (oldest split with
-  // enough rows first, so the headline's own rows never set its class where another split can).
-  const widthRun = runs[0];
-  const confidenceWidths: ConfidenceWidths = { full: round3(quantile(relativeWidths(widthRun.halfWidth), 0.1)), none: round3(quantile(relativeWidths(widthRun.halfWidth), 0.9)) };
-  const groupAccuracy: Record<string, AccuracyClass> = {};
-  for (const group of new Set(data.rows.map(vehicleGroup))) {
-    const measured = forward.map((f) => f.report.groups[group]).find((g) => g?.n >= MIN_CLASS_ROWS);
-    groupAccuracy[group] = measured?.accuracyClass ?? 'low';
-  }
   const headlineRows = headline.result.rows.map((row, i) => ({ ...row, calibratedWidth: 2 * Math.sinh(headline.run.halfWidth[i]) }));
   const byConfidence = accuracyByConfidence(headlineRows, (r) => groupAccuracy[r.group] ?? 'low', confidenceWidths, (r) => r.calibratedWidth);
 
@@ -186,7 +192,7 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
       confidenceWidths,
       evaluation: {
         headline: headline.report,
-        forward: forward.map((f) => ({ ...f.report, drift: f.run.drift, allowancePerMonth: round5(f.perMonth) })),
+        forward: forward.map((f) => ({ ...f.report, drift: f.run.drift, outOfSample: f.outOfSample })),
         kfold,
         unseenModel: unseenModel.report,
         unseenMake: unseenMake.report,
@@ -254,18 +260,22 @@ function toDataset(records: readonly VehicleRecord[]): Dataset<VehicleFeatureSou
   };
 }
 
+/** The largest allowance per month of several measurements, overall and per level. */
+function envelope(measured: readonly Pick<DriftAllowance, 'perMonth' | 'byLevel'>[]): Pick<DriftAllowance, 'perMonth' | 'byLevel'> {
+  const byLevel: DriftAllowance['byLevel'] = {};
+  for (const level of ['high', 'medium', 'low'] as const) {
+    const entries = measured.flatMap((m) => (m.byLevel[level] ? [m.byLevel[level]!] : []));
+    if (entries.length) byLevel[level] = { perMonth: Math.max(...entries.map((e) => e.perMonth)), rows: entries.reduce((s, e) => s + e.rows, 0) };
+  }
+  return { perMonth: round5(Math.max(...measured.map((m) => m.perMonth))), byLevel };
+}
+
+/** Coverage and width of a scoring. */
+const pick = (m: { intervalCoverage: number; medianIntervalWidth: number }) => ({ intervalCoverage: m.intervalCoverage, medianIntervalWidth: m.medianIntervalWidth });
+
 /** The relative width (high − low) / estimate of a log half-width. */
 const relativeWidths = (halfWidths: Float64Array) => halfWidths.map((h) => 2 * Math.sinh(h));
 
-function concat(arrays: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(arrays.reduce((s, a) => s + a.length, 0));
-  let o = 0;
-  for (const a of arrays) {
-    out.set(a, o);
-    o += a.length;
-  }
-  return out;
-}
 
 /** FNV-1a: a stable fold for a group name. */
 function hash(text: string): number {

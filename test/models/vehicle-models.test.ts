@@ -54,11 +54,15 @@ describe('the served vehicle version (committed artifact)', () => {
     const forward = manifest.evaluation.forward;
     expect(forward.length).toBe(manifest.marketIndex.periods.length - 1);
     expect(manifest.evaluation.headline).toEqual(expect.objectContaining({ protocol: forward[forward.length - 1].protocol }));
+    // The served allowance is the largest any split needed: every split covers at least 90%, the one that needed it most about 90%.
     for (const split of forward) {
       expect(split.drift.months).toBeGreaterThan(0);
-      expect(split.overall.intervalCoverage).toBeGreaterThanOrEqual(0.85);
-      expect(split.overall.intervalCoverage).toBeLessThanOrEqual(0.95);
+      expect(split.overall.intervalCoverage).toBeGreaterThanOrEqual(0.89);
+      expect(split.outOfSample).not.toBeNull();
     }
+    expect(Math.min(...forward.map((f) => f.overall.intervalCoverage))).toBeLessThanOrEqual(0.92);
+    expect(manifest.drift.perMonth).toBe(Math.max(...forward.map((f) => f.drift.perMonth)));
+    for (const level of manifest.evaluation.byConfidence) expect(level.coverage).toBeGreaterThanOrEqual(0.88);
     expect(manifest.evaluation.headline.groups['Chevrolet Cobalt'].n).toBeGreaterThan(1000);
     expect(manifest.drift.perMonth).toBeGreaterThan(0);
   });
