@@ -10,6 +10,8 @@ import type { ValuationDateRange } from './valuation-date';
 
 /** Oldest model year valued: older cars are collectors' items, not collateral. */
 export const MIN_MODEL_YEAR = 1960;
+/** The highest odometer reading taken as one: above it a reading is a placeholder, ignored with a warning. */
+export const MAX_MILEAGE_KM = 2_000_000;
 /** Inputs per `vehicleValuations` call. */
 export const MAX_VEHICLES_PER_CALL = 1000;
 
@@ -37,7 +39,7 @@ export const VEHICLE_FIELDS: readonly FieldSpec[] = [
   { rest: 'make', graphql: 'make', kind: 'string', required: true, description: 'Make in any common spelling: Chevrolet, Шевроле, Daewoo, Lada (VAZ), Mercedes; an unknown make gets UNKNOWN_VEHICLE with suggestions', example: 'Chevrolet' },
   { rest: 'model', graphql: 'model', kind: 'string', required: true, description: 'Model of that make in any script, with or without the make: Cobalt, Кобальт, Nexia 3, Шевроле Кобальт. avtoelon\'s trim suffix is read as trim ("Cobalt, 4 pozitsiya EVRO" = Cobalt, trim 4). A misspelt model gets UNKNOWN_VEHICLE with suggestions; a model of a known make that the catalogue does not list (and nothing like it) is valued on the make\'s level with a wider interval and a warning (vehicle.model null, basis make), or 422 INSUFFICIENT_MARKET_DATA', example: 'Cobalt' },
   { rest: 'year', graphql: 'year', kind: 'integer', required: true, min: MIN_MODEL_YEAR, maxIsCurrentYear: true, description: `Model year, ${MIN_MODEL_YEAR} to the current year, and not before the model was made (a 1985 Cobalt is refused)`, example: 2019 },
-  { rest: 'mileage', graphql: 'mileage', kind: 'integer', required: false, min: 0, max: 2_000_000, description: 'Odometer reading in km', example: 60000 },
+  { rest: 'mileage', graphql: 'mileage', kind: 'integer', required: false, min: 0, description: `Odometer reading in km; one above ${MAX_MILEAGE_KM.toLocaleString('en')} km, or a placeholder such as 777777 (what sellers type when the site's form insists), is ignored with a warning`, example: 60000 },
   { rest: 'body_type', graphql: 'bodyType', kind: 'string', required: false, description: `Body: ${BODY_TYPES.join(', ')}, or Uzbek/Russian forms (Sedan, Седан, Krossover, Miniven); ${UNRECOGNISED}`, example: 'sedan' },
   { rest: 'transmission', graphql: 'transmission', kind: 'string', required: false, description: `Gearbox: ${TRANSMISSIONS.join(', ')}, or Uzbek/Russian forms (Avtomat, Механика, АКПП); ${UNRECOGNISED}`, example: 'automatic' },
   { rest: 'fuel', graphql: 'fuel', kind: 'string', required: false, description: `Fuel: ${FUELS.join(', ')} (gas_petrol: a petrol car converted to methane or propane), or Uzbek/Russian forms (Benzin, Газ-бензин, Metan); ${UNRECOGNISED}. Without it, the fuel of an engine text ("1.5 (Benzin)")`, example: 'petrol' },

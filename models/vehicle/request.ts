@@ -11,12 +11,12 @@
  * ignored with a warning rather than refused: a wrong type, a bad range or personal data still are.
  */
 import { ApiError } from '../../schema/errors';
-import { checkInputFields, restFieldName } from '../../schema/field-table';
+import { checkInputFields, fieldBounds, restFieldName } from '../../schema/field-table';
 import { parseValuationDate } from '../../schema/valuation-date';
-import { CONDITIONS, NOT_RECOGNISED, VEHICLE_FIELDS, VEHICLE_VALUATION_DATES } from '../../schema/vehicle-contract';
+import { CONDITIONS, MAX_MILEAGE_KM, NOT_RECOGNISED, VEHICLE_FIELDS, VEHICLE_VALUATION_DATES } from '../../schema/vehicle-contract';
 import type { ValuedVehicle, VehicleCondition, VehicleValuationView } from '../../schema/vehicle-rest';
 import { labelMatcher } from '../vocabulary/label-matcher';
-import { parseEngineCell } from './ingest/parse';
+import { isPlaceholderMileage, parseEngineCell } from './ingest/parse';
 import { InsufficientMarketDataError, type VehicleRequest, type VehicleRuntime } from './valuation';
 import {
   BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_NAMES, TRANSMISSIONS, badgeFamily, isResolved, normaliseBody,
@@ -118,7 +118,7 @@ export function normaliseVehicleInput(input: VehicleInput, now: Date = new Date(
     make,
     model,
     year: vehicle.year,
-    mileageKm: input.mileage ?? null,
+    mileageKm: readMileage(input.mileage ?? null, warnings),
     engineLitres: vehicle.engine,
     fuel: vehicle.fuel,
     transmission: vehicle.transmission,
@@ -243,6 +243,13 @@ interface EngineRead {
   fuel: { code: ReturnType<typeof normaliseFuel>; text: string } | null;
 }
 
+/** The odometer reading, or null for a placeholder (777777, 9999999) or a reading beyond any car's. */
+function readMileage(km: number | null, warnings: string[]): number | null {
+  if (km === null || (km <= MAX_MILEAGE_KM && !isPlaceholderMileage(km))) return km;
+  warnings.push(`${field('mileage')} ${km} looks like a placeholder (above ${MAX_MILEAGE_KM} km or one digit repeated) and was ignored`);
+  return null;
+}
+
 const LITRE_UNIT = /(\d)\s*(?:l|л|litr|литр|liter|litre|ltr)\.?(?=\s|\(|$)/iu;
 
 /** The engine from its number, or from its text ("1.5 (Benzin)", "1.5 л"); the number wins over the text's litres. */
@@ -255,12 +262,21 @@ function readEngine(litres: number | null, text: string | null | undefined, now:
     return { litres, fuel: null };
   }
   if (cell.litres !== null && litres === null) {
-    // The text's litres meet the number's range, as a number would.
-    checkInputFields(VEHICLE_FIELDS.filter((f) => f.graphql === 'engine'), { engine: cell.litres }, now);
+    if (!engineInRange(cell.litres, now)) {
+      // The site's cell for an engine nobody filled in ("0 (Benzin)", "0.1 (бензин)"): its fuel still counts.
+      warnings.push(`${field('engineText')} "${clip(text)}": ${cell.litres} l is no engine size and was ignored`);
+      return { litres: null, fuel: cell.fuel === null ? null : { code: cell.fuel, text: bracket } };
+    }
   } else if (cell.litres !== null && litres !== cell.litres) {
     warnings.push(`${field('engine')} ${litres} given; the litres of "${clip(text)}" ignored`);
   }
   return { litres: litres ?? cell.litres, fuel: cell.fuel === null ? null : { code: cell.fuel, text: bracket } };
+}
+
+/** Whether litres meet the engine field's range, as a number would. */
+function engineInRange(litres: number, now: Date): boolean {
+  const { min = -Infinity, max = Infinity } = fieldBounds(VEHICLE_FIELDS.find((f) => f.graphql === 'engine')!, now);
+  return litres >= min && litres <= max;
 }
 
 /** The fuel given, else the engine text's. */

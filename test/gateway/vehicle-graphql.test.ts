@@ -56,8 +56,10 @@ describe('with the vehicle model in service', () => {
   });
 
   it('names fields in errors and warnings as REST clients know them', async () => {
-    const { errors } = await json(await gql(`query($input: VehicleValuationInput!) { vehicleValuation(input: $input) { estimate } }`, { input: { ...SAMPLE_INPUT, engineText: '15 (Benzin)' } }));
+    const { errors } = await json(await gql(`query($input: VehicleValuationInput!) { vehicleValuation(input: $input) { estimate } }`, { input: { ...SAMPLE_INPUT, engine: 15 } }));
     expect(errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'engine' });
+    const text = await json(await gql(`query($input: VehicleValuationInput!) { vehicleValuation(input: $input) { warnings } }`, { input: { ...SAMPLE_INPUT, engineText: '15 (Benzin)' } }));
+    expect(text.data.vehicleValuation.warnings).toContain('engine "15 (Benzin)": 15 l is no engine size and was ignored');
     const { data } = await json(await gql(`query($input: VehicleValuationInput!) { vehicleValuation(input: $input) { warnings vehicle { bodyType } } }`, { input: { ...SAMPLE_INPUT, bodyType: 'spaceship' } }));
     expect(data.vehicleValuation.vehicle.bodyType).toBeNull();
     expect(data.vehicleValuation.warnings[0]).toMatch(/^body_type "spaceship" is not recognised and was ignored; accepted: sedan/);
@@ -112,7 +114,7 @@ describe('with the vehicle model in service', () => {
   });
 
   it('in bulk: a model the catalogue does not list is valued or refused for want of data, a typo is UNKNOWN_VEHICLE, a 1985 Cobalt INVALID_PARAMETER', async () => {
-    const inputs = [{ make: 'Nissan', model: 'Qashqai', year: 2015 }, { make: 'Nissan', model: 'Patrolo', year: 2015 }, { ...SAMPLE_INPUT, year: 1985 }];
+    const inputs = [{ make: 'Nissan', model: 'Pathfinder', year: 2015 }, { make: 'Nissan', model: 'Patrolo', year: 2015 }, { ...SAMPLE_INPUT, year: 1985 }];
     const { data, errors } = await json(await gql(`query($inputs: [VehicleValuationInput!]!) { vehicleValuations(inputs: $inputs) { index valuation { vehicle { make model } warnings } error { code field suggestions message } } }`, { inputs }));
     expect(errors).toBeUndefined();
     const [unlisted, typo, early] = data.vehicleValuations;

@@ -244,19 +244,29 @@ describe('an optional name that is not recognised is ignored with a warning, not
 });
 
 describe('models the catalogue does not list', () => {
-  it('a model of a known make with no close spelling is valued on the make\'s level, or refused for want of data: never 400', async () => {
-    const response = await predict({ make: 'Nissan', model: 'Qashqai', year: 2015, mileage: 90_000 });
-    expect([200, 422]).toContain(response.status);
-    if (response.status === 422) {
-      const e = await expectError(response, 422, 'INSUFFICIENT_MARKET_DATA', 'model');
-      expect(e.message).toMatch(/Nissan/);
-      return;
-    }
+  it('a model of a known make with no close spelling is valued on the make\'s level, with a wider interval than a listed model', async () => {
+    const response = await predict({ make: 'Nissan', model: 'Pathfinder', year: 2015, mileage: 90_000 });
+    expect(response.status).toBe(200);
     const body = await json(response);
     expect(body.vehicle).toMatchObject({ make: 'Nissan', model: null, year: 2015 });
-    expect(body.warnings).toContain('model "Qashqai" is not in the catalogue: valued on the make\'s level with a wider interval');
+    expect(body.warnings).toContain('model "Pathfinder" is not in the catalogue: valued on the make\'s level with a wider interval');
+    expect(body.basis).toBe('make');
     expect(VEHICLE_BASES).toContain(body.basis);
-    expect(body.estimate).toBeGreaterThan(0);
+    expect(body.anomaly.flags).toContain('MODEL_NOT_IN_MARKET_DATA');
+    expect(body.confidence.level).toBe('low');
+    const listed = await json(await predict({ make: 'Chevrolet', model: 'Cobalt', year: 2015, mileage: 90_000 }));
+    expect(body.interval.high / body.interval.low).toBeGreaterThan(listed.interval.high / listed.interval.low);
+  });
+
+  it('a make without market data is valued on the segment\'s level when the body is given, and refused with 422 without it', async () => {
+    const response = await predict({ make: 'BYD', model: 'Song Plus', year: 2023, body_type: 'Krossover', fuel: 'Elektr' });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.basis).toBe('segment');
+    expect(body.anomaly.flags).toContain('MAKE_NOT_IN_MARKET_DATA');
+    expect(body.market_level.newest_data_period).toBe('2023-08');
+    const e = await expectError(await predict({ make: 'BYD', model: 'Song Plus', year: 2023 }), 422, 'INSUFFICIENT_MARKET_DATA', 'model');
+    expect(e.message).toMatch(/BYD/);
   });
 
   it('a likely typo stays UNKNOWN_VEHICLE with the suggestions', async () => {
@@ -265,7 +275,7 @@ describe('models the catalogue does not list', () => {
   });
 
   it('an unknown make stays UNKNOWN_VEHICLE', async () => {
-    await expectError(await predict({ make: 'Qwertyx', model: 'Qashqai', year: 2015 }), 400, 'UNKNOWN_VEHICLE', 'make');
+    await expectError(await predict({ make: 'Qwertyx', model: 'Pathfinder', year: 2015 }), 400, 'UNKNOWN_VEHICLE', 'make');
   });
 });
 
@@ -347,8 +357,20 @@ describe('bad input gets a clear 400 with code and field', () => {
   });
   it('negative or absurd mileage', async () => {
     const e = await expectError(await predict({ ...SAMPLE_VEHICLE_REQUEST, mileage: -5 }), 400, 'INVALID_PARAMETER', 'mileage');
-    expect(e.message).toBe('mileage must be between 0 and 2000000');
-    await expectError(await predict({ ...SAMPLE_VEHICLE_REQUEST, mileage: 2_000_001 }), 400, 'INVALID_PARAMETER', 'mileage');
+    expect(e.message).toBe('mileage must be at least 0');
+    // The site's placeholders are not refused: ignored, with a warning, as if not given.
+    const without = await json(await predict({ ...SAMPLE_VEHICLE_REQUEST, mileage: undefined }));
+    for (const placeholder of [2_000_001, 7_777_777, 777_777]) {
+      const response = await predict({ ...SAMPLE_VEHICLE_REQUEST, mileage: placeholder });
+      expect(response.status).toBe(200);
+      const body = await json(response);
+      expect(body.warnings).toContain(`mileage ${placeholder} looks like a placeholder (above 2000000 km or one digit repeated) and was ignored`);
+      expect(body.estimate).toBe(without.estimate);
+    }
+    // The site's engine cell for an engine nobody filled in: the size is ignored, its fuel kept.
+    const noSize = await json(await predict({ ...SAMPLE_VEHICLE_REQUEST, fuel: undefined, engine: '0.1 (бензин)' }));
+    expect(noSize.vehicle).toMatchObject({ engine: null, fuel: 'petrol' });
+    expect(noSize.warnings).toContain('engine "0.1 (бензин)": 0.1 l is no engine size and was ignored');
   });
   it.each([
     ['year', '2019', 'year must be an integer'],
@@ -377,9 +399,14 @@ describe('bad input gets a clear 400 with code and field', () => {
   it('an empty make', async () => {
     await expectError(await predict({ ...SAMPLE_VEHICLE_REQUEST, make: '' }), 400, 'INVALID_PARAMETER', 'make');
   });
-  it('the text of an engine past the range, as the number', async () => {
-    const e = await expectError(await predict({ ...SAMPLE_VEHICLE_REQUEST, engine: '15 (Benzin)' }), 400, 'INVALID_PARAMETER', 'engine');
+  it('an engine number past the range; the site\'s text past it is ignored with a warning, its fuel kept', async () => {
+    const e = await expectError(await predict({ ...SAMPLE_VEHICLE_REQUEST, engine: 15 }), 400, 'INVALID_PARAMETER', 'engine');
     expect(e.message).toBe('engine must be between 0.5 and 10');
+    const response = await predict({ ...SAMPLE_VEHICLE_REQUEST, fuel: undefined, engine: '15 (Benzin)' });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.vehicle).toMatchObject({ engine: null, fuel: 'petrol' });
+    expect(body.warnings).toContain('engine "15 (Benzin)": 15 l is no engine size and was ignored');
   });
   it('personal data inside a new text field', async () => {
     await expectError(await predict({ ...SAMPLE_VEHICLE_REQUEST, paint: 'Kraska toza, +998 90 123 45 67' }), 400, 'PERSONAL_DATA_NOT_ACCEPTED', 'paint');
@@ -429,7 +456,8 @@ describe('the published contract', () => {
     const request = route.requestBody.content['application/json'].schema;
     expect(request.required).toEqual(['make', 'model', 'year']);
     expect(Object.keys(request.properties)).toEqual(expect.arrayContaining(['make', 'model', 'year', 'mileage', 'body_type', 'transmission', 'fuel', 'condition', 'paint', 'colour', 'color', 'region', 'engine', 'trim', 'valuation_date', 'asking_price']));
-    expect(request.properties.mileage).toMatchObject({ type: 'integer', minimum: 0, maximum: 2_000_000 });
+    expect(request.properties.mileage).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(request.properties.mileage.maximum).toBeUndefined();
     expect(request.properties.engine).toMatchObject({ type: ['number', 'string'], minimum: 0.5, maximum: 10 });
     expect(request.properties.valuation_date).toMatchObject({ type: 'string', pattern: expect.any(String) });
     const reply = route.responses['200'].content['application/json'].schema;

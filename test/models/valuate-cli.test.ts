@@ -122,7 +122,7 @@ describe('with a vehicle model', () => {
       JSON.stringify(SITE_VEHICLE_REQUEST),
       JSON.stringify({ ...SITE_VEHICLE_REQUEST, paint: undefined, condition: 'Pyatno bor', fuel: 'plutonium', valuation_date: '2025-01-15' }),
       JSON.stringify({ ...SAMPLE_VEHICLE_REQUEST, year: 1985 }),
-      JSON.stringify({ make: 'Nissan', model: 'Qashqai', year: 2015 }),
+      JSON.stringify({ make: 'Nissan', model: 'Pathfinder', year: 2015 }),
     ];
     writeFileSync(join(dir, 'in.jsonl'), lines.join('\n'));
     const summary = await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), { vehicle: async () => vehicles! }, { defaultKind: 'vehicle', valuationDate: '2025-06' });
