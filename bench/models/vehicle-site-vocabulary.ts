@@ -36,10 +36,10 @@ const FILES: { label: string; path: string; delimiter?: string; request(r: Cells
   {
     label: 'avtoelon 2022 (Uzbek form)',
     path: 'vehicles/avtoelon_2022.csv',
+    // The one cell names make and model ("Land Rover Range Rover"): both fields get it, as the API reads a model with its make in front.
     request: (r) => {
-      const [make, ...model] = (r['name'] ?? '').split(' ');
       return {
-        make, model: model.join(' '), year: Number(r['Yili']), mileage: mileage(r['Yurgani']), engine: blank(r['Dvigatel hajmi, l']),
+        make: r['name'], model: r['name'], year: Number(r['Yili']), mileage: mileage(r['Yurgani']), engine: blank(r['Dvigatel hajmi, l']),
         body_type: blank(r['Kuzov']), transmission: blank(r['Uzatish qutisi']), colour: blank(r['Rangi']), drive: blank(r['Uzatma']),
         condition: r['Kami bor'] === 'Ha' ? 'Kami bor' : undefined, region: blank(r['Shahar']),
       };
