@@ -197,7 +197,7 @@ export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFit
     for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
     return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
   };
-  return { data, originals, poolingOf, intervals, weights, oofConsensus, oofMonthsBeyond, sigmaOof, scaleModel, models, encoding, level: final.level, predict };
+  return { data, originals, poolingOf, intervals, weights, oof, oofConsensus, oofMonthsBeyond, sigmaOof, scaleModel, models, encoding, level: final.level, predict };
 }
 
 /** The rows followed by a masked copy of each (same target, price and source). */

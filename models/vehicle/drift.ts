@@ -4,8 +4,8 @@
  * before one, scoring that one): the part of each held-out residual that the in-period interval
  * does not cover, per month of gap, and its conformal quantile; the service uses the largest any
  * split needed (the next period's move is unknown). Linear in the months: a level held flat while
- * the market trends falls behind in proportion to the time (the domestic index rose 17% in the 14
- * months to August 2023), which a random walk's √months would understate.
+ * the market trends falls behind in proportion to the time (the domestic index rose 18.5% in the
+ * 14 months to August 2023), which a random walk's √months would understate.
  */
 import type { ConfidenceLevel } from '../ensemble/confidence';
 import { conformalQuantile } from '../ensemble/conformal';

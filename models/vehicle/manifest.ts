@@ -62,7 +62,7 @@ export interface VehicleManifest {
   /** Intervals of valuations on the make's level (model not held) and on the segment's (make too thin). */
   bases: { make: VehicleBasisCalibration; segment: VehicleBasisCalibration; minMakeListings: number };
   market: VehicleMarketReference;
-  /** The honesty rule: fewer training listings of a make and model than this → no valuation. */
+  /** Fewer training listings of a make and model than this → valued on the make's (or the segment's) level, not its own. */
   minListings: number;
   /** Fewer than this → valued, but flagged THIN_MODEL_DATA (the interval widens, confidence falls). */
   thinListings: number;

@@ -6,8 +6,8 @@
  * model of one model year; a step between two consecutive snapshots is the weighted mean change of
  * the median log price over the cells both hold, so a change in what is listed (more new cars, more
  * Chevrolets) is not read as a change in price. A segment with too few matched cells in a step (the
- * August 2023 scrape holds only Chevrolets) takes the market-wide step, with the spread of segment
- * steps around it added to its uncertainty.
+ * August 2023 scrape holds only Chevrolets) takes the market-wide step, with the largest spread of
+ * segment steps seen in any step (per month) added to its uncertainty.
  *
  * Training brings every row to the newest level with it (old rows teach shape, the index sets the
  * level); past the newest snapshot the level is held (no trend is extrapolated: the measured steps
@@ -91,8 +91,8 @@ export function fitVehicleMarketIndex(rows: readonly VehicleIndexRow[], logPrice
     cellMedians.set(key, byPeriod);
   }
   const stepsBySegment = Object.fromEntries(VEHICLE_SEGMENTS.map((s) => [s, [] as VehicleIndexStep[]])) as Record<VehicleSegment, VehicleIndexStep[]>;
-  for (let k = 1; k < periods.length; k++) {
-    const [from, to] = [periods[k - 1], periods[k]];
+  const transitions = periods.slice(1).map((to, k) => {
+    const from = periods[k];
     const cells: Cell[] = [];
     for (const byPeriod of cellMedians.values()) {
       const a = byPeriod.get(from);
@@ -102,14 +102,22 @@ export function fitVehicleMarketIndex(rows: readonly VehicleIndexRow[], logPrice
     const pooled = weightedStep(cells);
     const own = VEHICLE_SEGMENTS.map((s) => ({ segment: s, step: weightedStep(cells.filter((c) => c.segment === s)) }));
     const measured = own.filter((o) => o.step.cells >= MIN_SEGMENT_CELLS);
-    // Between-segment spread of the step: what a segment without cells of its own may differ by.
-    const tau2 = measured.length > 1 ? measured.reduce((s, o) => s + (o.step.change - pooled.change) ** 2, 0) / (measured.length - 1) : pooled.se ** 2;
+    const months = periodIndex(to) - periodIndex(from);
+    // Between-segment variance of the step per month, where two or more segments were measured.
+    const spreadPerMonth = measured.length > 1 ? measured.reduce((s, o) => s + (o.step.change - pooled.change) ** 2, 0) / (measured.length - 1) / months : null;
+    return { from, to, months, pooled, own, spreadPerMonth };
+  });
+  // A segment without cells of its own in a step may differ from the market-wide step as much as
+  // segments were seen to differ in any step (per month of the step): its standard error says so.
+  const spreads = transitions.flatMap((t) => (t.spreadPerMonth === null ? [] : [t.spreadPerMonth]));
+  const borrowedSpreadPerMonth = spreads.length ? Math.max(...spreads) : 0;
+  for (const { from, to, months, pooled, own } of transitions) {
     for (const { segment, step } of own) {
       const ok = step.cells >= MIN_SEGMENT_CELLS;
       stepsBySegment[segment].push({
         from, to,
         change: round4(ok ? step.change : pooled.change),
-        se: round4(ok ? step.se : Math.sqrt(pooled.se ** 2 + tau2)),
+        se: round4(ok ? step.se : Math.sqrt(pooled.se ** 2 + borrowedSpreadPerMonth * months)),
         cells: ok ? step.cells : 0,
       });
     }
@@ -132,7 +140,7 @@ export function fitVehicleMarketIndex(rows: readonly VehicleIndexRow[], logPrice
     segments[segment] = { makes, points, steps };
   }
   return {
-    method: `matched-cell index: per segment of makes, the weighted mean change of the median log asking price of the same make, model and model year between consecutive snapshots (cells with at least ${MIN_CELL_ROWS} listings in both, weighted by the smaller count); a segment with fewer than ${MIN_SEGMENT_CELLS} matched cells takes the market-wide step, its standard error widened by the spread of segment steps`,
+    method: `matched-cell index: per segment of makes, the weighted mean change of the median log asking price of the same make, model and model year between consecutive snapshots (cells with at least ${MIN_CELL_ROWS} listings in both, weighted by the smaller count); a segment with fewer than ${MIN_SEGMENT_CELLS} matched cells takes the market-wide step, its standard error widened by the largest spread of segment steps seen in any step (per month)`,
     periods: periods.map((p) => ({ period: p, rows: counts.get(p)! })),
     newestPeriod: newest,
     segments,

@@ -1305,10 +1305,9 @@ function evaluation(ctx: Context, figures: readonly VehicleFigureName[]): string
     if (f.outOfSample) rows.push([`${splitName(f)}: ${otherSplits(ctx, f)} allowance alone (${pct(f.outOfSample.allowancePerMonth, 2)} a month), out of sample`, ...coverageOnlyCells(rescored(f.overall, f.outOfSample.intervalCoverage, f.outOfSample.medianIntervalWidth))]);
   }
   rows.push(['k-fold, in period only (no allowance)', ...metricCells(k.overall, true)]);
-  rows.push(['unseen model, in period (basis `make`)*', ...metricCells(m.evaluation.unseenModel.overall, true)]);
-  rows.push(['unseen make, in period (basis `segment`)*', ...metricCells(m.evaluation.unseenMake.overall, true)]);
+  rows.push(['unseen model, in period (basis `make`)', ...metricCells(m.evaluation.unseenModel.overall, true)]);
+  rows.push(['unseen make, in period (basis `segment`)', ...metricCells(m.evaluation.unseenMake.overall, true)]);
   out.push(table(['evaluation', ...METRIC_HEADER_WITH_BOUNDS], rows));
-  out.push('', `\\* Coverage and width of these two rows are not the served interval's: see "Valuations on the make's and the segment's level".`);
   const oos = hf.outOfSample;
   out.push('', [
     `On the headline split the served interval held **${pct(h.intervalCoverage)}** (95% bounds ${coverageBounds(h)})${hf.drift.perMonth >= m.drift.perMonth ? `, in sample: the served rate is this split's own` : ''}.`,
@@ -1423,10 +1422,10 @@ function basesSection(ctx: Context): string[] {
       v.name, `\`${v.basis}\``, int(v.calibration.rows), fixed(v.calibration.q, 3), `estimate ${multiple(v.calibration.q)}`, pct(2 * Math.sinh(v.calibration.q), 0), pct(v.report.overall.medianApe), pct(v.report.overall.ppe20, 0), fixed(v.report.overall.r2),
     ]), [false, false, true, true, false, true, true, true, true]),
     '',
-    `The served q is the ${pct(iv.coverage, 0)} conformal quantile of those residuals (listings weighted by recency), so the served interval covers about ${pct(iv.coverage, 0)} of them (recency-weighted) in period by construction. The coverage and width the views report (${list(views.map((v) => `${pct(v.report.overall.intervalCoverage)} and ${pct(v.report.overall.medianIntervalWidth, 0)} for the ${v.name} view`))}) were scored with q × ${iv.thinDataFactor} (their listings were looked up by make/model group, not by basis, and fell to the widened overall quantile: ${list(views.map((v) => `2·sinh(${fixed(v.calibration.q, 3)} × ${iv.thinDataFactor}) = ${pct(2 * Math.sinh(v.calibration.q * iv.thinDataFactor), 0)}`))}): they describe a wider interval than the one served. Neither view is forward in time: past the newest data the drift allowance is added as for any valuation.`,
+    `The members' out-of-fold predictions are blended with the served weights (${served}), as a served valuation is. The served q is the ${pct(iv.coverage, 0)} conformal quantile of those residuals (listings weighted by recency), and the views' coverage (${list(views.map((v) => `${pct(v.report.overall.intervalCoverage)} for the ${v.name} view`))}, unweighted) is that interval's. Neither view is forward in time: past the newest data the drift allowance is added as for any valuation.`,
   ];
   const mismatched = views.filter((v) => JSON.stringify(v.report.weights) !== served);
-  if (mismatched.length) out.push('', `The learned weights of ${list(mismatched.map((v) => `the ${v.name} view (${Object.entries(v.report.weights).map(([n, w]) => `\`${n}\` ${fixed(w, 2)}`).join(', ')})`))} differ from the served ones: its q measures that blend's errors, while a served valuation on that basis is made with the served weights.`);
+  if (mismatched.length) throw new Error(`the ${mismatched.map((v) => v.name).join(', ')} view was not blended with the served weights`);
   out.push('', 'By source (in period):', '');
   out.push(table(['view', 'source', ...METRIC_HEADER.slice(0, 7)], views.flatMap((v) => Object.entries(v.report.bySource).map(([s, x]) => [v.name, sourceLabel(ctx, s), ...metricCells(x).slice(0, 7)])), [false, false, ...METRIC_HEADER.slice(0, 7).map(() => true)]));
   return out;
