@@ -6,7 +6,7 @@
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { confidence } from '../ensemble/confidence';
 import { consensusOf, ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
-import { versionSummary } from '../ensemble/publish';
+import { versionSummary } from '../ensemble/summary';
 import { driftAllowance, logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
 import { DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';

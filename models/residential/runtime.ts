@@ -6,7 +6,7 @@
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { confidence } from '../ensemble/confidence';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
-import { versionSummary } from '../ensemble/publish';
+import { versionSummary } from '../ensemble/summary';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';

@@ -13,7 +13,7 @@ import { confidence, type AccuracyClass } from '../ensemble/confidence';
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { combinedHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
 import { periodIndex } from '../ensemble/encoding';
-import { versionSummary } from '../ensemble/publish';
+import { versionSummary } from '../ensemble/summary';
 import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { driftAllowance } from './drift';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';

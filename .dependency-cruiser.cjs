@@ -1,0 +1,44 @@
+/**
+ * The layering rules (issue 17), checked by `npm run layers` and by test/layering.test.ts in
+ * `npm test`. Type-only imports vanish at compile time and are not counted
+ * (tsPreCompilationDeps: false): the rules are about what a running process loads.
+ * Known violations that the planned restructuring removes are in .dependency-cruiser-known-violations.json:
+ * they are reported but do not fail; any new one does.
+ */
+/** Modules that train or export models: serving must never load them. */
+const TRAINING = '^models/(trainers/(?!linalg\\.ts$|matrix\\.ts$)|onnx/|ensemble/(cross-fit|publish|weights|promotion)\\.ts$|[^/]+/train(-cli)?\\.ts$|train-cli\\.ts$)';
+/** What a serving process starts from: the subgraphs, the gateway and the runtimes they load. */
+const SERVING = '^(subgraphs/[^/]+/main\\.ts|gateway/main\\.ts|gateway/stack\\.ts|models/[^/]+/(runtime|serving)\\.ts)$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'models-stay-below-the-service',
+      comment: 'models/ is the library the service uses: it imports nothing from gateway/ or subgraphs/.',
+      severity: 'error',
+      from: { path: '^models/' },
+      to: { path: '^(gateway|subgraphs)/' },
+    },
+    {
+      name: 'subgraphs-talk-through-the-graph',
+      comment: 'A subgraph imports no other subgraph (only subgraphs/common) and not the gateway: they talk through GraphQL.',
+      severity: 'error',
+      from: { path: '^subgraphs/([^/]+)/' },
+      to: { path: '^(subgraphs/|gateway/)', pathNot: ['^subgraphs/$1/', '^subgraphs/common/'] },
+    },
+    {
+      name: 'serving-loads-no-trainer',
+      comment: 'A serving process never loads a trainer, the ONNX writers or training code, not even through another module.',
+      severity: 'error',
+      from: { path: SERVING },
+      to: { path: TRAINING, reachable: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|test|bench|dashboard)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: false,
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};
