@@ -29,6 +29,8 @@ export interface GatewayOptions {
   /** Where batchProgress subscriptions read progress (the batch engine); without it the gateway serves none. */
   batchProgress?: BatchProgressSource;
   log?: (message: string) => void;
+  /** The time bearer tokens are issued and checked at; tests inject one. @default Date.now */
+  clock?: () => number;
 }
 
 export async function start(config: GatewayConfig & { internalToken: string }, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -51,6 +53,7 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     quotas,
     log,
     batchProgress: options.batchProgress,
+    clock: options.clock,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     metrics: config,
     isReady: () => graphReady && (options.isReady?.() ?? true),

@@ -29,6 +29,8 @@ export interface StackOptions {
   /** Vehicle artifacts (versions and CURRENT). @default models/artifacts/vehicle */
   vehicleArtifactsRoot?: string;
   keys?: KeyStore;
+  /** The time bearer tokens are issued and checked at; tests inject one. @default Date.now */
+  clock?: () => number;
   /** Per-organisation webhook secrets. @default in Redis with a Redis URL, else under VALUATION_HOME (openWebhookSecretSource) */
   webhookSecrets?: { secretFor(organisation: string): Promise<string> };
   log?: (message: string) => void;
@@ -87,7 +89,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       internalToken,
       subgraphUrls: { ...Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.url])), ...options.gateway.subgraphUrls },
     },
-    { keys: options.keys, log: options.log, batchProgress: batchEngine, localSubgraphs: Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.inProcess])) },
+    { keys: options.keys, log: options.log, clock: options.clock, batchProgress: batchEngine, localSubgraphs: Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.inProcess])) },
   );
   return {
     gateway,

@@ -52,6 +52,8 @@ export interface AppDeps {
   mcpAllowedOrigins?: readonly string[];
   /** Where /metrics is served and who may read it (METRICS_PORT, METRICS_TOKEN). @default not on this port */
   metrics?: MetricsAccess;
+  /** The time bearer tokens are issued and checked at (ms since the epoch); tests inject one. @default Date.now */
+  clock?: () => number;
 }
 
 /**
@@ -96,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`)));
 
   registerMetrics(app, deps.metrics);
-  const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log };
+  const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock };
   const auth = {
     apiKey: authenticate(authDeps, ['apiKey']),
     bearer: authenticate(authDeps, ['bearer']),
@@ -115,14 +117,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHomeRoutes(app, deps.graph, auth);
   registerLocationRoutes(app, deps.graph, auth);
   registerVehicleRoutes(app, deps.graph, auth);
-  registerTokenRoute(app, auth.apiKey);
+  registerTokenRoute(app, auth.apiKey, deps.clock);
   registerBatchRoutes(app, deps.graph, auth);
   registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
 
   // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
   const progress = deps.batchProgress;
   if (progress) {
-    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log });
+    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock });
     app.addHook('preClose', async () => subscriptions.close());
   }
 

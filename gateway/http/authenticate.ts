@@ -25,19 +25,21 @@ export interface AuthDeps {
   keys: KeyStore;
   quotas: QuotaStore;
   log: (message: string) => void;
+  /** When tokens are checked against their expiry (ms since the epoch). @default Date.now */
+  clock?: () => number;
 }
 
 /** A preHandler accepting the given credential kinds (in order of preference). */
 export function authenticate(deps: AuthDeps, accepted: readonly Credential[]): preHandlerAsyncHookHandler {
   return async function authenticateAndCount(request: FastifyRequest, reply: FastifyReply) {
-    const principal = await identify(request, deps.keys, accepted);
+    const principal = await identify(request, deps.keys, accepted, deps.clock);
     if (principal instanceof ApiError) return sendError(request, reply, principal);
     request.principal = principal;
     return countAgainstQuota(request, reply, deps);
   };
 }
 
-async function identify(request: FastifyRequest, keys: KeyStore, accepted: readonly Credential[]): Promise<Principal | ApiError> {
+async function identify(request: FastifyRequest, keys: KeyStore, accepted: readonly Credential[], clock?: () => number): Promise<Principal | ApiError> {
   const apiKey = request.headers['x-api-key'];
   const authorization = request.headers.authorization;
   if (accepted.includes('apiKey') && typeof apiKey === 'string' && apiKey !== '') {
@@ -45,7 +47,7 @@ async function identify(request: FastifyRequest, keys: KeyStore, accepted: reado
   }
   if (accepted.includes('bearer') && typeof authorization === 'string' && /^bearer\s/i.test(authorization)) {
     try {
-      return await verifyToken(authorization.slice(7).trim(), { keyStore: keys });
+      return await verifyToken(authorization.slice(7).trim(), { keyStore: keys, clock });
     } catch (error) {
       if (error instanceof InvalidTokenError) return new ApiError('INVALID_TOKEN', `The bearer token is ${error.reason === 'expired' ? 'expired' : 'invalid'}`);
       throw error;

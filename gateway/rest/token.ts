@@ -9,7 +9,7 @@ const requestBody = {
   properties: { api_key: { type: 'string', description: 'Alternative to the X-API-Key header' } },
 };
 
-export function registerTokenRoute(app: FastifyInstance, authenticateKey: preHandlerAsyncHookHandler): void {
+export function registerTokenRoute(app: FastifyInstance, authenticateKey: preHandlerAsyncHookHandler, clock?: () => number): void {
   app.post('/service/auth/token', {
     // A key in the body is moved to the header the authentication hook reads.
     preValidation: async (request) => {
@@ -18,7 +18,7 @@ export function registerTokenRoute(app: FastifyInstance, authenticateKey: preHan
     },
     preHandler: authenticateKey,
     schema: { response: { 200: tokenResponseJsonSchema() } },
-  }, async (request) => issueToken(request.principal!));
+  }, async (request) => issueToken(request.principal!, { clock }));
 }
 
 documentRoute({

@@ -59,6 +59,8 @@ export interface SubscriptionServerOptions {
   quotas?: QuotaStore;
   log(message: string): void;
   path?: string;
+  /** The time bearer tokens are checked at. @default Date.now */
+  clock?: () => number;
 }
 
 export interface SubscriptionServer {
@@ -66,14 +68,14 @@ export interface SubscriptionServer {
 }
 
 /** The principal behind connection_init's payload, or null for missing or bad credentials. */
-export async function principalOf(params: Readonly<Record<string, unknown>> | undefined, keys: KeyStore): Promise<Principal | null> {
+export async function principalOf(params: Readonly<Record<string, unknown>> | undefined, keys: KeyStore, clock?: () => number): Promise<Principal | null> {
   const lower = Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const apiKey = lower['x-api-key'];
   if (typeof apiKey === 'string' && apiKey !== '') return keys.verify(apiKey);
   const authorization = lower.authorization;
   if (typeof authorization === 'string' && /^bearer\s/i.test(authorization)) {
     try {
-      return await verifyToken(authorization.slice(7).trim(), { keyStore: keys });
+      return await verifyToken(authorization.slice(7).trim(), { keyStore: keys, clock });
     } catch (error) {
       if (error instanceof InvalidTokenError) return null;
       throw error;
@@ -106,7 +108,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
       schema,
       jsonMessageReviver: refuseServerOnlyMessages,
       onConnect: async (ctx) => {
-        const principal = await principalOf(ctx.connectionParams, options.keys);
+        const principal = await principalOf(ctx.connectionParams, options.keys, options.clock);
         if (!principal) return false; // 4403 Forbidden
         if (options.quotas) {
           try {
@@ -125,7 +127,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
       // The credential of connection_init, verified again: a key revoked since (or a token expired) subscribes to nothing.
       // Then the document's shape, as on HTTP (gateway/graph/document-limits.ts): graphql-ws validates next, not linearly.
       onSubscribe: async (ctx, _id, payload) => {
-        const principal = await principalOf(ctx.connectionParams, options.keys);
+        const principal = await principalOf(ctx.connectionParams, options.keys, options.clock);
         if (!principal) {
           forbid(ctx);
           return [new GraphQLError('Forbidden', { extensions: { code: 'INVALID_API_KEY' } })];

@@ -38,6 +38,8 @@ export interface TestStackOptions {
    * (test/support/openapi-responses.ts): a mismatch rejects the call, failing the test. @default true
    */
   checkResponses?: boolean;
+  /** The gateway's clock for bearer tokens (ms since the epoch). @default Date.now */
+  clock?: () => number;
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
@@ -48,7 +50,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const keys = new KeyStore({ file: join(home, 'keys.json') });
   const logs: string[] = [];
   const config = { ...gatewayConfigFromEnv({ ...process.env, ...options.env }), host: '127.0.0.1', port: 0, redisUrl: options.redisUrl };
-  const stack = await startStack({ gateway: config, keys, log: (m) => logs.push(m), artifactsRoot: options.artifactsRoot, vehicleArtifactsRoot: options.vehicleArtifactsRoot });
+  const stack = await startStack({ gateway: config, keys, log: (m) => logs.push(m), artifactsRoot: options.artifactsRoot, vehicleArtifactsRoot: options.vehicleArtifactsRoot, clock: options.clock });
   const url = stack.gateway.url;
   const checked = async (method: string, path: string, response: Promise<Response>) =>
     options.checkResponses === false ? response : checkedFetchResponse(method, path, await response);
