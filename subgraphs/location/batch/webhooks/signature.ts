@@ -2,9 +2,11 @@
  * Standard Webhooks signing (https://www.standardwebhooks.com, "Signature scheme"): an HMAC-SHA256
  * over `id.timestamp.body` with the organisation's secret, sent as `v1,<base64>`. Secrets are
  * `whsec_` + base64 of random bytes, the form the spec's libraries take, so a receiver verifies
- * with `new Webhook(secret).verify(body, headers)` in any language. Pure node:crypto, no I/O.
+ * with `new Webhook(secret).verify(body, headers)` in any language. Signed by the spec's own
+ * package (standardwebhooks), so what we send is what its verifiers check. No I/O.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 
 export const SECRET_PREFIX = 'whsec_';
 
@@ -33,14 +35,14 @@ export function newWebhookSecret(): string {
  */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string | Buffer): WebhookHeaders {
   const seconds = Math.floor(timestamp);
-  const signature = createHmac('sha256', secretKey(secret)).update(`${id}.${seconds}.`).update(body).digest('base64');
-  return { 'webhook-id': id, 'webhook-timestamp': String(seconds), 'webhook-signature': `v1,${signature}` };
+  checkSecret(secret);
+  const signature = new Webhook(secret).sign(id, new Date(seconds * 1000), typeof body === 'string' ? body : body.toString('utf8'));
+  return { 'webhook-id': id, 'webhook-timestamp': String(seconds), 'webhook-signature': signature };
 }
 
-function secretKey(secret: string): Buffer {
+function checkSecret(secret: string): void {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : '';
   // Buffer.from(…, 'base64') skips bad characters silently; a mangled secret must fail loudly instead.
   const key = /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
   if (key.length === 0) throw new TypeError(`A webhook secret is ${SECRET_PREFIX} followed by base64`);
-  return key;
 }
