@@ -3,6 +3,7 @@
  * `--kind residential|house|vehicle` trains one; `--no-promote` writes versions without promoting them.
  * Exit code 3 when a version was written but not promoted.
  */
+import { parseArgs } from 'node:util';
 import { trainResidentialVersion } from './residential/train-cli';
 import { trainVehicleVersion } from './vehicle/train-cli';
 import { trainHouseVersion } from './house/train-cli';
@@ -10,8 +11,9 @@ import { trainHouseVersion } from './house/train-cli';
 const KINDS = { residential: trainResidentialVersion, house: trainHouseVersion, vehicle: trainVehicleVersion } as const;
 
 async function main(argv: string[]): Promise<void> {
-  const at = argv.indexOf('--kind');
-  const only = at >= 0 ? argv[at + 1] : undefined;
+  // strict: an unknown or misspelt option is an error before hours of training, not ignored.
+  const { values } = parseArgs({ args: argv, options: { kind: { type: 'string' }, 'no-promote': { type: 'boolean' } }, strict: true });
+  const only = values.kind;
   if (only !== undefined && !(only in KINDS)) throw new Error(`--kind must be one of ${Object.keys(KINDS).join(', ')}`);
   let exitCode = 0;
   for (const [kind, train] of Object.entries(KINDS)) {
@@ -22,6 +24,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  console.error(error);
-  process.exit(1);
+  // A bad option is the user's to fix: its message, not a stack.
+  const usage = error instanceof Error && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  console.error(usage ? `${error.message}\nusage: npm run train [-- --kind residential|house|vehicle] [--no-promote]` : error);
+  process.exit(usage ? 2 : 1);
 });

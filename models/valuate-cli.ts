@@ -13,6 +13,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 import { valueEach } from '../schema/bulk';
 import { ApiError } from '../schema/errors';
 import { parseHomeRestBody, toHomeRestResponse } from '../schema/home-rest';
@@ -184,15 +185,18 @@ function memoised(runtimes: ValuateRuntimes): ValuateRuntimes {
   return { home: once(runtimes.home), vehicle: once(runtimes.vehicle) };
 }
 
+const OPTIONS = { input: { type: 'string' }, output: { type: 'string' }, kind: { type: 'string', default: 'home' }, 'valuation-date': { type: 'string' } } as const;
+
 async function main(argv: string[]): Promise<void> {
-  const arg = (name: string) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const input = arg('input');
-  const output = arg('output');
-  const kind = arg('kind') ?? 'home';
-  const valuationDate = arg('valuation-date');
+  const parsed = (() => {
+    try {
+      return parseArgs({ args: argv, options: OPTIONS, strict: true }).values;
+    } catch (error) {
+      console.error((error as Error).message); // an unknown or misspelt option: said, then the usage
+      return undefined;
+    }
+  })();
+  const { input, output, kind = 'home', 'valuation-date': valuationDate } = parsed ?? ({} as Partial<NonNullable<typeof parsed>>);
   if (!input || !output || !VALUATION_KINDS.includes(kind as ValuationKind)) {
     console.error('usage: npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle] [--valuation-date YYYY-MM-DD]');
     console.error('  (a line may carry its own "kind": "home" | "vehicle"; --kind is for lines without one)');

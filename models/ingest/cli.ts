@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ARTIFACTS_DIR } from '../paths';
 import { formatVehicleReport, ingestVehicles } from '../vehicle/ingest';
 import { ingestListings } from './pipeline';
@@ -18,9 +19,17 @@ function writeReport(family: string, report: object, text: string): void {
   process.stdout.write(text + `\nReport written to ${path}\n`);
 }
 
-const args = new Set(process.argv.slice(2));
-const residential = !args.has('--vehicles') || args.has('--all');
-const vehicles = args.has('--vehicles') || args.has('--all');
+// strict: a misspelt flag is an error, not a silent residential run.
+const { values } = (() => {
+  try {
+    return parseArgs({ options: { vehicles: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } }, strict: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\nusage: npm run ingest [-- --vehicles | --all]`);
+    process.exit(2);
+  }
+})();
+const residential = !values.vehicles || values.all;
+const vehicles = values.vehicles || values.all;
 
 if (residential) {
   const { report } = ingestListings();
