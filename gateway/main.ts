@@ -1,6 +1,12 @@
-/** Runs the gateway alone, in front of subgraphs started elsewhere (RESIDENTIAL_URL, LOCATION_URL, VEHICLE_URL, INTERNAL_TOKEN). */
+/**
+ * Runs the gateway alone, in front of subgraphs started elsewhere (RESIDENTIAL_URL, LOCATION_URL,
+ * VEHICLE_URL, INTERNAL_TOKEN). With REDIS_URL it serves `batchProgress` subscriptions from the
+ * batch engine's Redis progress bus, where every worker publishes (read only: this process submits
+ * no job and takes no chunk); without it there is no shared bus to follow and it serves none.
+ */
 import '../subgraphs/common/production-mode';
-import { SUBGRAPH_URL_VARIABLES } from './config';
+import { createBatchEngine } from '../subgraphs/location/batch/engine';
+import { batchConfigFromEnv, batchEngineSettings, SUBGRAPH_URL_VARIABLES } from './config';
 import { gatewayConfigFromEnv, start } from './index';
 
 async function main(): Promise<void> {
@@ -9,9 +15,16 @@ async function main(): Promise<void> {
   for (const [name, { variable, port }] of Object.entries(SUBGRAPH_URL_VARIABLES)) {
     if (!config.subgraphUrls[name]) throw new Error(`${variable} must be set (e.g. http://127.0.0.1:${port}/graphql)`);
   }
-  const gateway = await start({ ...config, internalToken: config.internalToken });
-  console.log(`gateway listening on ${gateway.url}`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void gateway.close().then(() => process.exit(0)));
+  // The same key prefix and timeouts as the location subgraph and the workers (BATCH_* variables).
+  const progress = config.redisUrl ? await createBatchEngine({ redisUrl: config.redisUrl, ...batchEngineSettings(batchConfigFromEnv()) }) : undefined;
+  if (!progress) console.error('REDIS_URL is not set: batchProgress subscriptions are not served (they follow the workers over Redis)');
+  const gateway = await start({ ...config, internalToken: config.internalToken }, { batchProgress: progress });
+  console.log(`gateway listening on ${gateway.url}${progress ? ' (batchProgress from Redis)' : ''}`);
+  const close = async () => {
+    await gateway.close();
+    await progress?.close();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void close().then(() => process.exit(0)));
 }
 
 main().catch((error) => {
