@@ -36,7 +36,8 @@ export function editDistance(a: string, b: string, max = Infinity): number {
     previous = current;
     current = oldest;
   }
-  return rows[previous + b.length];
+  // Every row may stay within max while the last cell does not (the distance grows along the last rows).
+  return Math.min(rows[previous + b.length], max + 1);
 }
 
 const MAX_TYPOS = 2;
