@@ -13,6 +13,7 @@ import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
 import { registerMcpRoute } from '../mcp';
 import { registerDocs } from '../ops/docs';
+import { registerLanding } from '../ops/landing';
 import { registerMetrics, type MetricsAccess } from '../ops/metrics';
 import { documentRoute, openApiDocument } from '../ops/openapi';
 import type { QuotaStore } from '../quota';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.get('/openapi.json', async () => openApiDocument(API_VERSION));
   registerDocs(app);
+  registerLanding(app);
   await registerDashboard(app, { log: deps.log });
   return app;
 }

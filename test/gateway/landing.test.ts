@@ -1,0 +1,30 @@
+/** GET / (the landing page) and GET /model-cards/:name on the real gateway. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../models/paths';
+import { json, startTestStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack.stop());
+
+it('the landing page links the docs, the OpenAPI document, the dashboard, health and every model card, each of which answers', async () => {
+  const response = await stack.fetch('/');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+  const html = await response.text();
+  const links = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+  expect(links).toEqual(['/docs', '/openapi.json', '/dashboard', '/model-cards/residential', '/model-cards/vehicle', '/health', '/ready']);
+  for (const link of links) expect((await stack.fetch(link)).status).toBe(200);
+});
+
+it('serves each model card as the markdown in docs/, and 404 with the names for an unknown one', async () => {
+  const vehicle = await stack.fetch('/model-cards/vehicle');
+  expect(vehicle.headers.get('content-type')).toMatch(/^text\/markdown/);
+  expect(await vehicle.text()).toBe(readFileSync(join(PROJECT_ROOT, 'docs', 'VEHICLE_MODEL_CARD.md'), 'utf8'));
+  const missing = await stack.fetch('/model-cards/boats');
+  expect(missing.status).toBe(404);
+  expect((await json(missing)).error).toMatchObject({ code: 'NOT_FOUND', message: 'No model card boats; there are residential, vehicle' });
+});
