@@ -24,27 +24,6 @@ export interface IntervalCalibration {
   outOfDistributionFactor: number;
   /** How the pooling of σ(x) was chosen (versions from 2026.11.4). */
   selection?: ScalePoolingSelection;
-  /** Where the quantiles were raised to what a forward split in time needed (see `withDriftAllowance`). */
-  drift?: { protocol: string; global: number; raised: string[] };
-}
-
-/**
- * Raises each group's quantile (and the overall one) to at least what a forward split in time
- * needed: scores of a model fitted on older listings predicting newer ones. In-distribution
- * calibration alone states 90% where the market moved and the estimate did not; the forward scores
- * measure that move. Groups the forward split did not cover keep their own quantile.
- */
-export function withDriftAllowance(calibration: IntervalCalibration, forward: IntervalCalibration, protocol: string): IntervalCalibration {
-  const district = { ...calibration.district };
-  const raised: string[] = [];
-  for (const [group, entry] of Object.entries(forward.district)) {
-    const own = district[group];
-    if (!own || !entry.own || entry.q <= own.q) continue;
-    district[group] = { ...own, q: entry.q };
-    raised.push(group);
-  }
-  const global = Math.max(calibration.global, forward.global);
-  return { ...calibration, global, district, drift: { protocol, global: forward.global, raised } };
 }
 
 /** The record of the pooling choice: every candidate's coverage on the forward validation split. */
