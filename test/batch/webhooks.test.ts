@@ -143,7 +143,7 @@ describe('delivery', () => {
       secret,
       event,
       policy: INTERNAL,
-      retry: { maxAttempts: 5, baseDelayMs: 50, maxDelayMs: 1000, timeoutMs: 300 },
+      retry: { maxAttempts: 5, baseDelayMs: 50, maxDelayMs: 1000, timeoutMs: 1500 },
       onAttempt: (attempt) => void seen.push(attempt),
       timer,
       now,
@@ -157,7 +157,7 @@ describe('delivery', () => {
     expect(first).toMatchObject({ statusCode: 500 });
     expect(first.error).toBeUndefined();
     expect(second.statusCode).toBeUndefined();
-    expect(second.error).toEqual({ kind: 'timeout', message: 'No response within 300 ms' });
+    expect(second.error).toEqual({ kind: 'timeout', message: 'No response within 1500 ms' });
     expect(second.durationMs).toBeGreaterThanOrEqual(250);
     expect(third).toMatchObject({ statusCode: 200 });
     expect(third.nextDelayMs).toBeUndefined();
