@@ -39,6 +39,14 @@ export function ensembleEstimate(
   return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q), halfWidth: q, calibratedHalfWidth: calibrated };
 }
 
+/**
+ * How much wider (relative: 0.05 = 5%) an interval of log half-width `halfWidth` is than the same
+ * valuation within the data (`calibratedHalfWidth`): high − low = 2·estimate·sinh(q). 0 without an allowance.
+ */
+export function intervalWidening(halfWidth: number, calibratedHalfWidth: number, allowance: number): number {
+  return allowance > 0 ? round3(Math.sinh(halfWidth) / Math.sinh(calibratedHalfWidth) - 1) : 0;
+}
+
 /** The weighted consensus of the members' log predictions. */
 export function consensusOf(memberLogs: readonly number[], weights: readonly number[]): number {
   let consensus = 0;

@@ -5,7 +5,7 @@
  */
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { confidence } from '../ensemble/confidence';
-import { consensusOf, ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { consensusOf, ensembleEstimate, intervalWidening, round3, roundTo } from '../ensemble/estimate';
 import { versionSummary } from '../ensemble/summary';
 import { driftAllowance, logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
@@ -130,7 +130,7 @@ export class HouseModelSet implements HouseRuntime {
         newestDataPeriod: index.newestPeriod,
         dataAgeMonths: monthsBeyondData(index, period),
         indexRatio: round3(Math.exp(logLevel)),
-        intervalWidening: allowance > 0 ? round3(Math.sinh(halfWidth) / Math.sinh(calibratedHalfWidth) - 1) : 0,
+        intervalWidening: intervalWidening(halfWidth, calibratedHalfWidth, allowance),
       },
       modelVersion: manifest.version,
     };

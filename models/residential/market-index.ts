@@ -17,6 +17,9 @@
 import { solveSpd } from '../trainers/linalg';
 import { DISTRICT_IDS, type DistrictId, type Market } from '../vocabulary/codes';
 import { periodIndex } from '../ensemble/encoding';
+import { levelAt, monthsPast, type LevelPoint } from '../ensemble/level-series';
+
+export { indexBand } from '../ensemble/level-series';
 
 /** Zones of districts: neighbours with similar housing stock, fixed a priori from the city's geography. */
 export const ZONES = {
@@ -40,13 +43,8 @@ export interface IndexRow {
   period: string;
 }
 
-export interface IndexPoint {
-  period: string;
-  /** Log level relative to the newest period (0 there). */
-  logLevel: number;
-  /** Standard error of logLevel (from the regression). */
-  se: number;
-}
+/** Log level relative to the newest period (0 there), with its standard error from the regression. */
+export type IndexPoint = LevelPoint;
 
 export interface MarketIndex {
   method: string;
@@ -249,18 +247,13 @@ export function logLevelAt(index: MarketIndex, district: DistrictId, market: Mar
   const t = periodIndex(period);
   const newest = periodIndex(index.newestPeriod);
   if (t >= newest) return index.newestLevel + index.driftPerMonth * (t - newest);
-  const zone = interpolate(index.zones[zoneOf(district)], t);
-  return market === null ? zone : zone + interpolate(index.segments[market], t);
-}
-
-/** An index point as a ratio to the newest level with its 95% band (what marketIndex and the model card show). */
-export function indexBand(logLevel: number, se: number): { index: number; low: number; high: number } {
-  return { index: Math.exp(logLevel), low: Math.exp(logLevel - 1.96 * se), high: Math.exp(logLevel + 1.96 * se) };
+  const zone = levelAt(index.zones[zoneOf(district)], t);
+  return market === null ? zone : zone + levelAt(index.segments[market], t);
 }
 
 /** Months from the newest data to the valuation date (0 when the date is within the data). */
 export function monthsBeyondData(index: MarketIndex, period: string): number {
-  return Math.max(0, periodIndex(period) - periodIndex(index.newestPeriod));
+  return monthsPast(index.newestPeriod, period);
 }
 
 /** The widening of the interval's log half-width for a date past the newest data. */
@@ -271,16 +264,6 @@ export function driftAllowance(index: MarketIndex, period: string): number {
 /** The widening for a valuation this many months past the newest data. */
 export function allowanceForMonths(index: MarketIndex, months: number): number {
   return index.allowanceZ * index.volatilityPerMonth * Math.sqrt(months);
-}
-
-/** Linear between points; flat before the first (no backward extrapolation of a boom). */
-function interpolate(points: readonly IndexPoint[], t: number): number {
-  const ts = points.map((p) => periodIndex(p.period));
-  if (t <= ts[0]) return points[0].logLevel;
-  for (let i = 1; i < points.length; i++) {
-    if (t <= ts[i]) return points[i - 1].logLevel + ((points[i].logLevel - points[i - 1].logLevel) * (t - ts[i - 1])) / (ts[i] - ts[i - 1]);
-  }
-  return points[points.length - 1].logLevel;
 }
 
 function nearestPeriod(periods: readonly string[], period: string): string {

@@ -7,7 +7,7 @@ import { LoadedEnsemble } from '../ensemble/artifact';
 import { confidence } from '../ensemble/confidence';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
 import { versionSummary } from '../ensemble/summary';
-import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { ensembleEstimate, intervalWidening, round3, roundTo } from '../ensemble/estimate';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
 import { driftAllowance, indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
@@ -71,8 +71,6 @@ export class ResidentialModelSet {
     const before = inputFlags(request, manifest.market);
     const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
     const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, halfWidth, calibratedHalfWidth } = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
-    // high − low = 2·estimate·sinh(q): the interval's relative growth over the same valuation within the data.
-    const intervalWidening = allowance > 0 ? round3(Math.sinh(halfWidth) / Math.sinh(calibratedHalfWidth) - 1) : 0;
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 
@@ -101,7 +99,7 @@ export class ResidentialModelSet {
         modelSpread: round3(modelSpread),
         flags,
       },
-      marketLevel: { ...marketLevel, intervalWidening },
+      marketLevel: { ...marketLevel, intervalWidening: intervalWidening(halfWidth, calibratedHalfWidth, allowance) },
       modelVersion: manifest.version,
     };
   }

@@ -15,6 +15,7 @@
  * over the first) and the interval widens by the drift allowance (./drift.ts). Pure computation: training fits it, serving evaluates it.
  */
 import { periodIndex } from '../ensemble/encoding';
+import { levelAt, monthsPast, type LevelPoint } from '../ensemble/level-series';
 import { median } from '../ensemble/metrics';
 import { groupBy } from '../ingest/outliers';
 import { vehicleGroup } from './features';
@@ -47,11 +48,8 @@ export interface VehicleIndexStep {
   cells: number;
 }
 
-export interface VehicleIndexPoint {
-  period: string;
-  /** Log level relative to the newest snapshot (0 there). */
-  logLevel: number;
-  se: number;
+/** Log level relative to the newest snapshot (0 there), with its standard error and the segment's listings then. */
+export interface VehicleIndexPoint extends LevelPoint {
   listings: number;
 }
 
@@ -157,24 +155,14 @@ function weightedStep(cells: readonly Cell[]): { change: number; se: number; cel
   return { change, se: Math.sqrt(spread / Math.max(1, (sw * sw) / sw2)), cells: cells.length };
 }
 
-/**
- * The log level of a make's segment at a month relative to the newest snapshot: linear between
- * snapshots, flat before the oldest and from the newest on.
- */
+/** The log level of a make's segment at a month relative to the newest snapshot (flat before the oldest and from the newest on). */
 export function vehicleLevelAt(index: VehicleMarketIndex, make: string, period: string): number {
-  const points = index.segments[vehicleSegment(make)].points;
-  const t = periodIndex(period);
-  const ts = points.map((p) => periodIndex(p.period));
-  if (t <= ts[0]) return points[0].logLevel;
-  for (let i = 1; i < points.length; i++) {
-    if (t <= ts[i]) return points[i - 1].logLevel + ((points[i].logLevel - points[i - 1].logLevel) * (t - ts[i - 1])) / (ts[i] - ts[i - 1]);
-  }
-  return 0;
+  return levelAt(index.segments[vehicleSegment(make)].points, periodIndex(period));
 }
 
 /** Whole months from the newest snapshot to the period (0 within the data). */
 export function monthsPastIndex(index: VehicleMarketIndex, period: string): number {
-  return Math.max(0, periodIndex(period) - periodIndex(index.newestPeriod));
+  return monthsPast(index.newestPeriod, period);
 }
 
 function round4(x: number): number {

@@ -13,8 +13,9 @@ import { confidence, type AccuracyClass } from '../ensemble/confidence';
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { combinedHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
 import { periodIndex } from '../ensemble/encoding';
+import { indexBand } from '../ensemble/level-series';
 import { versionSummary } from '../ensemble/summary';
-import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { ensembleEstimate, intervalWidening, round3, roundTo } from '../ensemble/estimate';
 import { driftAllowance } from './drift';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleManifest } from './manifest';
@@ -133,8 +134,7 @@ export class VehicleModelSet implements VehicleRuntime {
         newestDataPeriod: index.newestPeriod,
         dataAgeMonths,
         indexRatio: round3(Math.exp(logLevel)),
-        // high − low = 2·estimate·sinh(q): the interval's growth over the same valuation within the data.
-        intervalWidening: allowance > 0 ? round3(Math.sinh(halfWidth) / Math.sinh(calibratedHalfWidth) - 1) : 0,
+        intervalWidening: intervalWidening(halfWidth, calibratedHalfWidth, allowance),
       },
       modelVersion: manifest.version,
     };
@@ -199,7 +199,10 @@ export class VehicleModelSet implements VehicleRuntime {
       return {
         segment,
         makes,
-        points: points.map((p) => ({ period: p.period, index: round3(Math.exp(p.logLevel)), low: round3(Math.exp(p.logLevel - 1.96 * p.se)), high: round3(Math.exp(p.logLevel + 1.96 * p.se)), listings: p.listings })),
+        points: points.map((p) => {
+          const { index: ratio, low, high } = indexBand(p.logLevel, p.se);
+          return { period: p.period, index: round3(ratio), low: round3(low), high: round3(high), listings: p.listings };
+        }),
         movesPerYear: steps.map((s) => ({ from: s.from, to: s.to, change: round3((s.change * 12) / Math.max(1, periodIndex(s.to) - periodIndex(s.from))) })),
       };
     });
