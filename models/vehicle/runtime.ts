@@ -67,9 +67,9 @@ export class VehicleModelSet implements VehicleRuntime {
     const period = this.manifest.features.encoding.newestPeriod;
     const rows: VehicleFeatureSource[] = valued.map((i) => ({ ...requests[i], period }));
     const outputs = rows.length ? await this.ensemble.run(encodeVehicles(rows, this.manifest.features.encoding, new Float32Array(rows.length * VEHICLE_FEATURE_COUNT)), rows.length) : [];
-    const results: (VehicleValue | InsufficientMarketDataError)[] = requests.map((r) => new InsufficientMarketDataError(r.make, r.model, this.listingsOf(r)));
-    valued.forEach((i, k) => (results[i] = this.assess(requests[i], bases[i]!, outputs[k].memberLogs, outputs[k].sigma)));
-    return results;
+    const values = new Map(valued.map((i, k) => [i, this.assess(requests[i], bases[i]!, outputs[k].memberLogs, outputs[k].sigma)]));
+    // An error (and its stack trace) only for the requests refused, not for every one valued.
+    return requests.map((r, i) => values.get(i) ?? new InsufficientMarketDataError(r.make, r.model, this.listingsOf(r)));
   }
 
   /** What the estimate can stand on, or null when nothing can (no model data, no make data, no body). */
