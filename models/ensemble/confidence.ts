@@ -12,7 +12,8 @@
 
 import { median } from './metrics';
 
-export type ConfidenceLevel = 'high' | 'medium' | 'low';
+export const CONFIDENCE_LEVELS = ['high', 'medium', 'low'] as const;
+export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
 export type AccuracyClass = 'high' | 'medium' | 'moderate' | 'low';
 
 const GROUP_SCORE: Record<AccuracyClass, number> = { high: 1, medium: 0.8, moderate: 0.6, low: 0.4 };
@@ -66,7 +67,7 @@ export function accuracyByConfidence<R extends { actual: number; predicted: numb
     if (r.actual >= r.low && r.actual <= r.high) g.covered++;
     groups.set(level, g);
   }
-  return (['high', 'medium', 'low'] as const).filter((l) => groups.has(l)).map((level) => {
+  return CONFIDENCE_LEVELS.filter((l) => groups.has(l)).map((level) => {
     const g = groups.get(level)!;
     return { level, n: g.ape.length, medianApe: median(g.ape), ppe10: g.ape.filter((a) => a <= 0.1).length / g.ape.length, ppe20: g.ape.filter((a) => a <= 0.2).length / g.ape.length, coverage: g.covered / g.ape.length };
   });

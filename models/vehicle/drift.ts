@@ -7,7 +7,7 @@
  * the market trends falls behind in proportion to the time (the domestic index rose 18.5% in the
  * 14 months to August 2023), which a random walk's √months would understate.
  */
-import type { ConfidenceLevel } from '../ensemble/confidence';
+import { CONFIDENCE_LEVELS, type ConfidenceLevel } from '../ensemble/confidence';
 import { conformalQuantile } from '../ensemble/conformal';
 
 export interface ForwardSplitDrift {
@@ -54,7 +54,7 @@ export const MIN_LEVEL_ROWS = 200;
 /** The allowance per month of each level with enough rows. */
 export function allowanceByLevel(required: ArrayLike<number>, levels: readonly ConfidenceLevel[], coverage: number): DriftAllowance['byLevel'] {
   const byLevel: DriftAllowance['byLevel'] = {};
-  for (const level of ['high', 'medium', 'low'] as const) {
+  for (const level of CONFIDENCE_LEVELS) {
     const rows = levels.flatMap((l, i) => (l === level ? [required[i]] : []));
     if (rows.length >= MIN_LEVEL_ROWS) byLevel[level] = { perMonth: Math.round(allowanceRate(rows, coverage) * 1e5) / 1e5, rows: rows.length };
   }

@@ -23,7 +23,7 @@ import { driftAllowance, MIN_LEVEL_ROWS } from './drift';
 import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS, type VehicleSegment } from './market-index';
 import { VEHICLE_OUT_OF_DISTRIBUTION_FLAGS } from './runtime';
 import type { TrainedVehicleVersion } from './train';
-import type { AccuracyClass, ConfidenceLevel } from '../ensemble/confidence';
+import { CONFIDENCE_LEVELS, type AccuracyClass, type ConfidenceLevel } from '../ensemble/confidence';
 import { combinedHalfWidth } from '../ensemble/conformal';
 import { periodIndex } from '../ensemble/encoding';
 import { median, quantile, wilsonBounds, type AccuracyMetrics } from '../ensemble/metrics';
@@ -584,7 +584,6 @@ function basisCoverage(m: VehicleManifest): BasisCoverage {
 
 // ───────────────────────────── past the newest data: what the runtime does ─────────────────────────────
 
-const LEVELS: readonly ConfidenceLevel[] = ['high', 'medium', 'low'];
 
 /** The allowance per month a confidence level gets (drift.ts: its own where measured, else the overall one). */
 function perMonthOf(m: VehicleManifest, level: ConfidenceLevel): { perMonth: number; own: boolean; rows: number | null } {
@@ -724,7 +723,7 @@ function summary(ctx: Context): string {
   const ownRate = hf.drift.perMonth >= m.drift.perMonth;
   const outOfSample = [...ctx.forward].reverse().filter((f) => f.outOfSample);
   const faster = older && older.drift.perMonth > 0 ? hf.drift.perMonth / older.drift.perMonth : null;
-  const today = LEVELS.map((level) => driftAllowance(m.drift, ctx.dataAgeMonths, level));
+  const today = CONFIDENCE_LEVELS.map((level) => driftAllowance(m.drift, ctx.dataAgeMonths, level));
   const s = [
     'This model estimates the asking price, in US dollars, of a used car in Uzbekistan from its make and model, model year, mileage, engine, fuel, gearbox, body, drive, trim, condition and region,',
     'and gives with every estimate a range meant to contain the price 9 times out of 10 and a confidence level (high, medium or low).',
@@ -767,7 +766,7 @@ function today(ctx: Context): string {
   const months = ctx.dataAgeMonths;
   const calibrated = typicalHalfWidth(ctx);
   const last = domesticSteps(ctx)[domesticSteps(ctx).length - 1];
-  const rows = LEVELS.map((level) => {
+  const rows = CONFIDENCE_LEVELS.map((level) => {
     const rate = perMonthOf(m, level);
     const past = pastTheData(m, months, level, calibrated);
     return [
@@ -776,7 +775,7 @@ function today(ctx: Context): string {
     ];
   });
   // The example reply: the level most headline listings get.
-  const common = [...m.evaluation.byConfidence].sort((a, b) => b.n - a.n || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level))[0]?.level ?? 'medium';
+  const common = [...m.evaluation.byConfidence].sort((a, b) => b.n - a.n || CONFIDENCE_LEVELS.indexOf(a.level) - CONFIDENCE_LEVELS.indexOf(b.level))[0]?.level ?? 'medium';
   const example = pastTheData(m, months, common, calibrated);
   const domesticMake = index.segments.domestic.makes[0] ?? 'Chevrolet';
   const marketLevel = {
@@ -1249,7 +1248,7 @@ function driftMethod(ctx: Context): string[] {
     '',
     `The service uses the largest any split needed: **${pct(d.perMonth, 2)} a month** overall${served ? ` (the ${splitName(served)} split's)` : ''}, and per confidence level (a level with fewer than ${MIN_LEVEL_ROWS} held-out rows in a split has no rate of its own there; the largest over the splits that have one):`,
     '',
-    table(['confidence level', 'allowance per month', 'held-out rows behind it (all splits)'], LEVELS.map((level) => {
+    table(['confidence level', 'allowance per month', 'held-out rows behind it (all splits)'], CONFIDENCE_LEVELS.map((level) => {
       const x = perMonthOf(m, level);
       return [level, `${pct(x.perMonth, 2)}${x.own ? '' : ' (overall: no rate of its own)'}`, x.rows === null ? DASH : int(x.rows)];
     })),

@@ -12,9 +12,10 @@
  * - 5-fold cross-validation over all rows: the in-period view, labelled so.
  * The served model is fitted on every snapshot, each brought to the newest level by the index.
  */
-import { calibrateIntervals, conformalQuantile, intervalHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
+import { calibrateIntervals, intervalHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, recencyWeights, subset, SCALE_FLOOR, type CrossFit, type CrossFitConfig, type Dataset, type LevelModel } from '../ensemble/cross-fit';
-import { accuracyByConfidence, confidence, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
+import { accuracyByConfidence, confidence, CONFIDENCE_LEVELS, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
+import { consensusOf } from '../ensemble/estimate';
 import { periodIndex } from '../ensemble/encoding';
 import { quantile } from '../ensemble/metrics';
 import type { MemberSpec } from '../ensemble/weights';
@@ -239,16 +240,14 @@ function basisCalibration(
   const fit = crossFit(data, config, (s) => progress(`unseen ${basis === 'make' ? 'model' : 'make'}: ${s}`));
   // The served model's blend of the members (this view's own weights would describe another
   // estimate), over the listings themselves (their copies without a model come after them).
-  const consensus = Float64Array.from({ length: data.rows.length }, (_, i) => servedWeights.reduce((s, w, j) => s + w * fit.oof[j][i], 0));
+  const consensus = Float64Array.from({ length: data.rows.length }, (_, i) => consensusOf(fit.oof.map((member) => member[i]), servedWeights));
   const residuals = consensus.map((p, i) => Math.abs(p - data.y[i]));
-  const weights = recencyWeights(data, config);
-  const q = conformalQuantile(residuals, COVERAGE, weights);
   // One quantile for every group, as served (no per-group entries, no thin-group widening).
-  const calibration: IntervalCalibration = { ...calibrateIntervals(residuals, data.rows.map(() => basis), COVERAGE, undefined, undefined, weights), district: {}, thinDataFactor: 1 };
+  const calibration: IntervalCalibration = { ...calibrateIntervals(residuals, data.rows.map(() => basis), COVERAGE, undefined, undefined, recencyWeights(data, config)), district: {}, thinDataFactor: 1 };
   const result = evaluate(data, { consensus, scale: new Float64Array(data.rows.length).fill(1) }, calibration, config);
   const what = basis === 'make' ? 'make and model group' : 'make (badge family)';
   const report = evaluationReport(`In period, every listing predicted by a model that never saw its ${what} (${GROUP_FOLDS} folds by ${what}), its members blended with the served weights: how a request is valued on the ${basis === 'make' ? "make's" : "market segment's"} level; one plain conformal quantile, as served.`, result, config.members, servedWeights);
-  return { calibration: { q: round5(q), rows: data.rows.length, protocol: report.protocol }, report };
+  return { calibration: { q: round5(calibration.global), rows: data.rows.length, protocol: report.protocol }, report };
 }
 
 function evaluationReport(protocol: string, result: ReturnType<typeof evaluate>, members: readonly MemberSpec[], weights: readonly number[]): VehicleEvaluationReport {
@@ -270,7 +269,7 @@ function toDataset(records: readonly VehicleRecord[]): Dataset<VehicleFeatureSou
 /** The largest allowance per month of several measurements, overall and per level. */
 function envelope(measured: readonly Pick<DriftAllowance, 'perMonth' | 'byLevel'>[]): Pick<DriftAllowance, 'perMonth' | 'byLevel'> {
   const byLevel: DriftAllowance['byLevel'] = {};
-  for (const level of ['high', 'medium', 'low'] as const) {
+  for (const level of CONFIDENCE_LEVELS) {
     const entries = measured.flatMap((m) => (m.byLevel[level] ? [m.byLevel[level]!] : []));
     if (entries.length) byLevel[level] = { perMonth: Math.max(...entries.map((e) => e.perMonth)), rows: entries.reduce((s, e) => s + e.rows, 0) };
   }
