@@ -143,6 +143,10 @@ export interface NamedTrim {
   suffix: string | null;
 }
 
+/** The field specs the normaliser reads bounds from, looked up once. */
+const TRIM_FIELD = VEHICLE_FIELDS.find((f) => f.graphql === 'trim')!;
+const ENGINE_FIELD = VEHICLE_FIELDS.find((f) => f.graphql === 'engine')!;
+
 const TRIM_WORD = String.raw`(?:pozit?s?iy?a\p{L}*|poz\.?|позици\p{L}*|поз\.?)`;
 /** "4 pozitsiya", "4-pozitsiya", "4-позиция", "pozitsiya 4", and anything after it (EVRO, Elegant, LTZ …). */
 const TRIM_SUFFIX = new RegExp(String.raw`(?:(?<![\p{L}\p{N}.])(\d)\s*-?\s*${TRIM_WORD}|(?<![\p{L}])${TRIM_WORD}\s*-?\s*(\d)(?![\p{N}.]))(?![\p{L}]).*$`, 'iu');
@@ -166,7 +170,7 @@ export function splitTrim(text: string): NamedTrim {
 /** The trim given, else the model name's; a name's trim outside 1 to 4 is not one. */
 function chooseTrim(given: number | null, named: NamedTrim, warnings: string[]): number | null {
   const trimField = field('trim');
-  const spec = VEHICLE_FIELDS.find((f) => f.graphql === 'trim')!;
+  const spec = TRIM_FIELD;
   if (named.trim !== null && (named.trim < spec.min! || named.trim > spec.max!)) {
     warnings.push(`${named.suffix} in the model is not a trim level (${spec.min} to ${spec.max}): ignored`);
     return given;
@@ -275,7 +279,7 @@ function readEngine(litres: number | null, text: string | null | undefined, now:
 
 /** Whether litres meet the engine field's range, as a number would. */
 function engineInRange(litres: number, now: Date): boolean {
-  const { min = -Infinity, max = Infinity } = fieldBounds(VEHICLE_FIELDS.find((f) => f.graphql === 'engine')!, now);
+  const { min = -Infinity, max = Infinity } = fieldBounds(ENGINE_FIELD, now);
   return litres >= min && litres <= max;
 }
 
