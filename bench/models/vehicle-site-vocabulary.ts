@@ -11,15 +11,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCsv } from '../../models/ingest/csv';
+import { parseMileage } from '../../models/vehicle/ingest/parse';
 import { valuateFile } from '../../models/valuate-cli';
 import { currentVersion, VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { VehicleModelSet } from '../../models/vehicle/runtime';
 
 type Cells = Record<string, string>;
 const blank = (s: string | undefined) => (s === undefined || s.trim() === '' ? undefined : s.trim());
+// The ingestion's reading of the site's mileage cell ("66 000 km", "71000.0"), as a bank's system would send it.
 const mileage = (s: string | undefined) => {
-  const km = Number((s ?? '').replace(/[^\d.]/g, ''));
-  return Number.isFinite(km) && km > 0 ? Math.round(km) : undefined;
+  const km = parseMileage(s ?? '');
+  return km === null ? undefined : Math.round(km);
 };
 
 /** A raw row as a bank copying the site's form would send it. */
