@@ -311,47 +311,31 @@ export class TreeGrower {
 
   /** Scores "bins <= b go left" with NaN rows sent right, then left; keeps the best on the node. */
   private consider(node: Node, f: number, b: number, gl: number, hl: number, nl: number, mG: number, mH: number, mN: number): void {
-    const { minSamplesLeaf, l2Regularization: l2 } = this.params;
-    if (this.monotonic) return this.considerConstrained(node, f, b, gl, hl, nl, mG, mH, mN);
+    const { minSamplesLeaf } = this.params;
     const n = this.nodeCount;
-    if (nl >= minSamplesLeaf && n - nl >= minSamplesLeaf) {
-      const hr = node.sumH - hl;
-      if (hl > 0 && hr > 0) {
-        const gr = node.sumG - gl;
-        const gain = (gl * gl) / (hl + l2) + (gr * gr) / (hr + l2) - this.parentScore;
-        // a feature that had no NaN in training sends NaN to the side with more rows
-        if (gain > node.gain) this.record(node, gain, f, b, this.data.hasMissing[f] === 1 ? false : nl > n - nl, gl, hl);
-      }
+    if (nl >= minSamplesLeaf && n - nl >= minSamplesLeaf && hl > 0 && node.sumH - hl > 0) {
+      const gain = this.splitGain(node, f, gl, hl);
+      // a feature that had no NaN in training sends NaN to the side with more rows
+      if (gain > node.gain) this.record(node, gain, f, b, this.data.hasMissing[f] === 1 ? false : nl > n - nl, gl, hl);
     }
     if (mN > 0) {
       const gl2 = gl + mG;
       const hl2 = hl + mH;
       const nl2 = nl + mN;
-      const hr = node.sumH - hl2;
-      if (nl2 >= minSamplesLeaf && n - nl2 >= minSamplesLeaf && hl2 > 0 && hr > 0) {
-        const gr = node.sumG - gl2;
-        const gain = (gl2 * gl2) / (hl2 + l2) + (gr * gr) / (hr + l2) - this.parentScore;
+      if (nl2 >= minSamplesLeaf && n - nl2 >= minSamplesLeaf && hl2 > 0 && node.sumH - hl2 > 0) {
+        const gain = this.splitGain(node, f, gl2, hl2);
         if (gain > node.gain) this.record(node, gain, f, b, true, gl2, hl2);
       }
     }
   }
 
-  /** consider() under monotonic constraints: bounded values and gains, direction-breaking splits skipped. */
-  private considerConstrained(node: Node, f: number, b: number, gl: number, hl: number, nl: number, mG: number, mH: number, mN: number): void {
-    const { minSamplesLeaf } = this.params;
-    const n = this.nodeCount;
-    if (nl >= minSamplesLeaf && n - nl >= minSamplesLeaf && hl > 0 && node.sumH - hl > 0) {
-      const gain = this.constrainedGain(node, f, gl, hl);
-      if (gain > node.gain) this.record(node, gain, f, b, this.data.hasMissing[f] === 1 ? false : nl > n - nl, gl, hl);
-    }
-    if (mN > 0) {
-      const nl2 = nl + mN;
-      const hl2 = hl + mH;
-      if (nl2 >= minSamplesLeaf && n - nl2 >= minSamplesLeaf && hl2 > 0 && node.sumH - hl2 > 0) {
-        const gain = this.constrainedGain(node, f, gl + mG, hl2);
-        if (gain > node.gain) this.record(node, gain, f, b, true, gl + mG, hl2);
-      }
-    }
+  /** The loss reduction of sending (gl, hl) left and the rest right; -Infinity for a split against a monotonic constraint. */
+  private splitGain(node: Node, f: number, gl: number, hl: number): number {
+    if (this.monotonic) return this.constrainedGain(node, f, gl, hl);
+    const l2 = this.params.l2Regularization;
+    const gr = node.sumG - gl;
+    const hr = node.sumH - hl;
+    return (gl * gl) / (hl + l2) + (gr * gr) / (hr + l2) - this.parentScore;
   }
 
   private record(node: Node, gain: number, f: number, b: number, missingGoLeft: boolean, leftG: number, leftH: number): void {
