@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
+import { deleteKeysUnder } from '../support/redis-keys';
 import { createBatchEngine, type BatchEngine, type BatchJob, type ItemResult } from '../../subgraphs/location/batch/engine';
 import { HAS_REDIS_SERVER, freePort, sendCommand, startRedisServer } from '../support/redis-server';
 import { sampleItems } from './fixtures/echo-processor';
@@ -143,9 +144,7 @@ describe('a worker process killed mid-job', () => {
   });
   afterAll(async () => {
     for (const worker of workers) worker.child.kill('SIGKILL'); // none should be left; never leave one behind
-    const leftovers: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${RUN_PREFIX}*`, COUNT: 1000 })) leftovers.push(...batch);
-    if (leftovers.length > 0) await admin.del(leftovers);
+    await deleteKeysUnder(RUN_PREFIX, admin);
     await admin.close();
   });
 

@@ -8,8 +8,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createClient as createGraphqlWsClient, type ExecutionResult } from 'graphql-ws';
-import { createClient as createRedisClient } from 'redis';
 import WebSocket from 'ws';
+import { deleteKeysUnder } from '../support/redis-keys';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -50,12 +50,7 @@ afterAll(async () => {
     await exited;
   }
   await stack?.stop();
-  const admin = createRedisClient({ url: REDIS_URL });
-  await admin.connect();
-  const leftovers: string[] = [];
-  for await (const batch of admin.scanIterator({ MATCH: `${KEY_PREFIX}*`, COUNT: 1000 })) leftovers.push(...batch);
-  if (leftovers.length > 0) await admin.del(leftovers);
-  await admin.close();
+  await deleteKeysUnder(KEY_PREFIX, REDIS_URL);
 });
 
 it('a gateway run alone serves batchProgress from Redis: every event of a job another gateway took, to its end', async () => {

@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
+import { deleteKeysUnder } from '../support/redis-keys';
 import { Webhook } from 'standardwebhooks';
 import { sendCompletionWebhooks } from '../../subgraphs/location/batch/completion-webhooks';
 import {
@@ -131,9 +132,7 @@ describe('on Redis: two engines under one key prefix (two API processes)', () =>
   const admin = createClient({ url: REDIS_URL });
   beforeAll(() => admin.connect());
   afterAll(async () => {
-    const leftovers: string[] = [];
-    for await (const keys of admin.scanIterator({ MATCH: `${RUN_PREFIX}*`, COUNT: 1000 })) leftovers.push(...keys);
-    if (leftovers.length > 0) await admin.del(leftovers);
+    await deleteKeysUnder(RUN_PREFIX, admin);
     await admin.close();
   });
   outboxContract(async () => {

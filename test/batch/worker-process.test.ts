@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createClient } from 'redis';
+import { deleteKeysUnder } from '../support/redis-keys';
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
 
@@ -59,12 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await stack?.stop();
-  const admin = createClient({ url: REDIS_URL });
-  await admin.connect();
-  const leftovers: string[] = [];
-  for await (const batch of admin.scanIterator({ MATCH: `${KEY_PREFIX}*`, COUNT: 1000 })) leftovers.push(...batch);
-  if (leftovers.length > 0) await admin.del(leftovers);
-  await admin.close();
+  await deleteKeysUnder(KEY_PREFIX, REDIS_URL);
 });
 
 const getJob = async (id: string) => json(await stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': key } }));
