@@ -1,18 +1,16 @@
 /** `npm start`: the whole service in one process, on PORT (default 4000). */
 import '../subgraphs/common/production-mode';
 import { createFirstStartKey } from './auth/local-key';
+import { SUBGRAPHS } from '../subgraphs/registry';
 import { gatewayConfigFromEnv } from './config';
 import { startStack } from './stack';
-
-const port = (variable: string) => (process.env[variable] ? Number(process.env[variable]) : 0);
 
 async function main(): Promise<void> {
   const config = gatewayConfigFromEnv();
   const stack = await startStack({
     gateway: config,
-    residentialPort: port('RESIDENTIAL_PORT'),
-    locationPort: port('LOCATION_PORT'),
-    vehiclePort: port('VEHICLE_PORT'),
+    // <NAME>_PORT pins a subgraph's loopback port; unset, any free one.
+    ports: Object.fromEntries(SUBGRAPHS.map(({ name }) => [name, Number(process.env[`${name.toUpperCase()}_PORT`] ?? 0)])),
   });
   // Before anything is printed: a stop asked for as soon as the service says it listens is a clean one.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -20,7 +18,7 @@ async function main(): Promise<void> {
   }
   const vehicleModel = stack.vehicleModelVersion ? `, vehicles ${stack.vehicleModelVersion}` : ', no vehicle model';
   console.log(`Valuation service ${stack.modelVersion}${vehicleModel} listening on ${stack.gateway.url}`);
-  console.log(`  subgraphs: residential on ${stack.residential.url}, location on ${stack.location.url}, vehicle on ${stack.vehicle.url}; quotas ${config.redisUrl ? 'in Redis' : 'in process (REDIS_URL unset)'}`);
+  console.log(`  subgraphs: ${stack.subgraphs.map((s) => `${s.name} on ${s.url}${s.summary ? ` (${s.summary})` : ''}`).join(', ')}; quotas ${config.redisUrl ? 'in Redis' : 'in process (REDIS_URL unset)'}`);
   const created = createFirstStartKey(stack.gateway.keys);
   if (created) {
     console.log(`\nA local organisation "${created.record.org}" (plan ${created.record.plan}) was created. Its API key, shown only this once:\n\n  ${created.key}\n`);

@@ -1,21 +1,22 @@
 /**
- * Runs the gateway alone, in front of subgraphs started elsewhere (RESIDENTIAL_URL, LOCATION_URL,
- * VEHICLE_URL, INTERNAL_TOKEN). With REDIS_URL it serves `batchProgress` subscriptions from the
+ * Runs the gateway alone, in front of subgraphs started elsewhere (`<NAME>_URL` for each subgraph
+ * of subgraphs/registry.ts, INTERNAL_TOKEN). With REDIS_URL it serves `batchProgress` subscriptions from the
  * batch engine's Redis progress bus, where every worker publishes (read only: this process submits
  * no job and takes no chunk); without it there is no shared bus to follow and it serves none.
  */
 import '../subgraphs/common/production-mode';
-import { createBatchEngine } from '../subgraphs/location/batch/engine';
-import { batchConfigFromEnv, batchEngineSettings, SUBGRAPH_URL_VARIABLES } from './config';
+import { batchConfigFromEnv, batchEngineSettings } from '../subgraphs/batch/config';
+import { createBatchEngine } from '../subgraphs/batch/engine';
+import { SUBGRAPHS, urlVariable } from '../subgraphs/registry';
 import { gatewayConfigFromEnv, start } from './index';
 
 async function main(): Promise<void> {
   const config = gatewayConfigFromEnv();
   if (!config.internalToken) throw new Error('INTERNAL_TOKEN must be set: the subgraphs accept calls carrying it only');
-  for (const [name, { variable, port }] of Object.entries(SUBGRAPH_URL_VARIABLES)) {
-    if (!config.subgraphUrls[name]) throw new Error(`${variable} must be set (e.g. http://127.0.0.1:${port}/graphql)`);
+  for (const { name, port } of SUBGRAPHS) {
+    if (!config.subgraphUrls[name]) throw new Error(`${urlVariable(name)} must be set (e.g. http://127.0.0.1:${port}/graphql)`);
   }
-  // The same key prefix and timeouts as the location subgraph and the workers (BATCH_* variables).
+  // The same key prefix and timeouts as the batch subgraph and the workers (BATCH_* variables).
   const progress = config.redisUrl ? await createBatchEngine({ redisUrl: config.redisUrl, ...batchEngineSettings(batchConfigFromEnv()) }) : undefined;
   if (!progress) console.error('REDIS_URL is not set: batchProgress subscriptions are not served (they follow the workers over Redis)');
   const gateway = await start({ ...config, internalToken: config.internalToken }, { batchProgress: progress });

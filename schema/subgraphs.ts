@@ -1,10 +1,8 @@
-/** The subgraphs of the supergraph: name, where their SDL is checked in, and how the code builds it. */
+/** The subgraphs of the supergraph as composition sees them: the registry's, with where their SDL is checked in. */
 import { join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { PROJECT_ROOT } from '../models/paths';
-import { buildLocationSchema } from '../subgraphs/location/schema';
-import { buildResidentialSchema } from '../subgraphs/residential/schema';
-import { buildVehicleSchema } from '../subgraphs/vehicle/schema';
+import { SUBGRAPHS as REGISTRY } from '../subgraphs/registry';
 
 export interface SubgraphDefinition {
   name: string;
@@ -15,8 +13,8 @@ export interface SubgraphDefinition {
 export const SCHEMA_DIR = join(PROJECT_ROOT, 'schema');
 export const SUPERGRAPH_PATH = join(SCHEMA_DIR, 'supergraph.graphql');
 
-export const SUBGRAPHS: readonly SubgraphDefinition[] = [
-  { name: 'residential', sdlPath: join(SCHEMA_DIR, 'residential.graphql'), build: buildResidentialSchema },
-  { name: 'location', sdlPath: join(SCHEMA_DIR, 'location.graphql'), build: buildLocationSchema },
-  { name: 'vehicle', sdlPath: join(SCHEMA_DIR, 'vehicle.graphql'), build: buildVehicleSchema },
-];
+export const SUBGRAPHS: readonly SubgraphDefinition[] = REGISTRY.map(({ name, load }) => ({
+  name,
+  sdlPath: join(SCHEMA_DIR, `${name}.graphql`),
+  build: async () => (await load()).buildSchema(),
+}));

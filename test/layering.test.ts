@@ -1,8 +1,7 @@
 /**
  * The layering rules of .dependency-cruiser.cjs, run on the sources as `npm run layers` runs them:
  * models/ imports nothing from the service, subgraphs talk only through the graph, and no serving
- * process loads a trainer. Known violations (listed in .dependency-cruiser-known-violations.json,
- * to be removed by the restructuring of issue 17) are reported, not failed on; anything new fails.
+ * process loads a trainer. Any violation fails.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,9 +12,9 @@ import { PROJECT_ROOT } from '../models/paths';
 const DEPCRUISE = join(PROJECT_ROOT, 'node_modules', '.bin', 'depcruise');
 const SOURCES = ['models', 'subgraphs', 'gateway', 'schema'];
 
-/** The violations depcruise reports (JSON), with or without the known ones. */
-function violations(config: string, ignoreKnown: boolean): { from: string; to: string; rule: { name: string; severity: string } }[] {
-  const args = ['--config', config, '--output-type', 'json', ...(ignoreKnown ? ['--ignore-known', '.dependency-cruiser-known-violations.json'] : []), ...SOURCES];
+/** The violations depcruise reports (JSON). */
+function violations(config: string): { from: string; to: string; rule: { name: string; severity: string } }[] {
+  const args = ['--config', config, '--output-type', 'json', ...SOURCES];
   let out: string;
   try {
     out = execFileSync(DEPCRUISE, args, { cwd: PROJECT_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -27,12 +26,8 @@ function violations(config: string, ignoreKnown: boolean): { from: string; to: s
 }
 
 describe('layering rules', () => {
-  it('hold on the sources, apart from the known violations, and every known one is still there to fix', () => {
-    const found = violations('.dependency-cruiser.cjs', true);
-    expect(found.filter((v) => v.rule.severity !== 'ignore')).toEqual([]);
-    // A known violation that no longer occurs leaves the list (so that it cannot come back unnoticed).
-    const known = JSON.parse(readFileSync(join(PROJECT_ROOT, '.dependency-cruiser-known-violations.json'), 'utf8')) as { from: string; to: string }[];
-    expect(found.map((v) => `${v.from} → ${v.to}`).sort()).toEqual(known.map((v) => `${v.from} → ${v.to}`).sort());
+  it('hold on the sources', () => {
+    expect(violations('.dependency-cruiser.cjs')).toEqual([]);
   }, 60_000);
 
   it('would catch a serving process that loads a trainer', () => {
@@ -41,7 +36,7 @@ describe('layering rules', () => {
     const config = join(dir, 'rules.cjs');
     const rules = readFileSync(join(PROJECT_ROOT, '.dependency-cruiser.cjs'), 'utf8');
     writeFileSync(config, rules.replace("const SERVING = '", "const SERVING = '^models/ensemble/publish\\\\.ts$|"));
-    const found = violations(config, true);
+    const found = violations(config);
     expect(found.some((v) => v.rule.name === 'serving-loads-no-trainer' && v.rule.severity === 'error' && v.from === 'models/ensemble/publish.ts')).toBe(true);
   }, 60_000);
 });

@@ -17,7 +17,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { gazetteerBases, listingAddresses } from './addresses';
 import { option } from '../cli';
 
-
 /* eslint-disable @typescript-eslint/no-require-imports */
 function load(root: string) {
   const from = <T>(path: string): T => require(resolve(root, path)) as T;
@@ -27,7 +26,10 @@ function load(root: string) {
     addressRead: from<typeof import('../../models/location/geocode/address-read')>('models/location/geocode/address-read.js'),
     placeParse: from<typeof import('../../models/location/geocode/place-parse')>('models/location/geocode/place-parse.js'),
     services: from<typeof import('../../subgraphs/location/services')>('subgraphs/location/services.js'),
-    processor: from<typeof import('../../subgraphs/location/batch/processor')>('subgraphs/location/batch/processor.js'),
+    processor: from<typeof import('../../subgraphs/batch/processor')>('subgraphs/batch/processor.js'),
+    location: from<typeof import('../../subgraphs/location')>('subgraphs/location/index.js'),
+    locationContext: from<typeof import('../../subgraphs/location/context')>('subgraphs/location/context.js'),
+    graphClient: from<typeof import('../../subgraphs/common/graph-client')>('subgraphs/common/graph-client.js'),
     scoring: from<typeof import('../../subgraphs/location/scoring')>('subgraphs/location/scoring.js'),
     paths: from<typeof import('../../models/paths')>('models/paths.js'),
   };
@@ -110,11 +112,19 @@ async function record(root: string, out: string): Promise<void> {
     { address: 'Yunusobod 8 kvartal', home: { colour: 'red' } }, { address: 'Yunusobod 8 kvartal', home: { ...home, furniture: 'ha' } },
     { address: 'Yunusobod 8 kvartal', home: { ...home, furniture: 'maybe' } }, { address: 'Yunusobod 8 kvartal', home: [] },
     { address: 'Yunusobod 8 kvartal', home: { ...home, area: 13 } });
-  const processChunk = m.processor.createLocationChunkProcessor({
-    services,
+  // The location subgraph answers in process, as in all-in-one mode.
+  const locationSchema = await m.location.buildLocationSchema();
+  const processChunk = m.processor.createChunkProcessor({
+    location: m.graphClient.inProcessGraphClient({ schema: locationSchema, context: () => m.locationContext.createLocationContext(services) }),
     // Echoes the input, and refuses area 13: shows which input each item sent and that errors come back to the right item.
-    homeValuations: async (inputs) =>
-      inputs.map((input) => (input.area === 13 ? { valuation: null, error: { code: 'INVALID_PARAMETER', message: 'unlucky', field: 'area' } } : { valuation: { echo: input }, error: null })),
+    residential: {
+      request: async <T>(_query: string, variables: Record<string, unknown>) =>
+        ({
+          homeValuations: (variables.inputs as Record<string, unknown>[]).map((input) =>
+            input.area === 13 ? { valuation: null, error: { code: 'INVALID_PARAMETER', message: 'unlucky', field: 'area' } } : { valuation: { echo: input }, error: null },
+          ),
+        }) as T,
+    },
   });
   const CHUNK = 1000;
   const chunks: unknown[][] = [];

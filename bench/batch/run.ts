@@ -1,7 +1,7 @@
 /**
  * bench/batch: batch jobs end to end with Redis and separate worker processes.
  * The API process (this one: gateway + subgraphs, BATCH_WORKERS=0) takes NDJSON uploads on
- * POST /api/batch; 1, then 2, worker processes (subgraphs/location/batch/worker-main.js) take the
+ * POST /api/batch; 1, then 2, worker processes (subgraphs/batch/worker-main.js) take the
  * chunks from Redis. Per worker count: an address-only job of --small items (default 10,000), one
  * of --items (default 100,000), and one of --home-items (default 10,000) with home parameters on
  * every item. Measures items/s (submit → completed_at, and per worker), submit → webhook received,
@@ -47,7 +47,7 @@ process.env.BATCH_KEY_PREFIX = `bench-batch-${randomBytes(4).toString('hex')}:`;
 process.env.BATCH_CALLBACK_ALLOW_PRIVATE = '1';
 process.env.BATCH_WEBHOOK_BASE_DELAY_MS = '100';
 
-const WORKER_MAIN = join(__dirname, '..', '..', 'subgraphs', 'location', 'batch', 'worker-main.js');
+const WORKER_MAIN = join(__dirname, '..', '..', 'subgraphs', 'batch', 'worker-main.js');
 
 // ---- addresses -------------------------------------------------------------------------------
 /** Quarters and streets with listings behind them, under the district's Uzbek name (./addresses.ts): "Chilonzor tumani, Qatortol, 12-uy". */
@@ -202,6 +202,7 @@ async function main(): Promise<void> {
   const workerEnv = {
     ...process.env,
     RESIDENTIAL_URL: stack.residential.url,
+    LOCATION_URL: stack.location.url,
     INTERNAL_TOKEN: stack.internalToken,
   };
 

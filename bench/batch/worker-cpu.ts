@@ -46,12 +46,18 @@ async function measure(root: string): Promise<Measured> {
   const { loadGazetteer, geocode } = from<typeof import('../../models/location/geocode')>('models/location/geocode/index.js');
   const { DATA_DIR } = from<typeof import('../../models/paths')>('models/paths.js');
   const { loadLocationServices } = from<typeof import('../../subgraphs/location/services')>('subgraphs/location/services.js');
-  const { createLocationChunkProcessor } = from<typeof import('../../subgraphs/location/batch/processor')>('subgraphs/location/batch/processor.js');
-  const { encodeChunk, decodeChunk } = from<typeof import('../../subgraphs/location/batch/engine/chunk-codec')>('subgraphs/location/batch/engine/chunk-codec.js');
+  const { createChunkProcessor } = from<typeof import('../../subgraphs/batch/processor')>('subgraphs/batch/processor.js');
+  const { buildLocationSchema } = from<typeof import('../../subgraphs/location')>('subgraphs/location/index.js');
+  const { createLocationContext } = from<typeof import('../../subgraphs/location/context')>('subgraphs/location/context.js');
+  const { inProcessGraphClient } = from<typeof import('../../subgraphs/common/graph-client')>('subgraphs/common/graph-client.js');
+  const { encodeChunk, decodeChunk } = from<typeof import('../../subgraphs/batch/engine/chunk-codec')>('subgraphs/batch/engine/chunk-codec.js');
 
   const bases = MIX === 'listings' ? listingAddresses(DATA_DIR) : placeableBases(loadGazetteer(), geocode);
   const addressOf = (i: number) => (MIX === 'listings' ? bases[i % bases.length] : benchAddress(bases, i));
-  const processChunk = createLocationChunkProcessor({ services: loadLocationServices(), homeValuations: async () => [] });
+  // The worker's share and the location subgraph's, the latter answering in process (no socket).
+  const services = loadLocationServices();
+  const location = inProcessGraphClient({ schema: await buildLocationSchema(), context: () => createLocationContext(services) });
+  const processChunk = createChunkProcessor({ location, residential: { request: async () => { throw new Error('no homes in this bench'); } } });
   const perAddress: number[] = [];
   const phases: Measured['phases'] = { decode: [], process: [], encode: [] };
   const perItem = (from: NodeJS.CpuUsage, to: NodeJS.CpuUsage) => (to.user - from.user + to.system - from.system) / CHUNK;

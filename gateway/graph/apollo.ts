@@ -1,24 +1,27 @@
 /**
  * The gateway's GraphQL engine: Apollo Gateway over the static supergraph composed at build
  * time (no IntrospectAndCompose), inside Apollo Server with CSRF prevention, error masking,
- * document, cost and work limits (./document-limits.ts, ./limits.ts). HTTP /graphql executes through it; REST routes run their persisted
- * operation on the owning subgraph's data source (`executeOnOwner`), masked the same way.
+ * document, cost and work limits (./document-limits.ts, ./limits.ts). HTTP /graphql executes through it; the other
+ * doors run their operations through `execute` (./executor.ts).
  * Subgraphs in the same process are executed in process, the others over keep-alive HTTP.
  */
 import { readFileSync } from 'node:fs';
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { GraphQLError, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import { LRUCache } from 'lru-cache';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
 import type { GatewayContext } from './context';
+import type { Operation } from './executor';
 import { maskError } from './error-masking';
 import type { WorkMeter } from '../quota';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
 import { OperationMeasures, operationLimitsPlugin } from './limits';
 import type { InProcessSubgraph } from '../../subgraphs/common/serve';
+import { BATCH_PROGRESS_SDL } from '../subscriptions/batch-progress-schema';
+import { withSubscriptionTypes } from './subscription-types';
 import { LocalSubgraphDataSource } from './local-data-source';
 import { SubgraphDataSource } from './subgraph-data-source';
 
@@ -41,12 +44,12 @@ export interface GraphOptions {
 export interface Graph {
   apollo: ApolloServer<GatewayContext>;
   /**
-   * Runs a persisted operation on the one subgraph that owns every field in it, through the same
-   * data source the query planner uses, and masks its errors like any other response. For REST
-   * routes whose operation lives in one subgraph (checked against its SDL by a test): no query
-   * planning or result shaping for a response that needs neither.
+   * Runs an operation as the context's caller, its errors masked: with an `owner`, a persisted
+   * operation on the one subgraph that owns every field in it, through the same data source the
+   * query planner uses (no query planning or result shaping for a response that needs neither);
+   * otherwise through Apollo Server, as POST /graphql. See ./executor.ts.
    */
-  executeOnOwner(subgraph: string, query: string, variables: Record<string, unknown>, context: GatewayContext): Promise<GatewayGraphQLResponse>;
+  execute(operation: Operation, variables: Record<string, unknown>, context: GatewayContext): Promise<{ data?: unknown; errors?: readonly GraphQLFormattedError[] }>;
   /**
    * Errors refusing a client's document for its shape (./document-limits.ts), checked before it
    * reaches Apollo Server, whose validation is not linear; none: it may go on.
@@ -79,15 +82,16 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       return source;
     },
   });
+  const served = withSubscriptionTypes(gateway, BATCH_PROGRESS_SDL);
   let apiSchema: GraphQLSchema | undefined;
-  gateway.onSchemaLoadOrUpdate((update) => {
+  served.onSchemaLoadOrUpdate((update) => {
     apiSchema = update.apiSchema;
   });
   const documentLimits = { ...DEFAULT_DOCUMENT_LIMITS, ...options.documentLimits };
   const measures = new OperationMeasures(options.maxCost);
   const acceptedDocuments = new LRUCache<string, true>({ maxSize: ACCEPTED_DOCUMENTS_BYTES, sizeCalculation: (_accepted, source) => source.length + 1 });
   const apollo = new ApolloServer<GatewayContext>({
-    gateway,
+    gateway: served,
     csrfPrevention: true,
     introspection: options.introspection,
     // Suggestions ("Did you mean …") name fields and arguments: with introspection off they would leak the schema.
@@ -105,22 +109,28 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
   };
   return {
     apollo,
-    async executeOnOwner(subgraph, query, variables, context) {
-      const source = dataSources.get(subgraph);
-      if (!source) throw new Error(`unknown subgraph ${subgraph}`);
+    async execute(operation, variables, context) {
+      if (!operation.owner) {
+        const response = await apollo.executeOperation({ query: operation.query, variables }, { contextValue: context });
+        if (response.body.kind !== 'single') throw new Error('an operation of a REST route or tool answered incrementally');
+        return response.body.singleResult; // masked by formatError
+      }
+      const source = dataSources.get(operation.owner);
+      if (!source) throw new Error(`unknown subgraph ${operation.owner}`);
       let response: GatewayGraphQLResponse;
       try {
         // Priced and charged as at /graphql (the plugin does not run on this path); a refused charge is
         // thrown as the API's RATE_LIMITED error.
-        const measure = measures.measure(schema(), persistedDocument(query), undefined, variables);
+        const measure = measures.measure(schema(), persistedDocument(operation.query), undefined, variables);
         if (measure) await options.meter?.charge(context.principal, measure);
         // Our data sources read only the request and the context of the process options.
-        response = await source.process({ request: { query, variables }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>);
+        response = await source.process({ request: { query: operation.query, variables }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>);
       } catch (error) {
         // A fetch failure (subgraph down) arrives as a thrown GraphQLError, as in the gateway's executor.
         if (error instanceof GraphQLError) return { errors: [maskError(error.toJSON())] };
         throw error;
       }
+      // The masking formatError applies on the other path.
       return response.errors ? { ...response, errors: response.errors.map((e) => maskError(e)) } : response;
     },
     checkDocument: (source) => {

@@ -24,7 +24,7 @@ import type { Graph } from '../graph/apollo';
 import { sendError } from '../http/errors';
 import { documentRoute } from '../ops/openapi';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
-import { gatewayExecutor } from './executor';
+import { gatewayExecutor } from '../graph/executor';
 import { buildMcpServer } from './server';
 
 export const MCP_PATH = '/mcp';

@@ -2,7 +2,7 @@
  * The GraphQL operations the MCP tools run. Tools with a REST twin run that route's persisted
  * operation (gateway/rest/*.ts), so both doors ask the graph the same question; these are the
  * ones no REST route has. Each names its owning subgraph: inside the gateway it goes straight
- * there (executeForRest), from the stdio server through the gateway's /graphql.
+ * there (gateway/graph/executor.ts), from the stdio server through the gateway's /graphql.
  */
 export { BATCH_JOB_OPERATION, BATCH_RESULTS_OPERATION, SUBMIT_BATCH_OPERATION } from '../rest/batch';
 export { HOME_VALUATION_OPERATION } from '../rest/home';

@@ -1,13 +1,13 @@
 /**
  * The executor of the stdio server: each operation is a POST to the running gateway's /graphql
  * with the organisation's API key, so authentication, quotas, limits and error masking are the
- * gateway's own. Replies become data or a catalogue ApiError, as executeForRest makes them:
+ * gateway's own. Replies become data or a catalogue ApiError, as the in-gateway executor makes them:
  * the gateway's HTTP errors (401, 413, 429, 503) arrive as `{ error: { code, … } }`, GraphQL
  * errors as `errors[0].extensions.code`.
  */
 import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, isErrorCode } from '../../schema/errors';
-import type { GraphExecutor } from './executor';
+import { apiErrorOf, type GraphExecutor } from '../graph/executor';
 
 export interface RemoteExecutorOptions {
   /** The gateway, e.g. http://127.0.0.1:4000 (its /graphql is called). */
@@ -52,7 +52,7 @@ export function remoteExecutor(options: RemoteExecutorOptions): GraphExecutor {
         throw new ApiError(response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', `The valuation service answered HTTP ${response.status} without a JSON body`);
       }
       if (reply.error) throw fromErrorBody(reply.error);
-      if (reply.errors?.length) throw fromGraphQLError(reply.errors[0]);
+      if (reply.errors?.length) throw apiErrorOf(reply.errors[0]);
       if (!response.ok || reply.data === undefined || reply.data === null) throw new ApiError('INTERNAL');
       return reply.data as TData;
     },
@@ -63,12 +63,4 @@ export function remoteExecutor(options: RemoteExecutorOptions): GraphExecutor {
 function fromErrorBody(error: NonNullable<GraphQLReply['error']>): ApiError {
   if (!isErrorCode(error.code)) return new ApiError('INTERNAL');
   return new ApiError(error.code, typeof error.message === 'string' ? error.message : undefined, typeof error.field === 'string' ? error.field : undefined, Array.isArray(error.suggestions) ? error.suggestions.map(String) : undefined);
-}
-
-/** A GraphQL error, mapped as gateway/rest/execute.ts maps it for the REST routes. */
-function fromGraphQLError(first: GraphQLFormattedError): ApiError {
-  const { code, field, suggestions } = first.extensions ?? {};
-  if (isErrorCode(code)) return new ApiError(code, first.message, field as string | undefined, suggestions as string[] | undefined);
-  if (code === 'BAD_USER_INPUT') return new ApiError('INVALID_PARAMETER', first.message);
-  return new ApiError('INTERNAL');
 }

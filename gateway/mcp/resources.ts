@@ -12,7 +12,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PROJECT_ROOT } from '../../models/paths';
 import { ApiError } from '../../schema/errors';
-import type { GraphExecutor } from './executor';
+import type { GraphExecutor } from '../graph/executor';
 import { DISTRICTS_OPERATION } from './operations';
 import { districtsReply, type DistrictData } from './replies';
 

@@ -4,7 +4,7 @@
  * or through the gateway's /graphql for stdio (./stdio-main.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { GraphExecutor } from './executor';
+import type { GraphExecutor } from '../graph/executor';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { registerTools } from './tools';

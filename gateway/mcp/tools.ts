@@ -15,7 +15,7 @@ import { chooseLocationRequest } from '../../schema/location-contract';
 import { compileBodyValidator } from '../../schema/rest-validation';
 import { parseVehicleRestBody } from '../../schema/vehicle-rest';
 import { batchAcceptedResponseJsonSchema, homeResponseJsonSchema, vehicleResponseJsonSchema } from '../rest/response-schemas';
-import type { GraphExecutor } from './executor';
+import type { GraphExecutor } from '../graph/executor';
 import * as ops from './operations';
 import * as replies from './replies';
 import { toolError, toolSuccess } from './results';

@@ -1,8 +1,6 @@
-/** Units a subject may consume in each fixed window. */
-export interface QuotaLimits {
-  perMinute: number;
-  perDay: number;
-}
+import type { QuotaLimits } from '../../schema/plans';
+
+export type { QuotaLimits };
 
 export type QuotaWindow = 'minute' | 'day';
 

@@ -24,23 +24,23 @@ import { ApiError, formatBytes, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { sendError } from '../http/errors';
 import { documentRoute } from '../ops/openapi';
-import { executeForRest } from './execute';
+import { gatewayExecutor } from '../graph/executor';
 import { batchAcceptedResponseJsonSchema, batchJobResponseJsonSchema, batchResultLineJsonSchema, errorResponseJsonSchema } from './response-schemas';
 
 const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl resultsUrl error deliveries { number at statusCode error durationMs }';
 
 /** Persisted operations of the batch routes; every field is owned by the location subgraph. */
-export const SUBMIT_BATCH_OPERATION = { owner: 'location', query: /* GraphQL */ `
+export const SUBMIT_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
   mutation RestSubmitBatch($input: SubmitBatchInput!) {
     submitBatch(input: $input) { id status total createdAt resultsUrl }
   }` };
 
-export const BATCH_JOB_OPERATION = { owner: 'location', query: /* GraphQL */ `
+export const BATCH_JOB_OPERATION = { owner: 'batch', query: /* GraphQL */ `
   query RestBatchJob($id: ID!) {
     batchJob(id: $id) { ${JOB_SELECTION} }
   }` };
 
-export const BATCH_RESULTS_OPERATION = { owner: 'location', query: /* GraphQL */ `
+export const BATCH_RESULTS_OPERATION = { owner: 'batch', query: /* GraphQL */ `
   query RestBatchResults($id: ID!, $offset: Int, $limit: Int) {
     batchResults(id: $id, offset: $offset, limit: $limit) { items { index ok result error { code message } } nextOffset }
   }` };
@@ -127,7 +127,7 @@ function submissionOf(request: FastifyRequest): BatchSubmission {
 }
 
 async function jobOf(graph: Graph, request: FastifyRequest, id: string): Promise<BatchJobData> {
-  const data = await executeForRest<{ batchJob: BatchJobData | null }>(graph, request, BATCH_JOB_OPERATION, { id });
+  const data = await gatewayExecutor(graph, request).execute<{ batchJob: BatchJobData | null }>(BATCH_JOB_OPERATION, { id });
   if (!data.batchJob) throw new ApiError('NOT_FOUND', `No batch job ${id.slice(0, 100)}`, 'id');
   return data.batchJob;
 }
@@ -143,7 +143,7 @@ function wantsCsv(request: FastifyRequest): boolean {
 /** Every recorded result, a page at a time: only one page is held at once. */
 async function* resultPages(graph: Graph, request: FastifyRequest, id: string): AsyncGenerator<BatchItemResultView[]> {
   for (let offset: number | null = 0; offset !== null; ) {
-    const data: { batchResults: { items: BatchItemResultView[]; nextOffset: number | null } } = await executeForRest(graph, request, BATCH_RESULTS_OPERATION, { id, offset, limit: RESULTS_PAGE_SIZE });
+    const data: { batchResults: { items: BatchItemResultView[]; nextOffset: number | null } } = await gatewayExecutor(graph, request).execute(BATCH_RESULTS_OPERATION, { id, offset, limit: RESULTS_PAGE_SIZE });
     yield data.batchResults.items;
     offset = data.batchResults.nextOffset;
   }
@@ -164,7 +164,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
     scope.post('/api/batch', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.apiKey, schema: { response: { 202: batchAcceptedResponseJsonSchema(), ...errors } } }, async (request, reply) => {
       const submission = submissionOf(request);
       const input = { items: submission.items, ...(submission.callbackUrl !== undefined && { callbackUrl: submission.callbackUrl }), ...(submission.chunkSize !== undefined && { chunkSize: submission.chunkSize }) };
-      const data = await executeForRest<{ submitBatch: { id: string; status: string; total: number; createdAt: string; resultsUrl: string } }>(graph, request, SUBMIT_BATCH_OPERATION, { input });
+      const data = await gatewayExecutor(graph, request).execute<{ submitBatch: { id: string; status: string; total: number; createdAt: string; resultsUrl: string } }>(SUBMIT_BATCH_OPERATION, { input });
       const job = data.submitBatch;
       reply.code(202).header('location', `/api/batch/${encodeURIComponent(job.id)}`);
       // The contract's 202 says the submission is queued; GET /api/batch/{id} has the live status (in-process workers may have started already).

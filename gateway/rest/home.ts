@@ -6,7 +6,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { homeRequestJsonSchema } from '../../schema/home-contract';
 import { parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import type { Graph } from '../graph/apollo';
-import { executeForRest } from './execute';
+import { gatewayExecutor } from '../graph/executor';
 import { homeResponseJsonSchema, errorResponseJsonSchema } from './response-schemas';
 import { documentRoute } from '../ops/openapi';
 
@@ -50,7 +50,7 @@ documentRoute({ method: 'post', path: '/service/predict/home', summary: 'Value a
 export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler; bearer: preHandlerAsyncHookHandler }): void {
   const handler = async (request: import('fastify').FastifyRequest) => {
     const { input, warnings } = parseHomeRestBody(request.body);
-    const data = await executeForRest<HomeValuationData>(graph, request, HOME_VALUATION_OPERATION, { input });
+    const data = await gatewayExecutor(graph, request).execute<HomeValuationData>(HOME_VALUATION_OPERATION, { input });
     return toHomeRestResponse(toHomeValuationView(data.homeValuation), warnings);
   };
   // Body validation runs in the handler (our error format); the response schema makes fastify

@@ -9,7 +9,7 @@ import { chooseLocationRequest, locationFieldsJsonSchema, locationRequestJsonSch
 import { compileBodyValidator } from '../../schema/rest-validation';
 import type { Graph } from '../graph/apollo';
 import { documentRoute } from '../ops/openapi';
-import { executeForRest } from './execute';
+import { gatewayExecutor } from '../graph/executor';
 import { errorResponseJsonSchema } from './response-schemas';
 
 const LOCATION_INDEX_REPLY = /* GraphQL */ `
@@ -118,10 +118,10 @@ export function registerLocationRoutes(app: FastifyInstance, graph: Graph, auth:
     const { body, warnings } = validateFields(request.body);
     const wanted = chooseLocationRequest(body);
     if (wanted.kind === 'point') {
-      const data = await executeForRest<{ locationIndex: LocationIndexData }>(graph, request, LOCATION_INDEX_OPERATION, { lat: wanted.lat, lon: wanted.lon });
+      const data = await gatewayExecutor(graph, request).execute<{ locationIndex: LocationIndexData }>(LOCATION_INDEX_OPERATION, { lat: wanted.lat, lon: wanted.lon });
       return toLocationRestResponse(data.locationIndex, null, warnings);
     }
-    const data = await executeForRest<{ geocode: GeocodeData }>(graph, request, LOCATION_INDEX_BY_ADDRESS_OPERATION, { address: wanted.address });
+    const data = await gatewayExecutor(graph, request).execute<{ geocode: GeocodeData }>(LOCATION_INDEX_BY_ADDRESS_OPERATION, { address: wanted.address });
     return toLocationRestResponse(data.geocode.locationIndex, data.geocode, warnings);
   };
   // Body validation runs in the handler (our error format); the response schema makes fastify

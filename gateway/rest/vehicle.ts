@@ -8,7 +8,7 @@ import { vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
 import { parseVehicleRestBody, toVehicleRestResponse, VALUED_VEHICLE_SELECTION, type VehicleValuationView } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
 import { documentRoute } from '../ops/openapi';
-import { executeForRest } from './execute';
+import { gatewayExecutor } from '../graph/executor';
 import { errorResponseJsonSchema, vehicleResponseJsonSchema } from './response-schemas';
 
 /** Persisted operation of the route; every field is owned by the vehicle subgraph (test/gateway/vehicle-rest). */
@@ -48,7 +48,7 @@ export function registerVehicleRoutes(app: FastifyInstance, graph: Graph, auth: 
   // serialise with fast-json-stringify. Both schemas are published in OpenAPI.
   app.post('/api/predict/vehicle', { schema: { response: vehicleRouteSchema.response }, preHandler: auth.apiKey }, async (request: FastifyRequest) => {
     const { input, warnings } = parseVehicleRestBody(request.body);
-    const data = await executeForRest<{ vehicleValuation: VehicleValuationView }>(graph, request, VEHICLE_VALUATION_OPERATION, { input });
+    const data = await gatewayExecutor(graph, request).execute<{ vehicleValuation: VehicleValuationView }>(VEHICLE_VALUATION_OPERATION, { input });
     return toVehicleRestResponse(data.vehicleValuation, warnings);
   });
 }

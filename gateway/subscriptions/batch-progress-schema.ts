@@ -5,9 +5,9 @@
  * over WebSocket to this schema. Events come from the batch engine (over Redis pub/sub from the
  * workers when the engine runs on Redis).
  */
-import { type GraphQLNullableType, GraphQLBoolean, GraphQLError, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import { type GraphQLNullableType, GraphQLBoolean, GraphQLError, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getNamedType, printType } from 'graphql';
 import type { Principal } from '../auth/principal';
-import type { ProgressEvent } from '../../subgraphs/location/batch/engine';
+import type { ProgressEvent } from '../../subgraphs/batch/engine';
 
 /** What the subscription reads: BatchEngine has this shape. */
 export interface BatchProgressSource {
@@ -66,4 +66,19 @@ export function batchProgressSchema(source: BatchProgressSource): GraphQLSchema 
   // A schema needs a query type; this one answers only what the supergraph does not.
   const Query = new GraphQLObjectType({ name: 'Query', fields: { _subscriptionsOnly: { type: GraphQLBoolean, description: 'Queries go to POST /graphql', resolve: () => true } } });
   return new GraphQLSchema({ query: Query, subscription: Subscription });
+}
+
+/**
+ * The subscription's SDL as this code defines it (the Subscription root and its types, without the
+ * placeholder query): the gateway adds it to the supergraph it serves on POST /graphql, so that
+ * introspection shows it, and the OpenAPI document quotes it.
+ */
+export const BATCH_PROGRESS_SDL: string = (() => {
+  const schema = batchProgressSchema({ get: unreachable, progress: unreachable });
+  const subscription = schema.getSubscriptionType()!;
+  return [getNamedType(subscription.getFields().batchProgress.type), subscription].map((type) => printType(type)).join('\n\n');
+})();
+
+function unreachable(): never {
+  throw new Error('the SDL is printed, never executed');
 }

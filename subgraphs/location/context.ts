@@ -9,15 +9,8 @@ import type { LocationScore } from '../../models/location';
 import { withClientErrors } from './errors';
 import type { DistrictRecord, MahallaRecord, Point } from './places';
 import { scorePoints } from './scoring';
-import type { LocationBatchApi } from './batch/api';
 import type { LocationServices } from './services';
 import type { LocationIndexView } from './views';
-
-/** The caller's organisation and plan, as the gateway sets them (headers, or in process). */
-export interface Principal {
-  org: string;
-  plan: string;
-}
 
 export interface LocationLoaders {
   /** By the District key (English name); null for a name that is no district. */
@@ -31,20 +24,14 @@ export interface LocationLoaders {
 export interface LocationContext {
   services: LocationServices;
   loaders: LocationLoaders;
-  /** Null when the gateway sent no organisation (the batch operations then refuse). */
-  principal: Principal | null;
-  /** Batch jobs; undefined when this process was started without them. */
-  batch?: LocationBatchApi;
 }
 
 const pointKey = ({ lat, lon }: Point): string => `${lat},${lon}`;
 
-export function createLocationContext(services: LocationServices, principal: Principal | null = null, batch?: LocationBatchApi): LocationContext {
+export function createLocationContext(services: LocationServices): LocationContext {
   const { places, index } = services;
   return {
     services,
-    principal,
-    ...(batch && { batch }),
     loaders: {
       districtByName: new DataLoader(async (names) => names.map((name) => places.districtByKey(name))),
       mahallaById: new DataLoader(async (ids) => ids.map((id) => places.mahalla(id))),
@@ -52,13 +39,6 @@ export function createLocationContext(services: LocationServices, principal: Pri
       score: new DataLoader<Point, LocationScore, string>(async (points) => scorePoints(index, points), { cacheKeyFn: pointKey }),
     },
   };
-}
-
-/** The principal from the headers the gateway sets (x-organisation, x-plan); null without them. */
-export function principalFromHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Principal | null {
-  const org = headers['x-organisation'];
-  const plan = headers['x-plan'];
-  return typeof org === 'string' && org !== '' && typeof plan === 'string' && plan !== '' ? { org, plan } : null;
 }
 
 /** The location index at a point, through the request's score loader; refusals as GraphQL errors. */

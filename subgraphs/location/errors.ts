@@ -7,7 +7,6 @@ import { GraphQLError } from 'graphql';
 import { OutsideTashkentError } from '../../models/location';
 import { UnresolvableAddressError } from '../../models/location/geocode';
 import { ApiError } from '../../schema/errors';
-import { isStorageUnavailable } from './batch/engine';
 
 /** Tashkent's rough centre, for telling a client which way round the numbers go. */
 const ABOUT_TASHKENT = 'Tashkent is at about lat 41.3, lon 69.3';
@@ -31,7 +30,6 @@ export function toApiError(error: unknown): unknown {
   if (error instanceof ApiError) return error;
   if (error instanceof OutsideTashkentError) return outsideTashkent(error);
   if (error instanceof UnresolvableAddressError) return unresolvableAddress(error);
-  if (isStorageUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE', 'Batch jobs are unavailable for a moment (their storage cannot be reached); retry shortly');
   return error;
 }
 

@@ -3,12 +3,14 @@ import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graph
 import { ApiError } from '../../schema/errors';
 import { MAX_ADDRESS_LENGTH, MAX_POINTS_PER_CALL } from '../../schema/location-contract';
 import { locationIndexAt, type LocationContext } from './context';
-import { withClientErrors } from './errors';
+import { toApiError, withClientErrors } from './errors';
+import { itemError } from '../common/bulk';
 import { scorePoints } from './scoring';
-import { GeocodeResult, LocationIndexItem, LocationIndexResult, PointArgs, PointInput } from './types';
+import { GeocodeItem, GeocodeResult, LocationIndexItem, LocationIndexResult, PointArgs, PointInput } from './types';
 import { geocodeView, type GeocodeView, type LocationIndexView } from './views';
 
 type LocationIndexItemView = Omit<LocationIndexItem, 'result'> & { result: LocationIndexView | null };
+type GeocodeItemView = Omit<GeocodeItem, 'result'> & { result: GeocodeView | null };
 
 @Resolver()
 export class LocationIndexResolver {
@@ -39,6 +41,25 @@ export class GeocodeResolver {
     return withClientErrors(() => {
       if (address.length > MAX_ADDRESS_LENGTH) throw new ApiError('INVALID_PARAMETER', `address must be at most ${MAX_ADDRESS_LENGTH} characters`, 'address');
       return geocodeView(address, ctx.services.geocode(address), ctx.services.places);
+    });
+  }
+
+  @Query(() => [GeocodeItem], { description: `Places up to ${MAX_POINTS_PER_CALL.toLocaleString('en')} addresses at once, in input order; an address that cannot be placed gets an error in its place (batch jobs place their items with it).` })
+  geocodes(@Arg('addresses', () => [String]) addresses: string[], @Ctx() ctx: LocationContext): Promise<GeocodeItemView[]> {
+    return withClientErrors(() => {
+      if (addresses.length > MAX_POINTS_PER_CALL) {
+        throw new ApiError('INVALID_PARAMETER', `at most ${MAX_POINTS_PER_CALL} addresses per call (got ${addresses.length})`, 'addresses');
+      }
+      return addresses.map((address, index) => {
+        try {
+          if (address.length > MAX_ADDRESS_LENGTH) throw new ApiError('INVALID_PARAMETER', `address must be at most ${MAX_ADDRESS_LENGTH} characters`, 'address');
+          return { index, result: geocodeView(address, ctx.services.geocode(address), ctx.services.places), error: null };
+        } catch (error) {
+          const api = toApiError(error);
+          if (!(api instanceof ApiError)) throw error;
+          return { index, result: null, error: itemError(api) };
+        }
+      });
     });
   }
 

@@ -1,10 +1,9 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../common/federated-schema';
-import { BatchResolver } from './batch/resolvers';
 import { locationReferenceResolvers } from './entities';
 import { DistrictResolver, MahallaResolver } from './place-resolvers';
 import { GeocodeResolver, LocationIndexResolver } from './resolvers';
 
 export function buildLocationSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema({ resolvers: [LocationIndexResolver, GeocodeResolver, DistrictResolver, MahallaResolver, BatchResolver] }, locationReferenceResolvers);
+  return buildFederatedSchema({ resolvers: [LocationIndexResolver, GeocodeResolver, DistrictResolver, MahallaResolver] }, locationReferenceResolvers);
 }

@@ -183,3 +183,18 @@ export class GeocodeResult {
   @Field(() => [GeocodeCandidate]) candidates!: GeocodeCandidate[];
   // locationIndex: field resolver (./resolvers.ts), scored only when asked for.
 }
+
+@ObjectType({ description: 'An address the bulk geocode could not place' })
+export class GeocodeError {
+  @Field({ description: 'Error code from the public catalogue: UNRESOLVABLE_ADDRESS, INVALID_PARAMETER' }) code!: string;
+  @Field() message!: string;
+  @Field(() => String, { nullable: true }) field!: string | null;
+  @Field(() => [String], { nullable: true, description: 'Places the address may have meant' }) suggestions!: string[] | null;
+}
+
+@ObjectType({ description: 'One address of a bulk geocode: its answer or its error, in input order' })
+export class GeocodeItem {
+  @Field(() => Int) index!: number;
+  @Field(() => GeocodeResult, { nullable: true }) result!: GeocodeResult | null;
+  @Field(() => GeocodeError, { nullable: true }) error!: GeocodeError | null;
+}

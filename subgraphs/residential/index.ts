@@ -1,7 +1,9 @@
-/** The residential subgraph as a service: `start(config)` (all-in-one mode and ./main.ts use it). */
+/** The residential subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
+import { ResidentialModelService } from '../../models/residential/serving';
 import type { ResidentialRuntime } from '../../models/residential/valuation';
-import { subgraphConfigFromEnv, type SubgraphConfig } from '../common/config';
+import type { SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
+import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
 import { createResidentialContext, type ResidentialContext } from './context';
 import { instrumentRuntime } from '../common/model-metrics';
 import { buildResidentialSchema } from './schema';
@@ -10,10 +12,6 @@ export { buildResidentialSchema } from './schema';
 
 /** Residential subgraph settings: see SubgraphConfig; RESIDENTIAL_PORT defaults to 4001. */
 export type ResidentialConfig = SubgraphConfig;
-
-export function residentialConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  return subgraphConfigFromEnv('residential', 4001, env);
-}
 
 export async function start(config: ResidentialConfig, runtime: ResidentialRuntime): Promise<RunningService> {
   const schema = await buildResidentialSchema();
@@ -29,3 +27,28 @@ export async function start(config: ResidentialConfig, runtime: ResidentialRunti
     context: () => createResidentialContext(instrumented),
   });
 }
+
+/**
+ * The registry's entry. Overrides: `artifactsRoot` (the flat model's version store, default
+ * models/artifacts/residential).
+ */
+export const subgraph: SubgraphModule = {
+  buildSchema: buildResidentialSchema,
+  async start({ config, overrides, log }): Promise<RunningSubgraph> {
+    const runtime = await ResidentialModelService.start({ root: overrides.artifactsRoot as string | undefined, log });
+    const service = await start(config, runtime);
+    return {
+      ...service,
+      get modelVersion() {
+        return runtime.version;
+      },
+      get summary() {
+        return `model ${runtime.version}`;
+      },
+      close: async () => {
+        await service.close();
+        await runtime.close();
+      },
+    };
+  },
+};

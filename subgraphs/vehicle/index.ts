@@ -1,21 +1,18 @@
-/** The vehicle subgraph as a service: `start(config, runtime)` (all-in-one mode and ./main.ts use it). */
+/** The vehicle subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
 import { VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { VehicleModelService } from '../../models/vehicle/serving';
 import type { VehicleRuntime } from '../../models/vehicle/valuation';
-import { subgraphConfigFromEnv, type SubgraphConfig } from '../common/config';
+import type { SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
+import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
 import { instrumentRuntime } from '../common/model-metrics';
 import { createVehicleContext, type VehicleContext } from './context';
 import { buildVehicleSchema } from './schema';
 
 export { buildVehicleSchema } from './schema';
 
-/** Vehicle subgraph settings: see SubgraphConfig; VEHICLE_PORT defaults to 4003. */
+/** Vehicle subgraph settings: see SubgraphConfig. */
 export type VehicleConfig = SubgraphConfig;
-
-export function vehicleConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  return subgraphConfigFromEnv('vehicle', 4003, env);
-}
 
 /** The vehicle model `CURRENT` names under `root`, swapped when another is promoted; null when none is promoted there. */
 export function loadVehicleModel(root: string = VEHICLE_DIR, log?: (message: string) => void): Promise<VehicleModelService | null> {
@@ -36,3 +33,29 @@ export async function start(config: VehicleConfig, runtime: VehicleRuntime | nul
     context: () => createVehicleContext(instrumented),
   });
 }
+
+/**
+ * The registry's entry. Overrides: `artifactsRoot` (the vehicle model's version store, default
+ * models/artifacts/vehicle; an empty folder serves SERVICE_UNAVAILABLE).
+ */
+export const subgraph: SubgraphModule = {
+  buildSchema: buildVehicleSchema,
+  async start({ config, overrides, log }): Promise<RunningSubgraph> {
+    const runtime = await loadVehicleModel(overrides.artifactsRoot as string | undefined, log);
+    if (!runtime) log('no vehicle model is promoted: vehicle valuations answer SERVICE_UNAVAILABLE until one is');
+    const service = await start(config, runtime);
+    return {
+      ...service,
+      get modelVersion() {
+        return runtime?.version ?? null;
+      },
+      get summary() {
+        return runtime ? `model ${runtime.version}` : 'no model promoted';
+      },
+      close: async () => {
+        await service.close();
+        await runtime?.close();
+      },
+    };
+  },
+};

@@ -151,8 +151,8 @@ describe.each([
     expect((await until(() => job(id), ended)).status).toBe('completed');
   });
 
-  it('the location subgraph refuses batch operations without an organisation', async () => {
-    const response = await fetch(stack.location.url, {
+  it('the batch subgraph refuses batch operations without an organisation', async () => {
+    const response = await fetch(stack.batch.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-internal-token': stack.internalToken },
       body: JSON.stringify({ query: '{ batchJobs { jobs { id } } }' }),

@@ -73,6 +73,18 @@ describe.each([
 
   const items = (n: number) => Array.from({ length: n }, (_, i) => (i % 5 === 0 ? { address: ADDRESSES[i % ADDRESSES.length], home: HOME } : { address: ADDRESSES[i % ADDRESSES.length] }));
 
+  it('is in /graphql introspection (the types the WebSocket serves), and a subscription sent over HTTP is refused naming the WebSocket', async () => {
+    const introspected = await json(await stack.post('/graphql', { query: '{ __schema { subscriptionType { fields { name args { name } type { ofType { name fields { name } } } } } } }' }, { 'x-api-key': key }));
+    const [field] = introspected.data.__schema.subscriptionType.fields;
+    expect(field.name).toBe('batchProgress');
+    expect(field.args.map((a: { name: string }) => a.name)).toEqual(['id']);
+    expect(field.type.ofType.name).toBe('BatchProgress');
+    expect(field.type.ofType.fields.map((f: { name: string }) => f.name)).toEqual(['id', 'status', 'processed', 'succeeded', 'failed', 'total', 'ratePerSecond', 'etaSeconds', 'final', 'at']);
+    const overHttp = await json(await stack.post('/graphql', { query: PROGRESS, variables: { id: 'x' } }, { 'x-api-key': key }));
+    expect(overHttp.data ?? null).toBeNull();
+    expect(overHttp.errors[0].message).toMatch(/WebSocket/);
+  });
+
   it('an API key in connection_init sees progress, non-decreasing, then exactly one final completed event', async () => {
     const id = await submit(items(120));
     const { events, errors } = await follow(client({ 'x-api-key': key }), id);

@@ -271,7 +271,7 @@ describe('POST /api/batch errors', () => {
     // Above the 64 KB of the other routes, below the batch limit.
     const medium = await submit({ items: Array.from({ length: 400 }, (_, i) => ({ address: `${ADDRESSES[i % ADDRESSES.length]}${' '.repeat(200)}` })), chunk_size: 400 });
     expect(medium.status).toBe(202);
-    await stack.batchEngine.cancel(stack.keys.verify(key)!.org, (await json(medium)).id);
+    await stack.batch.engine.cancel(stack.keys.verify(key)!.org, (await json(medium)).id);
   });
 
   it('other routes keep refusing CSV bodies', async () => {

@@ -14,7 +14,7 @@ import {
   type ChunkProcessor,
   type ItemResult,
   type ProgressEvent,
-} from '../../subgraphs/location/batch/engine';
+} from '../../subgraphs/batch/engine';
 import { echoProcessor, echoResult, sampleItem, sampleItems } from './fixtures/echo-processor';
 import { waitFor } from '../support/wait';
 

@@ -1,26 +1,44 @@
 /**
- * The location chunk processor keeps the location index of the points it scored and what results
- * carry of each geocoder answer: with that kept (even in a cache of two points, always evicting),
- * every result is the one a processor scoring from scratch gives.
+ * The chunk processor keeps the location index of the points it scored: with that kept (even in a
+ * cache of two points, always evicting), every result is the one a processor scoring from scratch
+ * gives. The location subgraph's schema answers in process; homes are echoed.
  */
-import { loadGazetteer, type GeocodeResult } from '../../models/location/geocode';
-import type { ChunkContext, ChunkProcessor, ItemResult } from '../../subgraphs/location/batch/engine';
-import { createLocationChunkProcessor, type HomeValuer } from '../../subgraphs/location/batch/processor';
-import { loadLocationServices, type LocationServices } from '../../subgraphs/location/services';
+import { loadGazetteer } from '../../models/location/geocode';
+import type { ChunkContext, ChunkProcessor, ItemResult } from '../../subgraphs/batch/engine';
+import { createChunkProcessor, GEOCODES_QUERY } from '../../subgraphs/batch/processor';
+import { inProcessGraphClient, type GraphClient } from '../../subgraphs/common/graph-client';
+import { buildLocationSchema, loadLocationServices } from '../../subgraphs/location';
+import { createLocationContext } from '../../subgraphs/location/context';
 
 const context = (chunkIndex: number, firstIndex: number): ChunkContext => ({ jobId: 'cache-test', organisation: 'test', chunkIndex, firstIndex, attempt: 1 });
 /** Echoes each home's input, so that results show which district and mahalla each item sent. */
-const echo: HomeValuer = async (inputs) => inputs.map((input) => ({ valuation: { echo: input }, error: null }));
+const echo: GraphClient = {
+  request: async <T>(_query: string, variables: Record<string, unknown>) =>
+    ({ homeValuations: (variables.inputs as Record<string, unknown>[]).map((input) => ({ valuation: { echo: input }, error: null })) }) as T,
+};
 
 describe('the chunk processor with its caches', () => {
   const real = loadLocationServices();
   // Points the geocoder never gives: outside the city, and with latitude and longitude swapped.
-  const stubbed: Record<string, GeocodeResult> = {
-    'stub: outside': { lat: 41.0, lon: 60.0, precision: 'district', confidence: 0.5, matched: { district: 'chilanzar' } },
-    'stub: swapped': { lat: 69.25, lon: 41.3, precision: 'district', confidence: 0.5, matched: { district: 'chilanzar' } },
-  };
-  // Fresh answer objects each call for the stubs, as a geocoder without a cache would give.
-  const services: LocationServices = { ...real, geocode: (address) => (stubbed[address] ? structuredClone(stubbed[address]) : real.geocode(address)) };
+  const stubbed: Record<string, { lat: number; lon: number }> = { 'stub: outside': { lat: 41.0, lon: 60.0 }, 'stub: swapped': { lat: 69.25, lon: 41.3 } };
+  let location: GraphClient;
+  beforeAll(async () => {
+    const served = inProcessGraphClient({ schema: await buildLocationSchema(), context: () => createLocationContext(real) });
+    // The real subgraph, with the stubs' answers put in place of its errors for them.
+    location = {
+      async request<T>(query: string, variables: Record<string, unknown>, caller: Parameters<GraphClient['request']>[2]): Promise<T> {
+        const data = await served.request<Record<string, { result: unknown; error: unknown }[]>>(query, variables, caller);
+        if (query !== GEOCODES_QUERY) return data as T;
+        const addresses = variables.addresses as string[];
+        return {
+          geocodes: data.geocodes.map((answer, i) => {
+            const stub = stubbed[addresses[i]];
+            return stub ? { result: { ...stub, precision: 'district', matched: { district: { name: 'Chilanzar' }, mahalla: null } }, error: null } : answer;
+          }),
+        } as T;
+      },
+    };
+  });
 
   const gazetteer = loadGazetteer();
   const district = new Map(gazetteer.districts.map((d) => [d.id, d.names]));
@@ -40,7 +58,7 @@ describe('the chunk processor with its caches', () => {
   async function uncached(): Promise<unknown[]> {
     const results: unknown[] = [];
     for (const [i, item] of items.entries()) {
-      const processor = createLocationChunkProcessor({ services, homeValuations: echo });
+      const processor = createChunkProcessor({ location, residential: echo });
       results.push(...(await processor([item], context(i, i))));
     }
     return JSON.parse(JSON.stringify(results));
@@ -57,7 +75,7 @@ describe('the chunk processor with its caches', () => {
   }
 
   test("values a home at the geocoded point when the address places it finer than a mahalla, and at the item's own point when it has one", async () => {
-    const processor = createLocationChunkProcessor({ services, homeValuations: echo });
+    const processor = createChunkProcessor({ location, residential: echo });
     const home = { area: 50, rooms: 2, floor: 1, totalFloors: 4 };
     const fine = items.filter((item) => (item as { home?: unknown }).home).map((item) => (item as { address: string }).address)
       .find((address) => ['street', 'quarter'].includes(real.geocode(address).precision))!;
@@ -75,7 +93,7 @@ describe('the chunk processor with its caches', () => {
     expect(new Set(codes).size).toBeGreaterThanOrEqual(3); // unresolvable, outside the city or out of range, invalid items
     for (const scoreCacheSize of [undefined, 2]) {
       // One processor, pass after pass: its caches warm.
-      const processor = createLocationChunkProcessor({ services, homeValuations: echo, scoreCacheSize });
+      const processor = createChunkProcessor({ location, residential: echo, scoreCacheSize });
       for (const order of ['forwards', 'backwards', 'forwards'] as const) expect(await chunked(processor, order)).toEqual(expected);
     }
   });

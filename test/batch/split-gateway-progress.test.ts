@@ -62,6 +62,7 @@ it('a gateway run alone serves batchProgress from Redis: every event of a job an
     RESIDENTIAL_URL: stack.residential.url,
     LOCATION_URL: stack.location.url,
     VEHICLE_URL: stack.vehicle.url,
+    BATCH_URL: stack.batch.url,
   });
   const submitted = await json(await stack.post('/graphql', { query: 'mutation($input: SubmitBatchInput!) { submitBatch(input: $input) { id } }', variables: { input: { items: Array.from({ length: 60 }, (_, i) => ({ address: `Chilonzor tumani, ${i + 1}-kvartal` })), chunkSize: 10 } } }, { 'x-api-key': key }));
   expect(submitted.errors).toBeUndefined();

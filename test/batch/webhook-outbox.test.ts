@@ -11,14 +11,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { Webhook } from 'standardwebhooks';
-import { sendCompletionWebhooks } from '../../subgraphs/location/batch/completion-webhooks';
+import { sendCompletionWebhooks } from '../../subgraphs/batch/completion-webhooks';
 import {
   BatchEngine,
   createInProcessBatchBackend,
   createRedisBatchBackend,
   type BatchBackend,
-} from '../../subgraphs/location/batch/engine';
-import { newWebhookSecret, type DeliveryAttempt } from '../../subgraphs/location/batch/webhooks';
+} from '../../subgraphs/batch/engine';
+import { newWebhookSecret, type DeliveryAttempt } from '../../subgraphs/batch/webhooks';
 import { echoProcessor, sampleItems } from './fixtures/echo-processor';
 import { waitFor } from '../support/wait';
 

@@ -21,7 +21,7 @@ import {
   type DeliveryAttempt,
   type HostLookup,
   type Timer,
-} from '../../subgraphs/location/batch/webhooks';
+} from '../../subgraphs/batch/webhooks';
 
 const INTERNAL: CallbackUrlPolicy = { allowPrivateNetworks: true };
 

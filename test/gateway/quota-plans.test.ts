@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError } from '../../gateway/quota/plans';
+import { getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError } from '../../schema/plans';
 
 const savedPlansFile = process.env.PLANS_FILE;
 let dir: string;

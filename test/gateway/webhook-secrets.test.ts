@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { RedisWebhookSecretStore, WebhookSecretStore } from '../../gateway/auth/webhook-secrets';
+import { RedisWebhookSecretStore, WebhookSecretStore } from '../../subgraphs/batch/webhook-secrets';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keyPrefix = `test:webhook-secrets:${process.pid}:${randomBytes(4).toString('hex')}:`;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_PLANS_FILE } from '../../gateway/quota/plans';
+import { DEFAULT_PLANS_FILE } from '../../schema/plans';
 import { json, readMetrics, TEST_METRICS_TOKEN, useTestStack } from '../support/stack';
 import { callOk, connectHttp, connectStdio, SAMPLE_HOME_ARGUMENTS, STDIO_MAIN, toolErrorBody } from './support';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { measureForExecution } from '../../gateway/graph/limits';
-import { DEFAULT_PLANS_FILE } from '../../gateway/quota/plans';
+import { DEFAULT_PLANS_FILE } from '../../schema/plans';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { fragmentBomb } from '../support/hostile-documents';
 import { json, startTestStack, useTestStack, type TestStack } from '../support/stack';

@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { startGraph } from '../../gateway/graph/apollo';
-import { executeForRest } from '../../gateway/rest/execute';
+import { gatewayExecutor } from '../../gateway/graph/executor';
 import { VEHICLE_VALUATION_OPERATION } from '../../gateway/rest/vehicle';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
@@ -117,14 +117,14 @@ describe.each(SUBGRAPH_TRANSPORTS)('with the subgraphs called %s', (_name, trans
   test("a variable the subgraph cannot coerce is the client's INVALID_PARAMETER naming the field, not SERVICE_UNAVAILABLE", async () => {
     const { stack } = service;
     const graph = await startGraph({
-      subgraphUrls: { residential: stack.residential.url, location: stack.location.url, vehicle: stack.vehicle.url },
+      subgraphUrls: { residential: stack.residential.url, location: stack.location.url, vehicle: stack.vehicle.url, batch: stack.batch.url },
       ...(transport === 'local' && { localSubgraphs: { vehicle: stack.vehicle.inProcess } }),
       internalToken: stack.internalToken,
       introspection: false,
     });
     try {
       const request = { principal: null, id: 'input-bounds' } as unknown as FastifyRequest;
-      const refused = executeForRest(graph, request, VEHICLE_VALUATION_OPERATION, { input: { ...VEHICLE_INPUT, year: INT32_OVERFLOW } });
+      const refused = gatewayExecutor(graph, request).execute(VEHICLE_VALUATION_OPERATION, { input: { ...VEHICLE_INPUT, year: INT32_OVERFLOW } });
       await expect(refused).rejects.toMatchObject({ code: 'INVALID_PARAMETER', status: 400, field: 'year', message: 'year has the wrong type or is out of range' });
     } finally {
       await graph.stop();

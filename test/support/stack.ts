@@ -50,7 +50,13 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const keys = new KeyStore({ file: join(home, 'keys.json') });
   const logs: string[] = [];
   const config = { ...gatewayConfigFromEnv({ ...process.env, ...options.env }), host: '127.0.0.1', port: 0, redisUrl: options.redisUrl };
-  const stack = await startStack({ gateway: config, keys, log: (m) => logs.push(m), artifactsRoot: options.artifactsRoot, vehicleArtifactsRoot: options.vehicleArtifactsRoot, clock: options.clock });
+  const stack = await startStack({
+    gateway: config,
+    keys,
+    log: (m) => logs.push(m),
+    clock: options.clock,
+    overrides: { residential: { artifactsRoot: options.artifactsRoot }, vehicle: { artifactsRoot: options.vehicleArtifactsRoot } },
+  });
   const url = stack.gateway.url;
   const checked = async (method: string, path: string, response: Promise<Response>) =>
     options.checkResponses === false ? response : checkedFetchResponse(method, path, await response);

@@ -1,7 +1,7 @@
 /** GraphQL types of batch jobs (type-graphql classes): the engine's records as clients see them. */
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { MAX_ADDRESS_LENGTH } from '../../../schema/location-contract';
+import { MAX_ADDRESS_LENGTH } from '../../schema/location-contract';
 
 export enum BatchJobStatus {
   queued = 'queued',

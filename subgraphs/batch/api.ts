@@ -1,13 +1,12 @@
 /**
- * What the location subgraph's batch resolvers run on: the engine, the plan limits, the
- * callback URL policy and the webhook secrets. The stack (or ./main.ts) makes one and passes it to start(); without one,
- * the batch operations answer SERVICE_UNAVAILABLE.
+ * What the batch resolvers run on: the engine, the plan limits, the callback URL policy and the
+ * webhook secrets (./service.ts makes one).
  */
 import type { WebhookSecretSource } from './completion-webhooks';
 import type { BatchEngine } from './engine';
 import type { CallbackUrlPolicy } from './webhooks';
 
-export interface LocationBatchApi {
+export interface BatchApi {
   engine: BatchEngine;
   /** The most items one submission of the plan may carry (plans.json `maxBatchItems`). */
   maxBatchItems(plan: string): number;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_CHUNK_SIZE } from '../../../../schema/batch-contract';
-import { within } from '../../../common/within';
+import { MAX_CHUNK_SIZE } from '../../../schema/batch-contract';
+import { within } from '../../common/within';
 import { DEFAULT_STORAGE_TIMEOUT_MS, type BatchBackend } from './batch-backend';
 import { BatchWorker, type BatchWorkerOptions } from './batch-worker';
 import { BatchJobNotFoundError, BatchStorageUnavailableError, BatchSubmissionError, InvalidBatchOptionsError, messageOf } from './errors';

@@ -14,12 +14,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { DEFAULT_REDIS_TIMEOUT_MS } from '../../subgraphs/common/redis-health';
-import { within } from '../../subgraphs/common/within';
-import type { WebhookSecretSource } from '../../subgraphs/location/batch/completion-webhooks';
-import { BatchStorageUnavailableError } from '../../subgraphs/location/batch/engine/errors';
-import { newWebhookSecret } from '../../subgraphs/location/batch/webhooks';
-import { createPrivateFileOnce, valuationHome } from './local-state';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../common/redis-health';
+import { within } from '../common/within';
+import type { WebhookSecretSource } from './completion-webhooks';
+import { BatchStorageUnavailableError } from './engine/errors';
+import { newWebhookSecret } from './webhooks';
+import { createPrivateFileOnce, valuationHome } from '../common/local-state';
 
 /** Organisation names as the key store accepts them, so one is always a safe file name and key part. */
 const ORG_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;

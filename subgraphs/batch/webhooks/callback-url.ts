@@ -11,7 +11,7 @@
  */
 import { promises as dns } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { ApiError } from '../../../../schema/errors';
+import { ApiError } from '../../../schema/errors';
 
 /** Address ranges refused by default; an address is reported under the first range holding it. */
 export type AddressRange = 'unspecified' | 'loopback' | 'private' | 'cgnat' | 'link-local' | 'multicast' | 'ula' | 'reserved';

@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
-import { PROJECT_ROOT } from '../../models/paths';
-import type { QuotaLimits } from './quota-store';
+import { PROJECT_ROOT } from '../models/paths';
+
+/** Units a subject may consume in each fixed window. */
+export interface QuotaLimits {
+  perMinute: number;
+  perDay: number;
+}
 
 export interface Plan {
   name: string;
@@ -21,7 +26,7 @@ export interface Plan {
 
 type PlansFile = Record<string, Omit<Plan, 'name'>>;
 
-export const DEFAULT_PLANS_FILE = join(PROJECT_ROOT, 'gateway', 'config', 'plans.json');
+export const DEFAULT_PLANS_FILE = join(PROJECT_ROOT, 'schema', 'plans.json');
 
 const positiveInteger = { type: 'integer', minimum: 1 } as const;
 const limits = {
@@ -82,7 +87,7 @@ export function loadPlans(file: string): ReadonlyMap<string, Plan> {
 
 const loadedPlans = new Map<string, ReadonlyMap<string, Plan>>();
 
-/** The plans in force: PLANS_FILE when set, else the repository's gateway/config/plans.json. Read once per file. */
+/** The plans in force: PLANS_FILE when set, else the repository's schema/plans.json. Read once per file. */
 function currentPlans(): ReadonlyMap<string, Plan> {
   const file = process.env.PLANS_FILE ?? DEFAULT_PLANS_FILE;
   let plans = loadedPlans.get(file);

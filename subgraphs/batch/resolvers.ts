@@ -1,9 +1,9 @@
 /** Batch job operations: thin glue from GraphQL to the batch engine, as the caller's organisation. */
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { ApiError } from '../../../schema/errors';
-import type { LocationContext, Principal } from '../context';
-import { withClientErrors } from '../errors';
-import { resultsPath, type LocationBatchApi } from './api';
+import { ApiError } from '../../schema/errors';
+import { resultsPath, type BatchApi } from './api';
+import type { BatchContext, Principal } from './context';
+import { withClientErrors } from './errors';
 import { InvalidBatchOptionsError, type BatchJob as JobRecord, type ItemResult } from './engine';
 import { BatchItemResult, BatchJob, BatchJobPage, BatchJobStatus, BatchResultPage, BatchResultsArgs, PageArgs, SubmitBatchInput, type WebhookDelivery } from './graphql-types';
 import { validateCallbackUrl, type DeliveryAttempt } from './webhooks';
@@ -12,9 +12,8 @@ const DEFAULT_RESULTS_LIMIT = 100;
 const MAX_RESULTS_LIMIT = 1000;
 
 /** The caller and the batch API, or the error a client may act on. */
-function caller(ctx: LocationContext): { principal: Principal; batch: LocationBatchApi } {
+function caller(ctx: BatchContext): { principal: Principal; batch: BatchApi } {
   if (!ctx.principal) throw new ApiError('INVALID_API_KEY', 'Batch jobs belong to an organisation: send your API key');
-  if (!ctx.batch) throw new ApiError('SERVICE_UNAVAILABLE', 'Batch jobs are not enabled on this deployment');
   return { principal: ctx.principal, batch: ctx.batch };
 }
 
@@ -33,7 +32,7 @@ async function asClient<T>(body: () => Promise<T>, field: string): Promise<T> {
 @Resolver(() => BatchJob)
 export class BatchResolver {
   @Mutation(() => BatchJob, { description: "Submits addresses (optionally with homes) for background valuation; over the plan's maxBatchItems: INVALID_PARAMETER on items" })
-  submitBatch(@Arg('input', () => SubmitBatchInput) input: SubmitBatchInput, @Ctx() ctx: LocationContext): Promise<BatchJob> {
+  submitBatch(@Arg('input', () => SubmitBatchInput) input: SubmitBatchInput, @Ctx() ctx: BatchContext): Promise<BatchJob> {
     return withClientErrors(async () => {
       const { principal, batch } = caller(ctx);
       const limit = batch.maxBatchItems(principal.plan);
@@ -53,7 +52,7 @@ export class BatchResolver {
   }
 
   @Query(() => BatchJob, { nullable: true, description: 'A batch job of your organisation; null for an unknown id' })
-  batchJob(@Arg('id', () => ID) id: string, @Ctx() ctx: LocationContext): Promise<BatchJob | null> {
+  batchJob(@Arg('id', () => ID) id: string, @Ctx() ctx: BatchContext): Promise<BatchJob | null> {
     return withClientErrors(async () => {
       const { principal, batch } = caller(ctx);
       const job = await batch.engine.get(principal.org, id);
@@ -62,7 +61,7 @@ export class BatchResolver {
   }
 
   @Query(() => BatchJobPage, { description: "Your organisation's batch jobs, newest first" })
-  batchJobs(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: LocationContext): Promise<BatchJobPage> {
+  batchJobs(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: BatchContext): Promise<BatchJobPage> {
     return withClientErrors(async () => {
       const { principal, batch } = caller(ctx);
       const listed = await asClient(() => batch.engine.list(principal.org, { offset: page.offset ?? undefined, limit: page.limit ?? undefined }), 'limit');
@@ -71,7 +70,7 @@ export class BatchResolver {
   }
 
   @Query(() => BatchResultPage, { description: `A job's item results recorded so far, in item order (limit default ${DEFAULT_RESULTS_LIMIT}, at most ${MAX_RESULTS_LIMIT}); an unknown id: NOT_FOUND` })
-  batchResults(@Args(() => BatchResultsArgs) { id, offset, limit }: BatchResultsArgs, @Ctx() ctx: LocationContext): Promise<BatchResultPage> {
+  batchResults(@Args(() => BatchResultsArgs) { id, offset, limit }: BatchResultsArgs, @Ctx() ctx: BatchContext): Promise<BatchResultPage> {
     return withClientErrors(async () => {
       const { principal, batch } = caller(ctx);
       const from = offset ?? 0;
@@ -99,7 +98,7 @@ export class BatchResolver {
     description:
       "Your organisation's Standard Webhooks signing secret (whsec_…): batch.completed webhooks carry webhook-id, webhook-timestamp and webhook-signature headers, which any Standard Webhooks library verifies with it",
   })
-  batchWebhookSecret(@Ctx() ctx: LocationContext): Promise<string> {
+  batchWebhookSecret(@Ctx() ctx: BatchContext): Promise<string> {
     return withClientErrors(async () => {
       const { principal, batch } = caller(ctx);
       return batch.secrets.secretFor(principal.org);
@@ -107,7 +106,7 @@ export class BatchResolver {
   }
 
   @Mutation(() => BatchJob, { description: 'Cancels a queued or running job (one that has ended is returned as it is); an unknown id: NOT_FOUND' })
-  cancelBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: LocationContext): Promise<BatchJob> {
+  cancelBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: BatchContext): Promise<BatchJob> {
     return withClientErrors(async () => {
       const { principal, batch } = caller(ctx);
       const job = await batch.engine.cancel(principal.org, id);

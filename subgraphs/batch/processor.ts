@@ -1,25 +1,19 @@
 /**
- * The batch chunk processor of the location subgraph: a chunk of `{ address, home? }` items is
- * valued at once. Every address is geocoded with the subgraph's own geocoder, every placed point
- * scored with one scoreMany call, and the items with home parameters valued with ONE
- * `homeValuations` GraphQL call to the residential subgraph (subgraphs talk to each other only in
- * GraphQL), with the district and mahalla of the geocode. An item that cannot be placed, scored
- * or valued gets its own error; only a failure of the whole chunk (the residential subgraph
- * unreachable) throws, so that the engine retries the chunk.
+ * The batch chunk processor: a chunk of `{ address, home? }` items is valued at once, through the
+ * graph. Every address is placed with ONE `geocodes` call to the location subgraph, the points not
+ * scored before with ONE `locationIndexes` call, and the items with home parameters valued with ONE
+ * `homeValuations` call to the residential subgraph, with the district and mahalla of the geocode.
+ * An item that cannot be placed, scored or valued gets its own error; only a failure of a call as a
+ * whole (a subgraph unreachable) throws, so that the engine retries the chunk.
  */
-import { parseYesNo } from '../../../models/vocabulary';
-import { ApiError, isErrorCode, type ErrorCode } from '../../../schema/errors';
-import { checkInputFields } from '../../../schema/field-table';
-import { HOME_FIELDS } from '../../../schema/home-contract';
-import { MAX_ADDRESS_LENGTH } from '../../../schema/location-contract';
-import { INTERNAL_TOKEN_HEADER } from '../../common/serve';
-import { toApiError } from '../errors';
 import { LRUCache } from 'lru-cache';
-import type { Point } from '../places';
-import { scorePoints, type PointScore } from '../scoring';
-import type { GeocodeResult } from '../../../models/location/geocode';
-import type { LocationServices } from '../services';
-import type { ChunkContext, ChunkProcessor, ItemResult } from './engine';
+import { parseYesNo } from '../../models/vocabulary';
+import { ApiError, isErrorCode, type ErrorCode } from '../../schema/errors';
+import { checkInputFields } from '../../schema/field-table';
+import { HOME_FIELDS } from '../../schema/home-contract';
+import { MAX_ADDRESS_LENGTH } from '../../schema/location-contract';
+import type { GraphCaller, GraphClient } from '../common/graph-client';
+import type { ChunkProcessor, ItemResult } from './engine';
 
 /** One item of a batch, as submitted. */
 export interface BatchItem {
@@ -28,47 +22,49 @@ export interface BatchItem {
   home?: Record<string, unknown> | null;
 }
 
-/** A home valuation input as the residential subgraph takes it. */
-export type HomeValuationInput = Record<string, unknown> & { district: string; mahalla?: string };
-
 /** One answer of `homeValuations`: a valuation or an error, in input order. */
 export interface HomeValuationAnswer {
   valuation: Record<string, unknown> | null;
   error: { code: string; message: string; field?: string | null } | null;
 }
 
-/** Values homes in one call; rejects when the call as a whole fails (the chunk is then retried). */
-export type HomeValuer = (inputs: readonly HomeValuationInput[], context: ChunkContext) => Promise<readonly HomeValuationAnswer[]>;
-
 /** What the batch result carries of a valuation. */
 const HOME_VALUATION_SELECTION = 'propertyType estimate currency pricePerM2 landPricePerSotka interval { low high coverage } confidence { level score } marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening } modelVersion valuedAt warnings';
 export const HOME_VALUATIONS_QUERY = `query BatchHomeValuations($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { ${HOME_VALUATION_SELECTION} } error { code message field } } }`;
+export const GEOCODES_QUERY = 'query BatchGeocodes($addresses: [String!]!) { geocodes(addresses: $addresses) { result { lat lon precision matched { district { name } mahalla { name } } } error { code message } } }';
+export const LOCATION_INDEXES_QUERY = 'query BatchLocationIndexes($points: [PointInput!]!) { locationIndexes(points: $points) { result { district { name } composite { score complete renormalised } subindexes { id score } } error { code message field } } }';
+
+interface GeocodesAnswer {
+  geocodes: { result: { lat: number; lon: number; precision: string; matched: { district: { name: string }; mahalla: { name: string } | null } } | null; error: { code: string; message: string } | null }[];
+}
+interface LocationIndexesAnswer {
+  locationIndexes: {
+    result: { district: { name: string }; composite: { score: number | null; complete: boolean; renormalised: boolean }; subindexes: { id: string; score: number | null }[] } | null;
+    error: { code: string; message: string; field: string | null } | null;
+  }[];
+}
 
 /** Home fields a batch item may carry: district and mahalla come from the geocoded address. */
 const ITEM_HOME_FIELDS = HOME_FIELDS.filter((f) => f.graphql !== 'district' && f.graphql !== 'mahalla');
 const ITEM_HOME_NAMES = new Set(ITEM_HOME_FIELDS.map((f) => f.graphql));
 const YES_NO_FIELDS = ITEM_HOME_FIELDS.filter((f) => f.kind === 'yesno');
 
-export interface LocationChunkProcessorOptions {
-  services: LocationServices;
-  homeValuations: HomeValuer;
+export interface ChunkProcessorOptions {
+  /** The location subgraph (`geocodes`, `locationIndexes`). */
+  location: GraphClient;
+  /** The residential subgraph (`homeValuations`). */
+  residential: GraphClient;
   /** Points whose location index the processor keeps between chunks. @default 8192 */
   scoreCacheSize?: number;
 }
 
-/** What a batch result carries of a geocode. Frozen: results with the same answer share it. */
+/** What a batch result carries of a geocode. */
 type GeocodeRecord = Readonly<{ lat: number; lon: number; precision: string; district: string; mahalla: string | null }>;
-
-/** A geocoder answer as results carry it, with the key of its point. */
-interface PlacedAnswer {
-  geocode: GeocodeRecord;
-  pointKey: string;
-}
 
 interface Placed {
   position: number;
   item: BatchItem;
-  answer: PlacedAnswer;
+  geocode: GeocodeRecord;
 }
 
 /** What a batch result carries of a point's location index. Frozen: results of one point share it. */
@@ -88,66 +84,51 @@ type LocationIndexRecord = Readonly<{
 const SCORE_CACHE_SIZE = 8_192;
 
 /** The point, exactly: a score is a function of its coordinates alone. */
-const pointKey = ({ lat, lon }: Point): string => `${lat},${lon}`;
+const pointKey = ({ lat, lon }: { lat: number; lon: number }): string => `${lat},${lon}`;
 
-export function createLocationChunkProcessor(options: LocationChunkProcessorOptions): ChunkProcessor {
-  const { services } = options;
-  /** The record of a score, or the ApiError saying why the point has none. */
-  const locationIndexOf = (score: PointScore): LocationIndexRecord | ApiError => {
-    if (score instanceof ApiError) return score;
-    const subindexes = Object.freeze(Object.fromEntries(Object.entries(score.subindexes).map(([id, s]) => [id, s.score])));
-    const { score: composite, complete, renormalised } = score.composite;
-    return Object.freeze({ composite, complete, renormalised, district: services.places.district(score.district).name, subindexes });
-  };
+export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProcessor {
   const pointScores = new LRUCache<string, LocationIndexRecord | ApiError>({ max: options.scoreCacheSize ?? SCORE_CACHE_SIZE });
-  // The geocoder keeps its answers (frozen, one object per reading of an address); what a result
-  // carries of each is worked out once and dies with the answer.
-  const placedAnswers = new WeakMap<GeocodeResult, PlacedAnswer>();
-  const placedAnswer = (answer: GeocodeResult): PlacedAnswer => {
-    let placed = placedAnswers.get(answer);
-    if (placed === undefined) {
-      const mahalla = answer.matched.mahalla === undefined ? null : services.places.mahallaNamed(answer.matched.mahalla, answer.matched.district);
-      const geocode: GeocodeRecord = Object.freeze({
-        lat: answer.lat,
-        lon: answer.lon,
-        precision: answer.precision,
-        district: services.places.district(answer.matched.district).name,
-        mahalla: mahalla?.name ?? null,
-      });
-      placed = { geocode, pointKey: pointKey(geocode) };
-      placedAnswers.set(answer, placed);
-    }
-    return placed;
-  };
   return async (items, context) => {
+    const caller: GraphCaller = { organisation: context.organisation, requestId: `batch-${context.jobId}-${context.chunkIndex}` };
     const results: ItemResult[] = new Array(items.length);
     const fail = (position: number, error: unknown) => {
       results[position] = { index: context.firstIndex + position, ok: false, error: itemError(error) };
     };
 
-    // 1. Geocode every address (and check the home fields, which need no geocode).
-    const placed: Placed[] = [];
+    // 1. Check every item, and place the addresses of those that pass in one call.
+    const checked: { position: number; item: BatchItem }[] = [];
     items.forEach((raw, position) => {
       try {
-        const item = checkedItem(raw);
-        placed.push({ position, item, answer: placedAnswer(services.geocode(item.address)) });
+        checked.push({ position, item: checkedItem(raw) });
       } catch (error) {
         fail(position, error);
       }
     });
+    const placed: Placed[] = [];
+    if (checked.length > 0) {
+      const { geocodes } = await options.location.request<GeocodesAnswer>(GEOCODES_QUERY, { addresses: checked.map((c) => c.item.address) }, caller);
+      if (geocodes.length !== checked.length) throw new Error(`geocodes answered ${geocodes.length} results for ${checked.length} addresses`);
+      geocodes.forEach(({ result, error }, i) => {
+        const { position, item } = checked[i];
+        if (!result) return fail(position, answerError(error));
+        const geocode: GeocodeRecord = { lat: result.lat, lon: result.lon, precision: result.precision, district: result.matched.district.name, mahalla: result.matched.mahalla?.name ?? null };
+        placed.push({ position, item, geocode });
+      });
+    }
 
     // 2. Score the placed points: those not scored before, all at once.
-    const keys = placed.map((p) => p.answer.pointKey);
+    const keys = placed.map((p) => pointKey(p.geocode));
     const known = keys.map((key) => pointScores.get(key));
-    const unscored = new Map<string, Point>();
+    const unscored = new Map<string, { lat: number; lon: number }>();
     known.forEach((record, i) => {
-      if (record === undefined && !unscored.has(keys[i])) unscored.set(keys[i], placed[i].answer.geocode);
+      if (record === undefined && !unscored.has(keys[i])) unscored.set(keys[i], { lat: placed[i].geocode.lat, lon: placed[i].geocode.lon });
     });
     const fresh = new Map<string, LocationIndexRecord | ApiError>();
     if (unscored.size > 0) {
-      const scores = scorePoints(services.index, [...unscored.values()]);
+      const { locationIndexes } = await options.location.request<LocationIndexesAnswer>(LOCATION_INDEXES_QUERY, { points: [...unscored.values()] }, caller);
+      if (locationIndexes.length !== unscored.size) throw new Error(`locationIndexes answered ${locationIndexes.length} results for ${unscored.size} points`);
       [...unscored.keys()].forEach((key, i) => {
-        const record = locationIndexOf(scores[i]);
+        const record = locationIndexOf(locationIndexes[i]);
         pointScores.set(key, record);
         fresh.set(key, record);
       });
@@ -161,17 +142,13 @@ export function createLocationChunkProcessor(options: LocationChunkProcessorOpti
 
     // 3. Value the homes in one call.
     const withHome = scored.filter((s) => s.placed.item.home);
-    const valuations = withHome.length
-      ? await options.homeValuations(
-          withHome.map(({ placed: { item, answer: { geocode } } }) => ({ ...pointOf(geocode, item.home!), ...item.home, district: geocode.district, ...(geocode.mahalla !== null && { mahalla: geocode.mahalla }) })),
-          context,
-        )
-      : [];
+    const inputs = withHome.map(({ placed: { item, geocode } }) => ({ ...pointOf(geocode, item.home!), ...item.home, district: geocode.district, ...(geocode.mahalla !== null && { mahalla: geocode.mahalla }) }));
+    const valuations = inputs.length ? (await options.residential.request<{ homeValuations: HomeValuationAnswer[] }>(HOME_VALUATIONS_QUERY, { inputs }, caller)).homeValuations : [];
     if (valuations.length !== withHome.length) throw new Error(`homeValuations answered ${valuations.length} results for ${withHome.length} homes`);
     const homeOf = new Map(withHome.map((s, i) => [s, valuations[i]]));
 
     for (const s of scored) {
-      const { position, item, answer: { geocode } } = s.placed;
+      const { position, item, geocode } = s.placed;
       const home = homeOf.get(s);
       if (home && !home.valuation) {
         fail(position, new ApiError(isErrorCode(home.error?.code) ? home.error.code : 'INTERNAL', home.error?.message, home.error?.field ? `home.${home.error.field}` : 'home'));
@@ -185,6 +162,19 @@ export function createLocationChunkProcessor(options: LocationChunkProcessorOpti
     }
     return results;
   };
+}
+
+/** The record of a point's location index, or the ApiError saying why the point has none. */
+function locationIndexOf({ result, error }: LocationIndexesAnswer['locationIndexes'][number]): LocationIndexRecord | ApiError {
+  if (!result) return answerError(error);
+  const subindexes = Object.freeze(Object.fromEntries(result.subindexes.map((s) => [s.id, s.score])));
+  const { score: composite, complete, renormalised } = result.composite;
+  return Object.freeze({ composite, complete, renormalised, district: result.district.name, subindexes });
+}
+
+/** A subgraph's per-item error as the ApiError it stands for. */
+function answerError(error: { code: string; message: string; field?: string | null } | null): ApiError {
+  return new ApiError(isErrorCode(error?.code) ? error.code : 'INTERNAL', error?.message ?? 'Internal error', error?.field ?? undefined);
 }
 
 /** The item's address and home fields, checked so that one bad item cannot fail the chunk's GraphQL call. */
@@ -217,17 +207,8 @@ function checkedItem(raw: unknown): BatchItem {
 }
 
 function itemError(error: unknown): { code: ErrorCode; message: string } {
-  const api = toApiError(error);
-  if (api instanceof ApiError) return { code: api.code, message: api.message };
+  if (error instanceof ApiError) return { code: error.code, message: error.message };
   return { code: 'INTERNAL', message: 'Internal error' };
-}
-
-export interface GraphQLHomeValuerOptions {
-  /** The residential subgraph's /graphql (with the internal token), or the gateway's. */
-  url: string;
-  internalToken?: string;
-  /** @default 60_000 */
-  timeoutMs?: number;
 }
 
 /**
@@ -239,25 +220,3 @@ function pointOf(geocode: GeocodeRecord, home: Record<string, unknown>): { lat?:
   return { lat: geocode.lat, lon: geocode.lon };
 }
 const FINER_THAN_MAHALLA = new Set(['street', 'quarter']);
-
-/** A HomeValuer posting one `homeValuations` operation per call, as the job's organisation. */
-export function graphqlHomeValuer(options: GraphQLHomeValuerOptions): HomeValuer {
-  return async (inputs, context) => {
-    const response = await fetch(options.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-organisation': context.organisation,
-        'x-request-id': `batch-${context.jobId}-${context.chunkIndex}`,
-        ...(options.internalToken && { [INTERNAL_TOKEN_HEADER]: options.internalToken }),
-      },
-      body: JSON.stringify({ query: HOME_VALUATIONS_QUERY, variables: { inputs } }),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
-    });
-    if (!response.ok) throw new Error(`homeValuations answered HTTP ${response.status}`);
-    const body = (await response.json()) as { data?: { homeValuations?: HomeValuationAnswer[] } | null; errors?: { message: string }[] };
-    const answers = body.data?.homeValuations;
-    if (!answers) throw new Error(`homeValuations failed: ${body.errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
-    return answers;
-  };
-}

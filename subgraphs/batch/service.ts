@@ -1,24 +1,24 @@
 /**
  * Batch jobs of an API process, wired: the resolvers' API over one engine, the completion
- * webhooks, and (all-in-one mode, or a standalone location subgraph without Redis) chunk workers
+ * webhooks, and (all-in-one mode, or a standalone batch subgraph without Redis) chunk workers
  * in the same process. Worker processes use ./worker-main.ts instead.
  */
-import type { LocationServices } from '../services';
-import type { LocationBatchApi } from './api';
+import type { GraphClient } from '../common/graph-client';
+import type { BatchApi } from './api';
 import { sendCompletionWebhooks, type WebhookSecretSource } from './completion-webhooks';
 import type { BatchEngine } from './engine';
-import { createLocationChunkProcessor, graphqlHomeValuer } from './processor';
+import { createChunkProcessor } from './processor';
 import type { CallbackUrlPolicy, RetryOptions } from './webhooks';
 
-export interface LocationBatchOptions {
+export interface BatchServiceOptions {
   engine: BatchEngine;
-  services: LocationServices;
+  /** The location subgraph: places and scores the items. */
+  location: GraphClient;
+  /** The residential subgraph: values the items' homes. */
+  residential: GraphClient;
   maxBatchItems(plan: string): number;
   callbackPolicy: CallbackUrlPolicy;
   secrets: WebhookSecretSource;
-  /** Where homeValuations is sent: the residential subgraph's /graphql. */
-  residentialUrl: string;
-  internalToken?: string;
   /** In-process workers (each taking `workerConcurrency` chunks at once); 0: chunks wait for worker processes (an in-process engine always gets at least one). @default 1 */
   workers?: number;
   /** @default 2 */
@@ -31,19 +31,16 @@ export interface LocationBatchOptions {
   log?: (message: string) => void;
 }
 
-export interface LocationBatch {
-  api: LocationBatchApi;
+export interface BatchService {
+  api: BatchApi;
   /** Stops the workers, the janitor and the webhook sender; the engine is the caller's to close. */
   close(): Promise<void>;
 }
 
-export async function startLocationBatch(options: LocationBatchOptions): Promise<LocationBatch> {
+export async function startBatchService(options: BatchServiceOptions): Promise<BatchService> {
   const { engine } = options;
   const webhooks = sendCompletionWebhooks(engine, { secrets: options.secrets, policy: options.callbackPolicy, publicBaseUrl: options.publicBaseUrl, retry: options.webhookRetry, log: options.log });
-  const processChunk = createLocationChunkProcessor({
-    services: options.services,
-    homeValuations: graphqlHomeValuer({ url: options.residentialUrl, internalToken: options.internalToken }),
-  });
+  const processChunk = createChunkProcessor({ location: options.location, residential: options.residential });
   const workers = await Promise.all(
     // In process, nothing else could take the chunks.
     Array.from({ length: engine.kind === 'in-process' ? Math.max(1, options.workers ?? 1) : options.workers ?? 1 }, () => engine.startWorker({ processChunk, concurrency: options.workerConcurrency ?? 2, log: options.log })),

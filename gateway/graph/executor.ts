@@ -1,0 +1,52 @@
+/**
+ * The one way a door other than POST /graphql runs an operation of the graph: the REST routes, the
+ * MCP tools inside the gateway, and (./remote-executor.ts's twin over HTTP) the MCP stdio server.
+ * Each runs a named GraphQL operation as its caller and gets `data` or a catalogue ApiError.
+ *
+ * Path: an operation with an `owner` (a persisted one whose fields all belong to that subgraph,
+ * checked against its SDL by a test) goes straight to the owner's data source, skipping query
+ * planning (the REST fast path, measured in docs/BENCHMARKS.md); any other goes through Apollo
+ * Server as POST /graphql would. Either way its errors are masked by the same step
+ * (./error-masking.ts) before they are mapped here.
+ */
+import type { GraphQLFormattedError } from 'graphql';
+import { ApiError, isErrorCode } from '../../schema/errors';
+import type { Principal } from '../auth/principal';
+import type { Graph } from './apollo';
+
+/** A GraphQL operation; `owner` names the subgraph owning every field, when one does. */
+export interface Operation {
+  query: string;
+  owner?: string;
+}
+
+export interface GraphExecutor {
+  /** Runs the operation as the caller; resolves with `data`, or rejects with an ApiError carrying the API's code, message and field. */
+  execute<TData>(operation: Operation, variables: Record<string, unknown>): Promise<TData>;
+}
+
+/** Who an operation runs as: a REST or MCP request's principal and id. */
+export interface Caller {
+  principal: Principal | null;
+  id: string;
+}
+
+/** Inside the gateway: operations run as the caller, charged and limited as at /graphql. */
+export function gatewayExecutor(graph: Graph, caller: Caller): GraphExecutor {
+  return {
+    async execute<TData>(operation: Operation, variables: Record<string, unknown>): Promise<TData> {
+      const { data, errors } = await graph.execute(operation, variables, { principal: caller.principal, requestId: caller.id });
+      if (errors?.length) throw apiErrorOf(errors[0]);
+      return data as TData;
+    },
+  };
+}
+
+/** A masked GraphQL error as the catalogue ApiError a REST or MCP client gets. */
+export function apiErrorOf(error: GraphQLFormattedError): ApiError {
+  const { code, field, suggestions } = error.extensions ?? {};
+  if (isErrorCode(code)) return new ApiError(code, error.message, field as string | undefined, suggestions as string[] | undefined);
+  // GraphQL's coercion wording names variables and types a REST client never sent: say which field.
+  if (code === 'BAD_USER_INPUT') return new ApiError('INVALID_PARAMETER', field === undefined ? error.message : `${field} has the wrong type or is out of range`, field as string | undefined);
+  return new ApiError('INTERNAL');
+}

@@ -1,0 +1,91 @@
+/**
+ * The batch subgraph as a service: portfolio jobs (submitBatch, batchJob, batchResults, …) on the
+ * batch engine, chunk workers in process (BATCH_WORKERS), completion webhooks. It places and scores
+ * the items through the location subgraph and values their homes through the residential subgraph,
+ * both through the graph. Its settings are BATCH_* (./config.ts).
+ */
+import { MAX_BATCH_BODY_BYTES } from '../../schema/batch-contract';
+import type { SubgraphConfig } from '../common/config';
+import { serveSubgraph } from '../common/serve';
+import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
+import type { BatchApi } from './api';
+import type { WebhookSecretSource } from './completion-webhooks';
+import { batchConfigFromEnv, batchEngineSettings, batchServiceSettings, type BatchConfig } from './config';
+import { principalFromHeaders, type BatchContext } from './context';
+import { createBatchEngine, type BatchEngine } from './engine';
+import { buildBatchSchema } from './schema';
+import { startBatchService } from './service';
+import { openWebhookSecretSource } from './webhook-secrets';
+
+export { buildBatchSchema } from './schema';
+export type { BatchConfig } from './config';
+
+/**
+ * A batch upload reaches this subgraph as submitBatch's variables: the gateway's 20 MB CSV limit,
+ * rewritten as JSON objects with field names on every item, grows: about 2.5× for real rows, up to
+ * about 7.5× for one-letter addresses with four numeric columns. Only the gateway can send it (the
+ * token is checked before the body is read). @default 8 × MAX_BATCH_BODY_BYTES
+ */
+export const BATCH_BODY_LIMIT = 8 * MAX_BATCH_BODY_BYTES;
+
+/** Serves the batch operations over `api`. */
+export function start(config: SubgraphConfig, api: BatchApi) {
+  return buildBatchSchema().then((schema) =>
+    serveSubgraph<BatchContext>({
+      name: 'batch',
+      schema,
+      host: config.host,
+      port: config.port,
+      internalToken: config.internalToken,
+      introspection: config.introspection,
+      bodyLimit: BATCH_BODY_LIMIT,
+      context: (headers) => ({ principal: principalFromHeaders(headers), batch: api }),
+    }),
+  );
+}
+
+/** The running batch subgraph, with its engine: the gateway's batchProgress subscriptions follow it. */
+export interface RunningBatchSubgraph extends RunningSubgraph {
+  engine: BatchEngine;
+}
+
+/**
+ * The registry's entry. Overrides: `batch` (a BatchConfig instead of BATCH_* variables),
+ * `webhookSecrets` (the organisations' signing secrets; default in Redis with a Redis URL, else
+ * under VALUATION_HOME).
+ */
+export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
+  buildSchema: buildBatchSchema,
+  calls: ['location', 'residential'],
+  async start({ config, env, mode, redisUrl, redisTimeoutMs, peers, overrides, log }): Promise<RunningBatchSubgraph> {
+    // Alone, chunks are left to worker processes unless BATCH_WORKERS asks for some here.
+    const batchConfig = (overrides.batch as BatchConfig | undefined) ?? batchConfigFromEnv(env, mode === 'alone' ? 0 : 1);
+    const engine = await createBatchEngine({ redisUrl: redisUrl ?? '', ...batchEngineSettings(batchConfig), log });
+    const given = overrides.webhookSecrets as WebhookSecretSource | undefined;
+    const ownSecrets = given ? undefined : await openWebhookSecretSource({ redisUrl, keyPrefix: batchConfig.keyPrefix, timeoutMs: redisTimeoutMs, log });
+    const closeStorage = async () => {
+      await engine.close();
+      await ownSecrets?.close();
+    };
+    try {
+      const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, secrets: given ?? ownSecrets!, log });
+      const served = await start(config, service.api).catch(async (error) => {
+        await service.close();
+        throw error;
+      });
+      return {
+        ...served,
+        engine,
+        summary: `jobs ${engine.kind === 'redis' ? 'in Redis' : 'in process'}`,
+        close: async () => {
+          await served.close();
+          await service.close();
+          await closeStorage();
+        },
+      };
+    } catch (error) {
+      await closeStorage();
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,7 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildFederatedSchema } from '../common/federated-schema';
+import { BatchResolver } from './resolvers';
+
+export function buildBatchSchema(): Promise<GraphQLSchema> {
+  return buildFederatedSchema({ resolvers: [BatchResolver] });
+}
