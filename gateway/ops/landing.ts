@@ -1,8 +1,9 @@
 /**
  * GET /: a landing page for people who open the service in a browser, linking what there is to read
- * and try (API docs, the OpenAPI document, the batch dashboard, health, the model cards), and
+ * and try (API docs, the OpenAPI document, GraphiQL, the batch dashboard, health, the model cards),
  * GET /model-cards/:name: the model cards as markdown, read at each request (retraining
- * regenerates them), the same files the MCP resources serve.
+ * regenerates them), the same files the MCP resources serve, and GraphiQL on GET /graphql for
+ * browsers (./graphiql.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { ApiError } from '../../schema/errors';
 import { sendError } from '../http/errors';
 import { MODEL_CARDS } from '../mcp/resources';
 import { DASHBOARD_PATH } from '../dashboard';
+import { registerGraphiql } from './graphiql';
 
 /** The card's short name: the last part of its MCP URI (valuation://model-cards/vehicle → vehicle). */
 const CARDS = new Map(MODEL_CARDS.map((card) => [card.uri.slice(card.uri.lastIndexOf('/') + 1), card]));
@@ -29,6 +31,7 @@ function page(): string {
 ${link('/docs', 'API docs', 'every REST route, its fields and errors, to try out')}
 ${link('/openapi.json', 'OpenAPI document', 'the same, for code generators')}
 <li><code>POST /graphql</code>: the GraphQL API (valuations, the catalogue, the market index, batch jobs); <code>batchProgress</code> subscriptions over graphql-ws on the same path</li>
+${link('/graphql', 'GraphiQL', 'the GraphQL API in the browser (your API key in its Headers tab)')}
 ${link(DASHBOARD_PATH, 'Batch dashboard', 'submit a portfolio and watch its progress')}
 ${[...CARDS].map(([name, card]) => link(`/model-cards/${name}`, card.title, 'markdown')).join('\n')}
 ${link('/health', 'Health', 'the process is up')}
@@ -37,6 +40,7 @@ ${link('/ready', 'Readiness', 'the models and the graph are loaded')}
 }
 
 export function registerLanding(app: FastifyInstance, docsDir = join(PROJECT_ROOT, 'docs')): void {
+  registerGraphiql(app);
   const html = page();
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
   app.get<{ Params: { name: string } }>('/model-cards/:name', async (request, reply) => {

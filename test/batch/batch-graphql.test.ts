@@ -6,10 +6,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { describeInProcessAndOnRedis } from '../support/redis';
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Addresses the geocoder places inside the city (test/models/geocode.test.ts has most of them). */
 const ADDRESSES = [
@@ -51,10 +50,7 @@ function portfolio(): { address: string; home?: Record<string, unknown> }[] {
 
 const JOB_FIELDS = 'id status total processed succeeded failed createdAt startedAt completedAt callbackUrl resultsUrl deliveries { number at statusCode error durationMs }';
 
-describe.each([
-  ['in process', undefined],
-  ['on Redis', REDIS_URL],
-])('batch jobs over GraphQL, engine %s', (_name, redisUrl) => {
+describeInProcessAndOnRedis('batch jobs over GraphQL, engine %s', ['in process', 'on Redis'], (redisUrl) => {
   let stack: TestStack;
   let key: string;
   let otherKey: string;

@@ -4,18 +4,14 @@
  */
 import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
+import { describeInProcessAndOnRedis } from '../support/redis';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
 const ADDRESSES = ['Chilonzor tumani, 13-kvartal', 'Юнусабад 8-й квартал', 'Куйлюк-5', 'массив Карасу-3', 'Сергели-IV', 'ТТЗ'];
 const HOME = { area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro' };
 const PROGRESS = 'subscription($id: ID!) { batchProgress(id: $id) { id status processed succeeded failed total ratePerSecond etaSeconds final at } }';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-describe.each([
-  ['in process', undefined],
-  ['on Redis', REDIS_URL],
-])('batchProgress over graphql-ws, engine %s', (_name, redisUrl) => {
+describeInProcessAndOnRedis('batchProgress over graphql-ws, engine %s', ['in process', 'on Redis'], (redisUrl) => {
   let stack: TestStack;
   let key: string;
   let otherKey: string;

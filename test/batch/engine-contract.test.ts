@@ -17,8 +17,9 @@ import {
 } from '../../subgraphs/batch/engine';
 import { echoProcessor, echoResult, sampleItem, sampleItems } from './fixtures/echo-processor';
 import { waitFor } from '../support/wait';
+import { REDIS_URL, describeWithRedis, testWithRedis } from '../support/redis';
+import { deleteKeysUnder } from '../support/redis-keys';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:batch:${process.pid}:${randomBytes(4).toString('hex')}:`;
 let backendCount = 0;
 const uniquePrefix = () => `${RUN_PREFIX}${backendCount++}:`;
@@ -450,22 +451,21 @@ describe('in-process batch engine', () => {
   );
 });
 
-const admin = createClient({ url: REDIS_URL });
-const keysUnder = async (prefix: string) => {
-  const keys: string[] = [];
-  for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
-  return keys;
-};
-beforeAll(async () => {
-  await admin.connect();
-});
-afterAll(async () => {
-  const leftovers = await keysUnder(RUN_PREFIX);
-  if (leftovers.length > 0) await admin.del(leftovers);
-  await admin.close();
-});
+describeWithRedis('Redis batch engine (BullMQ on node-redis)', () => {
+  const admin = createClient({ url: REDIS_URL });
+  const keysUnder = async (prefix: string) => {
+    const keys: string[] = [];
+    for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
+    return keys;
+  };
+  beforeAll(async () => {
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await deleteKeysUnder(RUN_PREFIX, admin);
+    await admin.close();
+  });
 
-describe('Redis batch engine (BullMQ on node-redis)', () => {
   const redisBackend = (settings: BackendSettings, log: (message: string) => void, keyPrefix = uniquePrefix()) =>
     createRedisBatchBackend({
       url: REDIS_URL,
@@ -532,7 +532,7 @@ describe('createBatchEngine', () => {
     await engine.close();
   });
 
-  test('runs on Redis when REDIS_URL is set, under the key prefix given', async () => {
+  testWithRedis('runs on Redis when REDIS_URL is set, under the key prefix given', async () => {
     process.env.REDIS_URL = REDIS_URL;
     const keyPrefix = uniquePrefix();
     const engine = await createBatchEngine({ keyPrefix, log: () => undefined });
@@ -540,5 +540,6 @@ describe('createBatchEngine', () => {
     const job = await engine.submit('org-a', []);
     expect((await engine.get('org-a', job.id))?.status).toBe('completed');
     await engine.close();
+    await deleteKeysUnder(keyPrefix, REDIS_URL);
   });
 });

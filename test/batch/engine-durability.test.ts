@@ -11,11 +11,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { createBatchEngine, type BatchEngine, type BatchJob, type ItemResult } from '../../subgraphs/batch/engine';
-import { HAS_REDIS_SERVER, freePort, sendCommand, startRedisServer } from '../support/redis-server';
+import { freePort, sendCommand, startRedisServer } from '../support/redis-server';
 import { sampleItems } from './fixtures/echo-processor';
 import { waitFor } from '../support/wait';
+import { REDIS_URL, describeWithRedis, describeWithRedisServer } from '../support/redis';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:batch-durability:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const WORKER_SCRIPT = join(__dirname, 'fixtures', 'echo-worker.js');
 
@@ -93,7 +93,7 @@ async function expectEveryItemOnce(engine: BatchEngine, id: string, total: numbe
   expect(results.every((result) => result.ok && (result.result as { square: number }).square === result.index ** 2)).toBe(true);
 }
 
-describe('a worker process killed mid-job', () => {
+describeWithRedis('a worker process killed mid-job', () => {
   const admin = createClient({ url: REDIS_URL });
   const workers: WorkerProcess[] = [];
   const engines: BatchEngine[] = [];
@@ -209,11 +209,6 @@ describe('a worker process killed mid-job', () => {
     await waitFor(() => ended.length === 1);
   }, 60_000);
 });
-
-const describeWithRedisServer = HAS_REDIS_SERVER ? describe : describe.skip;
-if (!HAS_REDIS_SERVER) {
-  console.warn('engine-durability: the Redis restart test is skipped: no redis-server binary on PATH to start a private Redis with');
-}
 
 describeWithRedisServer('a Redis restart with persistence', () => {
   let dir: string;

@@ -3,15 +3,11 @@
  * are gone (404, and no longer listed), through the API, on both engines.
  */
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { describeInProcessAndOnRedis } from '../support/redis';
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-describe.each([
-  ['in process', undefined],
-  ['on Redis', REDIS_URL],
-])('retention, engine %s', (_name, redisUrl) => {
+describeInProcessAndOnRedis('retention, engine %s', ['in process', 'on Redis'], (redisUrl) => {
   let stack: TestStack;
   let key: string;
   beforeAll(async () => {

@@ -9,91 +9,93 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createClient as createGraphqlWsClient, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
+import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const GATEWAY_MAIN = join(__dirname, '..', '..', 'gateway', 'main.js');
 const KEY_PREFIX = `test:split-gateway:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const INTERNAL_TOKEN = randomBytes(24).toString('base64url');
 const PROGRESS = 'subscription($id: ID!) { batchProgress(id: $id) { id status processed total final } }';
 
-let stack: TestStack;
-let key: string;
-let split: ChildProcess | undefined;
+describeWithRedis('a split gateway on Redis', () => {
+  let stack: TestStack;
+  let key: string;
+  let split: ChildProcess | undefined;
 
-/** The split gateway's URL, once it says it listens. */
-function startSplitGateway(env: Record<string, string>): Promise<string> {
-  const child = fork(GATEWAY_MAIN, [], { env: { ...process.env, ...env }, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-  split = child;
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (data: Buffer) => {
-      output += data.toString();
-      const url = /gateway listening on (\S+)/.exec(output)?.[1];
-      if (url) resolve(url);
+  /** The split gateway's URL, once it says it listens. */
+  function startSplitGateway(env: Record<string, string>): Promise<string> {
+    const child = fork(GATEWAY_MAIN, [], { env: { ...process.env, ...env }, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    split = child;
+    let output = '';
+    return new Promise((resolve, reject) => {
+      child.stdout!.on('data', (data: Buffer) => {
+        output += data.toString();
+        const url = /gateway listening on (\S+)/.exec(output)?.[1];
+        if (url) resolve(url);
+      });
+      child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
+      child.once('exit', (code) => reject(new Error(`split gateway exited (${code}):\n${output}`)));
     });
-    child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
-    child.once('exit', (code) => reject(new Error(`split gateway exited (${code}):\n${output}`)));
-  });
-}
-
-beforeAll(async () => {
-  stack = await startTestStack({ redisUrl: REDIS_URL, env: { INTERNAL_TOKEN, BATCH_KEY_PREFIX: KEY_PREFIX } });
-  key = stack.newKey('enterprise');
-}, 60_000);
-
-afterAll(async () => {
-  if (split && split.exitCode === null && split.signalCode === null) {
-    const exited = new Promise((resolve) => split!.once('exit', resolve));
-    split.kill('SIGTERM');
-    await exited;
   }
-  await stack?.stop();
-  await deleteKeysUnder(KEY_PREFIX, REDIS_URL);
-});
 
-it('a gateway run alone serves batchProgress from Redis: every event of a job another gateway took, to its end', async () => {
-  const url = await startSplitGateway({
-    PORT: '0',
-    REDIS_URL,
-    INTERNAL_TOKEN,
-    BATCH_KEY_PREFIX: KEY_PREFIX,
-    RESIDENTIAL_URL: stack.residential.url,
-    LOCATION_URL: stack.location.url,
-    VEHICLE_URL: stack.vehicle.url,
-    BATCH_URL: stack.batch.url,
-  });
-  const submitted = await json(await stack.post('/graphql', { query: 'mutation($input: SubmitBatchInput!) { submitBatch(input: $input) { id } }', variables: { input: { items: Array.from({ length: 60 }, (_, i) => ({ address: `Chilonzor tumani, ${i + 1}-kvartal` })), chunkSize: 10 } } }, { 'x-api-key': key }));
-  expect(submitted.errors).toBeUndefined();
-  const id: string = submitted.data.submitBatch.id;
+  beforeAll(async () => {
+    stack = await startTestStack({ redisUrl: REDIS_URL, env: { INTERNAL_TOKEN, BATCH_KEY_PREFIX: KEY_PREFIX } });
+    key = stack.newKey('enterprise');
+  }, 60_000);
 
-  const client = createGraphqlWsClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0, lazy: true });
-  try {
-    const events: { id: string; status: string; processed: number; total: number; final: boolean }[] = [];
-    const errors = await new Promise<unknown>((resolve) => {
-      client.subscribe<{ batchProgress: (typeof events)[number] }>({ query: PROGRESS, variables: { id } }, {
-        next: (result: ExecutionResult<{ batchProgress: (typeof events)[number] }>) => (result.errors ? resolve(result.errors) : events.push(result.data!.batchProgress)),
-        error: resolve,
-        complete: () => resolve(undefined),
-      });
-    });
-    expect(errors).toBeUndefined();
-    expect(events.length).toBeGreaterThanOrEqual(1);
-    for (let i = 1; i < events.length; i++) expect(events[i].processed).toBeGreaterThanOrEqual(events[i - 1].processed);
-    expect(events[events.length - 1]).toEqual({ id, status: 'completed', processed: 60, total: 60, final: true });
-
-    // The organisation boundary holds there too: another organisation's key sees no such job.
-    const other = createGraphqlWsClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': stack.newKey('standard') }, retryAttempts: 0, lazy: true });
-    try {
-      const refused = await new Promise<unknown>((resolve) => {
-        other.subscribe({ query: PROGRESS, variables: { id } }, { next: (result) => resolve(result.errors), error: resolve, complete: () => resolve(undefined) });
-      });
-      expect(JSON.stringify(refused)).toMatch(/NOT_FOUND/);
-    } finally {
-      await other.dispose();
+  afterAll(async () => {
+    if (split && split.exitCode === null && split.signalCode === null) {
+      const exited = new Promise((resolve) => split!.once('exit', resolve));
+      split.kill('SIGTERM');
+      await exited;
     }
-  } finally {
-    await client.dispose();
-  }
-}, 60_000);
+    await stack?.stop();
+    await deleteKeysUnder(KEY_PREFIX, REDIS_URL);
+  });
+
+  it('a gateway run alone serves batchProgress from Redis: every event of a job another gateway took, to its end', async () => {
+    const url = await startSplitGateway({
+      PORT: '0',
+      REDIS_URL,
+      INTERNAL_TOKEN,
+      BATCH_KEY_PREFIX: KEY_PREFIX,
+      RESIDENTIAL_URL: stack.residential.url,
+      LOCATION_URL: stack.location.url,
+      VEHICLE_URL: stack.vehicle.url,
+      BATCH_URL: stack.batch.url,
+    });
+    const submitted = await json(await stack.post('/graphql', { query: 'mutation($input: SubmitBatchInput!) { submitBatch(input: $input) { id } }', variables: { input: { items: Array.from({ length: 60 }, (_, i) => ({ address: `Chilonzor tumani, ${i + 1}-kvartal` })), chunkSize: 10 } } }, { 'x-api-key': key }));
+    expect(submitted.errors).toBeUndefined();
+    const id: string = submitted.data.submitBatch.id;
+
+    const client = createGraphqlWsClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0, lazy: true });
+    try {
+      const events: { id: string; status: string; processed: number; total: number; final: boolean }[] = [];
+      const errors = await new Promise<unknown>((resolve) => {
+        client.subscribe<{ batchProgress: (typeof events)[number] }>({ query: PROGRESS, variables: { id } }, {
+          next: (result: ExecutionResult<{ batchProgress: (typeof events)[number] }>) => (result.errors ? resolve(result.errors) : events.push(result.data!.batchProgress)),
+          error: resolve,
+          complete: () => resolve(undefined),
+        });
+      });
+      expect(errors).toBeUndefined();
+      expect(events.length).toBeGreaterThanOrEqual(1);
+      for (let i = 1; i < events.length; i++) expect(events[i].processed).toBeGreaterThanOrEqual(events[i - 1].processed);
+      expect(events[events.length - 1]).toEqual({ id, status: 'completed', processed: 60, total: 60, final: true });
+
+      // The organisation boundary holds there too: another organisation's key sees no such job.
+      const other = createGraphqlWsClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': stack.newKey('standard') }, retryAttempts: 0, lazy: true });
+      try {
+        const refused = await new Promise<unknown>((resolve) => {
+          other.subscribe({ query: PROGRESS, variables: { id } }, { next: (result) => resolve(result.errors), error: resolve, complete: () => resolve(undefined) });
+        });
+        expect(JSON.stringify(refused)).toMatch(/NOT_FOUND/);
+      } finally {
+        await other.dispose();
+      }
+    } finally {
+      await client.dispose();
+    }
+  }, 60_000);
+});

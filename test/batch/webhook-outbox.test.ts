@@ -21,8 +21,8 @@ import {
 import { newWebhookSecret, type DeliveryAttempt } from '../../subgraphs/batch/webhooks';
 import { echoProcessor, sampleItems } from './fixtures/echo-processor';
 import { waitFor } from '../support/wait';
+import { REDIS_URL, describeWithRedis } from '../support/redis';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:outbox:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const SECRET = newWebhookSecret();
 const secrets = { secretFor: async () => SECRET };
@@ -127,7 +127,7 @@ describe('in process: a second engine on the same backend', () => {
   });
 });
 
-describe('on Redis: two engines under one key prefix (two API processes)', () => {
+describeWithRedis('on Redis: two engines under one key prefix (two API processes)', () => {
   let count = 0;
   const admin = createClient({ url: REDIS_URL });
   beforeAll(() => admin.connect());

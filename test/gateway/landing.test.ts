@@ -10,14 +10,14 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-it('the landing page links the docs, the OpenAPI document, the dashboard, health and every model card, each of which answers', async () => {
+it('the landing page links the docs, the OpenAPI document, GraphiQL, the dashboard, health and every model card, each of which answers a browser', async () => {
   const response = await stack.fetch('/');
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/html/);
   const html = await response.text();
   const links = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
-  expect(links).toEqual(['/docs', '/openapi.json', '/dashboard', '/model-cards/residential', '/model-cards/vehicle', '/health', '/ready']);
-  for (const link of links) expect((await stack.fetch(link)).status).toBe(200);
+  expect(links).toEqual(['/docs', '/openapi.json', '/graphql', '/dashboard', '/model-cards/residential', '/model-cards/vehicle', '/health', '/ready']);
+  for (const link of links) expect((await stack.fetch(link, { headers: { accept: 'text/html,*/*;q=0.8' } })).status).toBe(200);
 });
 
 it('serves each model card as the markdown in docs/, and 404 with the names for an unknown one', async () => {

@@ -1,13 +1,9 @@
 /** 429 past the plan's quota, with headers, for both quota adapters (in process and Redis). */
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { describeInProcessAndOnRedis } from '../support/redis';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-describe.each([
-  ['in-process counters', undefined],
-  ['Redis counters', REDIS_URL],
-])('quotas with %s', (_name, redisUrl) => {
+describeInProcessAndOnRedis('quotas with %s', ['in-process counters', 'Redis counters'], (redisUrl) => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack({ redisUrl });

@@ -4,8 +4,8 @@ import { createQuotaStore } from '../../gateway/quota/create-quota-store';
 import { InMemoryQuotaStore } from '../../gateway/quota/in-memory-quota-store';
 import { QuotaUnavailableError, type QuotaStore } from '../../gateway/quota/quota-store';
 import { RedisQuotaStore, type QuotaRedisClient } from '../../gateway/quota/redis-quota-store';
+import { REDIS_URL, describeWithRedis, testWithRedis } from '../support/redis';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:quota:${process.pid}:${randomBytes(4).toString('hex')}:`;
 let storeCount = 0;
 const uniquePrefix = () => `${RUN_PREFIX}${storeCount++}:`;
@@ -141,7 +141,7 @@ describe('InMemoryQuotaStore', () => {
   });
 });
 
-describe('RedisQuotaStore', () => {
+describeWithRedis('RedisQuotaStore', () => {
   const admin = createClient({ url: REDIS_URL });
   const runKeys = () => admin.keys(`${RUN_PREFIX}*`);
 
@@ -230,7 +230,7 @@ describe('createQuotaStore', () => {
     await store.close();
   });
 
-  test('counts in Redis with a Redis URL', async () => {
+  testWithRedis('counts in Redis with a Redis URL', async () => {
     const keyPrefix = uniquePrefix();
     const store = await createQuotaStore({ redisUrl: REDIS_URL, keyPrefix });
     expect(store).toBeInstanceOf(RedisQuotaStore);

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { Root } from 'protobufjs';
 import { ONNX_PROTO } from '../../models/onnx/onnx-proto';
 import { toOnnx, toOnnxEnsemble, type EnsembleMember } from '../../models/onnx/registry';
@@ -34,14 +33,8 @@ function decode(bytes: Uint8Array): DecodedModel {
   return ModelProto.toObject(ModelProto.decode(bytes), { longs: Number, defaults: false }) as DecodedModel;
 }
 
-
 function rowsOf(X: Matrix, from: number, count: number): Matrix {
   return { data: X.data.slice(from * X.cols, (from + count) * X.cols), rows: count, cols: X.cols };
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 const train = priced(3000, 101);
@@ -244,42 +237,4 @@ describe('OnnxModel with an ensemble file', () => {
     entry!.value = JSON.stringify(['a', 'a', 'b', 'c', 'd']);
     await expect(OnnxModel.load(ModelProto.encode(message).finish())).rejects.toThrow(/output_names/);
   });
-});
-
-test('measurement: one ensemble session call vs five single-model calls, and file sizes (no assertions on time)', async () => {
-  const singlesBytes = MEMBERS.map((m) => toOnnx(m.model, { featureNames }));
-  const singles = await Promise.all(singlesBytes.map((b) => OnnxModel.load(b)));
-  const lines: string[] = [];
-  try {
-    for (const [rows, runs] of [
-      [1, 2000],
-      [1000, 200],
-    ] as const) {
-      const { X } = makeFriedman1({ rows, cols: 12, missingRate: 0.1, seed: 9 });
-      const features = Float32Array.from(X.data);
-      const variants: Record<string, () => Promise<unknown>> = {
-        'ensemble, 1 call': () => ensemble.run(features, rows),
-        '5 singles, sequential': async () => {
-          for (const s of singles) await s.run(features, rows);
-        },
-        '5 singles, Promise.all (as serving does)': () => Promise.all(singles.map((s) => s.run(features, rows))),
-      };
-      const times: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-      // round-robin so drift and GC affect every variant alike; the first 20 rounds warm up
-      for (let k = 0; k < runs + 20; k++) {
-        for (const [name, run] of Object.entries(variants)) {
-          const t0 = performance.now();
-          await run();
-          if (k >= 20) times[name].push((performance.now() - t0) * 1000);
-        }
-      }
-      for (const [name, t] of Object.entries(times)) lines.push(`${String(rows).padStart(5)} rows | ${name.padEnd(42)} | median ${median(t).toFixed(1).padStart(9)} us over ${runs} runs`);
-    }
-  } finally {
-    await Promise.all(singles.map((s) => s.release()));
-  }
-  const sum = singlesBytes.reduce((n, b) => n + b.length, 0);
-  lines.push(`file size: ensemble ${ensembleBytes.length} bytes; five single files ${singlesBytes.map((b) => b.length).join(' + ')} = ${sum} bytes (ensemble - sum = ${ensembleBytes.length - sum})`);
-  console.log(lines.join('\n'));
-  expect(lines).toHaveLength(7);
 });

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { ResidentialModelService } from '../../models/residential/serving';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { start as startResidential } from '../../subgraphs/residential';
-import { HAS_REDIS_SERVER, freePort, sendCommand, startRedisServer } from '../support/redis-server';
+import { describeWithRedisServer } from '../support/redis';
+import { freePort, sendCommand, startRedisServer } from '../support/redis-server';
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
 
@@ -67,8 +68,6 @@ describe('a subgraph down, then back (split deployment)', () => {
     }
   });
 });
-
-const describeWithRedisServer = HAS_REDIS_SERVER ? describe : describe.skip;
 
 describeWithRedisServer('Redis down, then back', () => {
   let stack: TestStack;

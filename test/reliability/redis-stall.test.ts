@@ -6,15 +6,14 @@
  */
 import { type ChildProcess } from 'node:child_process';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { HAS_REDIS_SERVER, freePort, startRedisServer } from '../support/redis-server';
+import { describeWithRedisServer } from '../support/redis';
+import { freePort, startRedisServer } from '../support/redis-server';
 import { expectError, json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
 
 /** The most a request may take while Redis is stalled: each Redis call on its path is bounded well below. */
 const PROMPT_MS = 1500;
 const TERMINAL = ['completed', 'failed', 'cancelled'];
-
-const describeWithRedisServer = HAS_REDIS_SERVER ? describe : describe.skip;
 
 describeWithRedisServer('Redis stalled (SIGSTOP), then resumed', () => {
   let stack: TestStack;
