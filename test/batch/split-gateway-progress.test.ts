@@ -4,16 +4,14 @@
  * engine's Redis bus. The job is submitted through another gateway (the test stack's) and processed by
  * that stack's worker: the split gateway only shares Redis, the keys file and the subgraphs with it.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { createClient as createGraphqlWsClient, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
+import { ENTRY, startProcess, stopProcess, type StartedProcess } from '../support/processes';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
-const GATEWAY_MAIN = join(__dirname, '..', '..', 'gateway', 'main.js');
 const KEY_PREFIX = `test:split-gateway:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const INTERNAL_TOKEN = randomBytes(24).toString('base64url');
 const PROGRESS = 'subscription($id: ID!) { batchProgress(id: $id) { id status processed total final } }';
@@ -21,22 +19,12 @@ const PROGRESS = 'subscription($id: ID!) { batchProgress(id: $id) { id status pr
 describeWithRedis('a split gateway on Redis', () => {
   let stack: TestStack;
   let key: string;
-  let split: ChildProcess | undefined;
+  let split: StartedProcess | undefined;
 
   /** The split gateway's URL, once it says it listens. */
-  function startSplitGateway(env: Record<string, string>): Promise<string> {
-    const child = fork(GATEWAY_MAIN, [], { env: { ...process.env, ...env }, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-    split = child;
-    let output = '';
-    return new Promise((resolve, reject) => {
-      child.stdout!.on('data', (data: Buffer) => {
-        output += data.toString();
-        const url = /gateway listening on (\S+)/.exec(output)?.[1];
-        if (url) resolve(url);
-      });
-      child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
-      child.once('exit', (code) => reject(new Error(`split gateway exited (${code}):\n${output}`)));
-    });
+  async function startSplitGateway(env: Record<string, string>): Promise<string> {
+    split = await startProcess(ENTRY.gateway, [], env, /gateway listening on (\S+)/);
+    return split.ready;
   }
 
   beforeAll(async () => {
@@ -45,11 +33,7 @@ describeWithRedis('a split gateway on Redis', () => {
   }, 60_000);
 
   afterAll(async () => {
-    if (split && split.exitCode === null && split.signalCode === null) {
-      const exited = new Promise((resolve) => split!.once('exit', resolve));
-      split.kill('SIGTERM');
-      await exited;
-    }
+    await stopProcess(split, 'SIGTERM');
     await stack?.stop();
     await deleteKeysUnder(KEY_PREFIX, REDIS_URL);
   });

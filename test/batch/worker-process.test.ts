@@ -5,17 +5,13 @@
  * items through it. One worker is killed with SIGKILL mid-job; the job still completes through POST
  * /api/batch and its results stream holds every item exactly once.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { describeWithRedis } from '../support/redis';
+import { ENTRY, startProcess, stopProcess, type StartedProcess } from '../support/processes';
+import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const WORKER_MAIN = join(__dirname, '..', '..', 'subgraphs', 'batch', 'worker-main.js');
-const SUBGRAPH_MAIN = join(__dirname, '..', '..', 'subgraphs', 'main.js');
 const KEY_PREFIX = `test:worker-process:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const INTERNAL_TOKEN = randomBytes(24).toString('base64url');
 const ITEMS = 30_000;
@@ -24,63 +20,34 @@ const ADDRESSES = ['Chilonzor tumani, 13-kvartal', 'Юнусабад 8-й ква
 describeWithRedis('worker processes on Redis', () => {
   let stack: TestStack;
   let key: string;
-  const workers: ChildProcess[] = [];
-  let location: ChildProcess;
-  let locationUrl: string;
+  const workers: StartedProcess[] = [];
+  let location: StartedProcess;
 
-  function startLocation(): Promise<{ child: ChildProcess; url: string }> {
-    const child = fork(SUBGRAPH_MAIN, ['location'], { env: { ...process.env, INTERNAL_TOKEN, LOCATION_PORT: '0' }, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-    let output = '';
-    return new Promise((resolve, reject) => {
-      child.stdout!.on('data', (data: Buffer) => {
-        output += data.toString();
-        const url = /listening on (\S+)/.exec(output)?.[1];
-        if (url) resolve({ child, url });
-      });
-      child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
-      child.once('exit', (code) => reject(new Error(`the location subgraph exited (${code}) before listening:\n${output}`)));
-    });
-  }
-
-  function startWorker(): Promise<ChildProcess> {
-    const child = fork(WORKER_MAIN, [], {
-      env: {
-        ...process.env,
+  const startWorker = async () =>
+    workers.push(
+      await startProcess(ENTRY.worker, [], {
         REDIS_URL,
         RESIDENTIAL_URL: stack.residential.url,
-        LOCATION_URL: locationUrl,
+        LOCATION_URL: location.ready,
         INTERNAL_TOKEN,
         BATCH_KEY_PREFIX: KEY_PREFIX,
         BATCH_WORKER_CONCURRENCY: '1',
         // A dead worker's chunk goes to the other within seconds, not BullMQ's default 30.
         BATCH_LOCK_DURATION_MS: '2000',
         BATCH_STALLED_INTERVAL_MS: '1000',
-      },
-      execArgv: [],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    });
-    workers.push(child);
-    let output = '';
-    return new Promise((resolve, reject) => {
-      child.stdout!.on('data', (data: Buffer) => {
-        output += data.toString();
-        if (output.includes('batch worker taking chunks')) resolve(child);
-      });
-      child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before taking chunks:\n${output}`)));
-    });
-  }
+      }, /batch worker taking chunks/),
+    );
 
   beforeAll(async () => {
     stack = await startTestStack({ redisUrl: REDIS_URL, env: { BATCH_WORKERS: '0', INTERNAL_TOKEN, BATCH_KEY_PREFIX: KEY_PREFIX } });
     key = stack.newKey('enterprise');
     // The workers' geocoding runs in a location process of its own, as it would in a split deployment.
-    ({ child: location, url: locationUrl } = await startLocation());
+    location = await startProcess(ENTRY.subgraph, ['location'], { INTERNAL_TOKEN, LOCATION_PORT: '0' }, /listening on (\S+)/);
     await Promise.all([startWorker(), startWorker()]);
   }, 120_000);
 
   afterAll(async () => {
-    for (const child of [...workers, location]) if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all([...workers, location].map((p) => stopProcess(p)));
     await stack?.stop();
     await deleteKeysUnder(KEY_PREFIX, REDIS_URL);
   });
@@ -101,10 +68,10 @@ describeWithRedis('worker processes on Redis', () => {
     const underWay = await until(() => getJob(id), (job) => job.processed > 0, 60_000, 20);
     expect(underWay.status).toBe('running');
     expect(underWay.processed).toBeLessThan(ITEMS / 2);
-    workers[0].kill('SIGKILL');
+    await stopProcess(workers[0]);
 
     const seen = await until(() => getJob(id), (job) => ['completed', 'failed', 'cancelled'].includes(job.status), 120_000, 200);
-    expect(workers[0].signalCode).toBe('SIGKILL');
+    expect(workers[0].child.signalCode).toBe('SIGKILL');
     expect(seen).toMatchObject({ status: 'completed', total: ITEMS, processed: ITEMS });
 
     const results = await stack.fetch(`/api/batch/${id}/results`, { headers: { 'x-api-key': key } });
