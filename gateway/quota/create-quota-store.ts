@@ -3,7 +3,7 @@ import { DEFAULT_REDIS_TIMEOUT_MS, RedisHealth } from '../../subgraphs/common/re
 import { within } from '../../subgraphs/common/within';
 import { InMemoryQuotaStore } from './in-memory-quota-store';
 import type { QuotaStore } from './quota-store';
-import { RedisQuotaStore, type QuotaRedisClient } from './redis-quota-store';
+import { QUOTA_SCRIPTS, RedisQuotaStore, type QuotaRedisClient } from './redis-quota-store';
 
 export interface QuotaStoreOptions {
   /** With a Redis URL every gateway instance shares the counts; without one they are per process. */
@@ -29,7 +29,7 @@ const MAX_PENDING_COMMANDS = 1000;
 
 export async function createQuotaStore(options: QuotaStoreOptions = {}): Promise<QuotaStore> {
   if (!options.redisUrl) return new InMemoryQuotaStore();
-  const client = createClient({ url: options.redisUrl, disableOfflineQueue: true, commandsQueueMaxLength: MAX_PENDING_COMMANDS });
+  const client = createClient({ url: options.redisUrl, disableOfflineQueue: true, commandsQueueMaxLength: MAX_PENDING_COMMANDS, scripts: QUOTA_SCRIPTS });
   // Outages already reach callers as QuotaUnavailableError, so ignoring these is safe.
   client.on('error', options.onRedisError ?? (() => undefined));
   // connect() keeps retrying while Redis is down; never let that hold up start-up for long.
@@ -56,8 +56,7 @@ function probedClient(client: QuotaRedisClient, health: RedisHealth): QuotaRedis
     get isReady() {
       return health.isReachable();
     },
-    evalSha: (sha1, options) => client.evalSha(sha1, options),
-    eval: (script, options) => client.eval(script, options),
+    consumeQuota: (minuteKey, dayKey, args) => client.consumeQuota(minuteKey, dayKey, args),
     close: () => {
       health.stop();
       return client.close();

@@ -37,10 +37,12 @@ export class InMemoryQuotaStore implements QuotaStore {
 
   private currentCounters(subject: string, windows: WindowsAt): SubjectCounters {
     let counters = this.counters.get(subject);
-    if (!counters || counters.dayIndex !== windows.day.index) {
+    // Only a later window starts afresh: a clock stepping back (NTP, another caller's `now`) counts
+    // against the newest window seen, so it can never admit more than the limit.
+    if (!counters || windows.day.index > counters.dayIndex) {
       counters = { minuteIndex: windows.minute.index, minuteCount: 0, dayIndex: windows.day.index, dayCount: 0 };
       this.counters.set(subject, counters);
-    } else if (counters.minuteIndex !== windows.minute.index) {
+    } else if (windows.minute.index > counters.minuteIndex) {
       counters.minuteIndex = windows.minute.index;
       counters.minuteCount = 0;
     }
@@ -49,9 +51,9 @@ export class InMemoryQuotaStore implements QuotaStore {
 
   /** Once per day, drop subjects whose day window has passed: their counters would restart at zero anyway. */
   private sweepOnNewDay(dayIndex: number): void {
-    if (this.sweptDayIndex === dayIndex) return;
+    if (this.sweptDayIndex !== undefined && dayIndex <= this.sweptDayIndex) return;
     for (const [subject, counters] of this.counters) {
-      if (counters.dayIndex !== dayIndex) this.counters.delete(subject);
+      if (counters.dayIndex < dayIndex) this.counters.delete(subject);
     }
     this.sweptDayIndex = dayIndex;
   }

@@ -1,15 +1,18 @@
-import { createHash } from 'node:crypto';
+import { defineScript, type CommandParser } from 'redis';
 import { DEFAULT_REDIS_TIMEOUT_MS } from '../../subgraphs/common/redis-health';
 import { within } from '../../subgraphs/common/within';
 import { decide, windowsAt } from './fixed-windows';
 import { QuotaUnavailableError, type QuotaDecision, type QuotaLimits, type QuotaStore } from './quota-store';
 
-/** The slice of a node-redis client this store uses; a client from `createClient()` fits it. */
+/**
+ * The slice of a node-redis client this store uses: a client from `createClient({ scripts:
+ * QUOTA_SCRIPTS })` fits it (node-redis sends the script by SHA1 and in full when Redis has
+ * forgotten it).
+ */
 export interface QuotaRedisClient {
   readonly isOpen: boolean;
   readonly isReady: boolean;
-  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  consumeQuota(minuteKey: string, dayKey: string, args: readonly string[]): Promise<unknown>;
   close(): Promise<unknown>;
   destroy(): unknown;
 }
@@ -41,7 +44,20 @@ day = redis.call('INCRBY', KEYS[2], units)
 if day == units then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
 return {1, minute, day}
 `;
-const CONSUME_SCRIPT_SHA1 = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
+
+/** The scripts a quota client is created with (`createClient({ scripts: QUOTA_SCRIPTS })`). */
+export const QUOTA_SCRIPTS = {
+  consumeQuota: defineScript({
+    SCRIPT: CONSUME_SCRIPT,
+    NUMBER_OF_KEYS: 2,
+    parseCommand(parser: CommandParser, minuteKey: string, dayKey: string, args: readonly string[]) {
+      parser.pushKey(minuteKey);
+      parser.pushKey(dayKey);
+      parser.push(...args);
+    },
+    transformReply: undefined as unknown as () => unknown,
+  }),
+};
 
 // Window indices are in the key names, so expiry is only cleanup; the grace keeps a counter
 // alive for gateways whose clocks run slightly behind.
@@ -91,16 +107,9 @@ export class RedisQuotaStore implements QuotaStore {
     else if (this.client.isOpen) this.client.destroy(); // still reconnecting: nothing to flush
   }
 
-  private async runConsumeScript(keys: string[], args: string[]): Promise<unknown> {
-    const options = { keys, arguments: args };
+  private async runConsumeScript([minuteKey, dayKey]: string[], args: string[]): Promise<unknown> {
     try {
-      try {
-        return await this.bounded(this.client.evalSha(CONSUME_SCRIPT_SHA1, options));
-      } catch (error) {
-        // Redis forgets scripts on restart or SCRIPT FLUSH; EVAL sends the body and caches it again.
-        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-        return await this.bounded(this.client.eval(CONSUME_SCRIPT, options));
-      }
+      return await this.bounded(this.client.consumeQuota(minuteKey, dayKey, args));
     } catch (error) {
       throw new QuotaUnavailableError('Redis quota check failed', { cause: error });
     }

@@ -12,7 +12,7 @@ import { createClient } from 'redis';
 import { windowsAt } from '../../gateway/quota/fixed-windows';
 import { InMemoryQuotaStore } from '../../gateway/quota/in-memory-quota-store';
 import type { QuotaDecision, QuotaLimits, QuotaStore } from '../../gateway/quota/quota-store';
-import { RedisQuotaStore } from '../../gateway/quota/redis-quota-store';
+import { QUOTA_SCRIPTS, RedisQuotaStore } from '../../gateway/quota/redis-quota-store';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 
@@ -148,6 +148,25 @@ describe('InMemoryQuotaStore on any sequence of calls (clock injected, never goi
     );
   });
 
+  it('never admits more than the limit in any minute or UTC day, even when the clock steps back across window boundaries', async () => {
+    const jump = fc.integer({ min: -DAY_MS - MINUTE_MS, max: 2 * MINUTE_MS });
+    await fc.assert(
+      fc.asyncProperty(limits, start, fc.array(fc.record({ jump, units: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 120 }), async (quota, t0, calls) => {
+        const store = new InMemoryQuotaStore();
+        const admitted = new Map<string, number>();
+        let now = t0;
+        for (const { jump: by, units } of calls) {
+          now = Math.max(0, now + by);
+          if (!(await store.consume('org-a', quota, now, units)).allowed) continue;
+          const w = windowsAt(now);
+          for (const key of [`minute/${w.minute.index}`, `day/${w.day.index}`]) admitted.set(key, (admitted.get(key) ?? 0) + units);
+        }
+        for (const [key, units] of admitted) expect(units).toBeLessThanOrEqual(key.startsWith('minute/') ? quota.perMinute : quota.perDay);
+      }),
+      RUNS,
+    );
+  });
+
   it('starts every UTC day afresh, and a refusal costs nothing: the units refused are still there for a smaller call', async () => {
     await fc.assert(
       fc.asyncProperty(start, fc.integer({ min: 2, max: 30 }), async (t0, perDay) => {
@@ -172,7 +191,7 @@ describeWithRedis('RedisQuotaStore against InMemoryQuotaStore on the same sequen
   it('gives every call the same decision', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
-        const client = createClient({ url: REDIS_URL, disableOfflineQueue: true });
+        const client = createClient({ url: REDIS_URL, disableOfflineQueue: true, scripts: QUOTA_SCRIPTS });
         await client.connect();
         const redis = new RedisQuotaStore(client, { keyPrefix: `${runPrefix}${scenarios++}:` });
         try {
