@@ -84,6 +84,7 @@ documentRoute({
     description: 'A JSON-RPC request or notification, e.g. { "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "value_home", "arguments": { … } } }',
     properties: { jsonrpc: { type: 'string', enum: ['2.0'] }, id: jsonRpcId, method: { type: 'string', description: 'initialize, tools/list, tools/call, resources/list, resources/read, prompts/list, prompts/get, ping, notifications/…' }, params: { type: 'object' } },
   },
+  example: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
   responses: {
     200: {
       type: 'object',

@@ -12,6 +12,8 @@ export interface RouteDoc {
   tag: string;
   security?: 'apiKey' | 'bearer' | 'apiKeyOrBearer';
   requestBody?: Record<string, unknown>;
+  /** A JSON body that succeeds as it is: what Swagger UI's "Try it out" sends (a test sends each). */
+  example?: Record<string, unknown>;
   responses: Record<string, unknown>;
   description?: string;
 }
@@ -51,8 +53,10 @@ const OTHER_MEDIA_TYPES: Record<string, { request?: MediaTypes; responses?: Reco
   },
 };
 
-function content(schema: Record<string, unknown>, mediaTypes: MediaTypes = { 'application/json': 'documented' }): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(mediaTypes).map(([type, own]) => [type, { schema: own === 'documented' ? schema : own }]));
+function content(schema: Record<string, unknown>, mediaTypes: MediaTypes = { 'application/json': 'documented' }, example?: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(mediaTypes).map(([type, own]) => [type, { schema: own === 'documented' ? schema : own, ...(example && type === 'application/json' && { example }) }]),
+  );
 }
 
 /** OpenAPI wants every `{name}` of a path template declared as a required path parameter. */
@@ -78,7 +82,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
         ...(doc.description && { description: doc.description }),
         tags: [doc.tag],
         ...(doc.security && { security: SECURITY[doc.security] }),
-        ...(doc.requestBody && { requestBody: { required: true, content: content(doc.requestBody, other.request) } }),
+        ...(doc.requestBody && { requestBody: { required: true, content: content(doc.requestBody, other.request, doc.example) } }),
         responses,
       },
     };

@@ -96,6 +96,7 @@ documentRoute({
   description: `202 with { id, status: "queued" } and a Location header; poll GET /api/batch/{id}, read GET /api/batch/{id}/results, or subscribe to batchProgress(id) over graphql-ws on /graphql. The body is JSON as below, or a file: Content-Type text/csv (header row: address plus optional home columns in snake_case, e.g. area,rooms,floor,total_floors,renovation) or application/x-ndjson (one { "address", "home" } a line), with callback_url and chunk_size as query parameters. Up to ${formatBytes(MAX_BATCH_BODY_BYTES)} (413 PAYLOAD_TOO_LARGE); more items than the plan's maxBatchItems: 400 INVALID_PARAMETER on items.`,
   security: 'apiKey',
   requestBody: batchRequestJsonSchema(),
+  example: { items: [{ address: 'Chilonzor tumani, Qatortol MFY', home: { area: 65, rooms: 3, floor: 4, total_floors: 9 } }, { address: 'Юнусабад 8-й квартал' }] },
   responses: { 202: batchAcceptedResponseJsonSchema(), ...errors },
   tag: 'batch',
 });

@@ -3,7 +3,7 @@
  * contract of ARCHITECTURE.md section 2, translated into the `homeValuation` GraphQL operation.
  */
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import { homeRequestJsonSchema } from '../../schema/home-contract';
+import { homeRequestJsonSchema, SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor } from '../graph/executor';
@@ -44,8 +44,8 @@ export const homeRouteSchema = {
 
 const HOME_ROUTE_DESCRIPTION = 'A flat (property_type apartment, the default: floor and total_floors required) or a private house with its plot (property_type house: area is the floor area, land_area the plot in sotka, total_floors its storeys, 1 to 5). Estimate, calibrated interval, confidence, per-model estimates and anomaly data; for a house also land_price_per_sotka, anomaly.district_median_price_per_sotka and anomaly.land_share (null for a flat). Fields that do not apply to the property type are ignored with a warning. A house in a district with too few house listings to value honestly: 422 INSUFFICIENT_MARKET_DATA.';
 
-documentRoute({ method: 'post', path: '/api/predict/home', summary: 'Value a home (legacy contract, API key)', description: HOME_ROUTE_DESCRIPTION, security: 'apiKey', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
-documentRoute({ method: 'post', path: '/service/predict/home', summary: 'Value a home (bearer token from /service/auth/token)', description: HOME_ROUTE_DESCRIPTION, security: 'bearer', requestBody: homeRouteSchema.body, responses: homeRouteSchema.response, tag: 'valuation' });
+documentRoute({ method: 'post', path: '/api/predict/home', summary: 'Value a home (legacy contract, API key)', description: HOME_ROUTE_DESCRIPTION, security: 'apiKey', requestBody: homeRouteSchema.body, example: { ...SAMPLE_HOME_REQUEST }, responses: homeRouteSchema.response, tag: 'valuation' });
+documentRoute({ method: 'post', path: '/service/predict/home', summary: 'Value a home (bearer token from /service/auth/token)', description: HOME_ROUTE_DESCRIPTION, security: 'bearer', requestBody: homeRouteSchema.body, example: { ...SAMPLE_HOME_REQUEST }, responses: homeRouteSchema.response, tag: 'valuation' });
 
 export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler; bearer: preHandlerAsyncHookHandler }): void {
   const handler = async (request: import('fastify').FastifyRequest) => {

@@ -72,6 +72,7 @@ documentRoute({
   description: 'Nine subindexes, each 0–100 on an absolute scale, a composite, and the data behind them with coverage flags. With an address, it is geocoded first and the reply includes `geocoded`. Outside the city: 400 OUTSIDE_TASHKENT; an address that cannot be placed: 400 UNRESOLVABLE_ADDRESS with suggestions.',
   security: 'apiKey',
   requestBody: locationRouteSchema.body,
+  example: { lat: 41.2856, lon: 69.2034 },
   responses: locationRouteSchema.response,
   tag: 'location',
 });

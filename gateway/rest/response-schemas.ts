@@ -1,6 +1,7 @@
 /** JSON Schemas of REST replies: fastify serialises with them, and OpenAPI publishes them. */
 import { VEHICLE_BASES } from '../../models/vehicle/valuation';
 import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from '../../models/vehicle/vocabulary';
+import { ERROR_CATALOGUE } from '../../schema/errors';
 import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
 import { VALUED_VEHICLE_DESCRIPTIONS, VALUED_VEHICLE_DESCRIPTION, VEHICLE_BASIS_DESCRIPTION } from '../../schema/vehicle-contract';
 
@@ -133,7 +134,7 @@ export function errorResponseJsonSchema(): Record<string, unknown> {
       error: {
         type: 'object',
         required: ['code', 'message'],
-        properties: { code: string, message: string, field: string, suggestions: strings, request_id: string },
+        properties: { code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE), description: 'The error catalogue: each code has one HTTP status' }, message: string, field: string, suggestions: strings, request_id: string },
       },
     },
   };

@@ -4,7 +4,7 @@
  * Authentication, quotas, size limit and error format are the home route's.
  */
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
+import { SAMPLE_VEHICLE_REQUEST, vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
 import { parseVehicleRestBody, toVehicleRestResponse, VALUED_VEHICLE_SELECTION, type VehicleValuationView } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
 import { documentRoute } from '../ops/openapi';
@@ -39,6 +39,7 @@ documentRoute({
   description: "Estimate, calibrated interval, confidence, per-model estimates and anomaly data, as for homes, with what the estimate stands on (basis), the market level (market_level) and the vehicle as understood (vehicle: catalogue names and codes). Fields take avtoelon.uz's own words: the trim in the model name (\"Cobalt, 4 pozitsiya EVRO\"), the engine cell (\"1.5 (Benzin)\"), a paint condition in condition or paint. An optional name that is not recognised is ignored with a warning; a wrong type or range is 400 INVALID_PARAMETER. An unknown make, or a misspelt model: 400 UNKNOWN_VEHICLE with suggestions; a model of a known make that the catalogue does not list is valued on the make's level with a warning (vehicle.model null) where the model can; a make and model with too little market data to value honestly: 422 INSUFFICIENT_MARKET_DATA.",
   security: 'apiKey',
   requestBody: vehicleRouteSchema.body,
+  example: { ...SAMPLE_VEHICLE_REQUEST },
   responses: vehicleRouteSchema.response,
   tag: 'valuation',
 });

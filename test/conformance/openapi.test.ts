@@ -19,6 +19,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../models/paths';
+import { ERROR_CATALOGUE } from '../../schema/errors';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { checkDocumentedResponse, openApiAjv, publishedDocument, resolvePointer, selfContained } from '../support/openapi-responses';
 import { json, startTestStack, TEST_METRICS_TOKEN, type TestStack } from '../support/stack';
@@ -287,6 +288,48 @@ describe('the OpenAPI document', () => {
         if (item[method].security) expect([path, method, statuses.includes('4XX')]).toEqual([path, method, true]); // 401, 429
       }
     }
+  });
+});
+
+describe('what the document promises a client', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const operations = () => Object.entries(publishedDocument().paths as Record<string, Record<string, any>>).flatMap(([path, item]) => METHODS.filter((m) => m in item).map((method) => ({ path, method, operation: item[method] })));
+
+  test('every error response lists exactly the error catalogue, each code once', () => {
+    let errorSchemas = 0;
+    const visit = (schema: unknown): void => {
+      if (!isObject(schema)) return;
+      const error = (schema.properties as Json | undefined)?.error as Json | undefined;
+      const code = (error?.properties as Json | undefined)?.code as Json | undefined;
+      if (code) {
+        errorSchemas++;
+        expect([...(code.enum as string[])].sort()).toEqual(Object.keys(ERROR_CATALOGUE).sort());
+      }
+      for (const value of Object.values(schema)) if (typeof value === 'object') visit(value);
+    };
+    for (const { operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses as Json)) if (!status.startsWith('2')) visit(response);
+    }
+    expect(errorSchemas).toBeGreaterThan(10);
+  });
+
+  test('the example request of every operation with a JSON body succeeds as it is (what "Try it out" sends)', async () => {
+    const token = (await json(await stack.fetch('/service/auth/token', { method: 'POST', headers: { 'x-api-key': key } }))).access_token as string;
+    const sent: string[] = [];
+    for (const { path, method, operation } of operations()) {
+      const example = operation.requestBody?.content?.['application/json']?.example;
+      if (example === undefined) continue;
+      const security = JSON.stringify(operation.security ?? []);
+      const auth: Record<string, string> = security.includes('ApiKey') ? { 'x-api-key': key } : security.includes('BearerToken') ? { authorization: `Bearer ${token}` } : {};
+      const response = await stack.fetch(path, {
+        method: method.toUpperCase(),
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth },
+        body: JSON.stringify(example),
+      });
+      expect([path, response.status >= 200 && response.status < 300, (await response.text()).slice(0, 300)]).toEqual([path, true, expect.any(String)]);
+      sent.push(path);
+    }
+    expect(sent).toEqual(expect.arrayContaining(['/api/predict/home', '/service/predict/home', '/api/predict/vehicle', '/api/location/index', '/api/batch', '/mcp']));
   });
 });
 
