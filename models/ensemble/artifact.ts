@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { OnnxModel } from '../runtime/onnx-model';
-import type { IntervalCalibration } from './conformal';
+import type { IntervalCalibration } from '../intervals/serving';
 
 /** The parts of any kind's manifest the ensemble needs. */
 export interface EnsembleManifest {

@@ -1,12 +1,13 @@
 /**
  * Cross-fitting of a calibrated ensemble, for any kind of collateral: the members are fitted K-fold
- * so every training row gets out-of-fold predictions, from which the consensus weights, the
- * residual-scale model and the conformal intervals are learned; then the members are fitted on
- * every row. The kind supplies its rows, its feature module and its calibration group (district
- * for homes, make/model group for vehicles); the target is always a log price (per m² for homes).
+ * so every training row gets out-of-fold predictions, from which the consensus weights and the
+ * residual-scale model are learned and the residuals the intervals calibrate on are measured
+ * (models/intervals); then the members are fitted on every row. The kind supplies its rows, its
+ * feature module and its calibration group (district for homes, make/model group for vehicles);
+ * the target is always a log price (per m² for homes).
  */
-import { HistGradientBoostingRegressor, matrix, takeRows, type Matrix } from '../trainers';
-import { calibrateIntervals, combinedHalfWidth, conformityScore, intervalHalfWidth, pooledScale, type IntervalCalibration, type ScalePooling } from './conformal';
+import { matrix, type Matrix } from '../trainers';
+import { combinedHalfWidth, fitResidualScale, groupHalfWidth, type IntervalCalibration, type OutOfFoldResiduals } from '../intervals';
 import { accuracyClass, accuracyMetrics, type AccuracyMetrics } from './metrics';
 import type { AccuracyClass } from './confidence';
 import { learnWeights, type MemberSpec } from './weights';
@@ -67,7 +68,6 @@ export interface CrossFitConfig<Row, Encoding> {
   unitsOf(row: Row): number;
   /** A row counts half as much for every this many months it is older than the newest. */
   recencyHalfLifeMonths: number;
-  coverage: number;
   folds: number;
   seed: number;
   /**
@@ -79,14 +79,6 @@ export interface CrossFitConfig<Row, Encoding> {
    */
   maskedCopies?: { mask(row: Row): Row; weight: number };
 }
-
-/** Keeps log|residual| finite for a perfect prediction (0.5% in price). */
-export const SCALE_FLOOR = 0.005;
-/** The scale model: small, strongly regularised trees on log |residual|. */
-export const SCALE_MODEL = { learningRate: 0.05, maxIter: 150, maxLeafNodes: 8, minSamplesLeaf: 60, l2Regularization: 5, earlyStopping: false, randomState: 42 } as const;
-const createScaleModel = () => new HistGradientBoostingRegressor(SCALE_MODEL);
-/** Candidate poolings of σ(x), fixed before any result was seen: plain, halfway, fully normalised. */
-export const SCALE_POOLING_POWERS = [0, 0.5, 1] as const;
 
 export type CrossFit<Row> = ReturnType<typeof crossFit<Row, unknown>>;
 
@@ -124,7 +116,7 @@ export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFit
   if (config.maskedCopies) for (let i = originals; i < n; i++) weight[i] *= config.maskedCopies.weight;
   const oof = members.map(() => new Float64Array(n));
   /** How far past its fold's newest data each row's level was extrapolated (the allowance's months). */
-  const oofMonthsBeyond = new Float64Array(n);
+  const monthsBeyond = new Float64Array(n);
   // Features of each row as its own fold saw them (out-of-fold encodings): the scale model learns on these.
   const Xoof = matrix(new Float64Array(n * width), n, width);
   for (let k = 0; k < foldCount; k++) {
@@ -136,7 +128,7 @@ export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFit
     const Xhold = encode(holdIdx.map((i) => data.rows[i]), encoding);
     holdIdx.forEach((i, r) => {
       Xoof.data.set(Xhold.data.subarray(r * width, (r + 1) * width), i * width);
-      oofMonthsBeyond[i] = fitLevel.monthsBeyond(data.rows[i]);
+      monthsBeyond[i] = fitLevel.monthsBeyond(data.rows[i]);
     });
     members.forEach((spec, j) => {
       const p = spec.create().fit(Xfit, fitLevel.y, { sampleWeight: pick(weight, fitIdx) }).predict(Xhold);
@@ -150,34 +142,12 @@ export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFit
   const weights = learnWeights(oof.map((p) => pick(p, calibrating)), pick(data.y, calibrating), pick(weight, calibrating));
   const oofConsensus = new Float64Array(n);
   for (let i = 0; i < n; i++) for (let j = 0; j < members.length; j++) oofConsensus[i] += weights[j] * oof[j][i];
-  const absResiduals = oofConsensus.map((p, i) => Math.abs(p - data.y[i]));
-  // Normalised conformal: each residual divided by the scale a model expects for that row, the
-  // scale itself cross-fitted so no row's scale was learned from its own residual.
-  const scaleTarget = absResiduals.map((r) => Math.log(r + SCALE_FLOOR));
-  const sigmaOof = new Float64Array(n);
-  for (let k = 0; k < foldCount; k++) {
-    const fitIdx = calibrating.filter((i) => fold[i] !== k);
-    const holdIdx = range(n).filter((i) => fold[i] === k);
-    const model = createScaleModel().fit(takeRows(Xoof, fitIdx), pick(scaleTarget, fitIdx), { sampleWeight: pick(weight, fitIdx) });
-    model.predict(takeRows(Xoof, holdIdx)).forEach((v, r) => (sigmaOof[holdIdx[r]] = Math.exp(v)));
-  }
-  const scaleModel = createScaleModel().fit(takeRows(Xoof, calibrating), pick(scaleTarget, calibrating), { sampleWeight: pick(weight, calibrating) });
+  // Normalised conformal: each residual is divided by the scale a model expects for its row.
+  const abs = oofConsensus.map((p, i) => Math.abs(p - data.y[i]));
+  const scale = fitResidualScale(Xoof, abs, fold, foldCount, calibrating, weight);
   progress('scale model');
-  const center = weightedMedian(pick(sigmaOof, calibrating), pick(weight, calibrating));
-  const groups = data.rows.map(config.groupOf);
-  /**
-   * The calibrated intervals for one pooling power of σ(x); cheap, so several powers can be compared
-   * on one fit. `allowance` (log, per row) is the drift allowance serving would add for each row's
-   * oofMonthsBeyond: scores net of it (conformityScore), so the interval served is the one measured.
-   */
-  const poolingOf = (power: number): ScalePooling => ({ power, center });
-  const intervals = (power: number, allowance?: ArrayLike<number>) => {
-    const pooling = poolingOf(power);
-    const calibration = calibrateIntervals(
-      calibrating.map((i) => conformityScore(absResiduals[i], pooledScale(sigmaOof[i], pooling), allowance?.[i])), calibrating.map((i) => groups[i]),
-      config.coverage, undefined, undefined, calibrating.map((i) => weight[i]),
-    );
-    return { pooling, calibration, scale: (sigma: Float64Array) => sigma.map((v) => pooledScale(v, pooling)) };
+  const residuals: OutOfFoldResiduals = {
+    abs, sigma: scale.sigmaOof, center: scale.center, weight, group: data.rows.map(config.groupOf), source: data.source, calibrating, monthsBeyond, originals,
   };
 
   const final = levelled(range(n));
@@ -195,9 +165,9 @@ export function crossFit<Row, Encoding>(original: Dataset<Row>, config: CrossFit
     const per = models.map((m) => m.predict(Xp).map((v, i) => v + levels[i]));
     const consensus = new Float64Array(rows.length);
     for (let i = 0; i < rows.length; i++) for (let j = 0; j < per.length; j++) consensus[i] += weights[j] * per[j][i];
-    return { consensus, members: per, scale: scaleModel.predict(Xp).map(Math.exp) };
+    return { consensus, members: per, scale: scale.model.predict(Xp).map(Math.exp) };
   };
-  return { data, originals, poolingOf, intervals, weights, oof, oofConsensus, oofMonthsBeyond, sigmaOof, scaleModel, models, encoding, level: final.level, predict };
+  return { data, originals, weights, oof, oofConsensus, residuals, scaleModel: scale.model, models, encoding, level: final.level, predict };
 }
 
 /** The rows followed by a masked copy of each (same target, price and source). */
@@ -243,7 +213,7 @@ export function evaluate<Row>(
   const high = new Float64Array(n);
   const groupOfRow = data.rows.map(config.groupOf);
   for (let i = 0; i < n; i++) {
-    const q = combinedHalfWidth(intervalHalfWidth(calibration, groupOfRow[i], 0) * pred.scale[i], pred.allowance?.[i]);
+    const q = combinedHalfWidth(groupHalfWidth(calibration, groupOfRow[i], 0) * pred.scale[i], pred.allowance?.[i]);
     estimate[i] = Math.exp(pred.consensus[i]) * config.unitsOf(data.rows[i]);
     low[i] = estimate[i] * Math.exp(-q);
     high[i] = estimate[i] * Math.exp(q);
@@ -326,14 +296,6 @@ function shuffle(values: number[], seed: number): number[] {
     [values[i], values[j]] = [values[j], values[i]];
   }
   return values;
-}
-
-function weightedMedian(values: Float64Array, weights: Float64Array): number {
-  const order = range(values.length).sort((a, b) => values[a] - values[b]);
-  const half = weights.reduce((s, w) => s + w, 0) / 2;
-  let cumulative = 0;
-  for (const i of order) if ((cumulative += weights[i]) >= half) return values[i];
-  return values[order[order.length - 1]];
 }
 
 function range(n: number): number[] {

@@ -2,7 +2,7 @@
  * From the members' log predictions for one request to the estimate, each member's estimate, their
  * disagreement and the calibrated interval: the arithmetic every kind's runtime shares.
  */
-import { combinedHalfWidth, intervalHalfWidth, pooledScale, type IntervalCalibration } from './conformal';
+import { calibratedHalfWidth, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 
 export interface EnsembleEstimate {
   /** Unrounded consensus estimate in USD. */
@@ -16,6 +16,8 @@ export interface EnsembleEstimate {
   /** Log half-width of the interval, and what it would be without the allowance. */
   halfWidth: number;
   calibratedHalfWidth: number;
+  /** How much wider the allowance makes the interval (relative; 0 without one). */
+  widening: number;
 }
 
 /**
@@ -34,17 +36,9 @@ export function ensembleEstimate(
   // Disagreement among the members that carry weight: a zero-weight member is reported, not trusted.
   const weighted = memberEstimates.filter((_, j) => weights[j] > 0);
   const modelSpread = weighted.length > 1 ? (Math.max(...weighted) - Math.min(...weighted)) / estimate : 0;
-  const calibrated = intervalHalfWidth(calibration, group, outOfDistributionFlags) * pooledScale(sigma, calibration.scale?.pooling);
-  const q = combinedHalfWidth(calibrated, allowance);
-  return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q), halfWidth: q, calibratedHalfWidth: calibrated };
-}
-
-/**
- * How much wider (relative: 0.05 = 5%) an interval of log half-width `halfWidth` is than the same
- * valuation within the data (`calibratedHalfWidth`): high − low = 2·estimate·sinh(q). 0 without an allowance.
- */
-export function intervalWidening(halfWidth: number, calibratedHalfWidth: number, allowance: number): number {
-  return allowance > 0 ? round3(Math.sinh(halfWidth) / Math.sinh(calibratedHalfWidth) - 1) : 0;
+  const calibrated = calibratedHalfWidth(calibration, group, outOfDistributionFlags, sigma);
+  const { halfWidth: q, widening } = withDriftAllowance(calibrated, allowance);
+  return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q), halfWidth: q, calibratedHalfWidth: calibrated, widening };
 }
 
 /** The weighted consensus of the members' log predictions. */

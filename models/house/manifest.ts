@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
 import * as versions from '../ensemble/versions';
-import type { IntervalCalibration } from '../ensemble/conformal';
+import type { IntervalCalibration } from '../intervals/serving';
 import type { AccuracyClass, ConfidenceWidths } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { DistrictMarket } from '../residential/market';

@@ -5,9 +5,10 @@
  */
 import { LoadedEnsemble } from '../ensemble/artifact';
 import { confidence } from '../ensemble/confidence';
-import { consensusOf, ensembleEstimate, intervalWidening, round3, roundTo } from '../ensemble/estimate';
+import { consensusOf, ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { randomWalkAllowance } from '../intervals/serving';
 import { versionSummary } from '../ensemble/summary';
-import { driftAllowance, logLevelAt, monthsBeyondData } from '../residential/market-index';
+import { logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
 import { DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import { encodeHouseFeatures, HOUSE_FEATURE_COUNT, HOUSE_FEATURE_NAMES, type HouseFeatureSource } from './features';
@@ -90,14 +91,15 @@ export class HouseModelSet implements HouseRuntime {
     const index = manifest.marketIndex;
     const period = valuationDate.slice(0, 7);
     const logLevel = logLevelAt(index, request.district, null, period);
-    const allowance = driftAllowance(index, period);
+    const dataAgeMonths = monthsBeyondData(index, period);
+    const allowance = randomWalkAllowance(index, dataAgeMonths);
     const district = manifest.market[request.district];
     const before: string[] = [];
     if (district.n < THIN_DISTRICT_HOUSES) before.push('THIN_DISTRICT_DATA');
     if (request.area < district.areaP01 || request.area > district.areaP99) before.push('AREA_OUTSIDE_DISTRICT_RANGE');
     if (request.landAreaSotka === null) before.push('PLOT_NOT_GIVEN');
     const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION.has(f)).length;
-    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, halfWidth, calibratedHalfWidth } = ensembleEstimate(
+    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, widening } = ensembleEstimate(
       memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, manifest.intervals, houseCalibrationGroup(request), oodCount, sigma, allowance,
     );
     const estimate = roundTo(rawEstimate, 100);
@@ -128,9 +130,9 @@ export class HouseModelSet implements HouseRuntime {
       marketLevel: {
         valuationDate,
         newestDataPeriod: index.newestPeriod,
-        dataAgeMonths: monthsBeyondData(index, period),
+        dataAgeMonths,
         indexRatio: round3(Math.exp(logLevel)),
-        intervalWidening: intervalWidening(halfWidth, calibratedHalfWidth, allowance),
+        intervalWidening: widening,
       },
       modelVersion: manifest.version,
     };

@@ -13,14 +13,15 @@
  * - the served model is refitted on every house.
  */
 import { dataSnapshot, ingestListings, type ListingRecord } from '../ingest';
-import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, SCALE_FLOOR, type CrossFit, type CrossFitConfig, type Dataset } from '../ensemble/cross-fit';
-import { districtReport, leaveOneSourceOut, metricsBy, segmentOf, selectPooling, type EvaluationReport } from '../ensemble/source-views';
+import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset } from '../ensemble/cross-fit';
+import { districtReport, leaveOneSourceOut, metricsBy, segmentOf, type EvaluationReport } from '../ensemble/source-views';
+import { calibrateIntervals, MIN_GROUP_ROWS, randomWalkAllowance, SCALE_POOLING_POWERS, type IntervalMethod } from '../intervals';
 import { median, quantile } from '../ensemble/metrics';
 import { DEFAULT_CONFIDENCE_WIDTHS, type AccuracyClass } from '../ensemble/confidence';
 import { periodIndex } from '../ensemble/encoding';
 import type { MemberSpec } from '../ensemble/weights';
 import type { HistGradientBoostingRegressor } from '../trainers';
-import { fitMarketIndex, logLevelAt, monthsBeyondData, driftAllowance, allowanceForMonths, type MarketIndex } from '../residential/market-index';
+import { fitMarketIndex, logLevelAt, monthsBeyondData, type MarketIndex } from '../residential/market-index';
 import { marketReference } from '../residential/market';
 import { FORWARD_TEST_SOURCE, RECENCY_HALF_LIFE_MONTHS, SOURCE_GROUPS, TRAINING_SOURCES, toDataset } from '../residential/train';
 import { DISTRICT_IDS, type DistrictId } from '../vocabulary/codes';
@@ -36,8 +37,6 @@ const HOUSE_SOURCE_GROUPS: Record<string, string> = {
   uybor_2026: 'uybor 2026-07',
 };
 const COVERAGE = 0.9;
-/** Fewer calibration rows than this: a group takes its segment's quantile (with plot / without plot). */
-const MIN_CALIBRATION_ROWS = 40;
 /** A district with fewer training houses than this is refused: too few to say what a house there is worth. */
 export const MIN_HOUSE_LISTINGS = 15;
 /** Each house is also fitted without its plot (CrossFitConfig.maskedCopies), at half its weight, as flats are fitted without their optional fields. */
@@ -48,7 +47,26 @@ const MIN_SOTKA_MEDIAN_ROWS = 5;
 
 type Row = HouseFeatureSource & { source: string };
 
-const SOURCE_VIEWS = { minCalibrationRows: MIN_CALIBRATION_ROWS, districts: DISTRICT_IDS };
+/**
+ * The leave-one-source-out view the pooling power is chosen on and the report scores. Its groups
+ * take their segment's quantile below 40 rows, the served calibration's below MIN_GROUP_ROWS (60):
+ * so version 2026.11.3 was trained; aligning them would change the house model.
+ */
+const SOURCE_VIEW = { minGroupRows: 40 };
+
+/**
+ * The houses' interval method (models/intervals): as the flats', with plot segments for segments,
+ * and past the newest data the flats' market index's random walk (the houses have no index of their own).
+ */
+const INTERVALS: IntervalMethod<Row> = {
+  coverage: COVERAGE,
+  residuals: { rows: 'houses', heldOut: 'source', copies: 'copies without the plot' },
+  groups: { of: houseCalibrationGroup, name: 'plot segment', values: 'with or without the plot', within: 'district' },
+  minGroupRows: MIN_GROUP_ROWS,
+  recencyHalfLifeMonths: RECENCY_HALF_LIFE_MONTHS,
+  pooling: { candidates: SCALE_POOLING_POWERS, view: SOURCE_VIEW },
+  drift: { rule: 'random walk', index: "the flats' market index" },
+};
 
 /** The cross-fit of house rows whose targets are levelled by a flat index fitted beforehand (the level model ignores the house rows). */
 function crossFitConfig(index: MarketIndex, flatDistrictLevel: Record<string, number>, seed: number, members: readonly MemberSpec[]): CrossFitConfig<Row, HouseEncoding> {
@@ -58,7 +76,7 @@ function crossFitConfig(index: MarketIndex, flatDistrictLevel: Record<string, nu
       fit: (rows, y) => fitHouseEncoding(rows, y, flatDistrictLevel),
     },
     members,
-    groupOf: houseCalibrationGroup,
+    groupOf: INTERVALS.groups.of,
     foldOf: (row) => row.source,
     level: {
       fit: () => index,
@@ -67,8 +85,7 @@ function crossFitConfig(index: MarketIndex, flatDistrictLevel: Record<string, nu
     },
     monthOf: (row) => periodIndex(row.period),
     unitsOf: (row) => row.area,
-    recencyHalfLifeMonths: RECENCY_HALF_LIFE_MONTHS,
-    coverage: COVERAGE,
+    recencyHalfLifeMonths: INTERVALS.recencyHalfLifeMonths,
     folds: 0,
     seed,
     maskedCopies: { mask: withoutPlot, weight: WITHOUT_PLOT_WEIGHT },
@@ -117,12 +134,10 @@ export function trainHouses(options: { seed?: number; members?: readonly MemberS
   const before = subset(data, (i) => data.rows[i].source !== newestHouses);
   const headlineConfig = crossFitConfig(levelsBefore.index, levelsBefore.flatDistrictLevel, seed, members);
   const headlineFit = crossFit(before, headlineConfig, (s) => progress(`forward: ${s}`));
-  const headlineAllowance = allowanceOf(headlineFit, levelsBefore.index);
-  const headlinePooling = selectPooling(headlineFit, headlineConfig, headlineAllowance, SOURCE_VIEWS);
-  const headlineIntervals = headlineFit.intervals(headlinePooling.chosen, headlineAllowance);
+  const headlineIntervals = calibrateIntervals(INTERVALS, headlineFit.residuals, { scaleColumn: HOUSE_SCALE_COLUMN, index: levelsBefore.index });
   const score = (rows: Row[]) => {
     const pred = headlineFit.predict(rows);
-    const allowance = Float64Array.from(rows, (r) => driftAllowance(levelsBefore.index, r.period));
+    const allowance = Float64Array.from(rows, (r) => randomWalkAllowance(levelsBefore.index, monthsBeyondData(levelsBefore.index, r.period)));
     return evaluate({ ...forward, rows }, { consensus: pred.consensus, scale: headlineIntervals.scale(pred.scale), allowance }, headlineIntervals.calibration, headlineConfig, DISTRICT_IDS);
   };
   const headlineResult = score(forward.rows);
@@ -139,11 +154,10 @@ export function trainHouses(options: { seed?: number; members?: readonly MemberS
   const levels = flatLevels(flats);
   const config = crossFitConfig(levels.index, levels.flatDistrictLevel, seed, members);
   const all = crossFit(data, config, (s) => progress(`leave-one-source-out: ${s}`));
-  const allowance = allowanceOf(all, levels.index);
-  const pooling = selectPooling(all, config, allowance, SOURCE_VIEWS);
-  const served = all.intervals(pooling.chosen, allowance);
-  const { report: loso, heldOut } = leaveOneSourceOut(all, config, pooling.chosen, allowance, {
-    ...SOURCE_VIEWS,
+  const served = calibrateIntervals(INTERVALS, all.residuals, { scaleColumn: HOUSE_SCALE_COLUMN, index: levels.index });
+  const { report: loso, heldOut } = leaveOneSourceOut(all, config, served, {
+    ...SOURCE_VIEW,
+    districts: DISTRICT_IDS,
     protocol: 'Leave one source out: each source\'s houses predicted by a model fitted on the other sources\' houses, their level from the flats\' market index; intervals calibrated on the other sources\' residuals. "Without plot" rows are each house again with its plot removed.',
   });
   const withPlot = subset(before, (i) => before.rows[i].landAreaSotka !== null);
@@ -159,6 +173,8 @@ export function trainHouses(options: { seed?: number; members?: readonly MemberS
   const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, loso.districts[id]?.accuracyClass ?? 'low']));
   const landShares = landSharesOf(all, data);
   const heldOutWidths = widthRange(heldOut);
+  // House manifests record the chosen power (scale.pooling), not every candidate's coverage.
+  const { selection: _, ...intervals } = served.manifest;
   return {
     manifest: {
       kind: 'house',
@@ -169,11 +185,7 @@ export function trainHouses(options: { seed?: number; members?: readonly MemberS
       features: { names: [...HOUSE_FEATURE_NAMES], encoding: all.encoding as HouseEncoding },
       onnx: { file: HOUSE_ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), HOUSE_SCALE_COLUMN] },
       members: members.map((spec, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
-      intervals: {
-        ...served.calibration,
-        method: `normalised split conformal on leave-one-source-out residuals of the houses as listed and of their copies without the plot: |log residual| divided by a residual-scale model pooled toward its median with power ${pooling.chosen} (chosen leaving one source out), weighted quantile per plot segment (with / without plot) and per segment and district with at least ${MIN_CALIBRATION_ROWS} rows; past the newest data, widened in quadrature by the flat index's volatility`,
-        scale: { column: HOUSE_SCALE_COLUMN, floor: SCALE_FLOOR, pooling: served.pooling },
-      },
+      intervals,
       marketIndex: levels.index,
       market,
       minListings: MIN_HOUSE_LISTINGS,
@@ -195,11 +207,6 @@ function widthRange(rows: readonly { predicted: number; low: number; high: numbe
   const widths = rows.map((r) => (r.high - r.low) / r.predicted);
   const r2 = (x: number) => Math.round(x * 100) / 100;
   return { full: r2(quantile(widths, 0.1)), none: r2(quantile(widths, 0.9)) };
-}
-
-/** The drift allowance each out-of-fold row carries for how far past the index's newest data it was valued. */
-function allowanceOf(fit: CrossFit<Row>, index: MarketIndex): Float64Array {
-  return fit.oofMonthsBeyond.map((months) => allowanceForMonths(index, months));
 }
 
 /**

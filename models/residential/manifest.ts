@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
 import * as versions from '../ensemble/versions';
-import type { IntervalCalibration } from '../ensemble/conformal';
+import type { IntervalCalibration } from '../intervals/serving';
 import type { FeatureEncoding } from './features';
 import type { MarketReference } from './market';
 import type { MarketIndex } from './market-index';

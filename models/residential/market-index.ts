@@ -256,16 +256,6 @@ export function monthsBeyondData(index: MarketIndex, period: string): number {
   return monthsPast(index.newestPeriod, period);
 }
 
-/** The widening of the interval's log half-width for a date past the newest data. */
-export function driftAllowance(index: MarketIndex, period: string): number {
-  return allowanceForMonths(index, monthsBeyondData(index, period));
-}
-
-/** The widening for a valuation this many months past the newest data. */
-export function allowanceForMonths(index: MarketIndex, months: number): number {
-  return index.allowanceZ * index.volatilityPerMonth * Math.sqrt(months);
-}
-
 function nearestPeriod(periods: readonly string[], period: string): string {
   const t = periodIndex(period);
   return periods.reduce((best, p) => (Math.abs(periodIndex(p) - t) < Math.abs(periodIndex(best) - t) ? p : best));

@@ -7,10 +7,11 @@ import { LoadedEnsemble } from '../ensemble/artifact';
 import { confidence } from '../ensemble/confidence';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
 import { versionSummary } from '../ensemble/summary';
-import { ensembleEstimate, intervalWidening, round3, roundTo } from '../ensemble/estimate';
+import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { randomWalkAllowance } from '../intervals/serving';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
-import { driftAllowance, indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
+import { indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
 import type { ApartmentRequest } from './request';
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
 import type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary } from './valuation';
@@ -53,14 +54,14 @@ export class ResidentialModelSet {
     const index = this.manifest.marketIndex;
     const period = valuationDate.slice(0, 7);
     const logLevel = logLevelAt(index, request.district, request.market, period);
-    const allowance = driftAllowance(index, period);
+    const dataAgeMonths = monthsBeyondData(index, period);
     return {
       valuationDate,
       newestDataPeriod: index.newestPeriod,
-      dataAgeMonths: monthsBeyondData(index, period),
+      dataAgeMonths,
       indexRatio: round3(Math.exp(logLevel)),
       logLevel,
-      allowance,
+      allowance: randomWalkAllowance(index, dataAgeMonths),
     };
   }
 
@@ -70,7 +71,7 @@ export class ResidentialModelSet {
     const { logLevel, allowance, ...marketLevel } = this.marketLevel(request, valuationDate);
     const before = inputFlags(request, manifest.market);
     const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
-    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, halfWidth, calibratedHalfWidth } = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
+    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, widening } = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 
@@ -99,7 +100,7 @@ export class ResidentialModelSet {
         modelSpread: round3(modelSpread),
         flags,
       },
-      marketLevel: { ...marketLevel, intervalWidening: intervalWidening(halfWidth, calibratedHalfWidth, allowance) },
+      marketLevel: { ...marketLevel, intervalWidening: widening },
       modelVersion: manifest.version,
     };
   }

@@ -21,8 +21,9 @@
  */
 import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
-import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, rowsAt, subset, SCALE_FLOOR, SCALE_POOLING_POWERS, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
-import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf, selectPooling } from '../ensemble/source-views';
+import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
+import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf } from '../ensemble/source-views';
+import { calibrateIntervals, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
 import { accuracyClass, accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import { accuracyByConfidence, type AccuracyClass } from '../ensemble/confidence';
@@ -31,7 +32,7 @@ import { BASELINE, MEMBERS } from './ensemble';
 import { periodIndex } from '../ensemble/encoding';
 import { encodeFeatures, fitEncoding, FEATURE_GROUPS, FEATURE_NAMES, type FeatureEncoding, type FeatureSource } from './features';
 import { marketReference } from './market';
-import { allowanceForMonths, driftAllowance, fitMarketIndex, logLevelAt, monthsBeyondData, withScrapeVariance, type MarketIndex } from './market-index';
+import { fitMarketIndex, logLevelAt, monthsBeyondData, withScrapeVariance, type MarketIndex } from './market-index';
 import { calibrationGroup } from './runtime';
 import { loadGazetteer } from '../location/geocode';
 import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
@@ -65,6 +66,8 @@ const COVERAGE = 0.9;
 const IN_DISTRIBUTION_FOLDS = 5;
 /** A segment or segment-district group gets its own interval quantile with at least this many calibration rows. */
 const MIN_CALIBRATION_ROWS = 60;
+/** The leave-one-source-out view: the pooling power is chosen on it and the report scores it. */
+const SOURCE_VIEW = { notScored: OLDEST_SOURCE_GROUP, minGroupRows: MIN_CALIBRATION_ROWS };
 /** What banks and other sites often send: the core fields and the market, nothing optional. */
 const coreFieldsOnly = <R extends FeatureSource>(r: R): R => ({ ...r, renovation: null, buildingType: null, mahallaId: null, lat: null, lon: null, furniture: null, bathroom: null, seller: null });
 /** Optional fields a bank or another site often lacks; the forward test is repeated without them. */
@@ -81,10 +84,23 @@ const MASKED_VIEWS: { name: string; mask: (r: FeatureSource) => FeatureSource }[
  */
 export const MASKED_COPY_WEIGHT = 0.5;
 
-const SOURCE_VIEWS = { notScored: OLDEST_SOURCE_GROUP, minCalibrationRows: MIN_CALIBRATION_ROWS, districts: DISTRICT_IDS };
-
 /** A training row: the features' source plus its source group (the fold it is left out in). */
 type Row = FeatureSource & { source: string };
+
+/**
+ * The flats' interval method (models/intervals): calibrated on leave-one-source-out residuals, per
+ * segment within district, σ(x) pooled by a power chosen on that same view, and past the newest
+ * data the market index's random walk.
+ */
+const INTERVALS: IntervalMethod<Row> = {
+  coverage: COVERAGE,
+  residuals: { rows: 'listings', heldOut: 'source', copies: 'core-fields-only copies', notCalibrating: { source: OLDEST_SOURCE_GROUP, why: 'its level would be extrapolated backwards' } },
+  groups: { of: calibrationGroup, name: 'segment', values: 'new build, resale or unknown, apart when only the basic fields are given', within: 'district' },
+  minGroupRows: MIN_CALIBRATION_ROWS,
+  recencyHalfLifeMonths: RECENCY_HALF_LIFE_MONTHS,
+  pooling: { candidates: SCALE_POOLING_POWERS, view: SOURCE_VIEW },
+  drift: { rule: 'random walk', index: 'the market index net of scrape offsets' },
+};
 
 const FEATURES = {
   names: FEATURE_NAMES, groups: FEATURE_GROUPS, encode: encodeFeatures,
@@ -104,14 +120,13 @@ const MARKET_LEVEL = {
 const crossFitConfig = (members: readonly MemberSpec[], seed: number): CrossFitConfig<Row, FeatureEncoding> => ({
   features: FEATURES,
   members,
-  groupOf: calibrationGroup,
+  groupOf: INTERVALS.groups.of,
   foldOf: (row) => row.source,
   calibratesOn: (row) => row.source !== OLDEST_SOURCE_GROUP,
   level: MARKET_LEVEL as CrossFitConfig<Row, FeatureEncoding>['level'],
   monthOf: (row) => periodIndex(row.period),
   unitsOf: (row) => row.area,
-  recencyHalfLifeMonths: RECENCY_HALF_LIFE_MONTHS,
-  coverage: COVERAGE,
+  recencyHalfLifeMonths: INTERVALS.recencyHalfLifeMonths,
   folds: 0,
   seed,
   maskedCopies: { mask: coreFieldsOnly, weight: MASKED_COPY_WEIGHT },
@@ -161,12 +176,11 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const newestGroup = SOURCE_GROUPS[FORWARD_TEST_SOURCE];
   const before = subset(data, (i) => data.rows[i].source !== newestGroup);
   const headlineFit = crossFit(before, config, (s) => progress(`forward: ${s}`));
-  const { index: headlineIndex, allowance: headlineAllowance } = indexOf(headlineFit, before);
-  const headlinePooling = selectPooling(headlineFit, config, headlineAllowance, SOURCE_VIEWS);
-  const headlineIntervals = headlineFit.intervals(headlinePooling.chosen, headlineAllowance);
-  const scoreForward = (fit: CrossFit<Row>, intervals: ReturnType<CrossFit<Row>['intervals']>, rows: Row[]) => {
+  const headlineIndex = indexOf(headlineFit, before);
+  const headlineIntervals = calibrateIntervals(INTERVALS, headlineFit.residuals, { scaleColumn: SCALE_COLUMN, index: headlineIndex });
+  const scoreForward = (fit: CrossFit<Row>, intervals: CalibratedIntervals<Row>, rows: Row[]) => {
     const pred = fit.predict(rows);
-    const allowance = Float64Array.from(rows, (r) => driftAllowance(headlineIndex, r.period));
+    const allowance = Float64Array.from(rows, (r) => randomWalkAllowance(headlineIndex, monthsBeyondData(headlineIndex, r.period)));
     return evaluate({ ...forward, rows }, { consensus: pred.consensus, scale: intervals.scale(pred.scale), allowance }, intervals.calibration, config, DISTRICT_IDS);
   };
   const headlineResult = scoreForward(headlineFit, headlineIntervals, forward.rows);
@@ -179,10 +193,9 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
 
   // Leave-one-source-out over every source; the same fit is the served model (refitted on every row).
   const all = crossFit(data, config, (s) => progress(`leave-one-source-out: ${s}`));
-  const { index: marketIndex, allowance } = indexOf(all, data);
-  const pooling = selectPooling(all, config, allowance, SOURCE_VIEWS);
-  const servedIntervals = all.intervals(pooling.chosen, allowance);
-  const { report: loso, heldOut: losoRows } = leaveOneSourceOut(all, config, pooling.chosen, allowance, { ...SOURCE_VIEWS, protocol: `Leave one source out: each source (one site's scrape of one season) predicted by a model fitted on the others, its market level read from an index that never saw it; intervals calibrated on the other sources' residuals. Overall, district and segment figures leave out ${OLDEST_SOURCE_GROUP}, whose level would be extrapolated backwards (shown by source only).` });
+  const marketIndex = indexOf(all, data);
+  const servedIntervals = calibrateIntervals(INTERVALS, all.residuals, { scaleColumn: SCALE_COLUMN, index: marketIndex });
+  const { report: loso, heldOut: losoRows } = leaveOneSourceOut(all, config, servedIntervals, { ...SOURCE_VIEW, districts: DISTRICT_IDS, protocol: `Leave one source out: each source (one site's scrape of one season) predicted by a model fitted on the others, its market level read from an index that never saw it; intervals calibrated on the other sources' residuals. Overall, district and segment figures leave out ${OLDEST_SOURCE_GROUP}, whose level would be extrapolated backwards (shown by source only).` });
 
   // The baseline: one gradient-boosting model, same features, same views.
   const baselineConfig = crossFitConfig([BASELINE], options.seed ?? 42);
@@ -215,12 +228,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       features: { names: [...FEATURE_NAMES], encoding: all.encoding },
       onnx: { file: ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), SCALE_COLUMN] },
       members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
-      intervals: {
-        ...servedIntervals.calibration,
-        method: `normalised split conformal on leave-one-source-out residuals (each listing scored by a model that saw neither its source nor, for the newest snapshot, its months), of the listings as listed and of their core-fields-only copies: |log residual| divided by a residual-scale model (GBDT on log |residual|) pooled toward its median with power ${pooling.chosen}, weighted quantile per segment (new build, resale, unknown) and per segment and district with at least ${MIN_CALIBRATION_ROWS} rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months); past the newest data, widened in quadrature by z·(index volatility)·√months`,
-        scale: { column: SCALE_COLUMN, floor: SCALE_FLOOR, pooling: servedIntervals.pooling },
-        selection: pooling,
-      },
+      intervals: servedIntervals.manifest,
       market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
       marketIndex,
       evaluation,
@@ -263,13 +271,9 @@ function confidenceRule(rows: GroupedEvaluation['rows'], districtAccuracy: Recor
   };
 }
 
-/**
- * A fit's market index with its volatility net of scrape offsets, and the drift allowance each
- * out-of-fold row carries for how far its fold extrapolated the level (what serving would add).
- */
-function indexOf(fit: CrossFit<Row>, data: Dataset<Row>): { index: MarketIndex; allowance: Float64Array } {
-  const index = withScrapeVariance(fit.level as MarketIndex, scrapeVariance(fit, data));
-  return { index, allowance: fit.oofMonthsBeyond.map((months) => allowanceForMonths(index, months)) };
+/** A fit's market index with its volatility net of scrape offsets (the drift allowance's random walk). */
+function indexOf(fit: CrossFit<Row>, data: Dataset<Row>): MarketIndex {
+  return withScrapeVariance(fit.level as MarketIndex, scrapeVariance(fit, data));
 }
 
 /**

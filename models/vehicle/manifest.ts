@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
-import type { IntervalCalibration } from '../ensemble/conformal';
+import type { ForwardSplitDrift, IntervalCalibration, MeasuredDrift } from '../intervals/serving';
 import type { AccuracyClass, ConfidenceLevelAccuracy, ConfidenceWidths } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import * as versions from '../ensemble/versions';
@@ -13,7 +13,6 @@ import type { DataSnapshot } from '../ingest';
 import type { VehicleIngestReport } from './ingest';
 import type { VehicleEncoding } from './features';
 import type { VehicleMarketReference } from './market';
-import type { DriftAllowance, ForwardSplitDrift } from './drift';
 import type { VehicleMarketIndex } from './market-index';
 
 export const VEHICLE_DIR = join(ARTIFACTS_DIR, 'vehicle');
@@ -58,7 +57,7 @@ export interface VehicleManifest {
   /** The market index the training rows were levelled by (the `vehicleMarketIndex` query). */
   marketIndex: VehicleMarketIndex;
   /** How much the interval widens per month past the newest data. */
-  drift: DriftAllowance;
+  drift: MeasuredDrift;
   /** Intervals of valuations on the make's level (model not held) and on the segment's (make too thin). */
   bases: { make: VehicleBasisCalibration; segment: VehicleBasisCalibration; minMakeListings: number };
   market: VehicleMarketReference;

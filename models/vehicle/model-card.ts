@@ -6,7 +6,7 @@
  * computed there, none is typed in.
  *
  * What a valuation past the newest data gets (the drift allowance, the market level, the bases) is
- * computed with the runtime's own functions (drift.ts, market-index.ts, conformal.ts), so the card
+ * computed with the runtime's own functions (models/intervals, market-index.ts), so the card
  * says what the service does.
  *
  * Deterministic: the same artifact and data files give byte-identical output (no clock is read;
@@ -19,12 +19,11 @@ import { productionYearEntries, productionYears } from './vocabulary/production-
 import { ingestVehicles, VEHICLE_CORRECTIONS, VEHICLE_DROP_REASONS, VEHICLE_SOURCE_FILES, type VehicleIngestResult, type VehicleRecord } from './ingest';
 import { vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_MONOTONIC_CONSTRAINTS } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleEvaluationReport, type VehicleManifest } from './manifest';
-import { driftAllowance, MIN_LEVEL_ROWS } from './drift';
 import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS, type VehicleSegment } from './market-index';
 import { VEHICLE_OUT_OF_DISTRIBUTION_FLAGS } from './runtime';
 import type { TrainedVehicleVersion } from './train';
 import { CONFIDENCE_LEVELS, type AccuracyClass, type ConfidenceLevel } from '../ensemble/confidence';
-import { combinedHalfWidth } from '../ensemble/conformal';
+import { combinedHalfWidth, linearAllowance, MIN_LEVEL_ROWS } from '../intervals';
 import { periodIndex } from '../ensemble/encoding';
 import { median, quantile, wilsonBounds, type AccuracyMetrics } from '../ensemble/metrics';
 import { groupBy } from '../ingest/outliers';
@@ -585,7 +584,7 @@ function basisCoverage(m: VehicleManifest): BasisCoverage {
 // ───────────────────────────── past the newest data: what the runtime does ─────────────────────────────
 
 
-/** The allowance per month a confidence level gets (drift.ts: its own where measured, else the overall one). */
+/** The allowance per month a confidence level gets (linearAllowance: its own where measured, else the overall one). */
 function perMonthOf(m: VehicleManifest, level: ConfidenceLevel): { perMonth: number; own: boolean; rows: number | null } {
   const own = m.drift.byLevel[level];
   return own ? { perMonth: own.perMonth, own: true, rows: own.rows } : { perMonth: m.drift.perMonth, own: false, rows: null };
@@ -598,7 +597,7 @@ function typicalHalfWidth(ctx: Context): number {
 
 /** A valuation `months` past the newest data at `level`, with a calibrated half-width `calibrated`: as runtime.ts assesses it. */
 function pastTheData(m: VehicleManifest, months: number, level: ConfidenceLevel, calibrated: number): { allowance: number; halfWidth: number; widening: number } {
-  const allowance = driftAllowance(m.drift, months, level);
+  const allowance = linearAllowance(m.drift, months, level);
   const halfWidth = combinedHalfWidth(calibrated, allowance);
   return { allowance, halfWidth, widening: allowance > 0 ? Math.round((Math.sinh(halfWidth) / Math.sinh(calibrated) - 1) * 1000) / 1000 : 0 };
 }
@@ -723,7 +722,7 @@ function summary(ctx: Context): string {
   const ownRate = hf.drift.perMonth >= m.drift.perMonth;
   const outOfSample = [...ctx.forward].reverse().filter((f) => f.outOfSample);
   const faster = older && older.drift.perMonth > 0 ? hf.drift.perMonth / older.drift.perMonth : null;
-  const today = CONFIDENCE_LEVELS.map((level) => driftAllowance(m.drift, ctx.dataAgeMonths, level));
+  const today = CONFIDENCE_LEVELS.map((level) => linearAllowance(m.drift, ctx.dataAgeMonths, level));
   const s = [
     'This model estimates the asking price, in US dollars, of a used car in Uzbekistan from its make and model, model year, mileage, engine, fuel, gearbox, body, drive, trim, condition and region,',
     'and gives with every estimate a range meant to contain the price 9 times out of 10 and a confidence level (high, medium or low).',
@@ -795,7 +794,7 @@ function today(ctx: Context): string {
     '',
     `- **The market data are ${months} months old.** The newest listings the model learned from are of ${newest}. Every valuation made more than ${VEHICLE_CODE_FACTS.staleMonths} months after them carries the flag MARKET_DATA_OLDER_THAN_12_MONTHS and its confidence level is capped at medium${months > VEHICLE_CODE_FACTS.staleMonths ? ', so **every valuation the service makes now carries it**: none is rated high' : ''}.`,
     `- **An estimate is ${article(newest)} ${newest} price level.** Within the data the market index (see "Market index") moves a valuation to its date; from ${newest} on it holds the level (index_ratio ${fixed(marketLevel.index_ratio, 3)}): no trend is extrapolated.${last ? ` Its last measured step, ${monthName(last.from)} → ${monthName(last.to)}, was ${stepPct(last.change)} for domestic cars; whatever the market did after ${newest}, up or down, is not in the estimate.` : ''}`,
-    `- **The interval widens with the months instead: the drift allowance** (models/vehicle/drift.ts). A log half-width of (allowance per month) × (months past the data) is added in quadrature to the in-period one, the allowance per month set by the valuation's confidence level, read before the allowance and before the cap. At ${months} months:`,
+    `- **The interval widens with the months instead: the drift allowance** (models/intervals/drift.ts). A log half-width of (allowance per month) × (months past the data) is added in quadrature to the in-period one, the allowance per month set by the valuation's confidence level, read before the allowance and before the cap. At ${months} months:`,
     '',
     table(
       ['confidence level (before the cap)', 'allowance per month', 'held-out rows behind it', 'months', 'allowance (log half-width)', 'on its own', `with a typical in-period interval (±${fixed(calibrated, 3)})`, 'range', 'interval_widening'],
@@ -1240,7 +1239,7 @@ function driftMethod(ctx: Context): string[] {
   return [
     '### Drift allowance (past the newest data)',
     '',
-    `Manifest: "${d.protocol}" (models/vehicle/drift.ts). In each forward split the model's own index was fitted on its training snapshots only, so it held the level flat over the gap, as serving holds it past ${monthName(m.marketIndex.newestPeriod)}: the allowance measures what a held level and an older model miss, per month of gap.`,
+    `Manifest: "${d.protocol}" (models/intervals/forward-drift.ts). In each forward split the model's own index was fitted on its training snapshots only, so it held the level flat over the gap, as serving holds it past ${monthName(m.marketIndex.newestPeriod)}: the allowance measures what a held level and an older model miss, per month of gap.`,
     '',
     table(['forward split', 'newest snapshot trained on', 'snapshot tested', 'months', 'held-out listings', 'allowance per month this split alone needs'], ctx.forward.map((f) => [
       splitName(f), monthName(f.drift.newestTrained), monthName(f.drift.test), String(f.drift.months), int(f.drift.rows), pct(f.drift.perMonth, 2),

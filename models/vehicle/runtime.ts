@@ -11,12 +11,11 @@
  */
 import { confidence, type AccuracyClass } from '../ensemble/confidence';
 import { LoadedEnsemble } from '../ensemble/artifact';
-import { combinedHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
 import { periodIndex } from '../ensemble/encoding';
 import { indexBand } from '../ensemble/level-series';
 import { versionSummary } from '../ensemble/summary';
-import { ensembleEstimate, intervalWidening, round3, roundTo } from '../ensemble/estimate';
-import { driftAllowance } from './drift';
+import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { linearAllowance, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleManifest } from './manifest';
 import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS } from './market-index';
@@ -109,8 +108,7 @@ export class VehicleModelSet implements VehicleRuntime {
     // (marketLevel) and caps the level below 'high'. The level then sets the drift allowance.
     const groupClass: AccuracyClass = basis === 'model' ? manifest.groupAccuracy[group] ?? 'low' : 'low';
     const rated = confidence(2 * Math.sinh(calibratedHalfWidth), modelSpread, groupClass, flags.filter((f) => f !== STALE_FLAG).length, manifest.confidenceWidths);
-    const allowance = driftAllowance(manifest.drift, dataAgeMonths, rated.level);
-    const halfWidth = combinedHalfWidth(calibratedHalfWidth, allowance);
+    const { halfWidth, widening } = withDriftAllowance(calibratedHalfWidth, linearAllowance(manifest.drift, dataAgeMonths, rated.level));
     const interval = { low: roundTo(rawEstimate * Math.exp(-halfWidth), 100), high: roundTo(rawEstimate * Math.exp(halfWidth), 100), coverage: manifest.intervals.coverage };
     if (request.askingPrice !== null && request.askingPrice < interval.low) flags.push('ASKING_PRICE_BELOW_INTERVAL');
     if (request.askingPrice !== null && request.askingPrice > interval.high) flags.push('ASKING_PRICE_ABOVE_INTERVAL');
@@ -134,7 +132,7 @@ export class VehicleModelSet implements VehicleRuntime {
         newestDataPeriod: index.newestPeriod,
         dataAgeMonths,
         indexRatio: round3(Math.exp(logLevel)),
-        intervalWidening: intervalWidening(halfWidth, calibratedHalfWidth, allowance),
+        intervalWidening: widening,
       },
       modelVersion: manifest.version,
     };

@@ -12,15 +12,17 @@
  * - 5-fold cross-validation over all rows: the in-period view, labelled so.
  * The served model is fitted on every snapshot, each brought to the newest level by the index.
  */
-import { calibrateIntervals, intervalHalfWidth, type IntervalCalibration } from '../ensemble/conformal';
-import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, recencyWeights, subset, SCALE_FLOOR, type CrossFit, type CrossFitConfig, type Dataset, type LevelModel } from '../ensemble/cross-fit';
-import { accuracyByConfidence, confidence, CONFIDENCE_LEVELS, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
+import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, recencyWeights, subset, type CrossFit, type CrossFitConfig, type Dataset, type LevelModel } from '../ensemble/cross-fit';
+import { accuracyByConfidence, confidence, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
 import { consensusOf } from '../ensemble/estimate';
 import { periodIndex } from '../ensemble/encoding';
 import { quantile } from '../ensemble/metrics';
 import type { MemberSpec } from '../ensemble/weights';
 import type { HistGradientBoostingRegressor } from '../trainers';
-import { allowanceByLevel, allowanceRate, driftAllowance, requiredPerMonth, type DriftAllowance, type ForwardSplitDrift } from './drift';
+import {
+  allowanceRate, calibrateIntervals, calibrateOneQuantile, groupHalfWidth, linearAllowance, measuredDrift, measuredRates, MIN_GROUP_ROWS, requiredPerMonth,
+  type ForwardSplitDrift, type IntervalCalibration, type IntervalMethod, type LinearDrift,
+} from '../intervals';
 import { ingestVehicles, vehicleDataSnapshot, type VehicleRecord } from './ingest';
 import { encodeVehicles, fitVehicleEncoding, vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_FEATURE_NAMES, type VehicleEncoding, type VehicleFeatureSource } from './features';
 import { vehicleMarketReference } from './market';
@@ -33,11 +35,6 @@ const FOLDS = 5;
 const COVERAGE = 0.9;
 /** As for homes: a listing counts half as much for every year it is older than the newest. */
 const RECENCY_HALF_LIFE_MONTHS = 12;
-/**
- * How far σ(x) is trusted. The residential choice (halfway) is carried over, fixed before any
- * vehicle result was seen.
- */
-const SCALE_POOLING_POWER = 0.5;
 /** Fewer training listings of a make and model than this → valued on the make's level, not its own. */
 export const MIN_LISTINGS = 5;
 /** Fewer than this → valued on its own level but flagged THIN_MODEL_DATA. */
@@ -52,6 +49,23 @@ const GROUP_FOLDS = 5;
 const MASKED_COPY_WEIGHT = 0.5;
 
 const FEATURES = { names: VEHICLE_FEATURE_NAMES, groups: VEHICLE_FEATURE_GROUPS, fit: fitVehicleEncoding, encode: encodeVehicles };
+
+/**
+ * The vehicles' interval method (models/intervals): calibrated on random-fold residuals per
+ * make/model group, σ(x) pooled by a power fixed in advance, and past the newest data an allowance
+ * linear in the months, measured on forward splits in time on top of the in-period interval.
+ */
+const INTERVALS: IntervalMethod<VehicleFeatureSource> = {
+  coverage: COVERAGE,
+  residuals: { rows: 'listings', heldOut: FOLDS, copies: null },
+  groups: { of: vehicleGroup, name: 'make/model group' },
+  minGroupRows: MIN_GROUP_ROWS,
+  recencyHalfLifeMonths: RECENCY_HALF_LIFE_MONTHS,
+  pooling: { power: 0.5, why: 'the residential choice of the time, halfway, fixed before any vehicle result was seen' },
+  drift: { rule: 'linear', measuredOn: 'any forward split in time' },
+};
+/** Calibrates one cross-fit's residuals by the method. */
+const intervalsOf = (fit: CrossFit<VehicleFeatureSource>) => calibrateIntervals(INTERVALS, fit.residuals, { scaleColumn: VEHICLE_SCALE_COLUMN });
 
 /** The market index as the cross-fitting's level model: fitted on each fit's rows. */
 const MARKET_LEVEL: LevelModel<VehicleFeatureSource, VehicleMarketIndex> = {
@@ -95,11 +109,10 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
     features: FEATURES,
     members,
     level: MARKET_LEVEL as LevelModel<VehicleFeatureSource>,
-    groupOf: vehicleGroup,
+    groupOf: INTERVALS.groups.of,
     monthOf: (row) => periodIndex(row.period),
     unitsOf: () => 1,
-    recencyHalfLifeMonths: RECENCY_HALF_LIFE_MONTHS,
-    coverage: COVERAGE,
+    recencyHalfLifeMonths: INTERVALS.recencyHalfLifeMonths,
     folds: FOLDS,
     seed: options.seed ?? 42,
     // Every listing also without its model, so the trees learn what make, body, engine and year say
@@ -132,21 +145,16 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
   // The served allowance is the largest any forward split needed, overall and per level: the next
   // period's move is unknown, and the interval must hold in a period like any seen. Each split is
   // also scored with the other splits' measurement alone, the strictly out-of-sample check.
-  const measure = (idx: readonly number[]) => envelope(idx.map((k) => ({ perMonth: allowanceRate(runs[k].required, COVERAGE), byLevel: allowanceByLevel(runs[k].required, levels[k], COVERAGE) })));
-  const drift: DriftAllowance = {
-    ...measure(runs.map((_, k) => k)),
-    coverage: COVERAGE,
-    protocol: `per forward split, the part of each held-out |log residual| beyond its in-period half-width (in quadrature), per month of gap, and its ${COVERAGE * 100}% conformal quantile, overall and per confidence level; the largest over the ${runs.length} split(s)`,
-    splits: runs.map((r) => r.drift),
-  };
-  const scored = (k: number, rates: Pick<DriftAllowance, 'perMonth' | 'byLevel'>) => {
+  const splits = runs.map((run, k) => ({ required: run.required, levels: levels[k], drift: run.drift }));
+  const drift = measuredDrift(splits, COVERAGE);
+  const scored = (k: number, rates: LinearDrift) => {
     const run = runs[k];
-    const allowance = Float64Array.from(levels[k], (level) => driftAllowance(rates, run.drift.months, level));
+    const allowance = Float64Array.from(levels[k], (level) => linearAllowance(rates, run.drift.months, level));
     return evaluate(run.testData, { consensus: run.consensus, scale: run.scale, allowance }, run.calibration, config);
   };
   const forward = runs.map((run, k) => {
     const others = runs.map((_, j) => j).filter((j) => j !== k);
-    const otherRates = others.length ? measure(others) : null;
+    const otherRates = others.length ? measuredRates(others.map((j) => splits[j]), COVERAGE) : null;
     const outOfSample = otherRates === null ? null : { allowancePerMonth: otherRates.perMonth, ...pick(scored(k, otherRates).overall) };
     const result = scored(k, drift);
     const protocol = `Forward in time: fitted on the snapshots before ${run.test} (newest ${run.drift.newestTrained}), tested on the ${run.testData.rows.length} listings of ${run.test}, ${run.drift.months} months later; in-period intervals widened by the served drift allowance (${pct(drift.perMonth, 2)} a month overall, per confidence level where measured: the largest any forward split needed, ${run.drift.perMonth >= drift.perMonth ? 'this one' : 'another one'}${outOfSample ? `; with the other split's measurement alone, ${pct(outOfSample.allowancePerMonth, 2)} a month, coverage is ${pct(outOfSample.intervalCoverage)}` : ''}).`;
@@ -156,8 +164,8 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
 
   // The served model: every snapshot, random folds (the in-period calibration).
   const all = crossFit(data, config, (s) => progress(`served: ${s}`));
-  const served = all.intervals(SCALE_POOLING_POWER);
-  const oof = { consensus: all.oofConsensus, scale: served.scale(all.sigmaOof) };
+  const served = intervalsOf(all);
+  const oof = { consensus: all.oofConsensus, scale: served.scale(all.residuals.sigma) };
   const kfold = evaluationReport(`In-period view only: ${FOLDS}-fold cross-validation over all ${data.rows.length} listings (out-of-fold predictions, every row at its own snapshot's level; no drift allowance). It flatters the model: the forward splits are what a bank will see.`, evaluate(data, oof, served.calibration, config), members, all.weights);
 
   // Unseen model and unseen make: what a valuation on the make's or the segment's level can claim.
@@ -180,11 +188,7 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
       features: { names: [...VEHICLE_FEATURE_NAMES], encoding: all.encoding },
       onnx: { file: VEHICLE_ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), VEHICLE_SCALE_COLUMN] },
       members: members.map((spec, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
-      intervals: {
-        ...served.calibration,
-        method: `normalised weighted split conformal: out-of-fold |log residual| divided by a cross-fitted residual-scale model pooled toward its median with power ${SCALE_POOLING_POWER} (set in advance), weighted quantile per make/model group with at least minRows rows, listings weighted by recency (half-life ${RECENCY_HALF_LIFE_MONTHS} months); past the newest data, widened in quadrature by the drift allowance`,
-        scale: { column: VEHICLE_SCALE_COLUMN, floor: SCALE_FLOOR, pooling: served.pooling },
-      },
+      intervals: served.manifest,
       marketIndex: all.level as VehicleMarketIndex,
       drift,
       bases: { make: unseenModel.calibration, segment: unseenMake.calibration, minMakeListings: MIN_MAKE_LISTINGS },
@@ -215,11 +219,11 @@ function forwardRun(data: Dataset<VehicleFeatureSource>, test: string, config: C
   const train = subset(data, (i) => data.rows[i].period < test);
   const testData = subset(data, (i) => data.rows[i].period === test);
   const fit = crossFit(train, config, (s) => progress(`forward ${test}: ${s}`));
-  const intervals = fit.intervals(SCALE_POOLING_POWER);
+  const intervals = intervalsOf(fit);
   const pred = fit.predict(testData.rows);
   const scale = intervals.scale(pred.scale);
-  const groups = testData.rows.map(vehicleGroup);
-  const halfWidth = Float64Array.from(scale, (s, i) => intervalHalfWidth(intervals.calibration, groups[i], 0) * s);
+  const groups = testData.rows.map(INTERVALS.groups.of);
+  const halfWidth = Float64Array.from(scale, (s, i) => groupHalfWidth(intervals.calibration, groups[i], 0) * s);
   const index = fit.level as VehicleMarketIndex;
   const months = monthsPastIndex(index, test);
   const required = requiredPerMonth(pred.consensus.map((p, i) => Math.abs(p - testData.y[i])), halfWidth, months);
@@ -243,7 +247,7 @@ function basisCalibration(
   const consensus = Float64Array.from({ length: data.rows.length }, (_, i) => consensusOf(fit.oof.map((member) => member[i]), servedWeights));
   const residuals = consensus.map((p, i) => Math.abs(p - data.y[i]));
   // One quantile for every group, as served (no per-group entries, no thin-group widening).
-  const calibration: IntervalCalibration = { ...calibrateIntervals(residuals, data.rows.map(() => basis), COVERAGE, undefined, undefined, recencyWeights(data, config)), district: {}, thinDataFactor: 1 };
+  const calibration = calibrateOneQuantile(residuals, COVERAGE, recencyWeights(data, config));
   const result = evaluate(data, { consensus, scale: new Float64Array(data.rows.length).fill(1) }, calibration, config);
   const what = basis === 'make' ? 'make and model group' : 'make (badge family)';
   const report = evaluationReport(`In period, every listing predicted by a model that never saw its ${what} (${GROUP_FOLDS} folds by ${what}), its members blended with the served weights: how a request is valued on the ${basis === 'make' ? "make's" : "market segment's"} level; one plain conformal quantile, as served.`, result, config.members, servedWeights);
@@ -264,16 +268,6 @@ function toDataset(records: readonly VehicleRecord[]): Dataset<VehicleFeatureSou
     priceUsd: Float64Array.from(records, (r) => r.priceUsd),
     source: records.map((r) => r.source),
   };
-}
-
-/** The largest allowance per month of several measurements, overall and per level. */
-function envelope(measured: readonly Pick<DriftAllowance, 'perMonth' | 'byLevel'>[]): Pick<DriftAllowance, 'perMonth' | 'byLevel'> {
-  const byLevel: DriftAllowance['byLevel'] = {};
-  for (const level of CONFIDENCE_LEVELS) {
-    const entries = measured.flatMap((m) => (m.byLevel[level] ? [m.byLevel[level]!] : []));
-    if (entries.length) byLevel[level] = { perMonth: Math.max(...entries.map((e) => e.perMonth)), rows: entries.reduce((s, e) => s + e.rows, 0) };
-  }
-  return { perMonth: round5(Math.max(...measured.map((m) => m.perMonth))), byLevel };
 }
 
 /** Coverage and width of a scoring. */

@@ -1,7 +1,6 @@
-/** The pure pieces of the residential pipeline: features, intervals, metrics, weights, confidence, promotion. */
+/** The pure pieces of the residential pipeline: features, calibration groups, metrics, weights, confidence, promotion (intervals: intervals.test.ts). */
 import { accuracyByConfidence, confidence } from '../../models/ensemble/confidence';
 import { inputFlags } from '../../models/residential/assessment';
-import { calibrateIntervals, combinedHalfWidth, conformalQuantile, conformityScore, intervalHalfWidth, pooledScale } from '../../models/ensemble/conformal';
 import { crossFit, type CrossFitConfig } from '../../models/ensemble/cross-fit';
 import { RidgeRegression } from '../../models/trainers';
 import { BASIC_FIELDS_SUFFIX, calibrationGroup } from '../../models/residential/runtime';
@@ -69,66 +68,12 @@ describe('features', () => {
   });
 });
 
-describe('conformal intervals', () => {
-  it('takes the ceil((n+1)·coverage)-th smallest residual', () => {
-    const residuals = Array.from({ length: 19 }, (_, i) => i + 1); // 1..19
-    expect(conformalQuantile(residuals, 0.9)).toBe(18); // ceil(20 · 0.9) = 18
-    expect(conformalQuantile([5], 0.9)).toBe(5);
-  });
-
-  it('weights older listings less: equal weights give the plain quantile, and a heavy recent point moves it', () => {
-    const scores = Array.from({ length: 19 }, (_, i) => i + 1);
-    expect(conformalQuantile(scores, 0.9, new Array(19).fill(1))).toBe(conformalQuantile(scores, 0.9));
-    // The large scores are recent (weight 1), the small ones old (weight 0.1): the quantile rises to the recent ones.
-    const weights = scores.map((s) => (s > 15 ? 1 : 0.1));
-    expect(conformalQuantile(scores, 0.5, weights)).toBeGreaterThan(conformalQuantile(scores, 0.5));
-  });
-
-  it('uses a district\'s own quantile only with enough rows, and never narrows a thin one below the widened city quantile', () => {
-    const residuals: number[] = [];
-    const districts: string[] = [];
-    for (let i = 0; i < 200; i++) { residuals.push((i % 100) / 100); districts.push('chilanzar'); }
-    for (let i = 0; i < 10; i++) { residuals.push(0.01); districts.push('bektemir'); }
-    const c = calibrateIntervals(residuals, districts, 0.9, 60, 1.3);
-    expect(c.district.chilanzar.own).toBe(true);
-    expect(c.district.bektemir.own).toBe(false);
-    expect(c.district.bektemir.q).toBeCloseTo(c.global * 1.3, 12);
-    expect(intervalHalfWidth(c, 'bektemir', 1)).toBeCloseTo(c.global * 1.3 * 1.25, 12);
-    expect(intervalHalfWidth(c, 'nowhere', 0)).toBeCloseTo(c.global * 1.3, 12);
-  });
-
-  it('pools σ(x) toward its median by the chosen power, and leaves older versions\' σ(x) alone', () => {
-    const pooling = { center: 0.1, power: 0.5 };
-    expect(pooledScale(0.4, pooling)).toBeCloseTo(0.2, 12); // geometric mean of 0.4 and 0.1
-    expect(pooledScale(0.4, { ...pooling, power: 1 })).toBeCloseTo(0.4, 12);
-    expect(pooledScale(0.4, { ...pooling, power: 0 })).toBeCloseTo(0.1, 12);
-    expect(pooledScale(0.4, undefined)).toBe(0.4);
-  });
-
-  it('scores a calibration row net of the drift allowance it would be served with, so the score decides coverage of hypot(q·σ, allowance)', () => {
-    for (const [residual, scale, allowance, q] of [[0.3, 0.1, 0.2, 2.5], [0.3, 0.1, 0.2, 2.0], [0.1, 0.1, 0.2, 0.01], [0.25, 0.2, 0, 1.3]]) {
-      const covered = residual <= combinedHalfWidth(q * scale, allowance);
-      expect(conformityScore(residual, scale, allowance) <= q).toBe(covered);
-    }
-    expect(conformityScore(0.3, 0.1)).toBeCloseTo(3, 12);
-    expect(conformityScore(0.1, 0.1, 0.2)).toBe(0); // the allowance alone covers it
-  });
-
+describe('calibration groups', () => {
   it('calibrates a flat described by its basic fields apart from a detailed one', () => {
     const basic = flat({ renovation: null, buildingType: null, mahallaId: null, market: 'new' });
     expect(calibrationGroup(basic)).toBe(`new${BASIC_FIELDS_SUFFIX}/chilanzar`);
     expect(calibrationGroup({ ...basic, renovation: 'euro' })).toBe('new/chilanzar');
     expect(calibrationGroup(flat())).toBe('unknown/chilanzar');
-  });
-
-  it('covers about 90% of new draws from the same distribution', () => {
-    let seed = 1;
-    const normal = () => { let s = 0; for (let i = 0; i < 12; i++) { seed = (seed * 16807) % 2147483647; s += seed / 2147483647; } return s - 6; };
-    const calibration = Array.from({ length: 2000 }, () => Math.abs(normal()));
-    const q = conformalQuantile(calibration, 0.9);
-    const covered = Array.from({ length: 5000 }, () => Math.abs(normal()) <= q).filter(Boolean).length / 5000;
-    expect(covered).toBeGreaterThan(0.88);
-    expect(covered).toBeLessThan(0.92);
   });
 });
 
@@ -146,7 +91,7 @@ describe('cross-fitting with masked copies', () => {
   };
   const config: CrossFitConfig<typeof rows[number], { rows: number }> = {
     features, members: [{ name: 'ridge', algorithm: 'ridge', hyperparameters: {}, create: () => new RidgeRegression({ alpha: 1e-6 }) }],
-    groupOf: () => 'all', foldOf: (r) => r.source, monthOf: () => 0, unitsOf: () => 1, recencyHalfLifeMonths: 24, coverage: 0.9, folds: 0, seed: 1,
+    groupOf: () => 'all', foldOf: (r) => r.source, monthOf: () => 0, unitsOf: () => 1, recencyHalfLifeMonths: 24, folds: 0, seed: 1,
     maskedCopies: { mask: (r) => ({ ...r, renovation: null }), weight: 0.5 },
   };
   const fit = crossFit({ rows, y, priceUsd: y, source: rows.map((r) => r.source) }, config, () => {});

@@ -1,5 +1,4 @@
-/** The vehicle market index (matched cells per segment) and the drift allowance, on rows with known moves. */
-import { allowanceRate, driftAllowance, requiredPerMonth } from '../../models/vehicle/drift';
+/** The vehicle market index (matched cells per segment), on rows with known moves (the drift allowance: intervals.test.ts). */
 import { fitVehicleMarketIndex, monthsPastIndex, vehicleLevelAt, vehicleSegment, type VehicleIndexRow } from '../../models/vehicle/market-index';
 
 /** Listings of `cells` make/model/year cells in three snapshots, each snapshot's price × its level. */
@@ -60,21 +59,5 @@ describe('vehicle market index', () => {
     expect(mid).toBeLessThan(0);
     expect(monthsPastIndex(index, '2026-03')).toBe(31);
     expect(monthsPastIndex(index, '2022-01')).toBe(0);
-  });
-});
-
-describe('drift allowance', () => {
-  it('covers the stated share of forward residuals beyond the in-period half-width, linearly in months', () => {
-    const residuals = Float64Array.from({ length: 100 }, (_, i) => (i + 1) / 100);
-    const halfWidths = new Float64Array(100).fill(0.3);
-    const required = requiredPerMonth(residuals, halfWidths, 10);
-    expect(required[10]).toBe(0); // within the in-period interval
-    const rate = allowanceRate(required, 0.9);
-    // Rows covered by hypot(0.3, rate·10): 90 of 100 at least, and not all.
-    const covered = residuals.filter((r) => r <= Math.hypot(0.3, driftAllowance({ perMonth: rate }, 10)) + 1e-12).length;
-    expect(covered).toBeGreaterThanOrEqual(90);
-    expect(covered).toBeLessThan(100);
-    expect(driftAllowance({ perMonth: rate }, 20)).toBeCloseTo(2 * driftAllowance({ perMonth: rate }, 10), 12);
-    expect(driftAllowance({ perMonth: rate }, -3)).toBe(0);
   });
 });
