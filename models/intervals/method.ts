@@ -1,6 +1,6 @@
 /**
  * The interval method's parameters: every way one kind's intervals differ from another's is a
- * field here, and each kind states its values in one place (models/<kind>/intervals.ts). The
+ * field here, and each kind states its values in one place (`INTERVALS` in models/<kind>/train.ts). The
  * manifest's one-sentence description is generated from them (./describe.ts).
  */
 

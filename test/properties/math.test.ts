@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { windowsAt } from '../../gateway/quota/fixed-windows';
-import { conformalQuantile } from '../../models/ensemble/conformal';
+import { conformalQuantile } from '../../models/intervals/conformal';
 import { editDistance } from '../../models/vocabulary/fuzzy';
 import { spellingKey } from '../../models/vocabulary/translit';
 
