@@ -25,6 +25,14 @@ module.exports = {
       to: { path: '^(subgraphs/|gateway/)', pathNot: ['^subgraphs/$1/', '^subgraphs/common/'] },
     },
     {
+      name: 'service-uses-model-surfaces',
+      comment:
+        'The service reaches a model library through its public surface (models/<kind>/index.ts), or the light contract modules schema/ builds on (valuation types and constants, the vehicle vocabulary), never its internals.',
+      severity: 'error',
+      from: { path: '^(gateway|subgraphs|schema)/' },
+      to: { path: '^models/(residential|vehicle|house|ensemble)/', pathNot: ['^models/(residential|vehicle|house|ensemble)/index\\.ts$', '^models/(residential|vehicle)/valuation\\.ts$', '^models/vehicle/vocabulary/'] },
+    },
+    {
       name: 'serving-loads-no-trainer',
       comment: 'A serving process never loads a trainer, the ONNX writers or training code, not even through another module.',
       severity: 'error',

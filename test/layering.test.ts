@@ -1,6 +1,7 @@
 /**
  * The layering rules of .dependency-cruiser.cjs, run on the sources as `npm run layers` runs them:
- * models/ imports nothing from the service, subgraphs talk only through the graph, and no serving
+ * models/ imports nothing from the service, subgraphs talk only through the graph, the service uses
+ * the model libraries through their index.ts, and no serving
  * process loads a trainer. Any violation fails.
  */
 import { execFileSync } from 'node:child_process';
@@ -38,5 +39,17 @@ describe('layering rules', () => {
     writeFileSync(config, rules.replace("const SERVING = '", "const SERVING = '^models/ensemble/publish\\\\.ts$|"));
     const found = violations(config);
     expect(found.some((v) => v.rule.name === 'serving-loads-no-trainer' && v.rule.severity === 'error' && v.from === 'models/ensemble/publish.ts')).toBe(true);
+  }, 60_000);
+
+  it("would catch the service reaching past a model library's public surface", () => {
+    // The same rules with index.ts no longer allowed: the subgraphs' imports of it then count as reaching inside.
+    const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+    const config = join(dir, 'rules.cjs');
+    const rules = readFileSync(join(PROJECT_ROOT, '.dependency-cruiser.cjs'), 'utf8');
+    const narrowed = rules.replace("'^models/(residential|vehicle|house|ensemble)/index\\\\.ts$', ", '');
+    expect(narrowed).not.toBe(rules);
+    writeFileSync(config, narrowed);
+    const found = violations(config);
+    expect(found.some((v) => v.rule.name === 'service-uses-model-surfaces' && v.from === 'subgraphs/residential/index.ts' && v.to === 'models/residential/index.ts')).toBe(true);
   }, 60_000);
 });

@@ -5,7 +5,7 @@
  * (`_entities`) go through DataLoaders made fresh for each request.
  */
 import DataLoader from 'dataloader';
-import type { ResidentialRuntime } from '../../models/residential/valuation';
+import type { ResidentialRuntime } from '../../models/residential';
 import { districtRef, mahallaRef, ModelPlaces, type DistrictRef, type MahallaRef } from './places';
 
 export interface ResidentialLoaders {

@@ -1,6 +1,5 @@
 /** The residential subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
-import { ResidentialModelService } from '../../models/residential/serving';
-import type { ResidentialRuntime } from '../../models/residential/valuation';
+import { ResidentialModelService, type ResidentialRuntime } from '../../models/residential';
 import type { SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';

@@ -3,8 +3,7 @@
  * and what the model in service knows of a place (market figures, held-out accuracy).
  * Names and ids come from the shared vocabulary, as in the location subgraph.
  */
-import type { ResolvedLocation } from '../../models/residential/request';
-import type { ResidentialModelSummary } from '../../models/residential/valuation';
+import type { ResidentialModelSummary, ResolvedLocation } from '../../models/residential';
 import { DISTRICT_IDS, DISTRICT_NAMES, mahallasOf, type DistrictId } from '../../models/vocabulary';
 
 /** A District as residential resolves it: the key (English name) and the code. */

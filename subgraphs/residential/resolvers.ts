@@ -1,8 +1,7 @@
 /** Query resolvers of the residential subgraph: thin glue from GraphQL to the model runtime. */
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes } from '../../models/residential/request';
-import type { MarketIndexSeries as MarketIndexSeriesValue } from '../../models/residential/valuation';
+import { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type MarketIndexSeries as MarketIndexSeriesValue } from '../../models/residential';
 import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';

@@ -2,7 +2,7 @@
  * The vehicle subgraph's per-request context: the model runtime, or SERVICE_UNAVAILABLE when no
  * vehicle model is in service (all-in-one mode starts without one rather than not at all).
  */
-import type { VehicleRuntime } from '../../models/vehicle/valuation';
+import type { VehicleRuntime } from '../../models/vehicle';
 import { ApiError } from '../../schema/errors';
 
 export interface VehicleContext {

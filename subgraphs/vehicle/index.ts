@@ -1,7 +1,5 @@
 /** The vehicle subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
-import { VEHICLE_DIR } from '../../models/vehicle/manifest';
-import { VehicleModelService } from '../../models/vehicle/serving';
-import type { VehicleRuntime } from '../../models/vehicle/valuation';
+import { VEHICLE_DIR, VehicleModelService, type VehicleRuntime } from '../../models/vehicle';
 import type { SubgraphConfig } from '../common/config';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';

@@ -1,7 +1,6 @@
 /** Query resolvers of the vehicle subgraph: thin glue from GraphQL to the vehicle model runtime. */
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import { normaliseVehicleInput, valueVehicles } from '../../models/vehicle/request';
-import type { VehicleCatalogEntry, VehicleMarketIndexSeries, VehicleModelSummary } from '../../models/vehicle/valuation';
+import { normaliseVehicleInput, valueVehicles, type VehicleCatalogEntry, type VehicleMarketIndexSeries, type VehicleModelSummary } from '../../models/vehicle';
 import { ApiError } from '../../schema/errors';
 import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';

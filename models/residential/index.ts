@@ -1,0 +1,8 @@
+/**
+ * The residential library's public surface: what the service values flats and houses with (the
+ * hot-swapped runtime, request normalisation, the valuation types). Training (./train.ts,
+ * ../train-cli.ts) is never reachable from here: serving loads no trainer.
+ */
+export { ResidentialModelService } from './serving';
+export { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ResolvedLocation } from './request';
+export type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary, ResidentialRuntime } from './valuation';
