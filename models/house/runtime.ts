@@ -3,11 +3,8 @@
  * arithmetic as flats, with the house's own features, calibration groups and anomaly data.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble } from '../ensemble/artifact';
-import { confidence } from '../ensemble/confidence';
-import { consensusOf, ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
+import { LoadedEnsemble, confidence, consensusOf, ensembleEstimate, round3, roundTo, versionSummary } from '../ensemble';
 import { randomWalkAllowance } from '../intervals/serving';
-import { versionSummary } from '../ensemble/summary';
 import { logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
 import { DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';

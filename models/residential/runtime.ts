@@ -3,11 +3,8 @@
  * interval-scale model) and values requests vectorised: one ONNX session call for the whole batch.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble } from '../ensemble/artifact';
-import { confidence } from '../ensemble/confidence';
+import { LoadedEnsemble, confidence, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
-import { versionSummary } from '../ensemble/summary';
-import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { randomWalkAllowance } from '../intervals/serving';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';

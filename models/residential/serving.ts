@@ -3,7 +3,7 @@
  * swapped without a restart when a new version is promoted (models/ensemble/serving.ts). A request
  * goes to the model of its property type; a batch of both is answered in input order.
  */
-import { HotSwappedModel, type HotSwapOptions } from '../ensemble/serving';
+import { HotSwappedModel, type HotSwapOptions } from '../ensemble';
 import { HOUSE_DIR } from '../house/manifest';
 import { HouseModelSet } from '../house/runtime';
 import { InsufficientHouseDataError, type HouseRequest, type HouseValue } from '../house/valuation';

@@ -9,12 +9,8 @@
  * valuation date within the data; past the newest data the level is held and the interval widens
  * by the measured drift allowance per month.
  */
-import { confidence, type AccuracyClass } from '../ensemble/confidence';
-import { LoadedEnsemble } from '../ensemble/artifact';
+import { confidence, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
 import { periodIndex } from '../ensemble/encoding';
-import { indexBand } from '../ensemble/level-series';
-import { versionSummary } from '../ensemble/summary';
-import { ensembleEstimate, round3, roundTo } from '../ensemble/estimate';
 import { linearAllowance, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleManifest } from './manifest';

@@ -2,7 +2,7 @@
  * The vehicle model in service, swapped without a restart when a new version is promoted
  * (models/ensemble/serving.ts). Null from `start` when no vehicle version is promoted yet.
  */
-import { HotSwappedModel, type HotSwapOptions } from '../ensemble/serving';
+import { HotSwappedModel, type HotSwapOptions } from '../ensemble';
 import { VEHICLE_DIR } from './manifest';
 import { VehicleModelSet } from './runtime';
 import type { InsufficientMarketDataError, VehicleCatalogEntry, VehicleMarketIndexSeries, VehicleModelSummary, VehicleRequest, VehicleRuntime, VehicleValue } from './valuation';
