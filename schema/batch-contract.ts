@@ -18,6 +18,8 @@ export const MAX_BATCH_BODY_BYTES = 20 * 1024 * 1024;
 export const MAX_ADDRESS_LENGTH = 300;
 /** Items per chunk, at most (the batch engine's bound too). */
 export const MAX_CHUNK_SIZE = 10_000;
+/** Items per chunk when the submission names none (the batch engine's default). */
+export const DEFAULT_CHUNK_SIZE = 1000;
 
 /** Home fields a batch item may carry: district and mahalla come from the geocoded address. */
 export const BATCH_HOME_FIELDS: readonly FieldSpec[] = HOME_FIELDS.filter((f) => f.rest !== 'district' && f.rest !== 'mahalla');
