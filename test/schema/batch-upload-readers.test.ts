@@ -1,10 +1,16 @@
 /**
  * The upload readers of schema/batch-contract.ts: a file read as it streams in, in slices of any
  * size (UTF-8 characters and CSV quotes cut in two), gives the items, and the errors, that the same
- * file read whole gives.
+ * file read whole gives. And the persisted operations the streamed upload sends are valid against
+ * the batch subgraph's checked-in SDL, which they are sent to directly.
  */
+import { readFileSync } from 'node:fs';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse, validate } from 'graphql';
+import { APPEND_BATCH_ITEMS_OPERATION, CANCEL_BATCH_OPERATION, OPEN_BATCH_OPERATION } from '../../gateway/rest/batch';
 import { batchFromCsv, batchFromNdjson, csvUploadItems, ndjsonUploadItems, type BatchItemInput } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
+import { SUBGRAPHS } from '../../schema/subgraphs';
 
 async function* slices(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);
@@ -97,4 +103,15 @@ it('what the source throws comes out unchanged', async () => {
       for await (const item of read(broken(text))) seen.push(item.address);
     })()).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   }
+});
+
+it.each([
+  ['open', OPEN_BATCH_OPERATION],
+  ['append', APPEND_BATCH_ITEMS_OPERATION],
+  ['cancel', CANCEL_BATCH_OPERATION],
+])("the upload's %s operation is valid against the batch subgraph's checked-in SDL alone", (_name, operation) => {
+  const owner = SUBGRAPHS.find((s) => s.name === operation.owner);
+  expect(owner?.name).toBe('batch');
+  const schema = buildSubgraphSchema(parse(readFileSync(owner!.sdlPath, 'utf8')));
+  expect(validate(schema, parse(operation.query))).toEqual([]);
 });
