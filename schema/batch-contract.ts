@@ -1,9 +1,14 @@
 /**
  * The REST form of batch jobs (ARCHITECTURE.md sections 2 and 4): the submission body (JSON, CSV
- * or NDJSON) → the `submitBatch` input, with home fields named as the REST home route names them
- * (snake_case, from the home field table), and item results → NDJSON lines or CSV rows.
- * Pure data and pure functions; the routes are in gateway/rest/batch.ts.
+ * or NDJSON) → batch items, with home fields named as the REST home route names them (snake_case,
+ * from the home field table), and item results → NDJSON lines or CSV rows. A CSV or NDJSON upload
+ * is read either whole (batchFromCsv, batchFromNdjson) or as it streams in (csvUploadItems,
+ * ndjsonUploadItems), row by row through the same checks. No I/O: the readers take whatever bytes
+ * they are given; the routes are in gateway/rest/batch.ts.
  */
+import { StringDecoder } from 'node:string_decoder';
+import { pipeline } from 'node:stream/promises';
+import { CsvError, parse as parseCsvStream, type Options as CsvOptions } from 'csv-parse';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { ApiError } from './errors';
@@ -12,8 +17,18 @@ import { HOME_FIELDS } from './home-contract';
 import { checkNesting } from './nesting';
 import { looksLikePersonalDataKey } from './personal-data';
 
-/** Upload limit of POST /api/batch (JSON, CSV or NDJSON). */
+/** Body limit of POST /api/batch with a JSON body, which is read whole. */
 export const MAX_BATCH_BODY_BYTES = 20 * 1024 * 1024;
+/**
+ * Body limit of a CSV or NDJSON upload to POST /api/batch, which streams into the job and is never
+ * held whole: what the largest plan's 1,000,000 items take at up to 1 KB a row (a 300-character
+ * Cyrillic address with every home column). The plan's maxBatchItems is the real bound.
+ */
+export const MAX_BATCH_UPLOAD_BYTES = 1024 * 1024 * 1024;
+/** The longest row (CSV record or NDJSON line) of an upload, in characters: far above a real one, it bounds what a reader buffers. */
+export const MAX_UPLOAD_ROW_CHARS = 64 * 1024;
+/** Items per chunk when the submission names none (the batch engine's default). */
+export const DEFAULT_CHUNK_SIZE = 1000;
 /** As the location subgraph's geocode takes it. */
 export const MAX_ADDRESS_LENGTH = 300;
 /** Items per chunk, at most (the batch engine's bound too). */
@@ -119,7 +134,7 @@ function itemInput(item: unknown, at: string, fromText = false): BatchItemInput 
   return home ? { address, home } : { address };
 }
 
-/** callback_url and chunk_size, from the JSON body or (for uploads) the query string. */
+/** callback_url and chunk_size, from the JSON body or (for uploads, batchUploadOptions) the query string. */
 function options(source: Record<string, unknown>, fromText: boolean): Omit<BatchSubmission, 'items'> {
   const out: Omit<BatchSubmission, 'items'> = {};
   const callback = source.callback_url;
@@ -147,21 +162,64 @@ export function batchFromJson(body: unknown): BatchSubmission {
   return { items: items.map((item, i) => itemInput(item, `items[${i}]`)), ...options(body, false) };
 }
 
+/** An upload's callback_url and chunk_size, from the query string. */
+export function batchUploadOptions(query: Record<string, unknown>): Omit<BatchSubmission, 'items'> {
+  return options(query, true);
+}
+
+/** One line of an NDJSON upload (`lineNumber` from 1) → the item at `index`; undefined for a blank line. */
+export function ndjsonUploadItem(line: string, lineNumber: number, index: number): BatchItemInput | undefined {
+  const trimmed = line.trim();
+  if (trimmed === '') return undefined;
+  if (trimmed.length > MAX_UPLOAD_ROW_CHARS) throw rowTooLong(`Line ${lineNumber}`, `items[${index}]`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    throw new ApiError('INVALID_JSON', `Line ${lineNumber} is not valid JSON`, `items[${index}]`);
+  }
+  return itemInput(parsed, `items[${index}]`);
+}
+
+/** A CSV upload's header row → its column names, lower-cased; refuses a file without an address column, and personal-data or unknown columns. */
+export function csvUploadHeader(row: readonly string[] | undefined): string[] {
+  const header = (row ?? []).map((name) => name.trim().toLowerCase());
+  if (!header.includes('address')) throw new ApiError('MISSING_PARAMETER', 'The CSV header row must name an address column', 'address');
+  for (const name of header) {
+    if (name === 'address') continue;
+    if (looksLikePersonalDataKey(name)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `Column "${name.slice(0, 40)}" looks like personal data; the valuation needs none: remove it`, name.slice(0, 40));
+    if (!HOME_BY_REST_NAME.has(name)) throw new ApiError('INVALID_PARAMETER', `Column "${name.slice(0, 40)}" is not address or a home field (${BATCH_HOME_FIELDS.map((f) => f.rest).join(', ')})`, name.slice(0, 40));
+  }
+  return header;
+}
+
+/** One data row of a CSV upload, under its checked header (csvUploadHeader) → the item at `index`. */
+export function csvUploadItem(header: readonly string[], row: readonly string[], index: number): BatchItemInput {
+  const home: Record<string, unknown> = {};
+  let address: unknown;
+  header.forEach((name, column) => {
+    if (name === 'address') address = row[column]?.trim();
+    else if (row[column] !== undefined && row[column].trim() !== '') home[name] = row[column].trim();
+  });
+  return itemInput(Object.keys(home).length > 0 ? { address, home } : { address }, `items[${index}]`, true);
+}
+
+/** How uploads are read as CSV, whole or streamed. */
+const CSV_READ_OPTIONS: CsvOptions = { bom: true, skip_empty_lines: true, relax_column_count: false, trim: false };
+
+const csvUnreadable = (error: Error) => new ApiError('INVALID_PARAMETER', `The CSV cannot be read: ${error.message.slice(0, 200)}`, 'items');
+
+function rowTooLong(what: string, field: string): ApiError {
+  return new ApiError('INVALID_PARAMETER', `${what} is longer than ${MAX_UPLOAD_ROW_CHARS} characters; no real row is`, field);
+}
+
 /** An NDJSON upload (one `{ address, home? }` a line; blank lines skipped) → the submission. */
 export function batchFromNdjson(text: string, query: Record<string, unknown>): BatchSubmission {
   const items: BatchItemInput[] = [];
-  let line = 0;
-  for (const raw of text.split('\n')) {
-    line++;
-    const trimmed = raw.trim();
-    if (trimmed === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch {
-      throw new ApiError('INVALID_JSON', `Line ${line} is not valid JSON`, `items[${items.length}]`);
-    }
-    items.push(itemInput(parsed, `items[${items.length}]`));
+  let lineNumber = 0;
+  for (const line of text.split('\n')) {
+    const item = ndjsonUploadItem(line, ++lineNumber, items.length);
+    if (item) items.push(item);
   }
   return { items, ...options(query, true) };
 }
@@ -170,27 +228,71 @@ export function batchFromNdjson(text: string, query: Record<string, unknown>): B
 export function batchFromCsv(text: string, query: Record<string, unknown>): BatchSubmission {
   let rows: string[][];
   try {
-    rows = parseCsv(text, { bom: true, skip_empty_lines: true, relax_column_count: false, trim: false }) as string[][];
+    rows = parseCsv(text, CSV_READ_OPTIONS) as string[][];
   } catch (error) {
-    throw new ApiError('INVALID_PARAMETER', `The CSV cannot be read: ${(error as Error).message.slice(0, 200)}`, 'items');
+    throw csvUnreadable(error as Error);
   }
-  const header = (rows.shift() ?? []).map((name) => name.trim().toLowerCase());
-  if (!header.includes('address')) throw new ApiError('MISSING_PARAMETER', 'The CSV header row must name an address column', 'address');
-  for (const name of header) {
-    if (name === 'address') continue;
-    if (looksLikePersonalDataKey(name)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `Column "${name.slice(0, 40)}" looks like personal data; the valuation needs none: remove it`, name.slice(0, 40));
-    if (!HOME_BY_REST_NAME.has(name)) throw new ApiError('INVALID_PARAMETER', `Column "${name.slice(0, 40)}" is not address or a home field (${BATCH_HOME_FIELDS.map((f) => f.rest).join(', ')})`, name.slice(0, 40));
+  const header = csvUploadHeader(rows.shift());
+  return { items: rows.map((row, i) => csvUploadItem(header, row, i)), ...options(query, true) };
+}
+
+/**
+ * A CSV upload's items as its bytes stream in, through csv-parse's streaming parser: the header
+ * row checked first, then each row checked as it comes, with the errors batchFromCsv gives. Holds
+ * one record at a time (at most MAX_UPLOAD_ROW_CHARS); what `source` throws comes out unchanged.
+ */
+export async function* csvUploadItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<BatchItemInput> {
+  const parser = parseCsvStream({ ...CSV_READ_OPTIONS, max_record_size: MAX_UPLOAD_ROW_CHARS });
+  // Its failures (and the source's) reach the loop below through the parser, which they destroy.
+  pipeline(source, parser).catch(() => undefined);
+  let header: string[] | undefined;
+  let index = 0;
+  try {
+    for await (const row of parser as AsyncIterable<string[]>) {
+      if (!header) header = csvUploadHeader(row);
+      else yield csvUploadItem(header, row, index++);
+    }
+  } catch (error) {
+    // A record longer than MAX_UPLOAD_ROW_CHARS is one of these too, its line named.
+    throw error instanceof CsvError ? csvUnreadable(error) : error;
   }
-  const items = rows.map((row, i) => {
-    const home: Record<string, unknown> = {};
-    let address: unknown;
-    header.forEach((name, column) => {
-      if (name === 'address') address = row[column]?.trim();
-      else if (row[column] !== undefined && row[column].trim() !== '') home[name] = row[column].trim();
-    });
-    return itemInput(Object.keys(home).length > 0 ? { address, home } : { address }, `items[${i}]`, true);
-  });
-  return { items, ...options(query, true) };
+  if (!header) csvUploadHeader(undefined); // an empty file: no address column
+}
+
+/**
+ * An NDJSON upload's items as its bytes stream in, line by line (UTF-8 split across chunks
+ * included), each line checked as batchFromNdjson checks it. Holds one line at a time (a longer
+ * one than MAX_UPLOAD_ROW_CHARS is refused); what `source` throws comes out unchanged.
+ */
+export async function* ndjsonUploadItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<BatchItemInput> {
+  let lineNumber = 0;
+  let index = 0;
+  for await (const line of linesOf(source, MAX_UPLOAD_ROW_CHARS, () => rowTooLong(`Line ${lineNumber + 1}`, `items[${index}]`))) {
+    const item = ndjsonUploadItem(line, ++lineNumber, index);
+    if (item) {
+      index++;
+      yield item;
+    }
+  }
+}
+
+/** The lines of a stream of UTF-8 bytes, without their newlines; `tooLong()` is thrown for a line over `maxChars`. */
+async function* linesOf(source: AsyncIterable<Buffer | string>, maxChars: number, tooLong: () => Error): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
+  for await (const chunk of source) {
+    const text = partial + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      if (end - start > maxChars) throw tooLong();
+      yield text.slice(start, end);
+      start = end + 1;
+    }
+    partial = text.slice(start);
+    if (partial.length > maxChars) throw tooLong();
+  }
+  partial += decoder.end();
+  if (partial !== '') yield partial;
 }
 
 /** One item result as GraphQL's batchResults gives it. */

@@ -34,9 +34,10 @@ const VALUING_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown
   locationIndex: () => 1,
   locationIndexes: (args) => itemsOf(args.points),
 };
-/** Root fields that submit batch items. */
+/** Root fields that submit batch items: a job filled in several calls is charged call by call. */
 const BATCH_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown>) => number>> = {
   submitBatch: (args) => itemsOf((args.input as { items?: unknown } | undefined)?.items),
+  appendBatchItems: (args) => itemsOf(args.items),
 };
 
 /** A field taking a list of inputs costs one per item on top of its selection. */

@@ -1,39 +1,70 @@
 /**
- * Batch jobs over REST (X-API-Key; ARCHITECTURE.md sections 2 and 4), translated into the location
- * subgraph's batch operations:
- * - POST /api/batch: a JSON body, or a CSV or NDJSON file → `submitBatch` → 202 { id, status }.
+ * Batch jobs over REST (X-API-Key; ARCHITECTURE.md sections 2 and 4), translated into the batch
+ * subgraph's operations:
+ * - POST /api/batch with a JSON body → `submitBatch` → 202 { id, status }.
+ * - POST /api/batch with a CSV or NDJSON file: read as it streams in, row by row, and sent on in
+ *   parts of whole chunks (`openBatch` once the first part is read and valid, then
+ *   `appendBatchItems`, the final part with last), so no hop ever holds the whole file → 202.
  * - GET /api/batch/{id}: `batchJob` → the job in snake_case; another organisation's id is NOT_FOUND.
  * - GET /api/batch/{id}/results: `batchResults`, paged 1000 at a time and written page by page as
  *   NDJSON (or CSV with Accept: text/csv or ?format=csv), so memory does not grow with the job.
  */
-import { Readable } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { Readable, Transform } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import {
+  DEFAULT_CHUNK_SIZE,
   MAX_BATCH_BODY_BYTES,
-  batchFromCsv,
+  MAX_BATCH_UPLOAD_BYTES,
   batchFromJson,
-  batchFromNdjson,
   batchRequestJsonSchema,
+  batchUploadOptions,
+  csvUploadItems,
+  ndjsonUploadItems,
   resultCsvHeader,
   resultCsvRow,
   resultNdjsonLine,
+  type BatchItemInput,
   type BatchItemResultView,
-  type BatchSubmission,
 } from '../../schema/batch-contract';
 import { ApiError, formatBytes, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { sendError } from '../http/errors';
 import { documentRoute } from '../ops/openapi';
-import { gatewayExecutor } from '../graph/executor';
+import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { batchAcceptedResponseJsonSchema, batchJobResponseJsonSchema, batchResultLineJsonSchema, errorResponseJsonSchema } from './response-schemas';
 
 const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl resultsUrl error deliveries { number at statusCode error durationMs }';
 
-/** Persisted operations of the batch routes; every field is owned by the location subgraph. */
+/** Persisted operations of the batch routes; every field is owned by the batch subgraph. */
 export const SUBMIT_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
   mutation RestSubmitBatch($input: SubmitBatchInput!) {
     submitBatch(input: $input) { id status total createdAt resultsUrl }
   }` };
+
+export const OPEN_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
+  mutation RestOpenBatch($input: OpenBatchInput!) {
+    openBatch(input: $input) { id }
+  }` };
+
+export const APPEND_BATCH_ITEMS_OPERATION = { owner: 'batch', query: /* GraphQL */ `
+  mutation RestAppendBatchItems($id: ID!, $items: [BatchItemInput!]!, $last: Boolean!) {
+    appendBatchItems(id: $id, items: $items, last: $last) { id status total createdAt resultsUrl }
+  }` };
+
+export const CANCEL_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
+  mutation RestCancelBatch($id: ID!) {
+    cancelBatch(id: $id) { status }
+  }` };
+
+/** What the submission operations select: the 202's fields. */
+interface AcceptedJob {
+  id: string;
+  status: string;
+  total: number;
+  createdAt: string;
+  resultsUrl: string;
+}
 
 export const BATCH_JOB_OPERATION = { owner: 'batch', query: /* GraphQL */ `
   query RestBatchJob($id: ID!) {
@@ -47,6 +78,14 @@ export const BATCH_RESULTS_OPERATION = { owner: 'batch', query: /* GraphQL */ `
 
 /** Results per batchResults page (the most the query gives). */
 export const RESULTS_PAGE_SIZE = 1000;
+
+/** Items per appendBatchItems call of an upload, about: each a few hundred KB of variables. */
+const UPLOAD_PART_ITEMS = 5000;
+
+/** Items per part of an upload: whole chunks of the job, as many as make about UPLOAD_PART_ITEMS (one at least). */
+export function uploadPartSize(chunkSize: number): number {
+  return chunkSize * Math.max(1, Math.floor(UPLOAD_PART_ITEMS / chunkSize));
+}
 
 /** What BATCH_JOB_OPERATION selects. */
 export interface BatchJobData {
@@ -93,7 +132,7 @@ documentRoute({
   method: 'post',
   path: '/api/batch',
   summary: 'Submit a batch of addresses (optionally with homes) for background valuation (API key)',
-  description: `202 with { id, status: "queued" } and a Location header; poll GET /api/batch/{id}, read GET /api/batch/{id}/results, or subscribe to batchProgress(id) over graphql-ws on /graphql. The body is JSON as below, or a file: Content-Type text/csv (header row: address plus optional home columns in snake_case, e.g. area,rooms,floor,total_floors,renovation) or application/x-ndjson (one { "address", "home" } a line), with callback_url and chunk_size as query parameters. Up to ${formatBytes(MAX_BATCH_BODY_BYTES)} (413 PAYLOAD_TOO_LARGE); more items than the plan's maxBatchItems: 400 INVALID_PARAMETER on items.`,
+  description: `202 with { id, status: "queued" } and a Location header; poll GET /api/batch/{id}, read GET /api/batch/{id}/results, or subscribe to batchProgress(id) over graphql-ws on /graphql. The body is JSON as below (up to ${formatBytes(MAX_BATCH_BODY_BYTES)}), or a file: Content-Type text/csv (header row: address plus optional home columns in snake_case, e.g. area,rooms,floor,total_floors,renovation) or application/x-ndjson (one { "address", "home" } a line), with callback_url and chunk_size as query parameters, up to ${formatBytes(MAX_BATCH_UPLOAD_BYTES)} (enough for the enterprise plan's 1,000,000 rows): a file is read as it streams in and its job fills while it uploads. Past the size: 413 PAYLOAD_TOO_LARGE; more items than the plan's maxBatchItems: 400 INVALID_PARAMETER on items. A file's bad row answers 400 naming it (items[1234].home.area); found after the job was opened, it also cancels the job, whose id the message gives.`,
   security: 'apiKey',
   requestBody: batchRequestJsonSchema(),
   example: { items: [{ address: 'Chilonzor tumani, Qatortol MFY', home: { area: 65, rooms: 3, floor: 4, total_floors: 9 } }, { address: 'Юнусабад 8-й квартал' }] },
@@ -119,12 +158,114 @@ documentRoute({
   tag: 'batch',
 });
 
-function submissionOf(request: FastifyRequest): BatchSubmission {
-  const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  if (type === 'text/csv') return batchFromCsv(String(request.body ?? ''), query);
-  if (type === 'application/x-ndjson') return batchFromNdjson(String(request.body ?? ''), query);
-  return batchFromJson(request.body);
+/** A JSON body: read whole (by fastify, within MAX_BATCH_BODY_BYTES), submitted in one call. */
+async function submitJson(graph: Graph, request: FastifyRequest): Promise<AcceptedJob> {
+  const submission = batchFromJson(request.body);
+  const input = { items: submission.items, ...(submission.callbackUrl !== undefined && { callbackUrl: submission.callbackUrl }), ...(submission.chunkSize !== undefined && { chunkSize: submission.chunkSize }) };
+  return (await gatewayExecutor(graph, request).execute<{ submitBatch: AcceptedJob }>(SUBMIT_BATCH_OPERATION, { input })).submitBatch;
+}
+
+/**
+ * A CSV or NDJSON upload, read as it streams in and sent on a part at a time: the job is opened
+ * once the first part is read and every row of it valid (a bad header, a bad first row or an empty
+ * file creates none), and each part is held back until the next row shows it is not the last. A
+ * refusal once the job is open (a bad row, the plan's limit, the quota) cancels the job and names
+ * it in the message. A client that disconnects leaves the job open: the stalled-submission sweep
+ * fails it (BATCH_SUBMISSION_TIMEOUT_MS), as it does when the gateway dies mid-upload.
+ */
+async function submitUpload(graph: Graph, request: FastifyRequest, reply: FastifyReply, type: 'text/csv' | 'application/x-ndjson'): Promise<AcceptedJob> {
+  const { callbackUrl, chunkSize = DEFAULT_CHUNK_SIZE } = batchUploadOptions((request.query ?? {}) as Record<string, unknown>);
+  if (Number(request.headers['content-length']) > MAX_BATCH_UPLOAD_BYTES) {
+    reply.header('connection', 'close'); // not a byte of it will be read
+    throw uploadTooLarge();
+  }
+  const body = new UploadBody(request.raw, MAX_BATCH_UPLOAD_BYTES);
+  const executor = gatewayExecutor(graph, request);
+  const partSize = uploadPartSize(chunkSize);
+  let id: string | undefined;
+  let part: BatchItemInput[] = [];
+  const send = async (last: boolean): Promise<AcceptedJob> => {
+    id ??= (await executor.execute<{ openBatch: { id: string } }>(OPEN_BATCH_OPERATION, { input: { chunkSize, ...(callbackUrl !== undefined && { callbackUrl }) } })).openBatch.id;
+    const { appendBatchItems } = await executor.execute<{ appendBatchItems: AcceptedJob }>(APPEND_BATCH_ITEMS_OPERATION, { id, items: part, last });
+    part = [];
+    return appendBatchItems;
+  };
+  try {
+    for await (const item of (type === 'text/csv' ? csvUploadItems : ndjsonUploadItems)(body.stream)) {
+      if (part.length === partSize) await send(false);
+      part.push(item);
+    }
+    if (part.length === 0) throw new ApiError('MISSING_PARAMETER', 'items must hold at least one item', 'items');
+    return await send(true);
+  } catch (error) {
+    if (body.clientGone) throw error; // no one to answer; the job, if any, waits for the sweep
+    if (body.discardRest() === 'close') reply.header('connection', 'close');
+    if (id !== undefined) await cancelAbandoned(executor, id, error);
+    throw error;
+  }
+}
+
+/** Cancels the job of an upload refused part-way, and says so in the refusal (an ApiError's message names the job). */
+async function cancelAbandoned(executor: GraphExecutor, id: string, error: unknown): Promise<void> {
+  let outcome = 'could not be cancelled: cancel it, or let it run';
+  try {
+    const { status } = (await executor.execute<{ cancelBatch: { status: string } }>(CANCEL_BATCH_OPERATION, { id })).cancelBatch;
+    outcome = status === 'cancelled' ? 'was cancelled: fix the file and upload it again' : `is ${status}`;
+  } catch {
+    // The refusal still goes out, with the job named.
+  }
+  if (error instanceof ApiError && !error.message.includes(id)) error.message = `${error.message} (batch job ${id} ${outcome})`;
+}
+
+const uploadTooLarge = () => payloadTooLarge(MAX_BATCH_UPLOAD_BYTES, 'split the file');
+
+/**
+ * An upload's body as it streams in, counted: past `maxBytes` it fails with 413
+ * PAYLOAD_TOO_LARGE. The request is read through `stream` and never destroyed by it, so that a
+ * refusal can still be answered.
+ */
+export class UploadBody {
+  readonly stream: Transform;
+  /** The client disconnected before the body ended. */
+  clientGone = false;
+  private received = 0;
+
+  constructor(
+    private readonly raw: IncomingMessage,
+    private readonly maxBytes: number,
+  ) {
+    this.stream = new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        this.received += chunk.length;
+        done(this.received > maxBytes ? uploadTooLarge() : null, chunk);
+      },
+    });
+    const cutOff = (error?: Error) => {
+      if (raw.complete && !error) return;
+      this.clientGone = true;
+      this.stream.destroy(new ApiError('INVALID_PARAMETER', 'The connection closed before the upload ended'));
+    };
+    raw.once('error', cutOff);
+    raw.once('close', () => cutOff());
+    raw.pipe(this.stream);
+  }
+
+  /**
+   * After a refusal: the rest of the body is read and dropped, counted against the limit, so that
+   * a client sending the whole file before it reads the answer still gets it. 'close' when the
+   * connection must close after the answer (the body is over the limit: it is not read on).
+   */
+  discardRest(): 'keep' | 'close' {
+    this.raw.unpipe(this.stream);
+    if (this.received > this.maxBytes) return 'close';
+    if (this.raw.complete) return 'keep';
+    this.raw.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
+      if (this.received > this.maxBytes) this.raw.destroy();
+    });
+    this.raw.resume();
+    return 'keep';
+  }
 }
 
 async function jobOf(graph: Graph, request: FastifyRequest, id: string): Promise<BatchJobData> {
@@ -153,7 +294,8 @@ async function* resultPages(graph: Graph, request: FastifyRequest, id: string): 
 export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler }): void {
   // In their own scope: the CSV and NDJSON parsers accept uploads here and nowhere else.
   void app.register(async (scope) => {
-    scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], { parseAs: 'string', bodyLimit: MAX_BATCH_BODY_BYTES }, (_request, body, done) => done(null, body));
+    // The request stream itself: the route reads it as it comes (submitUpload).
+    scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], (_request, payload, done) => done(null, payload));
     // PAYLOAD_TOO_LARGE with advice for portfolios; everything else goes to the app's handler.
     scope.setErrorHandler((error, request, reply) => {
       if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -163,10 +305,8 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
     });
 
     scope.post('/api/batch', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.apiKey, schema: { response: { 202: batchAcceptedResponseJsonSchema(), ...errors } } }, async (request, reply) => {
-      const submission = submissionOf(request);
-      const input = { items: submission.items, ...(submission.callbackUrl !== undefined && { callbackUrl: submission.callbackUrl }), ...(submission.chunkSize !== undefined && { chunkSize: submission.chunkSize }) };
-      const data = await gatewayExecutor(graph, request).execute<{ submitBatch: { id: string; status: string; total: number; createdAt: string; resultsUrl: string } }>(SUBMIT_BATCH_OPERATION, { input });
-      const job = data.submitBatch;
+      const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const job = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, type) : await submitJson(graph, request);
       reply.code(202).header('location', `/api/batch/${encodeURIComponent(job.id)}`);
       // The contract's 202 says the submission is queued; GET /api/batch/{id} has the live status (in-process workers may have started already).
       return { id: job.id, status: 'queued', total: job.total, created_at: job.createdAt, results_url: job.resultsUrl };

@@ -31,6 +31,22 @@ export class SubmitBatchInput {
   chunkSize?: number | null;
 }
 
+@InputType({ description: 'A job to fill in several calls (appendBatchItems): for portfolios too large for one request' })
+export class OpenBatchInput {
+  @Field(() => String, { nullable: true, description: 'Receives a signed batch.completed webhook (Standard Webhooks) when the job ends; http(s) on a public address' })
+  callbackUrl?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Items per chunk, 1 to 10000 (default 1000): the unit of work and of retry; every append but the last carries a multiple of it' })
+  chunkSize?: number | null;
+}
+
+@ArgsType()
+export class AppendBatchItemsArgs {
+  @Field(() => ID, { description: 'A job of yours opened by openBatch and not yet sealed' }) id!: string;
+  @Field(() => [BatchItemInput], { description: "The next items, after those already appended; a multiple of the job's chunkSize unless last" })
+  items!: BatchItemInput[];
+  @Field({ description: 'The final part: the job is sealed after these items and takes no more' }) last!: boolean;
+}
+
 @ArgsType()
 export class PageArgs {
   @Field(() => Int, { nullable: true, description: 'Default 0' }) offset?: number | null;

@@ -21,10 +21,11 @@ export { buildBatchSchema } from './schema';
 export type { BatchConfig } from './config';
 
 /**
- * A batch upload reaches this subgraph as submitBatch's variables: the gateway's 20 MB CSV limit,
- * rewritten as JSON objects with field names on every item, grows: about 2.5× for real rows, up to
- * about 7.5× for one-letter addresses with four numeric columns. Only the gateway can send it (the
- * token is checked before the body is read). @default 8 × MAX_BATCH_BODY_BYTES
+ * A JSON batch body (the gateway reads at most 20 MB of it) reaches this subgraph whole, as
+ * submitBatch's variables, with room to spare for what rewriting it adds. CSV and NDJSON files
+ * come as appendBatchItems parts of about 5,000 items: a few hundred KB each, however large the
+ * file. Only the gateway can send it (the token is checked before the body is read).
+ * @default 8 × MAX_BATCH_BODY_BYTES
  */
 export const BATCH_BODY_LIMIT = 8 * MAX_BATCH_BODY_BYTES;
 

@@ -4,8 +4,21 @@ import { ApiError } from '../../schema/errors';
 import { resultsPath, type BatchApi } from './api';
 import type { BatchContext, Principal } from './context';
 import { withClientErrors } from './errors';
-import { InvalidBatchOptionsError, type BatchJob as JobRecord, type ItemResult } from './engine';
-import { BatchItemResult, BatchJob, BatchJobPage, BatchJobStatus, BatchResultPage, BatchResultsArgs, PageArgs, SubmitBatchInput, type WebhookDelivery } from './graphql-types';
+import { BatchItemLimitError, BatchJobClosedError, BatchJobNotFoundError, InvalidBatchOptionsError, type BatchJob as JobRecord, type ItemResult } from './engine';
+import {
+  AppendBatchItemsArgs,
+  BatchItemResult,
+  BatchJob,
+  BatchJobPage,
+  BatchJobStatus,
+  BatchResultPage,
+  BatchResultsArgs,
+  OpenBatchInput,
+  PageArgs,
+  SubmitBatchInput,
+  type BatchItemInput,
+  type WebhookDelivery,
+} from './graphql-types';
 import { validateCallbackUrl, type DeliveryAttempt } from './webhooks';
 
 const DEFAULT_RESULTS_LIMIT = 100;
@@ -40,14 +53,44 @@ export class BatchResolver {
       if (input.items.length > limit) {
         throw new ApiError('INVALID_PARAMETER', `The ${principal.plan} plan allows at most ${limit} items per batch (got ${input.items.length}); split the portfolio`, 'items');
       }
-      const callbackUrl = input.callbackUrl ?? undefined;
-      if (callbackUrl !== undefined) {
-        const check = await validateCallbackUrl(callbackUrl, batch.callbackPolicy);
-        if (!check.ok) throw check.error;
-      }
-      const items = input.items.map((item) => (item.home ? { address: item.address, home: item.home } : { address: item.address }));
-      const job = await asClient(() => batch.engine.submit(principal.org, items, { callbackUrl, chunkSize: input.chunkSize ?? undefined }), 'chunkSize');
+      const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
+      const job = await asClient(() => batch.engine.submit(principal.org, input.items.map(itemOf), { callbackUrl, chunkSize: input.chunkSize ?? undefined }), 'chunkSize');
       return jobView(job);
+    });
+  }
+
+  @Mutation(() => BatchJob, {
+    description:
+      "Opens a job to fill with appendBatchItems, for a portfolio too large for one request; a job that receives no items for the submission timeout (5 minutes by default) is failed as cut off",
+  })
+  openBatch(@Arg('input', () => OpenBatchInput) input: OpenBatchInput, @Ctx() ctx: BatchContext): Promise<BatchJob> {
+    return withClientErrors(async () => {
+      const { principal, batch } = caller(ctx);
+      const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
+      const job = await asClient(() => batch.engine.open(principal.org, { callbackUrl, chunkSize: input.chunkSize ?? undefined }), 'chunkSize');
+      return jobView(job);
+    });
+  }
+
+  @Mutation(() => BatchJob, {
+    description:
+      "Adds the next items to a job opened by openBatch, queued as they are stored; last: true seals it. Every call but the last carries a multiple of the job's chunkSize. Past the plan's maxBatchItems in all: the job is failed and INVALID_PARAMETER on items. A sealed or ended job: INVALID_PARAMETER on id; an unknown id: NOT_FOUND",
+  })
+  appendBatchItems(@Args(() => AppendBatchItemsArgs) { id, items, last }: AppendBatchItemsArgs, @Ctx() ctx: BatchContext): Promise<BatchJob> {
+    return withClientErrors(async () => {
+      const { principal, batch } = caller(ctx);
+      const limit = batch.maxBatchItems(principal.plan);
+      try {
+        return jobView(await batch.engine.append(principal.org, id, items.map(itemOf), { last, maxItems: limit }));
+      } catch (error) {
+        if (error instanceof BatchJobNotFoundError) throw notFound(id);
+        if (error instanceof BatchItemLimitError) {
+          throw new ApiError('INVALID_PARAMETER', `The ${principal.plan} plan allows at most ${limit} items per batch (this part would take batch job ${id} to ${error.wouldHold}); the job was failed: split the portfolio`, 'items');
+        }
+        if (error instanceof BatchJobClosedError) throw new ApiError('INVALID_PARAMETER', `Batch job ${id} takes no more items: ${error.reason === 'sealed' ? 'its last part came already' : 'it has ended'}`, 'id');
+        if (error instanceof InvalidBatchOptionsError) throw new ApiError('INVALID_PARAMETER', error.message, 'items');
+        throw error;
+      }
     });
   }
 
@@ -114,6 +157,19 @@ export class BatchResolver {
       return jobView(job);
     });
   }
+}
+
+/** A submitted item as the engine stores it: `home` only when there is one. */
+function itemOf(item: BatchItemInput): { address: string; home?: Record<string, unknown> } {
+  return item.home ? { address: item.address, home: item.home } : { address: item.address };
+}
+
+/** The callback URL, once the policy accepts it (else its error, on callbackUrl). */
+async function checkedCallbackUrl(callbackUrl: string | null | undefined, batch: BatchApi): Promise<string | undefined> {
+  if (callbackUrl === undefined || callbackUrl === null) return undefined;
+  const check = await validateCallbackUrl(callbackUrl, batch.callbackPolicy);
+  if (!check.ok) throw check.error;
+  return callbackUrl;
 }
 
 /** `listed`: from a page of jobs, which carries no deliveries. */

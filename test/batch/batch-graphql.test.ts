@@ -1,11 +1,15 @@
 /**
  * Batch jobs over GraphQL, through the real gateway: submit, poll, page the results, the
- * organisation boundary, cancel, the plan's limit and the signed completion webhook. Runs on the
- * in-process engine and on Redis.
+ * organisation boundary, cancel, the plan's limit and the signed completion webhook, and a job
+ * filled in several calls (openBatch, appendBatchItems). Runs on the in-process engine and on Redis.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { DEFAULT_PLANS_FILE } from '../../schema/plans';
 import { describeInProcessAndOnRedis } from '../support/redis';
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
@@ -50,6 +54,11 @@ function portfolio(): { address: string; home?: Record<string, unknown> }[] {
 
 const JOB_FIELDS = 'id status total processed succeeded failed createdAt startedAt completedAt callbackUrl resultsUrl deliveries { number at statusCode error durationMs }';
 
+/** The repository's plans plus a tiny one: 10 items per job, 15 batch items a day. */
+const TINY_PLAN = 'batch-tiny';
+const plansFile = join(mkdtempSync(join(tmpdir(), 'batch-plans-')), 'plans.json');
+writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), [TINY_PLAN]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 15 } }));
+
 describeInProcessAndOnRedis('batch jobs over GraphQL, engine %s', ['in process', 'on Redis'], (redisUrl) => {
   let stack: TestStack;
   let key: string;
@@ -58,7 +67,7 @@ describeInProcessAndOnRedis('batch jobs over GraphQL, engine %s', ['in process',
   beforeAll(async () => {
     stack = await startTestStack({
       redisUrl,
-      env: { BATCH_CALLBACK_ALLOW_PRIVATE: '1', BATCH_WEBHOOK_BASE_DELAY_MS: '200', BATCH_KEY_PREFIX: `test-batch-${process.pid}-${Date.now()}:` },
+      env: { BATCH_CALLBACK_ALLOW_PRIVATE: '1', BATCH_WEBHOOK_BASE_DELAY_MS: '200', BATCH_KEY_PREFIX: `test-batch-${process.pid}-${Date.now()}:`, PLANS_FILE: plansFile },
     });
     key = stack.newKey('enterprise');
     otherKey = stack.newKey('standard');
@@ -185,6 +194,78 @@ describeInProcessAndOnRedis('batch jobs over GraphQL, engine %s', ['in process',
     await until(() => job(id), ended);
     const results = await gql('query($id: ID!) { batchResults(id: $id) { items { ok error { code } } } }', { id });
     expect(results.data.batchResults.items).toEqual([{ ok: false, error: { code: 'INVALID_PARAMETER' } }]);
+  });
+
+  describe('a job filled in several calls: openBatch, then appendBatchItems', () => {
+    const open = (input: Record<string, unknown>, apiKey = key) => gql(`mutation($input: OpenBatchInput!) { openBatch(input: $input) { ${JOB_FIELDS} chunkSize } }`, { input }, apiKey);
+    const append = (id: string, items: unknown[], last: boolean, apiKey = key) =>
+      gql(`mutation($id: ID!, $items: [BatchItemInput!]!, $last: Boolean!) { appendBatchItems(id: $id, items: $items, last: $last) { ${JOB_FIELDS} error } }`, { id, items, last }, apiKey);
+
+    it('values the parts as one job, in order, once the last one has come', async () => {
+      const opened = await open({ chunkSize: 10 });
+      expect(opened.errors).toBeUndefined();
+      const { id } = opened.data.openBatch;
+      expect(opened.data.openBatch).toMatchObject({ status: 'queued', total: 0, chunkSize: 10, callbackUrl: null, resultsUrl: `/api/batch/${id}/results` });
+      const items = portfolio();
+      const first = await append(id, items.slice(0, 20), false);
+      expect(first.errors).toBeUndefined();
+      expect(first.data.appendBatchItems.total).toBe(20);
+      expect((await append(id, items.slice(20, 40), false)).data.appendBatchItems.total).toBe(40);
+      expect((await append(id, items.slice(40), true)).data.appendBatchItems.total).toBe(50);
+
+      const done = await until(() => job(id), ended);
+      expect(done).toMatchObject({ status: 'completed', total: 50, processed: 50, succeeded: 48, failed: 2 });
+      const results = await gql('query($id: ID!) { batchResults(id: $id, limit: 100) { items { index ok result } } }', { id });
+      expect(results.data.batchResults.items.map((item: { index: number }) => item.index)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+      expect(results.data.batchResults.items[33].result.address).toBe(items[33].address);
+      expect(results.data.batchResults.items[33].result.home.estimate).toBeGreaterThan(10_000);
+    });
+
+    it('refuses parts that are not whole chunks, for a sealed job, and for another organisation', async () => {
+      const { id } = (await open({ chunkSize: 10 })).data.openBatch;
+      const ragged = await append(id, portfolio().slice(0, 15), false);
+      expect(ragged.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'items' });
+      expect(ragged.errors[0].message).toMatch(/multiple of the job's chunk size \(10\)/);
+      const foreign = await append(id, portfolio().slice(0, 10), false, otherKey);
+      expect(foreign.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+      expect((await append('no-such-job', [{ address: ADDRESSES[0] }], true)).errors[0].extensions.code).toBe('NOT_FOUND');
+      expect((await append(id, portfolio().slice(0, 3), true)).data.appendBatchItems.total).toBe(3);
+      const late = await append(id, portfolio().slice(0, 1), true);
+      expect(late.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'id' });
+      expect(late.errors[0].message).toMatch(/takes no more items/);
+      expect((await until(() => job(id), ended)).total).toBe(3);
+
+      expect((await open({ callbackUrl: 'ftp://example.com/hook' })).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'callback_url' });
+      expect((await open({ chunkSize: 0 })).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'chunkSize' });
+      // Cancelled while open: later parts are refused.
+      const cancelled = (await open({})).data.openBatch.id;
+      await gql('mutation($id: ID!) { cancelBatch(id: $id) { status } }', { id: cancelled });
+      expect((await append(cancelled, [{ address: ADDRESSES[0] }], true)).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'id' });
+    });
+
+    it("past the plan's maxBatchItems in all, the job is failed and the part refused on items", async () => {
+      const tiny = stack.newKey(TINY_PLAN);
+      const { id } = (await open({ chunkSize: 5 }, tiny)).data.openBatch;
+      expect((await append(id, portfolio().slice(0, 10), false, tiny)).data.appendBatchItems.total).toBe(10);
+      const over = await append(id, portfolio().slice(10, 15), true, tiny);
+      expect(over.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'items' });
+      expect(over.errors[0].message).toMatch(new RegExp(`${TINY_PLAN} plan allows at most 10 items per batch .*${id}.*failed`));
+      expect(await job(id, tiny)).toMatchObject({ status: 'failed', total: 10 });
+      expect((await gql('query($id: ID!) { batchJob(id: $id) { error } }', { id }, tiny)).data.batchJob.error).toMatch(/limit of 10 items/);
+    });
+
+    it("each part's items are charged to the plan's batch items per day", async () => {
+      const tiny = stack.newKey(TINY_PLAN);
+      const first = (await open({ chunkSize: 5 }, tiny)).data.openBatch.id;
+      expect((await append(first, portfolio().slice(0, 10), true, tiny)).errors).toBeUndefined();
+      const second = (await open({ chunkSize: 5 }, tiny)).data.openBatch.id;
+      // 10 + 10 > the 15 a day: refused before anything is stored.
+      const refused = await append(second, portfolio().slice(0, 10), true, tiny);
+      expect(refused.errors[0].extensions.code).toBe('RATE_LIMITED');
+      expect(refused.errors[0].message).toMatch(/15 batch items per day/);
+      expect(await job(second, tiny)).toMatchObject({ total: 0 });
+      await gql('mutation($id: ID!) { cancelBatch(id: $id) { status } }', { id: second }, tiny);
+    });
   });
 
   describe('completion webhook', () => {

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import {
   BatchEngine,
+  BatchItemLimitError,
+  BatchJobClosedError,
   BatchJobNotFoundError,
   BatchSubmissionError,
   createBatchEngine,
@@ -107,6 +109,157 @@ function batchEngineContract(makeBackend: MakeBackend): void {
     await sleep(150);
     expect(await engine.failStalledSubmissions(100)).toEqual([]);
     expect((await engine.get('org-a', waiting.id))?.status).toBe('queued');
+  });
+
+  describe('a submission in several calls (open, then append)', () => {
+    const itemList = (count: number) => Array.from({ length: count }, (_, index) => sampleItem(index));
+
+    test('appended parts are stored in order, processed as they come, and the last one seals the job', async () => {
+      const engine = await makeEngine();
+      const ended = endedJobs(engine);
+      await engine.startWorker({ processChunk: echoProcessor(), concurrency: 2 });
+      const opened = await engine.open('org-a', { chunkSize: 10, callbackUrl: 'https://bank.example/hook' });
+      expect(opened).toMatchObject({ organisation: 'org-a', status: 'queued', total: 0, sealed: false, chunkSize: 10, callbackUrl: 'https://bank.example/hook' });
+      const items = itemList(45);
+      expect(await engine.append('org-a', opened.id, items.slice(0, 20), { last: false })).toMatchObject({ total: 20, sealed: false });
+      // The first part is being valued while the rest is still to come.
+      await waitFor(async () => ((await engine.get('org-a', opened.id))?.processed ?? 0) === 20);
+      expect((await engine.get('org-a', opened.id))?.status).toBe('running');
+      expect(await engine.append('org-a', opened.id, items.slice(20, 40), { last: false })).toMatchObject({ total: 40 });
+      expect(await engine.append('org-a', opened.id, items.slice(40), { last: true })).toMatchObject({ total: 45, sealed: true });
+
+      expect(await finalEvent(engine, 'org-a', opened.id)).toMatchObject({ status: 'completed', processed: 45, total: 45, final: true });
+      const results = await collect(engine.results('org-a', opened.id));
+      expect(results.map((result) => result.index)).toEqual(Array.from({ length: 45 }, (_, i) => i));
+      expect(results[42]).toEqual({ index: 42, ok: true, result: echoResult(sampleItem(42), 42) });
+      await waitFor(() => ended.length === 1);
+    });
+
+    test('an empty last part seals the job; a job sealed with no items completes at once', async () => {
+      const engine = await makeEngine();
+      await engine.startWorker({ processChunk: echoProcessor() });
+      const job = await engine.open('org-a', { chunkSize: 5 });
+      await engine.append('org-a', job.id, itemList(10), { last: false });
+      await engine.append('org-a', job.id, [], { last: true });
+      expect(await finalEvent(engine, 'org-a', job.id)).toMatchObject({ status: 'completed', processed: 10, total: 10 });
+      const empty = await engine.open('org-a');
+      expect(await engine.append('org-a', empty.id, [], { last: true })).toMatchObject({ status: 'completed', total: 0, sealed: true });
+    });
+
+    test('every part but the last must be whole chunks: anything else is refused and stores nothing', async () => {
+      const engine = await makeEngine();
+      const job = await engine.open('org-a', { chunkSize: 10 });
+      await expect(engine.append('org-a', job.id, itemList(15), { last: false })).rejects.toThrow(InvalidBatchOptionsError);
+      await expect(engine.append('org-a', job.id, itemList(15), { last: false })).rejects.toThrow(/multiple of the job's chunk size \(10\)/);
+      expect(await engine.get('org-a', job.id)).toMatchObject({ status: 'queued', total: 0, sealed: false });
+      // Refused, not failed: the caller sends it again the right way.
+      await engine.append('org-a', job.id, itemList(10), { last: false });
+      expect(await engine.append('org-a', job.id, itemList(3), { last: true })).toMatchObject({ total: 13, sealed: true });
+      await expect(engine.open('org-a', { chunkSize: 0 })).rejects.toBeInstanceOf(InvalidBatchOptionsError);
+    });
+
+    test('a sealed job takes no more items, and neither does an ended one', async () => {
+      const engine = await makeEngine();
+      const sealed = await engine.open('org-a', { chunkSize: 10 });
+      await engine.append('org-a', sealed.id, itemList(5), { last: true });
+      const refusal = await engine.append('org-a', sealed.id, itemList(10), { last: false }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(BatchJobClosedError);
+      expect(refusal).toMatchObject({ reason: 'sealed', message: expect.stringMatching(/sealed/) });
+      expect((await engine.get('org-a', sealed.id))?.total).toBe(5);
+
+      const cancelled = await engine.open('org-a', { chunkSize: 10 });
+      await engine.cancel('org-a', cancelled.id);
+      await expect(engine.append('org-a', cancelled.id, itemList(10), { last: true })).rejects.toMatchObject({ name: 'BatchJobClosedError', reason: 'ended', message: expect.stringMatching(/has ended \(cancelled\)/) });
+    });
+
+    test("another organisation's job, or none, is not found", async () => {
+      const engine = await makeEngine();
+      const job = await engine.open('org-a', { chunkSize: 10 });
+      await expect(engine.append('org-b', job.id, itemList(10), { last: true })).rejects.toBeInstanceOf(BatchJobNotFoundError);
+      await expect(engine.append('org-a', 'no-such-job', itemList(10), { last: true })).rejects.toBeInstanceOf(BatchJobNotFoundError);
+      expect(await engine.get('org-a', job.id)).toMatchObject({ total: 0, sealed: false, status: 'queued' });
+    });
+
+    test('past maxItems the job is failed with the reason, and nothing of that part is stored', async () => {
+      const engine = await makeEngine();
+      const ended = endedJobs(engine);
+      const job = await engine.open('org-a', { chunkSize: 10 });
+      await engine.append('org-a', job.id, itemList(20), { last: false, maxItems: 25 });
+      const refusal = await engine.append('org-a', job.id, itemList(10), { last: false, maxItems: 25 }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(BatchItemLimitError);
+      expect(refusal).toMatchObject({ jobId: job.id, limit: 25, wouldHold: 30 });
+      expect(await engine.get('org-a', job.id)).toMatchObject({ status: 'failed', total: 20, error: expect.stringMatching(/limit of 25 items/) });
+      await waitFor(() => ended.some((endedJob) => endedJob.id === job.id && endedJob.status === 'failed'));
+      // Exactly at the limit is fine.
+      const full = await engine.open('org-a', { chunkSize: 10 });
+      expect(await engine.append('org-a', full.id, itemList(25), { last: true, maxItems: 25 })).toMatchObject({ total: 25, sealed: true });
+    });
+
+    test('two appends racing for the same place: one is stored, the other refused before storing anything', async () => {
+      const engine = await makeEngine();
+      const job = await engine.open('org-a', { chunkSize: 10 });
+      const outcomes = await Promise.allSettled([
+        engine.append('org-a', job.id, itemList(10), { last: false }),
+        engine.append('org-a', job.id, itemList(10), { last: false }),
+      ]);
+      const stored = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+      expect(stored).toBeGreaterThanOrEqual(1);
+      for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(InvalidBatchOptionsError);
+      // Whichever way it went, the job is intact: whole parts only, still open.
+      expect(await engine.get('org-a', job.id)).toMatchObject({ status: 'queued', total: 10 * stored, sealed: false });
+    });
+
+    test('an open job that stops receiving is failed by the stalled-submission sweep; a late part is refused', async () => {
+      const engine = await makeEngine();
+      const ended = endedJobs(engine);
+      const job = await engine.open('org-a', { chunkSize: 10 });
+      await engine.append('org-a', job.id, itemList(20), { last: false });
+      const never = await engine.open('org-a'); // not a single item
+      const events = collect(engine.progress('org-a', job.id));
+      expect(await engine.failStalledSubmissions(60_000)).toEqual([]);
+      await sleep(150);
+      expect((await engine.failStalledSubmissions(100)).sort()).toEqual([job.id, never.id].sort());
+      expect((await events).pop()).toMatchObject({ status: 'failed', final: true, total: 20 });
+      expect(await engine.get('org-a', job.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/cut off after 20 items/) });
+      await waitFor(() => ended.length === 2);
+      await expect(engine.append('org-a', job.id, itemList(5), { last: true })).rejects.toBeInstanceOf(BatchJobClosedError);
+      expect((await engine.get('org-a', job.id))?.total).toBe(20);
+    });
+
+    test('each part keeps an open job from the sweep', async () => {
+      const engine = await makeEngine();
+      const job = await engine.open('org-a', { chunkSize: 10 });
+      for (let part = 0; part < 3; part++) {
+        await sleep(120);
+        await engine.append('org-a', job.id, itemList(10), { last: false });
+        expect(await engine.failStalledSubmissions(200)).toEqual([]);
+      }
+      await engine.append('org-a', job.id, [], { last: true });
+      await sleep(250);
+      expect(await engine.failStalledSubmissions(200)).toEqual([]); // sealed: never swept
+      expect(await engine.get('org-a', job.id)).toMatchObject({ status: 'queued', total: 30, sealed: true });
+    });
+
+    test('cancel during an open submission ends it: pending chunks are skipped and later parts refused', async () => {
+      const engine = await makeEngine();
+      const ended = endedJobs(engine);
+      let runs = 0;
+      await engine.startWorker({ processChunk: echoProcessor({ delayMs: 50, onChunkStart: () => runs++ }), concurrency: 1 });
+      const job = await engine.open('org-a', { chunkSize: 10 });
+      await engine.append('org-a', job.id, itemList(200), { last: false });
+      const progress = collect(engine.progress('org-a', job.id));
+      await waitFor(async () => ((await engine.get('org-a', job.id))?.processed ?? 0) >= 20);
+      const cancelled = await engine.cancel('org-a', job.id);
+      expect(cancelled).toMatchObject({ status: 'cancelled', total: 200, sealed: false });
+      const runsAtCancel = runs;
+      await expect(engine.append('org-a', job.id, itemList(10), { last: true })).rejects.toMatchObject({ name: 'BatchJobClosedError', reason: 'ended' });
+      await sleep(300);
+      expect(runs).toBeLessThanOrEqual(runsAtCancel + 1);
+      expect((await progress).filter((event) => event.final)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+      expect(await engine.failStalledSubmissions(1)).toEqual([]); // ended: not a stalled submission
+      await waitFor(() => ended.length === 1);
+      expect(ended[0]).toMatchObject({ id: job.id, status: 'cancelled' });
+    });
   });
 
   test('a 2,500-item job in chunks of 100 completes with every result exactly once, in order', async () => {

@@ -2,8 +2,9 @@
  * The production shape of batch work, through the API: the gateway and subgraphs on Redis with no
  * workers of their own, the location subgraph also run alone (`node dist/subgraphs/main.js
  * location`), and two `npm run worker` processes (worker-main) taking the chunks and placing their
- * items through it. One worker is killed with SIGKILL mid-job; the job still completes through POST
- * /api/batch and its results stream holds every item exactly once.
+ * items through it. One worker is killed with SIGKILL mid-job, while the upload is still streaming
+ * in; the job still completes through POST /api/batch and its results stream holds every item
+ * exactly once.
  */
 import { randomBytes } from 'node:crypto';
 import { ENTRY, startProcess, stopProcess, type StartedProcess } from '../support/processes';
@@ -54,21 +55,44 @@ describeWithRedis('worker processes on Redis', () => {
 
   const getJob = async (id: string) => json(await stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': key } }));
 
+  /** The organisation's newest job, through GraphQL: the upload has not answered with its id yet. */
+  const newestJob = async () => (await json(await stack.post('/graphql', { query: '{ batchJobs(limit: 1) { jobs { id status processed } } }' }, { 'x-api-key': key }))).data.batchJobs.jobs[0];
+
   test('a worker process killed mid-job: the job completes through the API with every item exactly once', async () => {
     const lines = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ address: `${ADDRESSES[i % ADDRESSES.length]}, ${i}-uy` }));
-    const submitted = await stack.fetch(`/api/batch?chunk_size=250`, {
+    // The upload streams into the job: its first part (5,000 items) is being valued while the rest
+    // is held back, so the worker dies mid-job however fast the machine is.
+    const HELD_AT = 6_000;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const encoder = new TextEncoder();
+    let next = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (next === HELD_AT) await held;
+        if (next >= ITEMS) return controller.close();
+        const end = Math.min(ITEMS, next + 1000, next < HELD_AT ? HELD_AT : ITEMS);
+        controller.enqueue(encoder.encode(lines.slice(next, end).join('\n') + '\n'));
+        next = end;
+      },
+    });
+    const submitting = stack.fetch(`/api/batch?chunk_size=250`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-ndjson', 'x-api-key': key },
-      body: lines.join('\n'),
-    });
-    expect(submitted.status).toBe(202);
-    const { id } = await json(submitted);
+      body,
+      duplex: 'half',
+    } as RequestInit);
 
     // Kill one worker as soon as the job is under way (a chunk recorded), long before it is done.
-    const underWay = await until(() => getJob(id), (job) => job.processed > 0, 60_000, 20);
+    const underWay = await until(newestJob, (job) => job?.processed > 0, 60_000, 20);
     expect(underWay.status).toBe('running');
     expect(underWay.processed).toBeLessThan(ITEMS / 2);
     await stopProcess(workers[0]);
+    release();
+    const submitted = await submitting;
+    expect(submitted.status).toBe(202);
+    const { id } = await json(submitted);
+    expect(id).toBe(underWay.id);
 
     const seen = await until(() => getJob(id), (job) => ['completed', 'failed', 'cancelled'].includes(job.status), 120_000, 200);
     expect(workers[0].child.signalCode).toBe('SIGKILL');

@@ -39,8 +39,8 @@ it('answers 503 SERVICE_UNAVAILABLE, without internal addresses, when the subgra
   expect(JSON.stringify(graphql)).not.toMatch(/127\.0\.0\.1/);
 });
 
-it('takes a batch upload larger than a bulk valuation: the location subgraph accepts what the gateway accepts', async () => {
-  // 60,000 CSV rows with homes (≈ 5 MB) reach the location subgraph as submitBatch variables of ≈ 12 MB.
+it('takes a batch upload larger than a bulk valuation: the batch subgraph accepts what the gateway sends it', async () => {
+  // 60,000 CSV rows with homes (≈ 5 MB) reach the batch subgraph as openBatch and appendBatchItems calls of about 5,000 items each.
   const header = 'address,area,rooms,floor,total_floors,renovation,qurilish_turi,mebel,sanuzel';
   const rows = Array.from({ length: 60_000 }, (_, i) => `"Chilonzor tumani, Qatortol, ${i + 1}-uy",65,3,4,9,Evro,G'ishtli,ha,alohida`);
   const csv = [header, ...rows].join('\n');

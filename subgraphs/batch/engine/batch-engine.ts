@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_CHUNK_SIZE } from '../../../schema/batch-contract';
+import { DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE } from '../../../schema/batch-contract';
 import { within } from '../../common/within';
 import { DEFAULT_STORAGE_TIMEOUT_MS, type BatchBackend } from './batch-backend';
 import { BatchWorker, type BatchWorkerOptions } from './batch-worker';
-import { BatchJobNotFoundError, BatchStorageUnavailableError, BatchSubmissionError, InvalidBatchOptionsError, messageOf } from './errors';
+import {
+  BatchItemLimitError,
+  BatchJobClosedError,
+  BatchJobNotFoundError,
+  BatchStorageUnavailableError,
+  BatchSubmissionError,
+  ChunkOutOfOrderError,
+  InvalidBatchOptionsError,
+  messageOf,
+} from './errors';
 import type { EndedJobsConsumer } from './job-store';
+import { isTerminal } from './job-status';
 import { followProgress } from './progress-stream';
 import { publishProgress } from './progress-publisher';
-import type { BatchJob, BatchJobPage, ItemResult, PageRequest, ProgressEvent, SubmitOptions } from './types';
+import type { AppendOptions, BatchJob, BatchJobPage, ItemResult, PageRequest, ProgressEvent, SubmitOptions } from './types';
 
 export interface BatchEngineOptions {
   /** The longest a progress() reader goes without an event before one is read from the store. @default 900 (ms) */
@@ -29,7 +39,6 @@ export interface BatchEngineOptions {
  */
 export type JobEndedListener = (job: BatchJob) => void | Promise<void>;
 
-const DEFAULT_CHUNK_SIZE = 1000;
 const DEFAULT_PAGE_LIMIT = 20;
 const MAX_PAGE_LIMIT = 100;
 
@@ -65,35 +74,69 @@ export class BatchEngine {
    * Creates a job and streams `items` into storage chunk by chunk, each chunk queued for the
    * workers as soon as it is stored, so a large submission is being processed before it has been
    * read to the end. Resolves with the job once every item is stored. If reading the items fails,
-   * the job is marked failed and this rejects with BatchSubmissionError.
+   * the job is marked failed and this rejects with BatchSubmissionError. The same steps as
+   * open() followed by append() calls, in one call.
    */
   async submit(
     organisation: string,
     items: AsyncIterable<unknown> | Iterable<unknown>,
     options: SubmitOptions = {},
   ): Promise<BatchJob> {
+    const job = await this.open(organisation, options);
+    await this.receive(job, readingOf(items), true);
+    // Every item is stored: a read that times out now must not make the caller submit them again.
+    return (await within(this.backend.store.get(job.id), this.storageTimeoutMs, () => undefined)) ?? job;
+  }
+
+  /**
+   * Creates a job open for items, for a submission made in several calls: append() its items,
+   * the last call with `last`. A job that receives no items for the submission timeout is failed
+   * by failStalledSubmissions(), as a submission cut off.
+   */
+  async open(organisation: string, options: SubmitOptions = {}): Promise<BatchJob> {
     if (!organisation) throw new InvalidBatchOptionsError('organisation must not be empty');
     this.mustReach();
     const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
     if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
       throw new InvalidBatchOptionsError(`chunkSize must be an integer from 1 to ${MAX_CHUNK_SIZE}`);
     }
-    const { store } = this.backend;
-    const job = await this.bounded(store.create({
+    return this.bounded(this.backend.store.create({
       id: randomUUID(),
       organisation,
       chunkSize,
       ...(options.callbackUrl !== undefined && { callbackUrl: options.callbackUrl }),
     }));
-    try {
-      const open = await this.storeChunks(job.id, readingOf(items), chunkSize);
-      if (open && (await this.bounded(store.seal(job.id))).completed) await this.publishProgress(job.id);
-    } catch (error) {
-      await this.failSubmission(job.id, error);
-      throw new BatchSubmissionError(job.id, { cause: error instanceof ItemsUnreadableError ? error.cause : error });
+  }
+
+  /**
+   * Stores the next items of an open job, continuing where its received items end, in whole
+   * chunks queued as they are stored; with `last`, seals the job after them. Every append but the
+   * last must carry a multiple of the job's chunk size (else InvalidBatchOptionsError), so chunks
+   * never straddle two calls. Appends to one job go one at a time: one racing another is refused
+   * (InvalidBatchOptionsError) before it stores anything.
+   * Refused: another organisation's job or none (BatchJobNotFoundError); a sealed or ended one
+   * (BatchJobClosedError); past `maxItems` (BatchItemLimitError, and the job is failed). A failure
+   * while storing fails the job (BatchSubmissionError): its items are then partly stored, and
+   * appending them again would repeat some.
+   */
+  async append(organisation: string, id: string, items: readonly unknown[], options: AppendOptions): Promise<BatchJob> {
+    const job = await this.get(organisation, id);
+    if (!job) throw new BatchJobNotFoundError(id);
+    refuseClosed(job);
+    if (!options.last && items.length % job.chunkSize !== 0) {
+      throw new InvalidBatchOptionsError(`every append but the last must carry a multiple of the job's chunk size (${job.chunkSize}); this one has ${items.length} items`);
     }
-    // Every item is stored: a read that times out now must not make the caller submit them again.
-    return (await within(store.get(job.id), this.storageTimeoutMs, () => undefined)) ?? job;
+    if (options.maxItems !== undefined && job.total + items.length > options.maxItems) {
+      const error = new BatchItemLimitError(id, options.maxItems, job.total + items.length);
+      await this.failJob(id, `the submission went past the limit of ${options.maxItems} items per job (${job.total} received, ${items.length} more sent); split the portfolio`);
+      throw error;
+    }
+    if (!(await this.receive(job, items, options.last))) {
+      // Ended while its items were being stored (cancelled, or failed by another call).
+      const ended = await this.get(organisation, id);
+      throw new BatchJobClosedError(id, 'ended', `has ended (${ended?.status ?? 'expired'})`);
+    }
+    return (await within(this.backend.store.get(id), this.storageTimeoutMs, () => undefined)) ?? job;
   }
 
   async get(organisation: string, id: string): Promise<BatchJob | undefined> {
@@ -229,11 +272,30 @@ export class BatchEngine {
     }
   }
 
-  /** Stores the items a chunk at a time; false if the job ended meanwhile (it was cancelled). */
-  private async storeChunks(jobId: string, items: AsyncIterable<unknown>, chunkSize: number): Promise<boolean> {
+  /**
+   * Stores `items` after the job's received ones and, when `last`, seals the job. False if the job
+   * ended meanwhile (it was cancelled). A failure fails the job and rejects with
+   * BatchSubmissionError, except a race lost before anything was stored (see append).
+   */
+  private async receive(job: BatchJob, items: AsyncIterable<unknown> | Iterable<unknown>, last: boolean): Promise<boolean> {
+    const firstChunk = job.total / job.chunkSize;
+    try {
+      if (!(await this.storeChunks(job.id, items, job.chunkSize, firstChunk))) return false;
+      if (last && (await this.bounded(this.backend.store.seal(job.id))).completed) await this.publishProgress(job.id);
+      return true;
+    } catch (error) {
+      if (error instanceof ChunkOutOfOrderError && error.chunkIndex === firstChunk) {
+        throw new InvalidBatchOptionsError(`batch job ${job.id} took other items meanwhile (${error.sealed ? 'its last part came' : 'another append ran at the same time'}): send its parts one at a time`);
+      }
+      await this.failSubmission(job.id, error);
+      throw new BatchSubmissionError(job.id, { cause: error instanceof ItemsUnreadableError ? error.cause : error });
+    }
+  }
+
+  /** Stores the items a chunk at a time from chunk `chunkIndex` on; false if the job ended meanwhile (it was cancelled). */
+  private async storeChunks(jobId: string, items: AsyncIterable<unknown> | Iterable<unknown>, chunkSize: number, chunkIndex: number): Promise<boolean> {
     const { store, queue } = this.backend;
     let chunk: unknown[] = [];
-    let chunkIndex = 0;
     const flush = async (): Promise<boolean> => {
       if (!(await this.bounded(store.appendInput(jobId, chunkIndex, chunk)))) return false;
       await this.bounded(queue.enqueue([{ jobId, chunkIndex }]));
@@ -255,6 +317,11 @@ export class BatchEngine {
         ? `the items could not be read: ${messageOf(error.cause)}`
         : 'the submission was interrupted by an internal error';
     if (!(error instanceof ItemsUnreadableError)) this.log(`submission of batch job ${jobId} failed: ${messageOf(error)}`);
+    await this.failJob(jobId, reason);
+  }
+
+  /** Fails the job with `reason` (its owner reads it), if it has not ended; never throws. */
+  private async failJob(jobId: string, reason: string): Promise<void> {
     try {
       if ((await this.bounded(this.backend.store.transition(jobId, 'failed', { error: reason }))).applied) await this.publishProgress(jobId);
     } catch (transitionError) {
@@ -282,6 +349,12 @@ export class BatchEngine {
       this.log(`progress of batch job ${jobId} not published: no answer within ${this.storageTimeoutMs} ms`),
     );
   }
+}
+
+/** Refuses items for a job that takes none: sealed, or ended. */
+function refuseClosed(job: BatchJob): void {
+  if (isTerminal(job.status)) throw new BatchJobClosedError(job.id, 'ended', `has ended (${job.status})`);
+  if (job.sealed) throw new BatchJobClosedError(job.id, 'sealed', 'is sealed (its last part came)');
 }
 
 /** Marks failures of the caller's items (as opposed to ours) by wrapping them. */

@@ -19,6 +19,49 @@ export class InvalidBatchOptionsError extends Error {
   }
 }
 
+/**
+ * The job takes no more items: its submission was sealed (its last part came), or it has ended
+ * (cancelled, failed, completed). Nothing was stored.
+ */
+export class BatchJobClosedError extends InvalidBatchOptionsError {
+  constructor(
+    readonly jobId: string,
+    readonly reason: 'sealed' | 'ended',
+    detail: string,
+  ) {
+    super(`batch job ${jobId} ${detail}: it takes no more items`);
+    this.name = 'BatchJobClosedError';
+  }
+}
+
+/** An append would have taken the job past its item limit: the job has been failed, and nothing of the append was stored. */
+export class BatchItemLimitError extends Error {
+  constructor(
+    readonly jobId: string,
+    readonly limit: number,
+    /** Items the job would have held with the append. */
+    readonly wouldHold: number,
+  ) {
+    super(`batch job ${jobId} may hold at most ${limit} items; this append would take it to ${wouldHold}`);
+    this.name = 'BatchItemLimitError';
+  }
+}
+
+/**
+ * A store refused a chunk: it was not the job's next one (two appends to one job ran at once), or
+ * the job is sealed. Thrown by JobStore.appendInput.
+ */
+export class ChunkOutOfOrderError extends Error {
+  constructor(
+    readonly jobId: string,
+    readonly chunkIndex: number,
+    readonly sealed: boolean,
+  ) {
+    super(sealed ? `batch job ${jobId} is sealed: chunk ${chunkIndex} refused` : `chunk ${chunkIndex} of batch job ${jobId} is out of order`);
+    this.name = 'ChunkOutOfOrderError';
+  }
+}
+
 /** Reading the items failed part-way; the job exists, with status `failed`. */
 export class BatchSubmissionError extends Error {
   constructor(

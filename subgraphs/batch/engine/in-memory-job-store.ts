@@ -1,4 +1,5 @@
 import { decodeChunk, encodeChunk } from './chunk-codec';
+import { ChunkOutOfOrderError } from './errors';
 import { canTransition, isTerminal } from './job-status';
 import { toBatchJob, type JobFields } from './job-record';
 import {
@@ -19,7 +20,6 @@ export interface InMemoryJobStoreOptions {
 
 interface StoredJob extends JobFields {
   chunkCount: number;
-  sealed: boolean;
   /** When items last arrived (creation, then each chunk), epoch ms. */
   lastInputAt: number;
   /** Encoded items of the chunks not recorded yet: compressed, and dropped as each chunk is recorded. */
@@ -100,9 +100,7 @@ export class InMemoryJobStore implements JobStore {
   async appendInput(id: string, chunkIndex: number, items: readonly unknown[]): Promise<boolean> {
     const job = this.live(id);
     if (!job || isTerminal(job.status)) return false;
-    if (job.sealed || chunkIndex !== job.chunkCount) {
-      throw new Error(`chunk ${chunkIndex} of batch job ${id} is out of order (next is ${job.chunkCount})`);
-    }
+    if (job.sealed || chunkIndex !== job.chunkCount) throw new ChunkOutOfOrderError(id, chunkIndex, job.sealed);
     job.inputs.set(chunkIndex, encodeChunk(items));
     job.chunkCount += 1;
     job.total += items.length;

@@ -19,11 +19,22 @@ export { createBatchEngine, type CreateBatchEngineOptions } from './create-batch
 export type { BackendOptions, BatchBackend } from './batch-backend';
 export { createInProcessBatchBackend } from './in-process-backend';
 export { createRedisBatchBackend, type RedisBatchBackendOptions } from './redis-backend';
-export { BatchJobNotFoundError, BatchStorageUnavailableError, BatchSubmissionError, ChunkResultsMismatchError, InvalidBatchOptionsError, isStorageUnavailable } from './errors';
+export {
+  BatchItemLimitError,
+  BatchJobClosedError,
+  BatchJobNotFoundError,
+  BatchStorageUnavailableError,
+  BatchSubmissionError,
+  ChunkOutOfOrderError,
+  ChunkResultsMismatchError,
+  InvalidBatchOptionsError,
+  isStorageUnavailable,
+} from './errors';
 export { canTransition, isTerminal } from './job-status';
 export { progressEventOf } from './progress-event';
 export type { JobStore, RecordOutcome, TransitionResult } from './job-store';
 export type {
+  AppendOptions,
   BatchJob,
   BatchJobPage,
   ChunkContext,

@@ -9,6 +9,8 @@ export interface JobFields {
   readonly createdAt: number;
   status: JobStatus;
   total: number;
+  /** No more items will come (see BatchJob.sealed). */
+  sealed: boolean;
   processed: number;
   succeeded: number;
   failed: number;
@@ -24,6 +26,7 @@ export function toBatchJob(job: JobFields, deliveries?: readonly unknown[]): Bat
     organisation: job.organisation,
     status: job.status,
     total: job.total,
+    sealed: job.sealed,
     processed: job.processed,
     succeeded: job.succeeded,
     failed: job.failed,

@@ -46,11 +46,12 @@ export interface JobStore {
    */
   transition(id: string, to: JobStatus, options?: { error?: string }): Promise<TransitionResult>;
   /**
-   * Stores the items of the next chunk; chunks must come in order (0, 1, 2 …). False when the job
-   * has ended (cancelled during submission): stop sending.
+   * Stores the items of the next chunk; chunks must come in order (0, 1, 2 …), in one step with
+   * the check: a chunk that is not the next one, or any chunk once the job is sealed, is refused
+   * with ChunkOutOfOrderError. False when the job has ended (cancelled during submission): stop sending.
    */
   appendInput(id: string, chunkIndex: number, items: readonly unknown[]): Promise<boolean>;
-  /** No more chunks will come. Completes the job if every chunk is already recorded (or there are none). */
+  /** No more chunks will come (the job reads as `sealed`). Completes the job if every chunk is already recorded (or there are none). */
   seal(id: string): Promise<{ completed: boolean }>;
   /**
    * Jobs still receiving items (created, not sealed, not ended) to which none have come for

@@ -42,12 +42,13 @@ return 1
 // Stores the items of the job's next chunk.
 // KEYS: 1 job hash, 2 inputs hash, 3 the submissions index
 // ARGV: 1 chunk index, 2 encoded items, 3 item count, 4 now
-// Returns 1 stored; 0 the job has ended (stop sending); -1 no such job; -2 sealed, or not the next chunk.
+// Returns 1 stored; 0 the job has ended (stop sending); -1 no such job; -2 not the next chunk; -3 sealed.
 export const APPEND_INPUT = new LuaScript(`
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return -1 end
 if status ~= 'queued' and status ~= 'running' then return 0 end
-if redis.call('HGET', KEYS[1], 'sealed') == '1' or redis.call('HGET', KEYS[1], 'chunkCount') ~= ARGV[1] then return -2 end
+if redis.call('HGET', KEYS[1], 'sealed') == '1' then return -3 end
+if redis.call('HGET', KEYS[1], 'chunkCount') ~= ARGV[1] then return -2 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'chunkCount', 1)
 redis.call('HINCRBY', KEYS[1], 'total', ARGV[3])

@@ -1,5 +1,6 @@
 import { RESP_TYPES } from 'redis';
 import { decodeChunk, encodeChunk } from './chunk-codec';
+import { ChunkOutOfOrderError } from './errors';
 import { isJobStatus, statusesLeadingTo } from './job-status';
 import { toBatchJob, type JobFields } from './job-record';
 import {
@@ -58,7 +59,7 @@ export class RedisJobStore implements JobStore {
     );
     if (created !== 1) throw new Error(`batch job ${job.id} exists already`);
     await this.pruneIndex(job.organisation);
-    return toBatchJob({ ...job, createdAt, status: 'queued', total: 0, processed: 0, succeeded: 0, failed: 0 });
+    return toBatchJob({ ...job, createdAt, status: 'queued', total: 0, sealed: false, processed: 0, succeeded: 0, failed: 0 });
   }
 
   async get(id: string): Promise<BatchJob | undefined> {
@@ -107,7 +108,7 @@ export class RedisJobStore implements JobStore {
       [this.keys.job(id), this.keys.inputs(id), this.keys.submitting],
       [String(chunkIndex), encodeChunk(items), String(items.length), String(Date.now())],
     );
-    if (reply === -2) throw new Error(`chunk ${chunkIndex} of batch job ${id} is out of order, or the job is sealed`);
+    if (reply === -2 || reply === -3) throw new ChunkOutOfOrderError(id, chunkIndex, reply === -3);
     return reply === 1;
   }
 
@@ -210,6 +211,7 @@ function jobFieldsOf(hash: Record<string, string> | null | undefined): JobFields
     createdAt: Number(hash.createdAt),
     status: statusOf(hash.status),
     total: Number(hash.total),
+    sealed: hash.sealed === '1',
     processed: Number(hash.processed),
     succeeded: Number(hash.succeeded),
     failed: Number(hash.failed),

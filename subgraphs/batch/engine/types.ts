@@ -13,8 +13,10 @@ export interface BatchJob {
   /** The owner: every read and write checks it, and another organisation's job is "not found". */
   readonly organisation: string;
   readonly status: JobStatus;
-  /** Items received so far: grows while submit() is still streaming them in, fixed once it returns. */
+  /** Items received so far: grows while a submission is still streaming them in, fixed once it is sealed. */
   readonly total: number;
+  /** No more items will come: the submission is complete (false while one is open for items, and for a job ended before). */
+  readonly sealed: boolean;
   /** Items with a recorded result: always succeeded + failed. */
   readonly processed: number;
   readonly succeeded: number;
@@ -66,6 +68,17 @@ export interface SubmitOptions {
   callbackUrl?: string;
   /** Items per chunk: the unit of work, of retry and of storage. @default 1000 */
   chunkSize?: number;
+}
+
+/** How one part of a submission made in several calls (BatchEngine.append) is taken. */
+export interface AppendOptions {
+  /** The submission's final part: the job is sealed once its items are stored. */
+  last: boolean;
+  /**
+   * The most items the job may hold in all (the plan's limit): an append that would take it past
+   * this fails the job and is refused with BatchItemLimitError. None: no limit.
+   */
+  maxItems?: number;
 }
 
 export interface PageRequest {
