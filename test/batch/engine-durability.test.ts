@@ -249,6 +249,20 @@ describeWithRedisServer('a Redis restart with persistence', () => {
     await expectEveryItemOnce(engine, submitted.id, 500);
   }, 60_000);
 
+  test('the same engine goes on after Redis forgets its scripts (SCRIPT FLUSH): node-redis sends them again', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'batch-redis-'));
+    const port = await freePort();
+    server = await startRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir], port);
+    const engine = await createBatchEngine({ redisUrl: `redis://127.0.0.1:${port}`, keyPrefix: 'batch:', log: () => undefined });
+    engines.push(engine);
+    expect(await engine.submit('org-a', sampleItems(20), { chunkSize: 10 })).toMatchObject({ status: 'queued', total: 20 });
+    expect(await sendCommand(port, 'SCRIPT FLUSH')).toMatch(/^\+OK/);
+    // Creating, appending to and sealing a job, then cancelling it: four of the store's scripts, each forgotten.
+    const second = await engine.submit('org-a', sampleItems(30), { chunkSize: 10 });
+    expect(second).toMatchObject({ status: 'queued', total: 30 });
+    expect(await engine.cancel('org-a', second.id)).toMatchObject({ status: 'cancelled' });
+  }, 60_000);
+
   test('an engine with a worker, listeners and a progress reader closes promptly once Redis has gone', async () => {
     dir = mkdtempSync(join(tmpdir(), 'batch-redis-'));
     const port = await freePort();

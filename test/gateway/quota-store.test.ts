@@ -132,13 +132,15 @@ function quotaStoreContract(makeStore: () => Promise<QuotaStore>): void {
 describe('InMemoryQuotaStore', () => {
   quotaStoreContract(async () => new InMemoryQuotaStore());
 
-  test('forgets subjects once their day has passed', async () => {
+  test('forgets subjects once the day after theirs has passed (that day keeps them for clocks stepping back over midnight)', async () => {
     const store = new InMemoryQuotaStore();
     const limits = { perMinute: 10, perDay: 10 };
     for (let i = 0; i < 1000; i++) await store.consume(`org-${i}`, limits, T0);
     expect(store.trackedSubjects).toBe(1000);
-    await store.consume('org-late', limits, T0 + 86_400_000);
-    expect(store.trackedSubjects).toBe(1);
+    await store.consume('org-next-day', limits, T0 + 86_400_000);
+    expect(store.trackedSubjects).toBe(1001);
+    await store.consume('org-late', limits, T0 + 2 * 86_400_000);
+    expect(store.trackedSubjects).toBe(2);
   });
 });
 

@@ -3,7 +3,23 @@
  * makes status moves compare-and-set and chunk recording exactly-once under concurrent workers.
  * Times are epoch ms sent by the caller. The scripts build no key names: every key comes in KEYS.
  */
-import { LuaScript } from './lua-script';
+import { defineScript, type CommandParser, type RedisArgument } from 'redis';
+
+/**
+ * A script node-redis runs by its SHA1, sending the body again when Redis has forgotten it (a
+ * restart, SCRIPT FLUSH). Called as `client.<name>(keys, args)`: the key count goes with each call.
+ */
+function jobScript(body: string) {
+  return defineScript({
+    SCRIPT: body,
+    parseCommand(parser: CommandParser, keys: readonly string[], args: readonly RedisArgument[]) {
+      parser.push(String(keys.length));
+      parser.pushKeys(keys as string[]);
+      parser.push(...args);
+    },
+    transformReply: undefined as unknown as () => unknown,
+  });
+}
 
 // Ends the job in KEYS[1]. Its items go at once; its other keys expire after the retention; and the
 // ended stream gets the job's one entry, written together with the status so that no job is
@@ -29,7 +45,7 @@ end
 // KEYS: 1 job hash, 2 the organisation's job index, 3 the creation sequence counter, 4 the submissions index
 // ARGV: 1 id, 2 organisation, 3 created at, 4 chunk size, 5 callback URL ('' for none)
 // Returns 1, or 0 when a job with this id exists already.
-export const CREATE_JOB = new LuaScript(`
+const CREATE_JOB = jobScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'organisation', ARGV[2], 'status', 'queued', 'createdAt', ARGV[3],
   'chunkSize', ARGV[4], 'total', 0, 'processed', 0, 'succeeded', 0, 'failed', 0, 'chunkCount', 0, 'sealed', 0)
@@ -43,7 +59,7 @@ return 1
 // KEYS: 1 job hash, 2 inputs hash, 3 the submissions index
 // ARGV: 1 chunk index, 2 encoded items, 3 item count, 4 now
 // Returns 1 stored; 0 the job has ended (stop sending); -1 no such job; -2 not the next chunk; -3 sealed.
-export const APPEND_INPUT = new LuaScript(`
+const APPEND_INPUT = jobScript(`
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return -1 end
 if status ~= 'queued' and status ~= 'running' then return 0 end
@@ -59,7 +75,7 @@ return 1
 // No more chunks will come; completes the job if every chunk is recorded already (or there are none).
 // KEYS: the ending keys. ARGV: 1 now, 2 retention ms, 3 ended stream max length
 // Returns 2 sealed and completed by this call; 1 sealed; 0 the job has ended or does not exist.
-export const SEAL_JOB = new LuaScript(`${FINISH_JOB}
+const SEAL_JOB = jobScript(`${FINISH_JOB}
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'queued' and status ~= 'running' then return 0 end
 redis.call('HSET', KEYS[1], 'sealed', 1)
@@ -76,7 +92,7 @@ return 2
 // ARGV: 1 chunk index, 2 encoded results, 3 succeeded, 4 failed, 5 now, 6 retention ms, 7 ended stream max length
 // Returns {3} recorded, and it was the last chunk: the job is completed; {2} recorded;
 //   {1} recorded before, nothing counted; {0, status} the job has ended, nothing recorded; {-1} no such job.
-export const RECORD_CHUNK = new LuaScript(`${FINISH_JOB}
+const RECORD_CHUNK = jobScript(`${FINISH_JOB}
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {-1} end
 if status ~= 'queued' and status ~= 'running' then return {0, status} end
@@ -101,7 +117,7 @@ return {2}
 // ARGV: 1 target status, 2 now, 3 retention ms, 4 ended stream max length, 5 error ('' for none),
 //   6… the statuses the target may be reached from (job-status.ts)
 // Returns {1, previous status} moved; {0, current status} refused; {-1} no such job.
-export const TRANSITION = new LuaScript(`${FINISH_JOB}
+const TRANSITION = jobScript(`${FINISH_JOB}
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {-1} end
 for i = 6, #ARGV do
@@ -120,10 +136,20 @@ return {0, status}
 // Appends a webhook delivery record; after the job has ended the list takes the job's remaining TTL.
 // KEYS: 1 job hash, 2 deliveries list. ARGV: 1 the record, JSON
 // Returns 1 appended; 0 no such job.
-export const APPEND_DELIVERY = new LuaScript(`
+const APPEND_DELIVERY = jobScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1
 `);
+
+/** The scripts a batch Redis client is created with (./redis-client.ts). */
+export const BATCH_SCRIPTS = {
+  createJob: CREATE_JOB,
+  appendInput: APPEND_INPUT,
+  sealJob: SEAL_JOB,
+  recordChunk: RECORD_CHUNK,
+  transitionJob: TRANSITION,
+  appendDelivery: APPEND_DELIVERY,
+};

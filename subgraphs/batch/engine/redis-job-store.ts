@@ -14,7 +14,6 @@ import {
 } from './job-store';
 import type { BatchRedisClient } from './redis-client';
 import { RedisEndedConsumer } from './redis-ended-consumer';
-import { APPEND_DELIVERY, APPEND_INPUT, CREATE_JOB, RECORD_CHUNK, SEAL_JOB, TRANSITION } from './redis-job-scripts';
 import type { BatchKeys } from './redis-keys';
 import type { BatchJob, BatchJobPage, ItemResult, JobStatus } from './types';
 
@@ -52,8 +51,7 @@ export class RedisJobStore implements JobStore {
 
   async create(job: NewBatchJob): Promise<BatchJob> {
     const createdAt = Date.now();
-    const created = await CREATE_JOB.run(
-      this.client,
+    const created = await this.client.createJob(
       [this.keys.job(job.id), this.keys.organisationJobs(job.organisation), this.keys.sequence, this.keys.submitting],
       [job.id, job.organisation, String(createdAt), String(job.chunkSize), job.callbackUrl ?? ''],
     );
@@ -90,7 +88,7 @@ export class RedisJobStore implements JobStore {
   }
 
   async transition(id: string, to: JobStatus, options: { error?: string } = {}): Promise<TransitionResult> {
-    const reply = await TRANSITION.run(this.client, this.keys.endingKeys(id), [
+    const reply = await this.client.transitionJob(this.keys.endingKeys(id), [
       to,
       String(Date.now()),
       ...this.endingArguments(),
@@ -103,8 +101,7 @@ export class RedisJobStore implements JobStore {
   }
 
   async appendInput(id: string, chunkIndex: number, items: readonly unknown[]): Promise<boolean> {
-    const reply = await APPEND_INPUT.run(
-      this.client,
+    const reply = await this.client.appendInput(
       [this.keys.job(id), this.keys.inputs(id), this.keys.submitting],
       [String(chunkIndex), encodeChunk(items), String(items.length), String(Date.now())],
     );
@@ -113,7 +110,7 @@ export class RedisJobStore implements JobStore {
   }
 
   async seal(id: string): Promise<{ completed: boolean }> {
-    const reply = await SEAL_JOB.run(this.client, this.keys.endingKeys(id), [String(Date.now()), ...this.endingArguments()]);
+    const reply = await this.client.sealJob(this.keys.endingKeys(id), [String(Date.now()), ...this.endingArguments()]);
     return { completed: reply === 2 };
   }
 
@@ -128,7 +125,7 @@ export class RedisJobStore implements JobStore {
 
   async recordChunk(id: string, chunkIndex: number, results: readonly ItemResult[]): Promise<RecordOutcome> {
     const succeeded = results.filter((result) => result.ok).length;
-    const reply = await RECORD_CHUNK.run(this.client, this.keys.endingKeys(id), [
+    const reply = await this.client.recordChunk(this.keys.endingKeys(id), [
       String(chunkIndex),
       encodeChunk(results),
       String(succeeded),
@@ -153,8 +150,7 @@ export class RedisJobStore implements JobStore {
   }
 
   async appendDelivery(id: string, delivery: unknown): Promise<boolean> {
-    const reply = await APPEND_DELIVERY.run(
-      this.client,
+    const reply = await this.client.appendDelivery(
       [this.keys.job(id), this.keys.deliveries(id)],
       [JSON.stringify(delivery)],
     );
