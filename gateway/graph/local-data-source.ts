@@ -7,23 +7,23 @@
  */
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { execute, parse, validate, type DocumentNode } from 'graphql';
+import { execute } from 'graphql';
+import { isDocument, PreparedDocuments } from '../../subgraphs/common/prepared-documents';
 import type { InProcessSubgraph } from '../../subgraphs/common/serve';
 import type { GatewayContext } from './context';
 import { refusedVariables } from './refused-variables';
 
-/** Distinct subgraph operations to keep parsed. @default 1000 */
-const MAX_CACHED_OPERATIONS = 1000;
-
 export class LocalSubgraphDataSource implements GraphQLDataSource<GatewayContext> {
-  private readonly documents = new Map<string, DocumentNode | GatewayGraphQLResponse>();
+  private readonly documents: PreparedDocuments;
 
-  constructor(private readonly subgraph: InProcessSubgraph) {}
+  constructor(private readonly subgraph: InProcessSubgraph) {
+    this.documents = new PreparedDocuments(subgraph.schema);
+  }
 
   async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
     const { query, variables, operationName } = options.request;
-    const document = this.document(query ?? '');
-    if (!('kind' in document)) return document; // a cached parse or validation failure
+    const document = this.documents.get(query ?? '');
+    if (!isDocument(document)) return { errors: [...document] }; // a parse or validation failure, kept
     const result = await execute({
       schema: this.subgraph.schema,
       document,
@@ -35,20 +35,5 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GatewayContext
     // No data at all: the variables could not be coerced (execution never started).
     if (errors && !('data' in result)) return refusedVariables(errors);
     return { data: result.data as GatewayGraphQLResponse['data'], ...(errors && { errors }) };
-  }
-
-  private document(query: string): DocumentNode | GatewayGraphQLResponse {
-    let cached = this.documents.get(query);
-    if (cached) return cached;
-    try {
-      const document = parse(query);
-      const errors = validate(this.subgraph.schema, document);
-      cached = errors.length ? { errors: errors.map((e) => e.toJSON()) } : document;
-    } catch (error) {
-      cached = { errors: [{ message: (error as Error).message, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
-    }
-    if (this.documents.size >= MAX_CACHED_OPERATIONS) this.documents.delete(this.documents.keys().next().value!);
-    this.documents.set(query, cached);
-    return cached;
   }
 }

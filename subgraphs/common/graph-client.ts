@@ -3,7 +3,8 @@
  * run apart, or on the other's schema when they share a process (all-in-one mode; the same
  * operation, without a socket). Subgraphs talk to each other through this only.
  */
-import { execute, parse, validate, type DocumentNode } from 'graphql';
+import { execute } from 'graphql';
+import { isDocument, PreparedDocuments } from './prepared-documents';
 import { INTERNAL_TOKEN_HEADER, type InProcessSubgraph } from './serve';
 
 /** Who the call is made for: the organisation it is charged to and the request it belongs to. */
@@ -46,21 +47,12 @@ export function httpGraphClient(options: HttpGraphClientOptions): GraphClient {
 }
 
 export function inProcessGraphClient(subgraph: InProcessSubgraph): GraphClient {
-  // The callers send a few fixed operations: each is parsed and validated once.
-  const documents = new Map<string, DocumentNode>();
-  const documentOf = (query: string): DocumentNode => {
-    let document = documents.get(query);
-    if (!document) {
-      document = parse(query);
-      const errors = validate(subgraph.schema, document);
-      if (errors.length) throw new Error(`invalid operation: ${errors.map((e) => e.message).join('; ')}`);
-      documents.set(query, document);
-    }
-    return document;
-  };
+  const documents = new PreparedDocuments(subgraph.schema);
   return {
     async request<T>(query: string, variables: Record<string, unknown>, caller: GraphCaller): Promise<T> {
-      const result = await execute({ schema: subgraph.schema, document: documentOf(query), variableValues: variables, contextValue: subgraph.context({ requestId: caller.requestId }) });
+      const document = documents.get(query);
+      if (!isDocument(document)) throw new Error(`invalid operation: ${document.map((e) => e.message).join('; ')}`);
+      const result = await execute({ schema: subgraph.schema, document, variableValues: variables, contextValue: subgraph.context({ requestId: caller.requestId }) });
       return dataOf<T>({ data: result.data as Record<string, unknown> | null | undefined, errors: result.errors?.map((e) => ({ message: e.message })) });
     },
   };
