@@ -2,14 +2,12 @@
  * The REST form of batch jobs (ARCHITECTURE.md sections 2 and 4): the submission body (JSON, CSV
  * or NDJSON) → batch items, with home fields named as the REST home route names them (snake_case,
  * from the home field table), and item results → NDJSON lines or CSV rows. A CSV or NDJSON upload
- * is read either whole (batchFromCsv, batchFromNdjson) or as it streams in (csvUploadItems,
- * ndjsonUploadItems), row by row through the same checks. No I/O: the readers take whatever bytes
- * they are given; the routes are in gateway/rest/batch.ts.
+ * is read as it streams in (csvUploadItems, ndjsonUploadItems), row by row. No I/O: the readers
+ * take whatever bytes they are given; the routes are in gateway/rest/batch.ts.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse as parseCsvStream, type Options as CsvOptions } from 'csv-parse';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { ApiError } from './errors';
 import { fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
@@ -204,7 +202,7 @@ export function csvUploadItem(header: readonly string[], row: readonly string[],
   return itemInput(Object.keys(home).length > 0 ? { address, home } : { address }, `items[${index}]`, true);
 }
 
-/** How uploads are read as CSV, whole or streamed. */
+/** How uploads are read as CSV. */
 const CSV_READ_OPTIONS: CsvOptions = { bom: true, skip_empty_lines: true, relax_column_count: false, trim: false };
 
 const csvUnreadable = (error: Error) => new ApiError('INVALID_PARAMETER', `The CSV cannot be read: ${error.message.slice(0, 200)}`, 'items');
@@ -213,32 +211,9 @@ function rowTooLong(what: string, field: string): ApiError {
   return new ApiError('INVALID_PARAMETER', `${what} is longer than ${MAX_UPLOAD_ROW_CHARS} characters; no real row is`, field);
 }
 
-/** An NDJSON upload (one `{ address, home? }` a line; blank lines skipped) → the submission. */
-export function batchFromNdjson(text: string, query: Record<string, unknown>): BatchSubmission {
-  const items: BatchItemInput[] = [];
-  let lineNumber = 0;
-  for (const line of text.split('\n')) {
-    const item = ndjsonUploadItem(line, ++lineNumber, items.length);
-    if (item) items.push(item);
-  }
-  return { items, ...options(query, true) };
-}
-
-/** A CSV upload (header row: address plus optional home columns in snake_case) → the submission. */
-export function batchFromCsv(text: string, query: Record<string, unknown>): BatchSubmission {
-  let rows: string[][];
-  try {
-    rows = parseCsv(text, CSV_READ_OPTIONS) as string[][];
-  } catch (error) {
-    throw csvUnreadable(error as Error);
-  }
-  const header = csvUploadHeader(rows.shift());
-  return { items: rows.map((row, i) => csvUploadItem(header, row, i)), ...options(query, true) };
-}
-
 /**
  * A CSV upload's items as its bytes stream in, through csv-parse's streaming parser: the header
- * row checked first, then each row checked as it comes, with the errors batchFromCsv gives. Holds
+ * row checked first (csvUploadHeader), then each row as it comes (csvUploadItem). Holds
  * one record at a time (at most MAX_UPLOAD_ROW_CHARS); what `source` throws comes out unchanged.
  */
 export async function* csvUploadItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<BatchItemInput> {
@@ -261,7 +236,7 @@ export async function* csvUploadItems(source: AsyncIterable<Buffer | string>): A
 
 /**
  * An NDJSON upload's items as its bytes stream in, line by line (UTF-8 split across chunks
- * included), each line checked as batchFromNdjson checks it. Holds one line at a time (a longer
+ * included), each line checked by ndjsonUploadItem. Holds one line at a time (a longer
  * one than MAX_UPLOAD_ROW_CHARS is refused); what `source` throws comes out unchanged.
  */
 export async function* ndjsonUploadItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<BatchItemInput> {
