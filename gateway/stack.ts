@@ -18,7 +18,7 @@ export interface StackOptions {
   ports?: Partial<Record<SubgraphName, number>>;
   /** Where the subgraphs read their own settings (BATCH_*, …). @default process.env */
   env?: NodeJS.ProcessEnv;
-  /** What a test or a bench hands a subgraph, by name: see each subgraph's `subgraph` entry (e.g. residential `artifactsRoot`, batch `webhookSecrets`). */
+  /** What a test or a bench hands a subgraph, by name: see each subgraph's `subgraph` entry (e.g. residential and vehicle `artifactsRoot`). */
   overrides?: Partial<Record<SubgraphName, Record<string, unknown>>>;
   keys?: KeyStore;
   /** The time bearer tokens are issued and checked at; tests inject one. @default Date.now */

@@ -24,7 +24,7 @@ import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
 import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf } from '../ensemble/source-views';
 import { calibrateIntervals, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
-import { accuracyClass, accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
+import { accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import { accuracyByConfidence, type AccuracyClass } from '../ensemble/confidence';
 import type { MemberSpec } from '../ensemble/weights';

@@ -9,8 +9,7 @@ import type { SubgraphConfig } from '../common/config';
 import { serveSubgraph } from '../common/serve';
 import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
 import type { BatchApi } from './api';
-import type { WebhookSecretSource } from './completion-webhooks';
-import { batchConfigFromEnv, batchEngineSettings, batchServiceSettings, type BatchConfig } from './config';
+import { batchConfigFromEnv, batchEngineSettings, batchServiceSettings } from './config';
 import { principalFromHeaders, type BatchContext } from './context';
 import { createBatchEngine, type BatchEngine } from './engine';
 import { buildBatchSchema } from './schema';
@@ -18,7 +17,6 @@ import { startBatchService } from './service';
 import { openWebhookSecretSource } from './webhook-secrets';
 
 export { buildBatchSchema } from './schema';
-export type { BatchConfig } from './config';
 
 /**
  * A JSON batch body (the gateway reads at most 20 MB of it) reaches this subgraph whole, as
@@ -51,25 +49,23 @@ export interface RunningBatchSubgraph extends RunningSubgraph {
 }
 
 /**
- * The registry's entry. Overrides: `batch` (a BatchConfig instead of BATCH_* variables),
- * `webhookSecrets` (the organisations' signing secrets; default in Redis with a Redis URL, else
- * under VALUATION_HOME).
+ * The registry's entry. Webhook signing secrets are kept in Redis with a Redis URL, else under
+ * VALUATION_HOME.
  */
 export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
   buildSchema: buildBatchSchema,
   calls: ['location', 'residential'],
-  async start({ config, env, mode, redisUrl, redisTimeoutMs, peers, overrides, log }): Promise<RunningBatchSubgraph> {
+  async start({ config, env, mode, redisUrl, redisTimeoutMs, peers, log }): Promise<RunningBatchSubgraph> {
     // Alone, chunks are left to worker processes unless BATCH_WORKERS asks for some here.
-    const batchConfig = (overrides.batch as BatchConfig | undefined) ?? batchConfigFromEnv(env, mode === 'alone' ? 0 : 1);
+    const batchConfig = batchConfigFromEnv(env, mode === 'alone' ? 0 : 1);
     const engine = await createBatchEngine({ redisUrl: redisUrl ?? '', ...batchEngineSettings(batchConfig), log });
-    const given = overrides.webhookSecrets as WebhookSecretSource | undefined;
-    const ownSecrets = given ? undefined : await openWebhookSecretSource({ redisUrl, keyPrefix: batchConfig.keyPrefix, timeoutMs: redisTimeoutMs, log });
+    const secrets = await openWebhookSecretSource({ redisUrl, keyPrefix: batchConfig.keyPrefix, timeoutMs: redisTimeoutMs, log });
     const closeStorage = async () => {
       await engine.close();
-      await ownSecrets?.close();
+      await secrets.close();
     };
     try {
-      const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, secrets: given ?? ownSecrets!, log });
+      const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, secrets, log });
       const served = await start(config, service.api).catch(async (error) => {
         await service.close();
         throw error;

@@ -10,9 +10,6 @@ import { loadLocationServices, type LocationServices } from './services';
 export { buildLocationSchema } from './schema';
 export { loadLocationServices, type LocationServices } from './services';
 
-/** Location subgraph settings: see SubgraphConfig. */
-export type LocationConfig = SubgraphConfig;
-
 /**
  * A bulk `geocodes` of batch jobs' largest chunk: every address at its longest, in two-byte UTF-8
  * (Cyrillic), with the JSON around it. Only the batch subgraph sends such calls (the token is checked
@@ -24,7 +21,7 @@ export const LOCATION_BODY_LIMIT = MAX_POINTS_PER_CALL * (2 * MAX_ADDRESS_LENGTH
  * Serves the location subgraph; the index, gazetteer and catalogue are loaded once, here (or passed
  * in).
  */
-export async function start(config: LocationConfig, services: LocationServices = loadLocationServices()): Promise<RunningService> {
+export async function start(config: SubgraphConfig, services: LocationServices = loadLocationServices()): Promise<RunningService> {
   const schema = await buildLocationSchema();
   return serveSubgraph<LocationContext>({
     name: 'location',

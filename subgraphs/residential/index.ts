@@ -9,10 +9,7 @@ import { buildResidentialSchema } from './schema';
 
 export { buildResidentialSchema } from './schema';
 
-/** Residential subgraph settings: see SubgraphConfig; RESIDENTIAL_PORT defaults to 4001. */
-export type ResidentialConfig = SubgraphConfig;
-
-export async function start(config: ResidentialConfig, runtime: ResidentialRuntime): Promise<RunningService> {
+export async function start(config: SubgraphConfig, runtime: ResidentialRuntime): Promise<RunningService> {
   const schema = await buildResidentialSchema();
   const instrumented = instrumentRuntime('residential', runtime);
   return serveSubgraph<ResidentialContext>({

@@ -9,16 +9,8 @@ import { buildVehicleSchema } from './schema';
 
 export { buildVehicleSchema } from './schema';
 
-/** Vehicle subgraph settings: see SubgraphConfig. */
-export type VehicleConfig = SubgraphConfig;
-
-/** The vehicle model `CURRENT` names under `root`, swapped when another is promoted; null when none is promoted there. */
-export function loadVehicleModel(root: string = VEHICLE_DIR, log?: (message: string) => void): Promise<VehicleModelService | null> {
-  return VehicleModelService.start(root, { log });
-}
-
 /** Serves the vehicle subgraph. Without a runtime it still serves, answering SERVICE_UNAVAILABLE. */
-export async function start(config: VehicleConfig, runtime: VehicleRuntime | null): Promise<RunningService> {
+export async function start(config: SubgraphConfig, runtime: VehicleRuntime | null): Promise<RunningService> {
   const schema = await buildVehicleSchema();
   const instrumented = runtime && instrumentRuntime('vehicle', runtime);
   return serveSubgraph<VehicleContext>({
@@ -39,7 +31,8 @@ export async function start(config: VehicleConfig, runtime: VehicleRuntime | nul
 export const subgraph: SubgraphModule = {
   buildSchema: buildVehicleSchema,
   async start({ config, overrides, log }): Promise<RunningSubgraph> {
-    const runtime = await loadVehicleModel(overrides.artifactsRoot as string | undefined, log);
+    // The model CURRENT names, swapped when another is promoted; null when none is promoted there.
+    const runtime = await VehicleModelService.start((overrides.artifactsRoot as string | undefined) ?? VEHICLE_DIR, { log });
     if (!runtime) log('no vehicle model is promoted: vehicle valuations answer SERVICE_UNAVAILABLE until one is');
     const service = await start(config, runtime);
     return {

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { DATA_DIR } from '../../models/paths';
 import {
   MAKES, REGION_BY_SOATO, REGION_IDS, badgeFamily, isResolved, modelsOf, normaliseBody, normaliseColour, normaliseDrive, normaliseFuel,
-  normaliseRegion, normaliseTransmission, resolveMake, resolveModel, resolveVehicle, vehicleMakes, type RegionId,
+  normaliseRegion, normaliseTransmission, resolveMake, resolveModel, resolveVehicle, type RegionId,
 } from '../../models/vehicle/vocabulary';
 
 type Row = Record<string, string>;
