@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   }
   writeFileSync(SUPERGRAPH_PATH, composeSupergraph());
   console.log(`wrote ${SUPERGRAPH_PATH}`);
-  writeFileSync(OPENAPI_PATH, emittedOpenApi());
+  writeFileSync(OPENAPI_PATH, await emittedOpenApi());
   console.log(`wrote ${OPENAPI_PATH}`);
 }
 

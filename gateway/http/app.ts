@@ -12,15 +12,15 @@ import { registerDashboard } from '../dashboard';
 import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
 import { registerMcpRoute } from '../mcp';
-import { registerDocs } from '../ops/docs';
 import { registerLanding } from '../ops/landing';
 import { registerMetrics, type MetricsAccess } from '../ops/metrics';
-import { documentRoute, openApiDocument } from '../ops/openapi';
+import { documentedBodies, registerOpenApi } from '../ops/openapi';
 import type { QuotaStore } from '../quota';
 import { registerBatchRoutes } from '../rest/batch';
 import { registerHomeRoutes } from '../rest/home';
 import { registerLocationRoutes } from '../rest/location';
 import { registerTokenRoute } from '../rest/token';
+import { errorResponseJsonSchema } from '../rest/response-schemas';
 import { registerVehicleRoutes } from '../rest/vehicle';
 import { startSubscriptionServer, type BatchProgressSource } from '../subscriptions';
 import { authenticate } from './authenticate';
@@ -32,8 +32,7 @@ export const API_VERSION = 'v1.0';
 const GRAPHQL_BODY_LIMIT = 2 * 1024 * 1024;
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-documentRoute({ method: 'get', path: '/health', tag: 'operations', summary: 'Liveness', responses: { 200: { type: 'object' } } });
-documentRoute({ method: 'get', path: '/ready', tag: 'operations', summary: 'Readiness: 200 once the supergraph and models are loaded and Redis (if used) answers promptly, else 503', responses: { 200: { type: 'object' }, '5xx': { type: 'object' } } });
+const statusReply = (status: string) => ({ type: 'object', required: ['status'], properties: { status: { type: 'string', enum: [status] } } });
 
 export interface AppDeps {
   graph: Graph;
@@ -76,7 +75,47 @@ function refuseOversizedDocuments(graph: Graph): preHandlerAsyncHookHandler {
   };
 }
 
+type Authenticators = ReturnType<typeof authenticators>;
+
+function authenticators(deps: AppDeps) {
+  const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock };
+  return {
+    apiKey: authenticate(authDeps, ['apiKey']),
+    bearer: authenticate(authDeps, ['bearer']),
+    either: authenticate(authDeps, ['apiKey', 'bearer']),
+  };
+}
+
+/** The gateway's whole HTTP surface: the documented routes, GraphQL and its subscriptions, and the pages. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const auth = authenticators(deps);
+  const app = await buildRestApp(deps, auth);
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST'],
+    bodyLimit: GRAPHQL_BODY_LIMIT,
+    preHandler: [auth.either, refuseOversizedDocuments(deps.graph)],
+    handler: fastifyApolloHandler<GatewayContext>(deps.graph.apollo, {
+      context: async (request) => ({ principal: request.principal, requestId: request.id }),
+    }),
+  });
+  // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
+  const progress = deps.batchProgress;
+  if (progress) {
+    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock });
+    app.addHook('preClose', async () => subscriptions.close());
+  }
+  registerLanding(app);
+  await registerDashboard(app, { log: deps.log });
+  return app;
+}
+
+/**
+ * The app with the routes the OpenAPI document describes (REST and operations) and everything they
+ * share (error shape, request ids, metrics, the document itself). Registering a route reads none of
+ * `deps`, so `npm run schema` reads the document from this app built with deps it never uses.
+ */
+export async function buildRestApp(deps: AppDeps, auth: Authenticators = authenticators(deps)): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
@@ -90,6 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
+  app.setValidatorCompiler(documentedBodies());
+  await registerOpenApi(app, API_VERSION); // before the routes: it collects them as they are added
   app.decorateRequest('principal', null);
   app.addHook('onSend', async (request, reply) => {
     reply.header('api-version', API_VERSION);
@@ -99,46 +140,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`)));
 
   registerMetrics(app, deps.metrics);
-  const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock };
-  const auth = {
-    apiKey: authenticate(authDeps, ['apiKey']),
-    bearer: authenticate(authDeps, ['bearer']),
-    either: authenticate(authDeps, ['apiKey', 'bearer']),
-  };
-
-  app.route({
-    url: '/graphql',
-    method: ['GET', 'POST'],
-    bodyLimit: GRAPHQL_BODY_LIMIT,
-    preHandler: [auth.either, refuseOversizedDocuments(deps.graph)],
-    handler: fastifyApolloHandler<GatewayContext>(deps.graph.apollo, {
-      context: async (request) => ({ principal: request.principal, requestId: request.id }),
-    }),
-  });
   registerHomeRoutes(app, deps.graph, auth);
   registerLocationRoutes(app, deps.graph, auth);
   registerVehicleRoutes(app, deps.graph, auth);
   registerTokenRoute(app, auth.apiKey, deps.clock);
   registerBatchRoutes(app, deps.graph, auth);
   registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
-
-  // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
-  const progress = deps.batchProgress;
-  if (progress) {
-    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock });
-    app.addHook('preClose', async () => subscriptions.close());
-  }
-
-  app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/ready', async (request, reply) => {
+  app.get('/health', { schema: { tags: ['operations'], summary: 'Liveness', response: { 200: statusReply('ok') } } }, async () => ({ status: 'ok' }));
+  const readiness = 'Readiness: 200 once the supergraph and models are loaded and Redis (if used) answers promptly, else 503';
+  app.get('/ready', { schema: { tags: ['operations'], summary: readiness, response: { 200: statusReply('ready'), '5xx': errorResponseJsonSchema() } } }, async (request, reply) => {
     if (!deps.isReady()) return sendError(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'Models or supergraph not loaded yet'));
     // Valuations would still be answered (quotas fail open), but uncounted and without batch jobs.
     if (deps.isRedisReachable?.() === false) return sendError(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'Redis is unreachable or stalled'));
     return { status: 'ready' };
   });
-  app.get('/openapi.json', async () => openApiDocument(API_VERSION));
-  registerDocs(app);
-  registerLanding(app);
-  await registerDashboard(app, { log: deps.log });
   return app;
 }

@@ -22,7 +22,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHa
 import { ApiError, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { sendError } from '../http/errors';
-import { documentRoute } from '../ops/openapi';
+import { documentedOnly, SECURITY, withExample } from '../ops/openapi';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
 import { gatewayExecutor } from '../graph/executor';
 import { buildMcpServer } from './server';
@@ -71,21 +71,19 @@ const jsonRpcErrorResponse = {
  * request of quota, so an array is refused whole, before any of it runs.
  */
 const INVALID_REQUEST = -32600;
-documentRoute({
-  method: 'post',
-  path: MCP_PATH,
-  tag: 'agents',
+/** The route's documentation; its replies are JSON-RPC messages of any shape, sent as they are (documentedOnly). */
+const MCP_ROUTE_SCHEMA = {
+  tags: ['agents'],
   summary: 'Model Context Protocol server for AI agents: Streamable HTTP, stateless (API key or bearer token)',
   description: 'One JSON-RPC 2.0 message per POST (MCP 2025-11-25, Streamable HTTP transport without sessions; a JSON array of messages, JSON-RPC batching, is refused with 400 and JSON-RPC error -32600); send Accept: application/json, text/event-stream. A request is answered 200 with its JSON-RPC response, a notification 202 without a body. Tools: value_home, value_vehicle, location_index, geocode_address, list_districts, submit_batch, get_batch_status, get_model_accuracy (arguments in the REST routes\' snake_case names; failures are tool results with isError and the error code of this API). Resources: the model cards and the district list; prompt: revalue_collateral. Each POST counts once against the plan\'s request quota, and each home, vehicle or point a tool values once against its valuations (batch items against its batch items per day). Without valid credentials: 401 with WWW-Authenticate. From a web origin not allowed (MCP_ALLOWED_ORIGINS; pages served by the gateway on loopback are): 403 ORIGIN_NOT_ALLOWED. GET and DELETE: 405. See the README, "Agents (MCP)".',
-  security: 'apiKeyOrBearer',
-  requestBody: {
+  security: SECURITY.apiKeyOrBearer,
+  body: withExample({
     type: 'object',
     required: ['jsonrpc', 'method'],
     description: 'A JSON-RPC request or notification, e.g. { "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "value_home", "arguments": { … } } }',
     properties: { jsonrpc: { type: 'string', enum: ['2.0'] }, id: jsonRpcId, method: { type: 'string', description: 'initialize, tools/list, tools/call, resources/list, resources/read, prompts/list, prompts/get, ping, notifications/…' }, params: { type: 'object' } },
-  },
-  example: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-  responses: {
+  }, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  response: {
     200: {
       type: 'object',
       required: ['jsonrpc', 'id'],
@@ -95,7 +93,7 @@ documentRoute({
     400: { description: 'A message the transport cannot take (a JSON-RPC batch, a malformed message): a JSON-RPC error; or an error of the catalogue', anyOf: [jsonRpcErrorResponse, errorResponseJsonSchema()] },
     '4xx': errorResponseJsonSchema(),
   },
-});
+};
 
 export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDeps): void {
   // In their own scope: the body limit's message and the 401 challenge concern these routes only.
@@ -116,7 +114,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDeps): void
       if (reply.statusCode === 401) reply.header('www-authenticate', challenges(request));
       return payload;
     });
-    scope.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, preHandler: deps.auth.either }, (request, reply) => handle(deps, request, reply));
+    scope.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, preHandler: deps.auth.either, schema: MCP_ROUTE_SCHEMA, ...documentedOnly }, (request, reply) => handle(deps, request, reply));
     scope.route({
       method: ['GET', 'DELETE'],
       url: MCP_PATH,

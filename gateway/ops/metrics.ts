@@ -18,19 +18,19 @@ import { listen } from '../../subgraphs/common/listen';
 import { clientErrorHandler } from '../http/client-errors';
 import { sendError } from '../http/errors';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
-import { documentRoute } from './openapi';
 
 const METRICS_PATH = '/metrics';
 
-documentRoute({
-  method: 'get',
-  path: METRICS_PATH,
-  tag: 'operations',
+/** The route's schema on the API port (the document describes the API port). */
+const METRICS_ROUTE_SCHEMA = {
+  tags: ['operations'],
   summary: 'Prometheus metrics',
   description:
     'Served on the API port only when METRICS_TOKEN is set and METRICS_PORT is not: send Authorization: Bearer <METRICS_TOKEN> (401 INVALID_TOKEN otherwise). With METRICS_PORT set, served on that port instead (behind the token too when it is set); with neither, 404 NOT_FOUND.',
-  responses: { 200: { type: 'string' }, '4xx': errorResponseJsonSchema() },
-});
+  // prom-client's text exposition format (text/plain; version=0.0.4), sent as it is.
+  response: { 200: { content: { 'text/plain': { schema: { type: 'string' } } } }, '4xx': errorResponseJsonSchema() },
+};
+
 
 /** Where /metrics is served and who may read it (GatewayConfig's metricsPort and metricsToken). */
 export interface MetricsAccess {
@@ -60,10 +60,10 @@ export function registerMetrics(app: FastifyInstance, access: MetricsAccess = {}
     latency.observe({ route }, reply.elapsedTime / 1000);
   });
   if (access.metricsPort === undefined && access.metricsToken !== undefined) {
-    app.get(METRICS_PATH, serveMetrics(access.metricsToken));
+    app.get(METRICS_PATH, { schema: METRICS_ROUTE_SCHEMA }, serveMetrics(access.metricsToken));
   } else {
     const where = access.metricsPort === undefined ? 'set METRICS_TOKEN (then send it as a bearer token) or METRICS_PORT' : 'it is served on METRICS_PORT';
-    app.get(METRICS_PATH, async (request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `${METRICS_PATH} is not served on this port: ${where}`)));
+    app.get(METRICS_PATH, { schema: METRICS_ROUTE_SCHEMA }, async (request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `${METRICS_PATH} is not served on this port: ${where}`)));
   }
 }
 

@@ -30,7 +30,7 @@ import {
 import { ApiError, formatBytes, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { sendError } from '../http/errors';
-import { documentRoute } from '../ops/openapi';
+import { SECURITY, withExample } from '../ops/openapi';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { batchAcceptedResponseJsonSchema, batchJobResponseJsonSchema, batchResultLineJsonSchema, errorResponseJsonSchema } from './response-schemas';
 
@@ -128,35 +128,9 @@ export function toJobResponse(job: BatchJobData) {
 const errors = { '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchema() };
 const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
 
-documentRoute({
-  method: 'post',
-  path: '/api/batch',
-  summary: 'Submit a batch of addresses (optionally with homes) for background valuation (API key)',
-  description: `202 with { id, status: "queued" } and a Location header; poll GET /api/batch/{id}, read GET /api/batch/{id}/results, or subscribe to batchProgress(id) over graphql-ws on /graphql. The body is JSON as below (up to ${formatBytes(MAX_BATCH_BODY_BYTES)}), or a file: Content-Type text/csv (header row: address plus optional home columns in snake_case, e.g. area,rooms,floor,total_floors,renovation) or application/x-ndjson (one { "address", "home" } a line), with callback_url and chunk_size as query parameters, up to ${formatBytes(MAX_BATCH_UPLOAD_BYTES)} (enough for the enterprise plan's 1,000,000 rows): a file is read as it streams in and its job fills while it uploads. Past the size: 413 PAYLOAD_TOO_LARGE; more items than the plan's maxBatchItems: 400 INVALID_PARAMETER on items. A file's bad row answers 400 naming it (items[1234].home.area); found after the job was opened, it also cancels the job, whose id the message gives.`,
-  security: 'apiKey',
-  requestBody: batchRequestJsonSchema(),
-  example: { items: [{ address: 'Chilonzor tumani, Qatortol MFY', home: { area: 65, rooms: 3, floor: 4, total_floors: 9 } }, { address: 'Юнусабад 8-й квартал' }] },
-  responses: { 202: batchAcceptedResponseJsonSchema(), ...errors },
-  tag: 'batch',
-});
-documentRoute({
-  method: 'get',
-  path: '/api/batch/{id}',
-  summary: 'A batch job: status, progress, timestamps and webhook deliveries (API key)',
-  description: "Another organisation's job, or an unknown id: 404 NOT_FOUND.",
-  security: 'apiKey',
-  responses: { 200: batchJobResponseJsonSchema(), ...errors },
-  tag: 'batch',
-});
-documentRoute({
-  method: 'get',
-  path: '/api/batch/{id}/results',
-  summary: "A batch job's item results, in item order, streamed (API key)",
-  description: 'application/x-ndjson: one { index, ok, result, error } a line (the schema below is one line). With Accept: text/csv or ?format=csv: CSV with a header row (index, ok, address, lat, lon, precision, district, mahalla, composite, property_type, estimate, currency, price_per_m2, land_price_per_sotka, interval_low, interval_high, confidence, valuation_date, data_age_months, error_code, error_message); a text cell starting with =, +, -, @, tab or carriage return is prefixed with a single quote, so that a spreadsheet shows it rather than running it as a formula. While the job runs, the results recorded so far.',
-  security: 'apiKey',
-  responses: { 200: batchResultLineJsonSchema(), ...errors },
-  tag: 'batch',
-});
+const SUBMIT_DESCRIPTION = `202 with { id, status: "queued" } and a Location header; poll GET /api/batch/{id}, read GET /api/batch/{id}/results, or subscribe to batchProgress(id) over graphql-ws on /graphql. The body is JSON as below (up to ${formatBytes(MAX_BATCH_BODY_BYTES)}), or a file: Content-Type text/csv (header row: address plus optional home columns in snake_case, e.g. area,rooms,floor,total_floors,renovation) or application/x-ndjson (one { "address", "home" } a line), with callback_url and chunk_size as query parameters, up to ${formatBytes(MAX_BATCH_UPLOAD_BYTES)} (enough for the enterprise plan's 1,000,000 rows): a file is read as it streams in and its job fills while it uploads. Past the size: 413 PAYLOAD_TOO_LARGE; more items than the plan's maxBatchItems: 400 INVALID_PARAMETER on items. A file's bad row answers 400 naming it (items[1234].home.area); found after the job was opened, it also cancels the job, whose id the message gives.`;
+const SUBMIT_EXAMPLE = { items: [{ address: 'Chilonzor tumani, Qatortol MFY', home: { area: 65, rooms: 3, floor: 4, total_floors: 9 } }, { address: 'Юнусабад 8-й квартал' }] };
+const RESULTS_DESCRIPTION = 'application/x-ndjson: one { index, ok, result, error } a line (the schema below is one line). With Accept: text/csv or ?format=csv: CSV with a header row (index, ok, address, lat, lon, precision, district, mahalla, composite, property_type, estimate, currency, price_per_m2, land_price_per_sotka, interval_low, interval_high, confidence, valuation_date, data_age_months, error_code, error_message); a text cell starting with =, +, -, @, tab or carriage return is prefixed with a single quote, so that a spreadsheet shows it rather than running it as a formula. While the job runs, the results recorded so far.';
 
 /** A JSON body: read whole (by fastify, within MAX_BATCH_BODY_BYTES), submitted in one call. */
 async function submitJson(graph: Graph, request: FastifyRequest): Promise<AcceptedJob> {
@@ -304,7 +278,21 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
       throw error;
     });
 
-    scope.post('/api/batch', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.apiKey, schema: { response: { 202: batchAcceptedResponseJsonSchema(), ...errors } } }, async (request, reply) => {
+    const submitSchema = {
+      tags: ['batch'],
+      summary: 'Submit a batch of addresses (optionally with homes) for background valuation (API key)',
+      description: SUBMIT_DESCRIPTION,
+      security: SECURITY.apiKey,
+      body: {
+        content: {
+          'application/json': { schema: withExample(batchRequestJsonSchema(), SUBMIT_EXAMPLE) },
+          'text/csv': { schema: { type: 'string', description: 'Header row: address plus optional home columns in snake_case' } },
+          'application/x-ndjson': { schema: { type: 'string', description: 'One { "address", "home" } object a line' } },
+        },
+      },
+      response: { 202: batchAcceptedResponseJsonSchema(), ...errors },
+    };
+    scope.post('/api/batch', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.apiKey, schema: submitSchema }, async (request, reply) => {
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const job = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, type) : await submitJson(graph, request);
       reply.code(202).header('location', `/api/batch/${encodeURIComponent(job.id)}`);
@@ -312,12 +300,32 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
       return { id: job.id, status: 'queued', total: job.total, created_at: job.createdAt, results_url: job.resultsUrl };
     });
 
-    scope.get('/api/batch/:id', { preHandler: auth.apiKey, schema: { params: idParam, response: { 200: batchJobResponseJsonSchema(), ...errors } } }, async (request) => {
+    const jobSchema = {
+      tags: ['batch'],
+      summary: 'A batch job: status, progress, timestamps and webhook deliveries (API key)',
+      description: "Another organisation's job, or an unknown id: 404 NOT_FOUND.",
+      security: SECURITY.apiKey,
+      params: idParam,
+      response: { 200: batchJobResponseJsonSchema(), ...errors },
+    };
+    scope.get('/api/batch/:id', { preHandler: auth.apiKey, schema: jobSchema }, async (request) => {
       const { id } = request.params as { id: string };
       return toJobResponse(await jobOf(graph, request, id));
     });
 
-    scope.get('/api/batch/:id/results', { preHandler: auth.apiKey, schema: { params: idParam } }, async (request, reply) => {
+    const resultsSchema = {
+      tags: ['batch'],
+      summary: "A batch job's item results, in item order, streamed (API key)",
+      description: RESULTS_DESCRIPTION,
+      security: SECURITY.apiKey,
+      params: idParam,
+      response: {
+        // A stream: fastify sends it as it is; the schema is one NDJSON line.
+        200: { content: { 'application/x-ndjson': { schema: batchResultLineJsonSchema() }, 'text/csv': { schema: { type: 'string', description: 'CSV with a header row' } } } },
+        ...errors,
+      },
+    };
+    scope.get('/api/batch/:id/results', { preHandler: auth.apiKey, schema: resultsSchema }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const job = await jobOf(graph, request, id); // 404 before anything is streamed
       const csv = wantsCsv(request);

@@ -8,7 +8,7 @@ import { parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '.
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor } from '../graph/executor';
 import { homeResponseJsonSchema, errorResponseJsonSchema } from './response-schemas';
-import { documentRoute } from '../ops/openapi';
+import { SECURITY, withExample } from '../ops/openapi';
 
 /** Persisted operation of the home routes; every field is owned by the residential subgraph (test/gateway/persisted-operations). */
 export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQL */ `
@@ -44,8 +44,6 @@ export const homeRouteSchema = {
 
 const HOME_ROUTE_DESCRIPTION = 'A flat (property_type apartment, the default: floor and total_floors required) or a private house with its plot (property_type house: area is the floor area, land_area the plot in sotka, total_floors its storeys, 1 to 5). Estimate, calibrated interval, confidence, per-model estimates and anomaly data; for a house also land_price_per_sotka, anomaly.district_median_price_per_sotka and anomaly.land_share (null for a flat). Fields that do not apply to the property type are ignored with a warning. A house in a district with too few house listings to value honestly: 422 INSUFFICIENT_MARKET_DATA.';
 
-documentRoute({ method: 'post', path: '/api/predict/home', summary: 'Value a home (legacy contract, API key)', description: HOME_ROUTE_DESCRIPTION, security: 'apiKey', requestBody: homeRouteSchema.body, example: { ...SAMPLE_HOME_REQUEST }, responses: homeRouteSchema.response, tag: 'valuation' });
-documentRoute({ method: 'post', path: '/service/predict/home', summary: 'Value a home (bearer token from /service/auth/token)', description: HOME_ROUTE_DESCRIPTION, security: 'bearer', requestBody: homeRouteSchema.body, example: { ...SAMPLE_HOME_REQUEST }, responses: homeRouteSchema.response, tag: 'valuation' });
 
 export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler; bearer: preHandlerAsyncHookHandler }): void {
   const handler = async (request: import('fastify').FastifyRequest) => {
@@ -53,9 +51,9 @@ export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { a
     const data = await gatewayExecutor(graph, request).execute<HomeValuationData>(HOME_VALUATION_OPERATION, { input });
     return toHomeRestResponse(toHomeValuationView(data.homeValuation), warnings);
   };
-  // Body validation runs in the handler (our error format); the response schema makes fastify
-  // serialise with fast-json-stringify. Both schemas are published in OpenAPI.
-  const schema = { response: homeRouteSchema.response };
-  app.post('/api/predict/home', { schema, preHandler: auth.apiKey }, handler);
-  app.post('/service/predict/home', { schema, preHandler: auth.bearer }, handler);
+  // The body is read by parseHomeRestBody (the catalogue's errors); the response schema makes
+  // fastify serialise with fast-json-stringify. Both are published in OpenAPI.
+  const schema = { tags: ['valuation'], description: HOME_ROUTE_DESCRIPTION, body: withExample(homeRouteSchema.body, SAMPLE_HOME_REQUEST), response: homeRouteSchema.response };
+  app.post('/api/predict/home', { schema: { ...schema, summary: 'Value a home (legacy contract, API key)', security: SECURITY.apiKey }, preHandler: auth.apiKey }, handler);
+  app.post('/service/predict/home', { schema: { ...schema, summary: 'Value a home (bearer token from /service/auth/token)', security: SECURITY.bearer }, preHandler: auth.bearer }, handler);
 }

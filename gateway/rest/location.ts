@@ -8,7 +8,7 @@ import { SUBINDEXES } from '../../models/location';
 import { chooseLocationRequest, locationFieldsJsonSchema, locationRequestJsonSchema, locationResponseJsonSchema } from '../../schema/location-contract';
 import { compileBodyValidator } from '../../schema/rest-validation';
 import type { Graph } from '../graph/apollo';
-import { documentRoute } from '../ops/openapi';
+import { SECURITY, withExample } from '../ops/openapi';
 import { gatewayExecutor } from '../graph/executor';
 import { errorResponseJsonSchema } from './response-schemas';
 
@@ -65,18 +65,6 @@ export const locationRouteSchema = {
   response: { 200: locationResponseJsonSchema(SUBINDEXES), '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchema() },
 };
 
-documentRoute({
-  method: 'post',
-  path: '/api/location/index',
-  summary: 'Location index of a Tashkent coordinate or address (API key)',
-  description: 'Nine subindexes, each 0–100 on an absolute scale, a composite, and the data behind them with coverage flags. With an address, it is geocoded first and the reply includes `geocoded`. Outside the city: 400 OUTSIDE_TASHKENT; an address that cannot be placed: 400 UNRESOLVABLE_ADDRESS with suggestions.',
-  security: 'apiKey',
-  requestBody: locationRouteSchema.body,
-  example: { lat: 41.2856, lon: 69.2034 },
-  responses: locationRouteSchema.response,
-  tag: 'location',
-});
-
 const validateFields = compileBodyValidator(locationFieldsJsonSchema());
 
 /** What a geocode matched, as the REST bodies (and MCP's geocode_address) write it. */
@@ -125,7 +113,15 @@ export function registerLocationRoutes(app: FastifyInstance, graph: Graph, auth:
     const data = await gatewayExecutor(graph, request).execute<{ geocode: GeocodeData }>(LOCATION_INDEX_BY_ADDRESS_OPERATION, { address: wanted.address });
     return toLocationRestResponse(data.geocode.locationIndex, data.geocode, warnings);
   };
-  // Body validation runs in the handler (our error format); the response schema makes fastify
-  // serialise with fast-json-stringify. Both schemas are published in OpenAPI.
-  app.post('/api/location/index', { schema: { response: locationRouteSchema.response }, preHandler: auth.apiKey }, handler);
+  // The body is read by validateFields (the catalogue's errors); the response schema makes fastify
+  // serialise with fast-json-stringify. Both are published in OpenAPI.
+  const schema = {
+    tags: ['location'],
+    summary: 'Location index of a Tashkent coordinate or address (API key)',
+    description: 'Nine subindexes, each 0–100 on an absolute scale, a composite, and the data behind them with coverage flags. With an address, it is geocoded first and the reply includes `geocoded`. Outside the city: 400 OUTSIDE_TASHKENT; an address that cannot be placed: 400 UNRESOLVABLE_ADDRESS with suggestions.',
+    security: SECURITY.apiKey,
+    body: withExample(locationRouteSchema.body, { lat: 41.2856, lon: 69.2034 }),
+    response: locationRouteSchema.response,
+  };
+  app.post('/api/location/index', { schema, preHandler: auth.apiKey }, handler);
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { issueToken } from '../auth/jwt';
 import { errorResponseJsonSchema, tokenResponseJsonSchema } from './response-schemas';
-import { documentRoute } from '../ops/openapi';
+import { SECURITY } from '../ops/openapi';
 
 const requestBody = {
   type: 'object',
@@ -17,12 +17,12 @@ export function registerTokenRoute(app: FastifyInstance, authenticateKey: preHan
       if (!request.headers['x-api-key'] && typeof body?.api_key === 'string') request.headers['x-api-key'] = body.api_key;
     },
     preHandler: authenticateKey,
-    schema: { response: { 200: tokenResponseJsonSchema() } },
+    schema: {
+      tags: ['auth'],
+      summary: 'Exchange an API key for a short-lived bearer token (JWT)',
+      security: SECURITY.apiKey,
+      body: requestBody,
+      response: { 200: tokenResponseJsonSchema(), '4xx': errorResponseJsonSchema() },
+    },
   }, async (request) => issueToken(request.principal!, { clock }));
 }
-
-documentRoute({
-  method: 'post', path: '/service/auth/token', tag: 'auth', security: 'apiKey', requestBody,
-  summary: 'Exchange an API key for a short-lived bearer token (JWT)',
-  responses: { 200: tokenResponseJsonSchema(), '4xx': errorResponseJsonSchema() },
-});

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import { SAMPLE_VEHICLE_REQUEST, vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
 import { parseVehicleRestBody, toVehicleRestResponse, VALUED_VEHICLE_SELECTION, type VehicleValuationView } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
-import { documentRoute } from '../ops/openapi';
+import { SECURITY, withExample } from '../ops/openapi';
 import { gatewayExecutor } from '../graph/executor';
 import { errorResponseJsonSchema, vehicleResponseJsonSchema } from './response-schemas';
 
@@ -32,22 +32,17 @@ export const vehicleRouteSchema = {
   response: { 200: vehicleResponseJsonSchema(), '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchema() },
 };
 
-documentRoute({
-  method: 'post',
-  path: '/api/predict/vehicle',
-  summary: 'Value a used vehicle (API key)',
-  description: "Estimate, calibrated interval, confidence, per-model estimates and anomaly data, as for homes, with what the estimate stands on (basis), the market level (market_level) and the vehicle as understood (vehicle: catalogue names and codes). Fields take avtoelon.uz's own words: the trim in the model name (\"Cobalt, 4 pozitsiya EVRO\"), the engine cell (\"1.5 (Benzin)\"), a paint condition in condition or paint. An optional name that is not recognised is ignored with a warning; a wrong type or range is 400 INVALID_PARAMETER. An unknown make, or a misspelt model: 400 UNKNOWN_VEHICLE with suggestions; a model of a known make that the catalogue does not list is valued on the make's level with a warning (vehicle.model null) where the model can; a make and model with too little market data to value honestly: 422 INSUFFICIENT_MARKET_DATA.",
-  security: 'apiKey',
-  requestBody: vehicleRouteSchema.body,
-  example: { ...SAMPLE_VEHICLE_REQUEST },
-  responses: vehicleRouteSchema.response,
-  tag: 'valuation',
-});
+const VEHICLE_ROUTE_DESCRIPTION =
+  "Estimate, calibrated interval, confidence, per-model estimates and anomaly data, as for homes, with what the estimate stands on (basis), the market level (market_level) and the vehicle as understood (vehicle: catalogue names and codes). Fields take avtoelon.uz's own words: the trim in the model name (\"Cobalt, 4 pozitsiya EVRO\"), the engine cell (\"1.5 (Benzin)\"), a paint condition in condition or paint. An optional name that is not recognised is ignored with a warning; a wrong type or range is 400 INVALID_PARAMETER. An unknown make, or a misspelt model: 400 UNKNOWN_VEHICLE with suggestions; a model of a known make that the catalogue does not list is valued on the make's level with a warning (vehicle.model null) where the model can; a make and model with too little market data to value honestly: 422 INSUFFICIENT_MARKET_DATA.";
 
 export function registerVehicleRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler }): void {
-  // Body validation runs in the handler (our error format); the response schema makes fastify
-  // serialise with fast-json-stringify. Both schemas are published in OpenAPI.
-  app.post('/api/predict/vehicle', { schema: { response: vehicleRouteSchema.response }, preHandler: auth.apiKey }, async (request: FastifyRequest) => {
+  // The body is read by parseVehicleRestBody (the catalogue's errors); the response schema makes
+  // fastify serialise with fast-json-stringify. Both are published in OpenAPI.
+  const schema = {
+    tags: ['valuation'], summary: 'Value a used vehicle (API key)', description: VEHICLE_ROUTE_DESCRIPTION, security: SECURITY.apiKey,
+    body: withExample(vehicleRouteSchema.body, SAMPLE_VEHICLE_REQUEST), response: vehicleRouteSchema.response,
+  };
+  app.post('/api/predict/vehicle', { schema, preHandler: auth.apiKey }, async (request: FastifyRequest) => {
     const { input, warnings } = parseVehicleRestBody(request.body);
     const data = await gatewayExecutor(graph, request).execute<{ vehicleValuation: VehicleValuationView }>(VEHICLE_VALUATION_OPERATION, { input });
     return toVehicleRestResponse(data.vehicleValuation, warnings);

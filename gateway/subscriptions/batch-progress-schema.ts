@@ -79,6 +79,16 @@ export const BATCH_PROGRESS_SDL: string = (() => {
   return [getNamedType(subscription.getFields().batchProgress.type), subscription].map((type) => printType(type)).join('\n\n');
 })();
 
+/** Not REST, but clients of /api/batch want to know: the OpenAPI document's `x-graphql-subscriptions`. */
+export const SUBSCRIPTIONS_NOTE = {
+  protocol: 'graphql-ws (graphql-transport-ws subprotocol)',
+  url: 'ws(s)://<host>/graphql',
+  authentication: 'connection_init payload { "x-api-key": "<key>" } or { "authorization": "Bearer <jwt>" }; bad credentials close the socket with 4403, and so does a subscribe (or the next event of a running subscription) once the key is revoked',
+  served_by: 'the gateway itself (Apollo Gateway does not federate subscriptions); its types are in /graphql introspection',
+  schema: BATCH_PROGRESS_SDL,
+  notes: "Events at least once a second while the job runs, then exactly one with final: true, after which the subscription completes. Another organisation's or an unknown id: an error with extensions.code NOT_FOUND and no events.",
+};
+
 function unreachable(): never {
   throw new Error('the SDL is printed, never executed');
 }

@@ -79,13 +79,17 @@ it('GET /openapi.json documents every REST route with the schemas the routes use
   expect(ajv.validate(home.requestBody.content['application/json'].schema, SAMPLE_HOME_REQUEST)).toBe(true);
 });
 
-it('GET /docs serves Swagger UI from the installed package', async () => {
+it('GET /docs serves Swagger UI from the installed package, reading the document /openapi.json serves', async () => {
   const page = await fetch(`${stack.url}/docs`);
   expect(page.headers.get('content-type')).toMatch(/text\/html/);
-  expect(await page.text()).toContain('/docs/swagger-ui-bundle.js');
-  const bundle = await fetch(`${stack.url}/docs/swagger-ui-bundle.js`);
+  const html = await page.text();
+  expect(html).toContain('<title>Valuation API docs</title>');
+  expect(html).toContain('/docs/static/swagger-ui-bundle.js');
+  const bundle = await fetch(`${stack.url}/docs/static/swagger-ui-bundle.js`);
   expect(bundle.status).toBe(200);
   expect((await bundle.text()).length).toBeGreaterThan(100_000);
+  expect(await (await fetch(`${stack.url}/docs/static/swagger-initializer.js`)).text()).toContain("resolveUrl('./json')");
+  expect(await json(await fetch(`${stack.url}/docs/json`))).toEqual(await json(await fetch(`${stack.url}/openapi.json`)));
 });
 
 it('unknown routes get a JSON 404', async () => {
