@@ -78,7 +78,7 @@ export function encodeObservations(org: string, kind: ObservationKind, records: 
     try {
       return encodeObservation(kind, record);
     } catch (error) {
-      const reason = error instanceof InvalidObservationError ? error.message : `cannot be serialised: ${(error as Error).message}`;
+      const reason = error instanceof InvalidObservationError ? error.message : `cannot be serialised: ${String((error as Error).message).split('\n')[0]}`;
       throw new InvalidObservationError(`observation ${index + 1} of ${records.length} (id ${JSON.stringify(record?.id)}): ${reason}; nothing of the call was stored`);
     }
   });
