@@ -89,17 +89,14 @@ async function killMidAppendAndCount(env: Record<string, string>, reopen: () => 
   }
 }
 
-describe('a process killed mid-append: file store', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'observations-crash-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  test('every acknowledged call is there in full after the kill; no partial call is', async () => {
-    const directory = join(dir, 'store');
+test('a process killed mid-append, file store: every acknowledged call is there in full after the kill; no partial call is', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'observations-crash-'));
+  const directory = join(dir, 'store');
+  try {
     await killMidAppendAndCount({ STORE: 'file', OBSERVATION_DIR: directory }, () => FileObservationStore.open({ directory, log: () => undefined }));
-  });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describeWithRedis('a process killed mid-append: Redis store', () => {

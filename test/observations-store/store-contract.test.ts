@@ -7,16 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createObservationRedisClient,
-  FileObservationStore,
-  InvalidObservationError,
-  RedisObservationStore,
-  RetentionSweep,
-  type ObservationRedisClient,
-  type ObservationStore,
-  type StoredObservation,
-} from '../../subgraphs/observations/store';
+import { createObservationRedisClient, FileObservationStore, InvalidObservationError, RedisObservationStore, RetentionSweep, type ObservationRedisClient, type ObservationStore, type StoredObservation } from '../../subgraphs/observations/store';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { observation, observations } from './fixtures/observations';

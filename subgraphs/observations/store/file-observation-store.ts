@@ -23,16 +23,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, open, readdir, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePrivateFile } from '../../common/local-state';
-import {
-  checkKind,
-  checkOrganisation,
-  dayNumber,
-  dayRangeOf,
-  decodeObservation,
-  encodeObservations,
-  newestFirst,
-  type EncodedObservation,
-} from './observation-records';
+import { checkSeries, dayNumber, dayRangeOf, decodeObservation, encodeObservations, newestFirst, type EncodedObservation } from './observation-records';
 import type { ObservationKind, ObservationQuery, ObservationStore, StoredObservation } from './types';
 
 export interface FileObservationStoreOptions {
@@ -104,9 +95,7 @@ export class FileObservationStore implements ObservationStore {
   }
 
   async list(org: string, kind: ObservationKind, query?: ObservationQuery): Promise<StoredObservation[]> {
-    checkOrganisation(org);
-    checkKind(kind);
-    const { fromDay, toDay, limit } = dayRangeOf(query);
+    const { fromDay, toDay, limit } = dayRangeOf(org, kind, query);
     const series = this.series.get(keyOf(org, kind));
     if (!series) return [];
     if (!series.sorted) {
@@ -122,8 +111,7 @@ export class FileObservationStore implements ObservationStore {
   }
 
   async revision(org: string, kind: ObservationKind): Promise<number> {
-    checkOrganisation(org);
-    checkKind(kind);
+    checkSeries(org, kind);
     return this.series.get(keyOf(org, kind))?.revision ?? 0;
   }
 

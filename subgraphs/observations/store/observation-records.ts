@@ -38,13 +38,19 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * Refuses an organisation id no store can keep apart from another: empty, overlong, or holding a
  * lone UTF-16 surrogate (UTF-8 turns every one into U+FFFD, so two such ids would hash alike).
  */
-export function checkOrganisation(org: string): void {
+function checkOrganisation(org: string): void {
   if (typeof org !== 'string' || org.length === 0) throw new InvalidObservationError('the organisation id must be a non-empty string');
   if (org.length > MAX_ORGANISATION_LENGTH) throw new InvalidObservationError(`the organisation id is longer than ${MAX_ORGANISATION_LENGTH} characters`);
   if (LONE_SURROGATE.test(org)) throw new InvalidObservationError('the organisation id is not well-formed Unicode (a lone surrogate)');
 }
 
-export function checkKind(kind: string): asserts kind is ObservationKind {
+/** Checks the organisation and kind a read names. */
+export function checkSeries(org: string, kind: ObservationKind): void {
+  checkOrganisation(org);
+  checkKind(kind);
+}
+
+function checkKind(kind: string): asserts kind is ObservationKind {
   if (!KINDS.includes(kind as ObservationKind)) throw new InvalidObservationError(`the observation kind must be 'home' or 'vehicle', got ${JSON.stringify(kind)}`);
 }
 
@@ -71,8 +77,7 @@ export function isoDateOfDay(day: number): string {
  * the request, and the rest is kept as given.
  */
 export function encodeObservations(org: string, kind: ObservationKind, records: readonly StoredObservation[]): EncodedObservation[] {
-  checkOrganisation(org);
-  checkKind(kind);
+  checkSeries(org, kind);
   if (!Array.isArray(records)) throw new InvalidObservationError('records must be an array');
   return records.map((record, index) => {
     try {
@@ -109,7 +114,9 @@ export interface DayRange {
   limit: number;
 }
 
-export function dayRangeOf(query: ObservationQuery = {}): DayRange {
+/** Checks a list() call and gives its query as a DayRange. */
+export function dayRangeOf(org: string, kind: ObservationKind, query: ObservationQuery = {}): DayRange {
+  checkSeries(org, kind);
   const fromDay = query.since === undefined ? -Infinity : dayNumber(query.since, 'since');
   const toDay = query.until === undefined ? Infinity : dayNumber(query.until, 'until');
   const limit = query.limit ?? Infinity;

@@ -12,14 +12,7 @@
  * their bytes, that is by id (observation-records.ts keeps ids to characters that sort so).
  */
 import { createClient } from 'redis';
-import {
-  checkKind,
-  checkOrganisation,
-  dayNumber,
-  dayRangeOf,
-  decodeObservation,
-  encodeObservations,
-} from './observation-records';
+import { checkSeries, dayNumber, dayRangeOf, decodeObservation, encodeObservations } from './observation-records';
 import type { ObservationKind, ObservationQuery, ObservationStore, StoredObservation } from './types';
 
 /** A client as the observation store makes it (node-redis defaults: reconnecting, offline queue). */
@@ -63,9 +56,7 @@ export class RedisObservationStore implements ObservationStore {
   }
 
   async list(org: string, kind: ObservationKind, query?: ObservationQuery): Promise<StoredObservation[]> {
-    checkOrganisation(org);
-    checkKind(kind);
-    const { fromDay, toDay, limit } = dayRangeOf(query);
+    const { fromDay, toDay, limit } = dayRangeOf(org, kind, query);
     if (limit === 0) return [];
     // With REV, ZRANGE takes the highest score first.
     const members = await this.client.zRange(this.setKey(seriesOf(org, kind)), scoreOf(toDay), scoreOf(fromDay), {
@@ -77,8 +68,7 @@ export class RedisObservationStore implements ObservationStore {
   }
 
   async revision(org: string, kind: ObservationKind): Promise<number> {
-    checkOrganisation(org);
-    checkKind(kind);
+    checkSeries(org, kind);
     return Number((await this.client.get(this.revisionKey(seriesOf(org, kind)))) ?? 0);
   }
 
