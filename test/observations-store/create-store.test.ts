@@ -60,20 +60,22 @@ describe('createObservationStore', () => {
     process.env.REDIS_URL = REDIS_URL;
     process.env.VALUATION_HOME = home;
     const keyPrefix = `test:observations-create:${process.pid}:${randomBytes(4).toString('hex')}:`;
-    const [one, other] = await Promise.all([createObservationStore({ keyPrefix, now: () => NOW }), createObservationStore({ keyPrefix, now: () => NOW })]);
-    await one.append('bank/1', 'home', dated({ obs_1: '2024-01-01' }));
-    expect(ids(await other.list('bank/1', 'home'))).toEqual(['obs_1']);
-    expect(await other.revision('bank/1', 'home')).toBe(1);
-    await Promise.all([one.close(), other.close()]);
-    expect(readdirSync(home)).toEqual([]);
-
     const admin = createClient({ url: REDIS_URL });
     await admin.connect();
-    const keys: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) keys.push(...batch);
-    expect(keys.map((key) => key.slice(keyPrefix.length)).sort()).toEqual(['index', 'rev:home:bank%2F1', 'set:home:bank%2F1']);
-    await deleteKeysUnder(keyPrefix, admin);
-    await admin.close();
+    try {
+      const [one, other] = await Promise.all([createObservationStore({ keyPrefix, now: () => NOW }), createObservationStore({ keyPrefix, now: () => NOW })]);
+      await one.append('bank/1', 'home', dated({ obs_1: '2024-01-01' }));
+      expect(ids(await other.list('bank/1', 'home'))).toEqual(['obs_1']);
+      expect(await other.revision('bank/1', 'home')).toBe(1);
+      await Promise.all([one.close(), other.close()]);
+      expect(readdirSync(home)).toEqual([]);
+      const keys: string[] = [];
+      for await (const batch of admin.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) keys.push(...batch);
+      expect(keys.map((key) => key.slice(keyPrefix.length)).sort()).toEqual(['index', 'rev:home:bank%2F1', 'set:home:bank%2F1']);
+    } finally {
+      await deleteKeysUnder(keyPrefix, admin);
+      await admin.close();
+    }
   });
 });
 
