@@ -1,0 +1,39 @@
+/** The observation store's settings from the environment (OBSERVATION_*, REDIS_URL), checked: a bad value stops the start with a clear error. */
+import { join, resolve } from 'node:path';
+import { valuationHome } from '../../common/local-state';
+
+export interface ObservationStoreConfig {
+  /** REDIS_URL: observations in this Redis, shared by every replica; unset or '': in files @default undefined */
+  redisUrl: string | undefined;
+  /** OBSERVATION_KEY_PREFIX: prefix of the store's Redis keys @default 'observations:' */
+  keyPrefix: string;
+  /** OBSERVATION_DIR: the files' directory when there is no Redis (one process per directory) @default <VALUATION_HOME>/observations */
+  directory: string;
+  /** OBSERVATION_RETENTION_DAYS: observations observed longer ago than this many days are dropped (a whole number ≥ 1) @default 730 */
+  retentionDays: number;
+}
+
+export const DEFAULT_OBSERVATION_RETENTION_DAYS = 730;
+
+/** The files' directory when OBSERVATION_DIR is unset: in `env`'s VALUATION_HOME, else the process's (local-state.ts). */
+export function defaultObservationDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.VALUATION_HOME || valuationHome(), 'observations');
+}
+
+export function observationStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ObservationStoreConfig {
+  return {
+    redisUrl: env.REDIS_URL || undefined,
+    keyPrefix: env.OBSERVATION_KEY_PREFIX || 'observations:',
+    directory: env.OBSERVATION_DIR ? resolve(env.OBSERVATION_DIR) : defaultObservationDirectory(env),
+    retentionDays: retentionDaysOf(env.OBSERVATION_RETENTION_DAYS),
+  };
+}
+
+function retentionDaysOf(configured: string | undefined): number {
+  if (configured === undefined || configured === '') return DEFAULT_OBSERVATION_RETENTION_DAYS;
+  const days = Number(configured);
+  if (!/^\d+$/.test(configured.trim()) || !Number.isSafeInteger(days) || days < 1) {
+    throw new Error(`OBSERVATION_RETENTION_DAYS must be a whole number of days, 1 or more, got '${configured}'`);
+  }
+  return days;
+}

@@ -1,0 +1,313 @@
+/**
+ * Observations in this process's memory, kept in files when given a directory: the store for
+ * running without Redis (one process per directory; replicas share a Redis instead), and, with no
+ * directory, for tests.
+ *
+ * The files (one per organisation and kind, `<sha256 of the organisation id>.<kind>.ndjson`, 0600
+ * in a 0700 directory) are NDJSON, appended to. Each append() call writes, in one write followed by
+ * an fsync, one line per record and then the call's commit line:
+ *
+ *   {"id":"obs_…","kind":"home","observedAt":"2024-05-01",…}      ← one per record
+ *   {"commit":2,"organisation":"bank-1","kind":"home","revision":7} ← the call's last line
+ *
+ * Loading keeps a call only when its commit line is there and counts exactly the records before it,
+ * so a call is there in full or not at all: a write torn by a crash (a process killed mid-write)
+ * leaves records with no commit, or half a line, at the end of the file; they are dropped as a
+ * unit, with a warning, and cut off the file, never fatal. The commit line also carries the
+ * organisation (the file name is only its hash: no id can reach another file, or outside the
+ * directory, whatever its characters) and the revision, so revisions go on where they were after
+ * a restart. prune() rewrites a file whole (a temporary file renamed over it, then fsynced) as one
+ * call holding what is kept.
+ */
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, open, readdir, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writePrivateFile } from '../../common/local-state';
+import { checkSeries, dayNumber, dayRangeOf, decodeObservation, encodeObservations, newestFirst, type EncodedObservation } from './observation-records';
+import type { ObservationKind, ObservationQuery, ObservationStore, StoredObservation } from './types';
+
+export interface FileObservationStoreOptions {
+  /** Where the files are; null keeps the observations in memory only (tests). Created 0700 if missing. */
+  directory: string | null;
+  /** Where warnings go (torn appends dropped at load). @default console.error, prefixed [observations] */
+  log?: (message: string) => void;
+}
+
+/** One organisation's observations of one kind. */
+interface Series {
+  readonly org: string;
+  readonly kind: ObservationKind;
+  /** Newest first once `sorted`; appends add at the end and clear it. */
+  entries: EncodedObservation[];
+  sorted: boolean;
+  revision: number;
+  /** Its file (undefined in memory), and the file's length up to the end of the last call it holds. */
+  readonly file: string | undefined;
+  size: number;
+  onDisk: boolean;
+  /** Set when a failed write could not be cut back off the file: no more appends until a restart. */
+  broken?: Error;
+  /** Its writes, one at a time: appends, and prune's rewrite of its file. */
+  tail: Promise<unknown>;
+}
+
+interface CommitLine {
+  commit: number;
+  organisation: string;
+  kind: ObservationKind;
+  revision: number;
+}
+
+const FILE_NAME = /^([0-9a-f]{64})\.(home|vehicle)\.ndjson$/;
+/** What writePrivateFile (../../common/local-state.ts) leaves behind when it dies before its rename. */
+const LEFTOVER_TEMPORARY = /\.ndjson\.\d+\.[0-9a-f]+\.tmp$/;
+
+export class FileObservationStore implements ObservationStore {
+  /** By `<kind>:<organisation>` (kinds hold no colon, so no two pairs share a key). */
+  private readonly series = new Map<string, Series>();
+  private closed = false;
+
+  private constructor(
+    private readonly directory: string | null,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Opens the store, loading (and repairing: see above) every file in the directory first. */
+  static async open(options: FileObservationStoreOptions): Promise<FileObservationStore> {
+    const store = new FileObservationStore(options.directory, options.log ?? ((message) => console.error(`[observations] ${message}`)));
+    if (options.directory !== null) await store.load(options.directory);
+    return store;
+  }
+
+  async append(org: string, kind: ObservationKind, records: readonly StoredObservation[]): Promise<number> {
+    const encoded = encodeObservations(org, kind, records);
+    this.checkOpen();
+    if (encoded.length === 0) return this.revision(org, kind);
+    const series = this.seriesOf(org, kind);
+    return this.serially(series, async () => {
+      const revision = series.revision + 1;
+      await this.writeCall(series, encoded, revision);
+      for (const entry of encoded) series.entries.push(entry);
+      series.sorted = false;
+      series.revision = revision;
+      return revision;
+    });
+  }
+
+  async list(org: string, kind: ObservationKind, query?: ObservationQuery): Promise<StoredObservation[]> {
+    const { fromDay, toDay, limit } = dayRangeOf(org, kind, query);
+    const series = this.series.get(keyOf(org, kind));
+    if (!series) return [];
+    if (!series.sorted) {
+      series.entries.sort(newestFirst);
+      series.sorted = true;
+    }
+    const entries = series.entries;
+    const found: StoredObservation[] = [];
+    for (let i = firstAtOrBefore(entries, toDay); i < entries.length && entries[i].day >= fromDay && found.length < limit; i++) {
+      found.push(decodeObservation(entries[i].json));
+    }
+    return found;
+  }
+
+  async revision(org: string, kind: ObservationKind): Promise<number> {
+    checkSeries(org, kind);
+    return this.series.get(keyOf(org, kind))?.revision ?? 0;
+  }
+
+  async prune(before: string): Promise<number> {
+    const beforeDay = dayNumber(before, 'before');
+    this.checkOpen();
+    let removed = 0;
+    for (const series of [...this.series.values()]) {
+      removed += await this.serially(series, async () => this.pruneSeries(series, beforeDay));
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.series.values()].map((series) => series.tail));
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error('the observation store is closed');
+  }
+
+  private seriesOf(org: string, kind: ObservationKind): Series {
+    const key = keyOf(org, kind);
+    let series = this.series.get(key);
+    if (!series) {
+      const file = this.directory === null ? undefined : join(this.directory, fileNameOf(org, kind));
+      series = { org, kind, entries: [], sorted: true, revision: 0, file, size: 0, onDisk: false, tail: Promise.resolve() };
+      this.series.set(key, series);
+    }
+    return series;
+  }
+
+  private serially<T>(series: Series, task: () => Promise<T>): Promise<T> {
+    const run = series.tail.then(task);
+    series.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Writes one call (its records, then its commit line) in one write and fsyncs it; on failure cuts it back off. */
+  private async writeCall(series: Series, encoded: readonly EncodedObservation[], revision: number): Promise<void> {
+    if (series.file === undefined) return;
+    if (series.broken) throw new Error(`observations of ${series.kind} for this organisation cannot be appended until a restart: ${series.broken.message}`);
+    const content = Buffer.from(callText(series, encoded, revision));
+    const handle = await open(series.file, 'a', 0o600);
+    try {
+      await writeAll(handle, content);
+      await handle.datasync();
+    } catch (error) {
+      // Cut the part written back off, so that the next call does not follow half a call.
+      await handle.truncate(series.size).catch((cause: Error) => (series.broken = cause));
+      throw error;
+    } finally {
+      await handle.close();
+    }
+    if (!series.onDisk) {
+      await syncDirectory(this.directory as string);
+      series.onDisk = true;
+    }
+    series.size += content.length;
+  }
+
+  private async pruneSeries(series: Series, beforeDay: number): Promise<number> {
+    const kept = series.entries.filter((entry) => entry.day >= beforeDay);
+    const removed = series.entries.length - kept.length;
+    if (removed === 0) return 0;
+    const revision = series.revision + 1;
+    if (series.file !== undefined) {
+      const content = callText(series, kept, revision);
+      writePrivateFile(series.file, content);
+      await syncFile(series.file);
+      await syncDirectory(this.directory as string);
+      series.size = Buffer.byteLength(content);
+      series.onDisk = true;
+      series.broken = undefined;
+    }
+    series.entries = kept;
+    series.revision = revision;
+    return removed;
+  }
+
+  private async load(directory: string): Promise<void> {
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    await chmod(directory, 0o700);
+    for (const name of (await readdir(directory)).sort()) {
+      if (LEFTOVER_TEMPORARY.test(name)) {
+        await unlink(join(directory, name));
+        this.log(`removed ${name}, a rewrite a crash interrupted (the file it was to replace is intact)`);
+        continue;
+      }
+      const match = FILE_NAME.exec(name);
+      if (match) await this.loadFile(directory, name, match[1], match[2] as ObservationKind);
+    }
+  }
+
+  private async loadFile(directory: string, name: string, hash: string, kind: ObservationKind): Promise<void> {
+    const file = join(directory, name);
+    const bytes = await readFile(file);
+    let series: Series | undefined;
+    let pending: EncodedObservation[] = [];
+    let unreadable = 0;
+    let offset = 0;
+    /** The end of the last complete call. */
+    let good = 0;
+    for (let end = bytes.indexOf(0x0a, offset); end >= 0; end = bytes.indexOf(0x0a, offset)) {
+      const line = parseLine(bytes.toString('utf8', offset, end));
+      offset = end + 1;
+      if (line === undefined) unreadable++;
+      else if ('commit' in line) {
+        const whole = unreadable === 0 && line.commit === pending.length && line.kind === kind && fileNameOf(line.organisation, kind) === name;
+        if (whole) {
+          series ??= this.seriesOf(line.organisation, kind);
+          for (const entry of pending) series.entries.push(entry);
+          series.revision = line.revision;
+        } else {
+          this.log(`${name}: dropped a call of ${pending.length} records whose lines do not match its commit line (the file was changed by hand?)`);
+        }
+        pending = [];
+        unreadable = 0;
+        good = offset;
+      } else pending.push(line);
+    }
+    if (good < bytes.length) {
+      this.log(`${name}: dropped a torn append at its end (${pending.length} complete records and ${bytes.length - offset} bytes of a line, with no commit line): a process died while writing it; the file is cut back to its last complete call`);
+      await truncate(file, good);
+    }
+    if (series) {
+      series.sorted = false;
+      series.size = good;
+      series.onDisk = true;
+    } else if (good === 0) {
+      await unlink(file); // nothing but a torn first call: as if it had never been written
+    } else {
+      const aside = `${file}.unreadable-${Date.now()}`;
+      await rename(file, aside);
+      this.log(`${name}: no complete call in it belongs to ${hash}; moved aside to ${aside}`);
+    }
+  }
+}
+
+function keyOf(org: string, kind: ObservationKind): string {
+  return `${kind}:${org}`;
+}
+
+function fileNameOf(org: string, kind: ObservationKind): string {
+  return `${createHash('sha256').update(org, 'utf8').digest('hex')}.${kind}.ndjson`;
+}
+
+/** A call as written: a line per record, then its commit line. */
+function callText(series: Series, encoded: readonly EncodedObservation[], revision: number): string {
+  const commit: CommitLine = { commit: encoded.length, organisation: series.org, kind: series.kind, revision };
+  let text = '';
+  for (const entry of encoded) text += `${entry.json}\n`;
+  return `${text}${JSON.stringify(commit)}\n`;
+}
+
+/** A line of a file: a commit line, a record, or undefined when it is neither (unreadable). */
+function parseLine(text: string): CommitLine | EncodedObservation | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<CommitLine> & Partial<StoredObservation>;
+    if (typeof value.commit === 'number' && typeof value.organisation === 'string' && typeof value.revision === 'number') return value as CommitLine;
+    if (typeof value.id === 'string') return { id: value.id, day: dayNumber(value.observedAt, 'observedAt'), json: text };
+  } catch {
+    // unreadable: counted by the caller
+  }
+  return undefined;
+}
+
+/** The first index of `entries` (newest first) observed on or before `toDay`. */
+function firstAtOrBefore(entries: readonly EncodedObservation[], toDay: number): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (entries[middle].day > toDay) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+async function writeAll(handle: FileHandle, content: Buffer): Promise<void> {
+  for (let written = 0; written < content.length; ) {
+    written += (await handle.write(content, written, content.length - written)).bytesWritten;
+  }
+}
+
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes a file's creation or renaming in `directory` durable. */
+async function syncDirectory(directory: string): Promise<void> {
+  await syncFile(directory);
+}
