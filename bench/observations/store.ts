@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { median } from '../../models/ensemble/metrics';
-import { createObservationRedisClient, FileObservationStore, RedisObservationStore, type ObservationStore, type StoredObservation } from '../../subgraphs/observations/store';
+import { createObservationRedisClient, FileObservationStore, RedisObservationStore, type ObservationStore, type StoredObservation } from '../../subgraphs/common/observation-store';
 import { option } from '../cli';
 
 type Kind = 'memory' | 'file' | 'redis';

@@ -14,7 +14,7 @@ import {
   FileObservationStore,
   RedisObservationStore,
   type ObservationStore,
-} from '../../subgraphs/observations/store';
+} from '../../subgraphs/common/observation-store';
 import { startProcess, stopProcess, type StartedProcess } from '../support/processes';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';

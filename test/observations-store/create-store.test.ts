@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { createObservationStore, observationStoreConfigFromEnv } from '../../subgraphs/observations/store';
+import { createObservationStore, observationStoreConfigFromEnv } from '../../subgraphs/common/observation-store';
 import { REDIS_URL, testWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { observation } from './fixtures/observations';

@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileObservationStore, type ObservationStore } from '../../subgraphs/observations/store';
+import { FileObservationStore, type ObservationStore } from '../../subgraphs/common/observation-store';
 import { observation, observations } from './fixtures/observations';
 
 let root: string;

@@ -1,5 +1,5 @@
 /**
- * The one behaviour every observation store must show (subgraphs/observations/store/types.ts), run
+ * The one behaviour every observation store must show (subgraphs/common/observation-store/types.ts), run
  * against the store in memory, in files, and on Redis (skipped, with the run's notice, when there
  * is no Redis: test/jest-global-setup.js).
  */
@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createObservationRedisClient, FileObservationStore, InvalidObservationError, RedisObservationStore, RetentionSweep, type ObservationRedisClient, type ObservationStore, type StoredObservation } from '../../subgraphs/observations/store';
+import { createObservationRedisClient, FileObservationStore, InvalidObservationError, RedisObservationStore, RetentionSweep, type ObservationRedisClient, type ObservationStore, type StoredObservation } from '../../subgraphs/common/observation-store';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { observation, observations } from './fixtures/observations';

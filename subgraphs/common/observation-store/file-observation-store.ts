@@ -22,7 +22,7 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, open, readdir, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writePrivateFile } from '../../common/local-state';
+import { writePrivateFile } from '../local-state';
 import { checkSeries, dayNumber, dayRangeOf, decodeObservation, encodeObservations, newestFirst, type EncodedObservation } from './observation-records';
 import type { ObservationKind, ObservationQuery, ObservationStore, StoredObservation } from './types';
 

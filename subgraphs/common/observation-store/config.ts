@@ -1,6 +1,6 @@
 /** The observation store's settings from the environment (OBSERVATION_*, REDIS_URL), checked: a bad value stops the start with a clear error. */
 import { join, resolve } from 'node:path';
-import { valuationHome } from '../../common/local-state';
+import { valuationHome } from '../local-state';
 
 export interface ObservationStoreConfig {
   /** REDIS_URL: observations in this Redis, shared by every replica; unset or '': in files @default undefined */
