@@ -9,7 +9,24 @@ import { HOME_FIELDS } from './home-contract';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 
 /** A valuation as the graph returns it (HomeValuation): the runtime's value plus where and when. */
-export type HomeValuationView = HomeValue & { location: ResolvedLocation; valuedAt: string; warnings: string[] };
+export type HomeValuationView = HomeValue & { location: ResolvedLocation; valuedAt: string; warnings: string[]; marketAdjustment?: MarketAdjustmentView | null };
+
+/** How an organisation's own observed prices moved a valuation (issue 18; subgraphs/common/observation-recording.ts). */
+export interface MarketAdjustmentView {
+  baseEstimate: number;
+  baseLow: number;
+  baseHigh: number;
+  factor: number;
+  group: string | null;
+  level: string | null;
+  observations: number;
+  effectiveObservations: number;
+  shrinkage: number;
+  intervalMethod: string;
+  intervalGroup: string | null;
+  intervalObservations: number;
+  asOf: string;
+}
 
 /** Checks a REST body (personal data, types, ranges) and maps it to the GraphQL input; throws ApiError. */
 export const parseHomeRestBody: RestBodyParser = compileRestBodyParser(HOME_FIELDS);
@@ -37,9 +54,29 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
     },
     location: { district: v.location.district, mahalla: v.location.mahalla, mahalla_id: v.location.mahallaId, matched: v.location.matched },
     market_level: toMarketLevelRest(v.marketLevel),
+    market_adjustment: toMarketAdjustmentRest(v.marketAdjustment),
     model_version: v.modelVersion,
     valued_at: v.valuedAt,
     warnings: [...restWarnings, ...v.warnings],
+  };
+}
+
+/** The reply's market_adjustment (homes and vehicles alike): null while the organisation has recorded no observations of the kind. */
+export function toMarketAdjustmentRest(a: MarketAdjustmentView | null | undefined) {
+  if (!a) return null;
+  return {
+    base_estimate: a.baseEstimate,
+    base_interval: { low: a.baseLow, high: a.baseHigh },
+    factor: a.factor,
+    group: a.group,
+    level: a.level,
+    observations: a.observations,
+    effective_observations: a.effectiveObservations,
+    shrinkage: a.shrinkage,
+    interval_method: a.intervalMethod,
+    interval_group: a.intervalGroup,
+    interval_observations: a.intervalObservations,
+    as_of: a.asOf,
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import type { VehicleValue } from '../models/vehicle/valuation';
 import type { BodyType, Colour, Drive, Fuel, Paint, RegionId, Transmission } from '../models/vehicle/vocabulary';
-import { toMarketLevelRest } from './home-rest';
+import { toMarketAdjustmentRest, toMarketLevelRest, type MarketAdjustmentView } from './home-rest';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 import { VEHICLE_FIELDS } from './vehicle-contract';
 
@@ -41,6 +41,7 @@ export type VehicleValuationView = VehicleValue & {
   vehicle: ValuedVehicle;
   valuedAt: string;
   warnings: string[];
+  marketAdjustment?: MarketAdjustmentView | null;
 };
 
 /** The GraphQL selection of ValuedVehicle, for the operations that map to toVehicleRestResponse. */
@@ -68,6 +69,7 @@ export function toVehicleRestResponse(v: VehicleValuationView, restWarnings: rea
     vehicle: { make, model, year, trim, engine, fuel, transmission, body_type: bodyType, drive, region, condition, paint, colour },
     basis: v.basis,
     market_level: toMarketLevelRest(v.marketLevel),
+    market_adjustment: toMarketAdjustmentRest(v.marketAdjustment),
     model_version: v.modelVersion,
     valued_at: v.valuedAt,
     warnings: [...restWarnings, ...v.warnings],

@@ -20,6 +20,7 @@ export const SUBGRAPHS = [
   { name: 'location', port: 4002, load: async () => (await import('./location')).subgraph },
   { name: 'vehicle', port: 4003, load: async () => (await import('./vehicle')).subgraph },
   { name: 'batch', port: 4004, load: async () => (await import('./batch')).subgraph },
+  { name: 'observations', port: 4005, load: async () => (await import('./observations')).subgraph },
 ] as const satisfies readonly SubgraphEntry[];
 
 export type SubgraphName = (typeof SUBGRAPHS)[number]['name'];

@@ -19,6 +19,7 @@ import type { QuotaStore } from '../quota';
 import { registerBatchRoutes } from '../rest/batch';
 import { registerHomeRoutes } from '../rest/home';
 import { registerLocationRoutes } from '../rest/location';
+import { registerObservationRoutes } from '../rest/observations';
 import { registerTokenRoute } from '../rest/token';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
 import { registerVehicleRoutes } from '../rest/vehicle';
@@ -145,6 +146,7 @@ export async function buildRestApp(deps: AppDeps, auth: Authenticators = authent
   registerVehicleRoutes(app, deps.graph, auth);
   registerTokenRoute(app, auth.apiKey, deps.clock);
   registerBatchRoutes(app, deps.graph, auth);
+  registerObservationRoutes(app, deps.graph, auth);
   registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
   app.get('/health', { schema: { tags: ['operations'], summary: 'Liveness', response: { 200: statusReply('ok') } } }, async () => ({ status: 'ok' }));
   const readiness = 'Readiness: 200 once the supergraph and models are loaded and Redis (if used) answers promptly, else 503';

@@ -21,6 +21,7 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka landShare modelSpread flags }
       location { districtName mahallaName mahallaId matched }
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
+      marketAdjustment { baseEstimate baseLow baseHigh factor group level observations effectiveObservations shrinkage intervalMethod intervalGroup intervalObservations asOf }
       modelVersion valuedAt warnings
     }
   }` };

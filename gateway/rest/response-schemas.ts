@@ -33,6 +33,27 @@ const VALUATION_TRAILER = {
 } as const;
 
 /** The reply's market_level (homes and vehicles). */
+/** How the organisation's own observed prices moved the valuation (POST /api/observations); null while it has recorded none of the kind. */
+const MARKET_ADJUSTMENT = {
+  type: ['object', 'null'],
+  description: "How your organisation's observed prices (POST /api/observations) moved this valuation: estimate and interval above are after it; null while you have recorded none of this kind",
+  required: ['base_estimate', 'base_interval', 'factor', 'group', 'level', 'observations', 'effective_observations', 'shrinkage', 'interval_method', 'interval_group', 'interval_observations', 'as_of'],
+  properties: {
+    base_estimate: { ...number, description: "The model's estimate before the adjustment" },
+    base_interval: { type: 'object', required: ['low', 'high'], properties: { low: number, high: number } },
+    factor: { ...number, description: 'estimate = base_estimate × factor' },
+    group: { ...nullableString, description: 'The group whose factor applies, e.g. "Tashkent › Chilanzar › resale"' },
+    level: { ...nullableString, description: 'city, district or segment (homes); all, make or model (vehicles)' },
+    observations: { type: 'integer' },
+    effective_observations: { ...number, description: 'Recency-weighted count of the observations' },
+    shrinkage: { ...number, description: "Share of the factor from the group's own observations; the rest comes from the level above" },
+    interval_method: { type: 'string', enum: ['recalibrated', 'model'], description: "recalibrated: calibrated on your organisation's own residuals; model: the model's interval moved by the factor" },
+    interval_group: nullableString,
+    interval_observations: { type: 'integer' },
+    as_of: { ...string, format: 'date' },
+  },
+} as const;
+
 const MARKET_LEVEL = {
   type: 'object', required: ['valuation_date', 'newest_data_period', 'data_age_months', 'index_ratio', 'interval_widening'],
   description: MARKET_LEVEL_DESCRIPTION,
@@ -79,6 +100,7 @@ export function homeResponseJsonSchema(): Record<string, unknown> {
         properties: { district: string, mahalla: nullableString, mahalla_id: nullableString, matched: { type: 'string', enum: ['mahalla', 'district'] } },
       },
       market_level: MARKET_LEVEL,
+      market_adjustment: MARKET_ADJUSTMENT,
     },
   });
 }
@@ -122,6 +144,7 @@ export function vehicleResponseJsonSchema(): Record<string, unknown> {
       },
       basis: { type: 'string', enum: [...VEHICLE_BASES], description: VEHICLE_BASIS_DESCRIPTION },
       market_level: MARKET_LEVEL,
+      market_adjustment: MARKET_ADJUSTMENT,
     },
   });
 }

@@ -23,6 +23,7 @@ export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL
       vehicle { ${VALUED_VEHICLE_SELECTION} }
       basis
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
+      marketAdjustment { baseEstimate baseLow baseHigh factor group level observations effectiveObservations shrinkage intervalMethod intervalGroup intervalObservations asOf }
       modelVersion valuedAt warnings
     }
   }` };

@@ -9,7 +9,7 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse, type GraphQLSchema } from 'graphql';
 import { buildSchema, createResolversMap, type BuildSchemaOptions } from 'type-graphql';
 
-const FEDERATION_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
+const FEDERATION_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
 
 export async function buildFederatedSchema(
   options: Omit<BuildSchemaOptions, 'skipCheck'>,

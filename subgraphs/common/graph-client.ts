@@ -52,7 +52,7 @@ export function inProcessGraphClient(subgraph: InProcessSubgraph): GraphClient {
     async request<T>(query: string, variables: Record<string, unknown>, caller: GraphCaller): Promise<T> {
       const document = documents.get(query);
       if (!isDocument(document)) throw new Error(`invalid operation: ${document.map((e) => e.message).join('; ')}`);
-      const result = await execute({ schema: subgraph.schema, document, variableValues: variables, contextValue: subgraph.context({ requestId: caller.requestId }) });
+      const result = await execute({ schema: subgraph.schema, document, variableValues: variables, contextValue: subgraph.context({ principal: { org: caller.organisation }, requestId: caller.requestId }) });
       return dataOf<T>({ data: result.data as Record<string, unknown> | null | undefined, errors: result.errors?.map((e) => ({ message: e.message })) });
     },
   };

@@ -31,10 +31,16 @@ export interface SubgraphServerOptions<TContext extends BaseContext> {
 /** Bulk valuations of 1,000 inputs fit with room to spare. @default 4 MB */
 export const DEFAULT_SUBGRAPH_BODY_LIMIT = 4 * 1024 * 1024;
 
+/** Who an in-process call is for, as the headers of an HTTP one would say: the gateway knows the plan, a peer subgraph only the organisation. */
+export interface InProcessCaller {
+  principal?: { org: string; plan?: string } | null;
+  requestId?: string;
+}
+
 /** What a subgraph offers to a gateway in the same process: its schema and its request context. */
 export interface InProcessSubgraph {
   schema: GraphQLSchema;
-  context(caller: { principal?: { org: string; plan: string } | null; requestId?: string }): object;
+  context(caller: InProcessCaller): object;
 }
 
 export interface RunningService {
@@ -84,11 +90,11 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
 }
 
 /** The headers gateway/graph/subgraph-data-source.ts sets for a caller, for subgraphs called in process. */
-function callerHeaders(caller: { principal?: { org: string; plan: string } | null; requestId?: string }): IncomingHttpHeaders {
+function callerHeaders(caller: InProcessCaller): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {};
   if (caller.principal) {
     headers['x-organisation'] = caller.principal.org;
-    headers['x-plan'] = caller.principal.plan;
+    if (caller.principal.plan !== undefined) headers['x-plan'] = caller.principal.plan;
   }
   if (caller.requestId) headers['x-request-id'] = caller.requestId;
   return headers;

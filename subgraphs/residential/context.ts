@@ -4,8 +4,10 @@
  * requests is seen by the next one; one request never mixes two versions). Entity references
  * (`_entities`) go through DataLoaders made fresh for each request.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import DataLoader from 'dataloader';
 import type { ResidentialRuntime } from '../../models/residential';
+import type { ObservationBook } from '../common/observation-book';
 import { districtRef, mahallaRef, ModelPlaces, type DistrictRef, type MahallaRef } from './places';
 
 export interface ResidentialLoaders {
@@ -17,15 +19,22 @@ export interface ResidentialLoaders {
 
 export interface ResidentialContext {
   runtime: ResidentialRuntime;
+  /** The caller's organisation (x-organisation, set by the gateway or a peer); null for none. */
+  organisation: string | null;
+  /** Observed home prices by organisation: they adjust that organisation's valuations. */
+  observations: ObservationBook;
   loaders: ResidentialLoaders;
   /** The model version in service as this request sees it (read on first use). */
   places(): ModelPlaces;
 }
 
-export function createResidentialContext(runtime: ResidentialRuntime): ResidentialContext {
+export function createResidentialContext(runtime: ResidentialRuntime, observations: ObservationBook, headers: IncomingHttpHeaders): ResidentialContext {
   let places: ModelPlaces | undefined;
+  const organisation = headers['x-organisation'];
   return {
     runtime,
+    organisation: typeof organisation === 'string' && organisation !== '' ? organisation : null,
+    observations,
     loaders: {
       districtByName: new DataLoader(async (names) => names.map(districtRef)),
       mahallaById: new DataLoader(async (ids) => ids.map(mahallaRef)),

@@ -1,6 +1,8 @@
 /** The residential subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
+import { HOME_HIERARCHY } from '../../models/observations';
 import { ResidentialModelService, type ResidentialRuntime } from '../../models/residential';
 import type { SubgraphConfig } from '../common/config';
+import { openObservationBook, type ObservationBook } from '../common/observation-book';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
 import { createResidentialContext, type ResidentialContext } from './context';
@@ -9,7 +11,7 @@ import { buildResidentialSchema } from './schema';
 
 export { buildResidentialSchema } from './schema';
 
-export async function start(config: SubgraphConfig, runtime: ResidentialRuntime): Promise<RunningService> {
+export async function start(config: SubgraphConfig, runtime: ResidentialRuntime, observations: ObservationBook): Promise<RunningService> {
   const schema = await buildResidentialSchema();
   const instrumented = instrumentRuntime('residential', runtime);
   return serveSubgraph<ResidentialContext>({
@@ -20,19 +22,21 @@ export async function start(config: SubgraphConfig, runtime: ResidentialRuntime)
     internalToken: config.internalToken,
     introspection: config.introspection,
     // Fresh DataLoaders and model snapshot per request: they must not outlive it.
-    context: () => createResidentialContext(instrumented),
+    context: (headers) => createResidentialContext(instrumented, observations, headers),
   });
 }
 
 /**
  * The registry's entry. Overrides: `artifactsRoot` (the flat model's version store, default
- * models/artifacts/residential).
+ * models/artifacts/residential). Observed prices are kept in Redis with a Redis URL, else in
+ * files under VALUATION_HOME (OBSERVATION_* settings).
  */
 export const subgraph: SubgraphModule = {
   buildSchema: buildResidentialSchema,
-  async start({ config, overrides, log }): Promise<RunningSubgraph> {
+  async start({ config, env, redisUrl, overrides, log }): Promise<RunningSubgraph> {
     const runtime = await ResidentialModelService.start({ root: overrides.artifactsRoot as string | undefined, log });
-    const service = await start(config, runtime);
+    const observations = await openObservationBook({ kind: 'home', hierarchy: HOME_HIERARCHY, env, redisUrl, log });
+    const service = await start(config, runtime, observations.book);
     return {
       ...service,
       get modelVersion() {
@@ -44,6 +48,7 @@ export const subgraph: SubgraphModule = {
       close: async () => {
         await service.close();
         await runtime.close();
+        await observations.close();
       },
     };
   },

@@ -7,6 +7,7 @@ import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
 import type { ResidentialContext } from './context';
+import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
 import { valuationLocation } from './places';
 import { HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
 
@@ -22,16 +23,20 @@ export class HomeValuationResolver {
   @Query(() => HomeValuation, { description: 'Value one home: a flat (propertyType apartment, the default) or a house with its plot (propertyType house). A house in a district with too few house listings to value honestly: INSUFFICIENT_MARKET_DATA.' })
   homeValuation(@Arg('input', () => HomeValuationInput) input: HomeValuationInput, @Ctx() ctx: ResidentialContext): Promise<HomeValuation> {
     return withApiErrors(async () => {
-      const [result] = await valueHomes(ctx.runtime, [normaliseHomeInput(input)]);
+      const normalised = normaliseHomeInput(input);
+      const [result] = await valueHomes(ctx.runtime, [normalised]);
       if (result instanceof ApiError) throw result;
-      return toValuation(result);
+      return toValuation(await adjustHomeValuation(ctx.observations, ctx.organisation, normalised, result));
     });
   }
 
   @Query(() => [HomeValuationResult], { description: `Value up to ${MAX_BULK_INPUTS} homes at once (one model call for all). A bad input, or a house without enough market data, gets an error in its place; the others are still valued.` })
   homeValuations(@Arg('inputs', () => [HomeValuationInput]) inputs: HomeValuationInput[], @Ctx() ctx: ResidentialContext): Promise<BulkItem<HomeValuation>[]> {
     return withApiErrors(async () => {
-      const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normaliseHomeInput, (valid) => valueHomes(ctx.runtime, valid));
+      const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normaliseHomeInput, async (valid) => {
+        const results = await valueHomes(ctx.runtime, valid);
+        return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustHomeValuation(ctx.observations, ctx.organisation, valid[i], r))));
+      });
       return items.map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
     });
   }
@@ -51,6 +56,6 @@ export class HomeValuationResolver {
 }
 
 /** The valuation with its location as the District and Mahalla entities. */
-function toValuation(view: HomeValuationView): HomeValuation {
+function toValuation(view: AdjustedHomeValuation): HomeValuation {
   return { ...view, location: valuationLocation(view.location) } as HomeValuation;
 }

@@ -2,6 +2,7 @@
 import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION } from '../../schema/home-contract';
 import { AccuracyMetricsFields, MarketLevelFields } from '../common/valuation-types';
+import { MarketAdjustment } from '../common/observation-recording';
 
 export enum ConfidenceLevelEnum {
   high = 'high',
@@ -192,6 +193,8 @@ export class HomeValuation {
   @Field(() => AnomalyCheck) anomaly!: AnomalyCheck;
   @Field(() => ValuationLocation) location!: ValuationLocation;
   @Field(() => MarketLevel, { description: MARKET_LEVEL_DESCRIPTION }) marketLevel!: MarketLevel;
+  @Field(() => MarketAdjustment, { nullable: true, description: "How the organisation's own observed prices moved this valuation (estimate and interval above are after it); null while it has recorded none" })
+  marketAdjustment!: MarketAdjustment | null;
   @Field() modelVersion!: string;
   @Field({ description: 'ISO 8601 time of valuation' }) valuedAt!: string;
   @Field(() => [String]) warnings!: string[];

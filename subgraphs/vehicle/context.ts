@@ -2,16 +2,25 @@
  * The vehicle subgraph's per-request context: the model runtime, or SERVICE_UNAVAILABLE when no
  * vehicle model is in service (all-in-one mode starts without one rather than not at all).
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { VehicleRuntime } from '../../models/vehicle';
 import { ApiError } from '../../schema/errors';
+import type { ObservationBook } from '../common/observation-book';
 
 export interface VehicleContext {
   /** The runtime in service; throws SERVICE_UNAVAILABLE when there is none. */
   runtime(): VehicleRuntime;
+  /** The caller's organisation (x-organisation, set by the gateway or a peer); null for none. */
+  organisation: string | null;
+  /** Observed vehicle prices by organisation: they adjust that organisation's valuations. */
+  observations: ObservationBook;
 }
 
-export function createVehicleContext(runtime: VehicleRuntime | null): VehicleContext {
+export function createVehicleContext(runtime: VehicleRuntime | null, observations: ObservationBook, headers: IncomingHttpHeaders): VehicleContext {
+  const organisation = headers['x-organisation'];
   return {
+    organisation: typeof organisation === 'string' && organisation !== '' ? organisation : null,
+    observations,
     runtime() {
       if (!runtime) throw new ApiError('SERVICE_UNAVAILABLE', 'No vehicle model is in service: train and promote one (models/artifacts/vehicle/CURRENT)');
       return runtime;

@@ -1,6 +1,8 @@
 /** The vehicle subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
+import { VEHICLE_HIERARCHY } from '../../models/observations';
 import { VEHICLE_DIR, VehicleModelService, type VehicleRuntime } from '../../models/vehicle';
 import type { SubgraphConfig } from '../common/config';
+import { openObservationBook, type ObservationBook } from '../common/observation-book';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
 import { instrumentRuntime } from '../common/model-metrics';
@@ -10,7 +12,7 @@ import { buildVehicleSchema } from './schema';
 export { buildVehicleSchema } from './schema';
 
 /** Serves the vehicle subgraph. Without a runtime it still serves, answering SERVICE_UNAVAILABLE. */
-export async function start(config: SubgraphConfig, runtime: VehicleRuntime | null): Promise<RunningService> {
+export async function start(config: SubgraphConfig, runtime: VehicleRuntime | null, observations: ObservationBook): Promise<RunningService> {
   const schema = await buildVehicleSchema();
   const instrumented = runtime && instrumentRuntime('vehicle', runtime);
   return serveSubgraph<VehicleContext>({
@@ -20,7 +22,7 @@ export async function start(config: SubgraphConfig, runtime: VehicleRuntime | nu
     port: config.port,
     internalToken: config.internalToken,
     introspection: config.introspection,
-    context: () => createVehicleContext(instrumented),
+    context: (headers) => createVehicleContext(instrumented, observations, headers),
   });
 }
 
@@ -30,11 +32,12 @@ export async function start(config: SubgraphConfig, runtime: VehicleRuntime | nu
  */
 export const subgraph: SubgraphModule = {
   buildSchema: buildVehicleSchema,
-  async start({ config, overrides, log }): Promise<RunningSubgraph> {
+  async start({ config, env, redisUrl, overrides, log }): Promise<RunningSubgraph> {
     // The model CURRENT names, swapped when another is promoted; null when none is promoted there.
     const runtime = await VehicleModelService.start((overrides.artifactsRoot as string | undefined) ?? VEHICLE_DIR, { log });
     if (!runtime) log('no vehicle model is promoted: vehicle valuations answer SERVICE_UNAVAILABLE until one is');
-    const service = await start(config, runtime);
+    const observations = await openObservationBook({ kind: 'vehicle', hierarchy: VEHICLE_HIERARCHY, env, redisUrl, log });
+    const service = await start(config, runtime, observations.book);
     return {
       ...service,
       get modelVersion() {
@@ -46,6 +49,7 @@ export const subgraph: SubgraphModule = {
       close: async () => {
         await service.close();
         await runtime?.close();
+        await observations.close();
       },
     };
   },

@@ -6,23 +6,29 @@ import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-co
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
 import type { VehicleContext } from './context';
+import { adjustVehicleValuation, type AdjustedVehicleValuation } from './observations';
 import { VehicleMake, VehicleMarketIndexSeries as VehicleMarketIndexSeriesType, VehicleModelInfo, VehicleValuation, VehicleValuationInput, VehicleValuationResult } from './types';
 
 @Resolver()
 export class VehicleValuationResolver {
   @Query(() => VehicleValuation, { description: 'Value one vehicle. Unknown make or model: UNKNOWN_VEHICLE with suggestions; too little market data for it: INSUFFICIENT_MARKET_DATA.' })
-  vehicleValuation(@Arg('input', () => VehicleValuationInput) input: VehicleValuationInput, @Ctx() ctx: VehicleContext): Promise<VehicleValuationView> {
+  vehicleValuation(@Arg('input', () => VehicleValuationInput) input: VehicleValuationInput, @Ctx() ctx: VehicleContext): Promise<AdjustedVehicleValuation> {
     return withApiErrors(async () => {
       const normalised = normaliseVehicleInput(input);
       const [result] = await valueVehicles(ctx.runtime(), [normalised]);
       if (result instanceof ApiError) throw result;
-      return result;
+      return adjustVehicleValuation(ctx.observations, ctx.organisation, normalised, result);
     });
   }
 
   @Query(() => [VehicleValuationResult], { description: `Value up to ${MAX_VEHICLES_PER_CALL.toLocaleString('en')} vehicles at once (one model call for all). A bad input, or one without enough market data, gets an error in its place; the others are still valued.` })
-  vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<VehicleValuationView>[]> {
-    return withApiErrors(() => valueInBulk(inputs, MAX_VEHICLES_PER_CALL, (input) => normaliseVehicleInput(input), (valid) => valueVehicles(ctx.runtime(), valid)));
+  vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<AdjustedVehicleValuation>[]> {
+    return withApiErrors(() =>
+      valueInBulk(inputs, MAX_VEHICLES_PER_CALL, (input) => normaliseVehicleInput(input), async (valid) => {
+        const results = await valueVehicles(ctx.runtime(), valid);
+        return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustVehicleValuation(ctx.observations, ctx.organisation, valid[i], r))));
+      }),
+    );
   }
 
   @Query(() => [VehicleMake], { description: 'The makes and models the model in service knows, with the model years and listing counts of its training data' })

@@ -6,6 +6,7 @@
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { MARKET_LEVEL_DESCRIPTION } from '../../schema/home-contract';
 import { VALUED_VEHICLE_DESCRIPTION, VALUED_VEHICLE_DESCRIPTIONS, VEHICLE_BASIS_DESCRIPTION, VEHICLE_FIELDS, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
+import { MarketAdjustment } from '../common/observation-recording';
 import {
   AccuracyMetricsFields, ConfidenceFields, CoverageBoundsFields, EnsembleMemberFields, FeatureImportanceFields,
   ItemErrorFields, MarketLevelFields, ModelEstimateFields, PredictionIntervalFields,
@@ -93,6 +94,8 @@ export class VehicleValuation {
   @Field(() => ValuedVehicle) vehicle!: ValuedVehicle;
   @Field({ description: VEHICLE_BASIS_DESCRIPTION }) basis!: string;
   @Field(() => VehicleMarketLevel, { description: MARKET_LEVEL_DESCRIPTION }) marketLevel!: VehicleMarketLevel;
+  @Field(() => MarketAdjustment, { nullable: true, description: "How the organisation's own observed prices moved this valuation (estimate and interval above are after it); null while it has recorded none" })
+  marketAdjustment!: MarketAdjustment | null;
   @Field() modelVersion!: string;
   @Field({ description: 'ISO 8601 time of valuation' }) valuedAt!: string;
   @Field(() => [String]) warnings!: string[];

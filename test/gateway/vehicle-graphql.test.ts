@@ -13,6 +13,7 @@ import { SAMPLE_VEHICLE_REQUEST, SITE_VEHICLE_REQUEST, VEHICLE_SEGMENTS } from '
 import { createVehicleContext } from '../../subgraphs/vehicle/context';
 import { buildVehicleSchema } from '../../subgraphs/vehicle/schema';
 import { expectError, json, SUBGRAPH_TRANSPORTS, useTestStack, type StackFixture } from '../support/stack';
+import { memoryObservationBook } from '../support/observations';
 
 const SAMPLE_INPUT = {
   make: 'Chevrolet', model: 'Cobalt', year: 2019, mileage: 60000, bodyType: 'sedan', transmission: 'automatic', fuel: 'petrol', condition: 'good', region: 'Toshkent',
@@ -249,7 +250,7 @@ describe('the vehicle subgraph filters the market index of the model in service 
   const runtime = { marketIndex: () => series } as unknown as VehicleRuntime;
   const run = async (segment?: string) => {
     const schema = await buildVehicleSchema();
-    return execute({ schema, source: 'query($s: String) { vehicleMarketIndex(segment: $s) { segment makes points { period index low high listings } movesPerYear { from to change } } }', variableValues: { s: segment }, contextValue: createVehicleContext(runtime) });
+    return execute({ schema, source: 'query($s: String) { vehicleMarketIndex(segment: $s) { segment makes points { period index low high listings } movesPerYear { from to change } } }', variableValues: { s: segment }, contextValue: createVehicleContext(runtime, await memoryObservationBook('vehicle'), {}) });
   };
 
   it('all series without a segment, one with; a segment of the model\'s own is accepted too', async () => {

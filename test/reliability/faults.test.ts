@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { ResidentialModelService } from '../../models/residential/serving';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { start as startResidential } from '../../subgraphs/residential';
+import { memoryObservationBook } from '../support/observations';
 import { describeWithRedisServer } from '../support/redis';
 import { freePort, sendCommand, startRedisServer } from '../support/redis-server';
 import { json, startTestStack, type TestStack } from '../support/stack';
@@ -55,7 +56,7 @@ describe('a subgraph down, then back (split deployment)', () => {
 
     // Back on the same address: no gateway restart.
     const runtime = await ResidentialModelService.start({ log: () => undefined });
-    const restarted = await startResidential({ host: '127.0.0.1', port, internalToken: stack.internalToken, introspection: false }, runtime);
+    const restarted = await startResidential({ host: '127.0.0.1', port, internalToken: stack.internalToken, introspection: false }, runtime, await memoryObservationBook('home'));
     try {
       const after = await json(await home());
       expect(after.estimate).toBe(before.estimate);

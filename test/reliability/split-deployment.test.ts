@@ -53,8 +53,11 @@ describeWithRedis('the split deployment: subgraphs, two gateway replicas and two
       ['residential', 'location', 'vehicle'].map((name) => start(ENTRY.subgraph, [name], { [`${name.toUpperCase()}_PORT`]: '0' }, LISTENING)),
     );
     const urls = { RESIDENTIAL_URL: residential.ready, LOCATION_URL: location.ready, VEHICLE_URL: vehicle.ready };
-    const batch = await start(ENTRY.subgraph, ['batch'], { ...urls, BATCH_PORT: '0' }, LISTENING);
-    const replicas = await Promise.all([0, 1].map(() => start(ENTRY.gateway, [], { ...urls, BATCH_URL: batch.ready, PORT: '0' }, /gateway listening on (\S+)/)));
+    const [batch, observations] = await Promise.all([
+      start(ENTRY.subgraph, ['batch'], { ...urls, BATCH_PORT: '0' }, LISTENING),
+      start(ENTRY.subgraph, ['observations'], { ...urls, OBSERVATIONS_PORT: '0' }, LISTENING),
+    ]);
+    const replicas = await Promise.all([0, 1].map(() => start(ENTRY.gateway, [], { ...urls, BATCH_URL: batch.ready, OBSERVATIONS_URL: observations.ready, PORT: '0' }, /gateway listening on (\S+)/)));
     replicaA = replicas[0];
     gateways.push(...replicas.map((r) => r.ready));
     await Promise.all([0, 1].map(() => start(ENTRY.worker, [], urls, /batch worker taking chunks/)));

@@ -1,0 +1,155 @@
+/**
+ * What the residential and vehicle subgraphs share of observations (issue 18): the items they
+ * receive from the observations subgraph, scoring and storing them through the organisation's book,
+ * and the adjustment as a valuation shows it.
+ */
+import { randomBytes } from 'node:crypto';
+import { Directive, Field, Float, Int, ObjectType } from 'type-graphql';
+import { roundTo } from '../../models/ensemble';
+import { adjustValuation, type AdjustedValuation, type BaseValuation } from '../../models/observations';
+import { valueEach } from '../../schema/bulk';
+import { ApiError } from '../../schema/errors';
+import { itemError, type ItemError } from './bulk';
+import type { ObservationBook } from './observation-book';
+import type { PriceType, StoredObservation } from './observation-store';
+
+/** One observation as the observations subgraph forwards it: the kind's valuation fields (GraphQL names) and the price seen. */
+export interface ObservationItem {
+  fields: Record<string, unknown>;
+  priceUsd: number;
+  /** YYYY-MM-DD, checked by the observations subgraph. */
+  observedAt: string;
+  priceType: PriceType;
+  reference: string | null;
+}
+
+/** What became of one item: its id once stored, or why it was not. */
+export interface ObservationOutcome {
+  index: number;
+  id: string | null;
+  error: ItemError | null;
+}
+
+/** A valuation of an observed item at its date: the base it is scored against and its place in the kind's hierarchy. */
+export interface ScoredItem {
+  base: BaseValuation & { modelVersion: string };
+  /** Level name → label, e.g. { city: 'Tashkent', district: 'Chilanzar', segment: 'resale' }. */
+  groups: Record<string, string>;
+  /** The request as normalised: what the organisation's export gives back. */
+  input: Record<string, unknown>;
+}
+
+/**
+ * A kind's scorer: each item's fields normalised as a valuation request dated `observedAt`, the
+ * valid ones valued in one model call (no adjustment: the base a residual is taken against), and
+ * `describe` giving the groups and the request as kept.
+ */
+export function scorer<N, V extends { estimate: number; interval: { low: number; high: number; coverage: number }; modelVersion: string }>(
+  normalise: (fields: Record<string, unknown>) => N,
+  value: (valid: N[]) => Promise<(V | ApiError)[]>,
+  describe: (input: N) => { groups: Record<string, string>; input: Record<string, unknown> },
+) {
+  return async (items: readonly ObservationItem[]): Promise<(ScoredItem | ApiError)[]> => {
+    const normalised: N[] = new Array(items.length);
+    const valued = await valueEach(items, (item, index) => (normalised[index] = normalise({ ...item.fields, valuationDate: item.observedAt })), value);
+    return valued.map((result, index) => {
+      if (result instanceof ApiError) return result;
+      const { interval, estimate, modelVersion } = result;
+      return { base: { estimate, low: interval.low, high: interval.high, coverage: interval.coverage, modelVersion }, ...describe(normalised[index]) };
+    });
+  };
+}
+
+/**
+ * Scores `items` with `score` (one model call for the valid ones; an ApiError in place of each bad
+ * one), stores the scored ones for `org` in one append, and answers an outcome per item in order.
+ */
+export async function recordObservations(
+  book: ObservationBook,
+  org: string,
+  items: readonly ObservationItem[],
+  score: (items: readonly ObservationItem[]) => Promise<(ScoredItem | ApiError)[]>,
+  now: Date = new Date(),
+): Promise<ObservationOutcome[]> {
+  const scored = await score(items);
+  const records: StoredObservation[] = [];
+  const outcomes = scored.map((result, index): ObservationOutcome => {
+    if (result instanceof ApiError) return { index, id: null, error: itemError(result) };
+    const item = items[index];
+    const id = observationId(now);
+    records.push({
+      id, kind: book.kind, observedAt: item.observedAt, recordedAt: now.toISOString(), priceUsd: item.priceUsd, priceType: item.priceType,
+      reference: item.reference, input: result.input, groups: result.groups, base: result.base,
+    });
+    return { index, id, error: null };
+  });
+  await book.record(org, records);
+  return outcomes;
+}
+
+/** Time-ordered and unique: the time in base 36, then 64 random bits. */
+function observationId(now: Date): string {
+  return `obs_${now.getTime().toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
+}
+
+/** The group path of a stored item, top level first, as the book's hierarchy orders it. */
+function groupPath(book: ObservationBook, groups: Record<string, string>): string[] {
+  return book.hierarchy.levels.map((level) => groups[level]);
+}
+
+// A value type of both valuation subgraphs: federation wants it declared shareable in each.
+@Directive('@shareable')
+@ObjectType({ description: "What the organisation's own observed prices did to this valuation (POST /api/observations, recordObservations)" })
+export class MarketAdjustment {
+  @Field(() => Float, { description: "The model's estimate before the adjustment" }) baseEstimate!: number;
+  @Field(() => Float, { description: "The model's interval before the adjustment: low" }) baseLow!: number;
+  @Field(() => Float, { description: "The model's interval before the adjustment: high" }) baseHigh!: number;
+  @Field(() => Float, { description: 'estimate = baseEstimate × factor (1 when no group on the path has observations)' }) factor!: number;
+  @Field(() => String, { nullable: true, description: 'The group whose factor applies, e.g. "Tashkent › Chilanzar › resale" (null: none)' }) group!: string | null;
+  @Field(() => String, { nullable: true, description: 'Its level: city, district or segment (homes); all, make or model (vehicles)' }) level!: string | null;
+  @Field(() => Int, { description: 'Observations in that group' }) observations!: number;
+  @Field(() => Float, { description: 'Their recency-weighted count (older ones count less)' }) effectiveObservations!: number;
+  @Field(() => Float, { description: "Share of the factor from the group's own observations; the rest comes from the level above" }) shrinkage!: number;
+  @Field({ description: "recalibrated: the interval is calibrated on the organisation's own residuals; model: the model's interval moved by the factor" }) intervalMethod!: string;
+  @Field(() => String, { nullable: true, description: 'The group the interval was calibrated on' }) intervalGroup!: string | null;
+  @Field(() => Int, { description: 'Observations behind the interval (0 for the model’s own)' }) intervalObservations!: number;
+  @Field({ description: 'YYYY-MM-DD: the day the adjustment was fitted as of' }) asOf!: string;
+}
+
+function marketAdjustmentOf(adjusted: AdjustedValuation, asOf: string): MarketAdjustment {
+  const a = adjusted.adjustment;
+  return {
+    baseEstimate: adjusted.base.estimate, baseLow: adjusted.base.low, baseHigh: adjusted.base.high,
+    factor: a?.factor ?? 1, group: a?.group ?? null, level: a?.level ?? null, observations: a?.observations ?? 0,
+    effectiveObservations: a?.effectiveN ?? 0, shrinkage: a?.shrinkageWeight ?? 0,
+    intervalMethod: adjusted.interval.method, intervalGroup: adjusted.interval.group, intervalObservations: adjusted.interval.observations, asOf,
+  };
+}
+
+export interface ValuationAdjustment {
+  /** Rounded as the models round theirs (to 100 USD). */
+  estimate: number;
+  interval: { low: number; high: number; coverage: number };
+  /** The adjusted estimate over the base one, unrounded: what per-m² figures and deviations move by. */
+  factor: number;
+  marketAdjustment: MarketAdjustment;
+}
+
+/** How the organisation's book moves a valuation at `groups` (level name → label); null while it has no observations of the kind. */
+export async function adjustmentFor(
+  book: ObservationBook,
+  org: string | null,
+  groups: Record<string, string>,
+  valuation: { estimate: number; interval: { low: number; high: number; coverage: number } },
+): Promise<ValuationAdjustment | null> {
+  const model = org === null ? null : await book.model(org);
+  if (!model) return null;
+  const base = { estimate: valuation.estimate, low: valuation.interval.low, high: valuation.interval.high, coverage: valuation.interval.coverage };
+  const adjusted = adjustValuation(base, groupPath(book, groups), model);
+  return {
+    estimate: roundTo(adjusted.estimate, 100),
+    interval: { low: roundTo(adjusted.low, 100), high: roundTo(adjusted.high, 100), coverage: adjusted.coverage },
+    factor: adjusted.estimate / valuation.estimate,
+    marketAdjustment: marketAdjustmentOf(adjusted, model.asOf),
+  };
+}

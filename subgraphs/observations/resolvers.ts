@@ -1,0 +1,119 @@
+/**
+ * The observations subgraph's operations: each item's envelope is checked here, then the items of
+ * each kind go to the subgraph that values that kind (record<Kind>Observations, @inaccessible),
+ * which scores them at their dates and keeps them for the organisation.
+ */
+import { GraphQLError } from 'graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { ObservationModel } from '../../models/observations';
+import { ApiError } from '../../schema/errors';
+import { getPlan } from '../../schema/plans';
+import { withApiErrors } from '../common/bulk';
+import type { StoredObservation } from '../common/observation-store';
+import type { ObservationsContext } from './context';
+import { checkObservation, type ForwardedItem } from './envelope';
+import { MarketAdjustments, Observation, ObservationKindEnum, RecordObservationsInput, RecordObservationsResult, type AcceptedObservation, type RejectedObservation } from './types';
+
+/** The most items one call to a valuation subgraph carries (its own limit). */
+const PART = 10_000;
+const DEFAULT_LIST_LIMIT = 100;
+const MAX_LIST_LIMIT = 10_000;
+
+interface Outcome {
+  index: number;
+  id: string | null;
+  error: { code: string; message: string; field: string | null } | null;
+}
+
+@Resolver()
+export class ObservationResolver {
+  @Mutation(() => RecordObservationsResult, { description: "Records prices the organisation observed (sales, appraisals, listings). Each is scored against the model at its date and kept for the organisation only; its valuations of the same kind are re-anchored on them at once. A bad item is refused in its place, the others kept. Up to the plan's batch size per call." })
+  recordObservations(@Arg('input', () => RecordObservationsInput) input: RecordObservationsInput, @Ctx() ctx: ObservationsContext): Promise<RecordObservationsResult> {
+    return withApiErrors(async () => {
+      const principal = principalOf(ctx);
+      const limit = getPlan(principal.plan).maxBatchItems;
+      if (input.observations.length > limit) throw new ApiError('INVALID_PARAMETER', `at most ${limit.toLocaleString('en')} observations per call on the ${principal.plan} plan (got ${input.observations.length.toLocaleString('en')})`, 'observations');
+      const today = new Date(ctx.clock()).toISOString().slice(0, 10);
+      const rejected: RejectedObservation[] = [];
+      const accepted: AcceptedObservation[] = [];
+      const byKind = new Map<ObservationKindEnum, { index: number; item: ForwardedItem }[]>();
+      input.observations.forEach((observation, index) => {
+        try {
+          const item = checkObservation(observation, today, ctx.retentionDays);
+          byKind.set(observation.kind, [...(byKind.get(observation.kind) ?? []), { index, item }]);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          rejected.push({ index, reference: observation.reference ?? null, error: { code: error.code, message: error.message, field: error.field ?? null } });
+        }
+      });
+      for (const [kind, items] of byKind) {
+        for (let start = 0; start < items.length; start += PART) {
+          const part = items.slice(start, start + PART);
+          const outcomes = await ctx.record(kind, principal.org, ctx.requestId, part.map((p) => p.item));
+          for (const outcome of outcomes) {
+            const { index, item } = part[outcome.index];
+            if (outcome.id) accepted.push({ index, id: outcome.id, reference: item.reference });
+            else rejected.push({ index, reference: item.reference, error: outcome.error! });
+          }
+        }
+      }
+      accepted.sort((a, b) => a.index - b.index);
+      rejected.sort((a, b) => a.index - b.index);
+      return { accepted: accepted.length, acceptedObservations: accepted, rejected };
+    });
+  }
+
+  @Query(() => [Observation], { description: "The organisation's observed prices of a kind, newest observedAt first, each with the model's valuation at its date" })
+  observations(
+    @Arg('kind', () => ObservationKindEnum) kind: ObservationKindEnum,
+    @Arg('since', () => String, { nullable: true, description: 'YYYY-MM-DD: observed on or after' }) since: string | null,
+    @Arg('limit', () => Int, { nullable: true, description: `Default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT}` }) limit: number | null,
+    @Ctx() ctx: ObservationsContext,
+  ): Promise<Observation[]> {
+    return withApiErrors(async () => {
+      if (since != null && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new ApiError('INVALID_PARAMETER', 'since must be a date, YYYY-MM-DD', 'since');
+      const wanted = limit ?? DEFAULT_LIST_LIMIT;
+      if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_LIST_LIMIT) throw new ApiError('INVALID_PARAMETER', `limit must be 1 to ${MAX_LIST_LIMIT}`, 'limit');
+      const records = await ctx.list(kind, principalOf(ctx).org, ctx.requestId, since ?? null, wanted);
+      return records.map((r) => toObservation(r, kind));
+    });
+  }
+
+  @Query(() => MarketAdjustments, { nullable: true, description: "The market factors and interval calibration the organisation's observations of a kind give its valuations (null while it has none)" })
+  marketAdjustments(@Arg('kind', () => ObservationKindEnum) kind: ObservationKindEnum, @Ctx() ctx: ObservationsContext): Promise<MarketAdjustments | null> {
+    return withApiErrors(async () => {
+      const model = await ctx.model(kind, principalOf(ctx).org, ctx.requestId);
+      return model && toMarketAdjustments(model, kind);
+    });
+  }
+}
+
+function principalOf(ctx: ObservationsContext): { org: string; plan: string } {
+  if (!ctx.principal) throw new GraphQLError('observations need the calling organisation', { extensions: { code: 'INVALID_API_KEY' } });
+  return ctx.principal;
+}
+
+function toObservation(record: StoredObservation, kind: ObservationKindEnum): Observation {
+  const levels = Object.values(record.groups).filter((g): g is string => g !== null);
+  return {
+    id: record.id, kind, observedAt: record.observedAt, recordedAt: record.recordedAt, priceUsd: record.priceUsd,
+    priceType: record.priceType as Observation['priceType'], reference: record.reference, groups: levels,
+    baseEstimate: record.base?.estimate ?? null, baseLow: record.base?.low ?? null, baseHigh: record.base?.high ?? null, modelVersion: record.base?.modelVersion ?? null,
+    input: record.input,
+  };
+}
+
+function toMarketAdjustments(model: ObservationModel, kind: ObservationKindEnum): MarketAdjustments {
+  const groups = Object.values(model.adjustments.groups)
+    .sort((a, b) => a.level - b.level || a.key.localeCompare(b.key))
+    .map((g) => ({
+      group: g.key, level: model.hierarchy.levels[g.level] ?? String(g.level), factor: Math.exp(g.factor), observations: g.observations,
+      effectiveObservations: g.effectiveN, shrinkage: g.shrinkageWeight, intervalWidthRatio: model.recalibration.groups[g.key]?.q ?? null,
+    }));
+  return {
+    kind, asOf: model.asOf, observations: model.observations, halfLifeDays: model.halfLifeDays, coverage: model.recalibration.coverage,
+    minRecalibrationObservations: model.recalibration.minEffectiveN, groups,
+  };
+}
+
+export type { Outcome };

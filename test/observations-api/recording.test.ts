@@ -1,0 +1,104 @@
+/**
+ * Observations end to end (issue 18): POST /api/observations and recordObservations through the
+ * gateway, the organisation's valuations re-anchored at once, another organisation's untouched,
+ * bad items refused in their places, and the GraphQL views of what is kept.
+ */
+import { json, startTestStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+const FLAT = { district: 'Chilanzar', area: 65, rooms: 3, floor: 4, total_floors: 9, market: 'resale' };
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function valueFlat(key: string) {
+  const response = await stack.post('/api/predict/home', FLAT, { 'x-api-key': key });
+  expect(response.status).toBe(200);
+  return json(response);
+}
+
+async function graphql(key: string, query: string, variables: Record<string, unknown> = {}) {
+  return json(await stack.post('/graphql', { query, variables }, { 'x-api-key': key }));
+}
+
+it('observed prices 20% above the model move the organisation\'s valuations up, and no one else\'s', async () => {
+  const bank = stack.newKey();
+  const other = stack.newKey();
+  const before = await valueFlat(bank);
+  expect(before.market_adjustment).toBeNull();
+
+  // Thirty sales of flats like it at about 1.2 × the model's estimate (± 10%, as real prices scatter).
+  const observations = Array.from({ length: 30 }, (_, i) => ({ kind: 'home', ...FLAT, area: 60 + i, price_usd: 0, observed_at: today(), price_type: 'sale', reference: `loan-${i}` }));
+  for (const o of observations) {
+    const base = await json(await stack.post('/api/predict/home', { ...FLAT, area: o.area }, { 'x-api-key': other }));
+    o.price_usd = Math.round(base.estimate * 1.2 * (1 + 0.1 * Math.sin(o.area)));
+  }
+  const recorded = await stack.post('/api/observations', { observations }, { 'x-api-key': bank });
+  expect(recorded.status).toBe(200);
+  const result = await json(recorded);
+  expect(result.accepted).toBe(30);
+  expect(result.rejected).toEqual([]);
+  expect(result.accepted_observations.map((a: { reference: string }) => a.reference)).toEqual(observations.map((o) => o.reference));
+
+  const after = await valueFlat(bank);
+  expect(after.market_adjustment).toMatchObject({ base_estimate: before.estimate, group: 'Tashkent › Chilanzar › resale', level: 'segment', observations: 30 });
+  expect(after.market_adjustment.factor).toBeGreaterThan(1.12);
+  expect(after.market_adjustment.factor).toBeLessThan(1.25);
+  expect(after.estimate / before.estimate).toBeCloseTo(after.market_adjustment.factor, 2);
+  expect(after.interval.low).toBeLessThan(after.estimate);
+  expect(after.interval.high).toBeGreaterThan(after.estimate);
+
+  // Another organisation sees the model alone.
+  const untouched = await valueFlat(other);
+  expect(untouched.market_adjustment).toBeNull();
+  expect(untouched.estimate).toBe(before.estimate);
+
+  // GraphQL: the kept observations (the bank's only) and the factors behind the adjustment.
+  const listed = await graphql(bank, '{ observations(kind: HOME, limit: 5) { id observedAt priceUsd priceType reference groups baseEstimate } marketAdjustments(kind: HOME) { observations groups { group level factor observations } } }');
+  expect(listed.errors).toBeUndefined();
+  expect(listed.data.observations).toHaveLength(5);
+  expect(listed.data.observations[0]).toMatchObject({ priceType: 'SALE', groups: ['Tashkent', 'Chilanzar', 'resale'] });
+  expect(listed.data.marketAdjustments.observations).toBe(30);
+  expect(listed.data.marketAdjustments.groups.map((g: { level: string }) => g.level)).toEqual(['city', 'district', 'segment']);
+  const others = await graphql(other, '{ observations(kind: HOME) { id } marketAdjustments(kind: HOME) { observations } }');
+  expect(others.data).toEqual({ observations: [], marketAdjustments: null });
+});
+
+it('a bad item is refused in its place and the others are kept', async () => {
+  const bank = stack.newKey();
+  const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const response = await stack.post('/api/observations', {
+    observations: [
+      { kind: 'home', ...FLAT, price_usd: 70000, observed_at: today() },
+      { kind: 'home', ...FLAT, price_usd: 70000, observed_at: tomorrow, reference: 'future' },
+      { kind: 'boat', price_usd: 1, observed_at: today() },
+      { kind: 'home', ...FLAT, district: 'Atlantis', price_usd: 70000, observed_at: today() },
+      { kind: 'home', ...FLAT, price_usd: -5, observed_at: today() },
+      { kind: 'home', ...FLAT, passport_number: 'AA1234567', price_usd: 70000, observed_at: today() },
+      { kind: 'vehicle', make: 'Chevrolet', model: 'Cobalt', year: 2021, mileage: 60000, price_usd: 11800, observed_at: today() },
+    ],
+  }, { 'x-api-key': bank });
+  expect(response.status).toBe(200);
+  const result = await json(response);
+  expect(result.accepted).toBe(2);
+  expect(result.accepted_observations.map((a: { index: number }) => a.index)).toEqual([0, 6]);
+  expect(result.rejected.map((r: { index: number; reference: string | null; error: { code: string; field: string | null } }) => [r.index, r.reference, r.error.code, r.error.field])).toEqual([
+    [1, 'future', 'INVALID_PARAMETER', 'observed_at'],
+    [2, null, 'INVALID_PARAMETER', 'kind'],
+    [3, null, 'UNKNOWN_DISTRICT', 'district'],
+    [4, null, 'INVALID_PARAMETER', 'price_usd'],
+    [5, null, 'PERSONAL_DATA_NOT_ACCEPTED', expect.any(String)],
+  ]);
+});
+
+it('refuses a body without observations, and callers without credentials', async () => {
+  const key = stack.newKey();
+  const missing = await stack.post('/api/observations', {}, { 'x-api-key': key });
+  expect(missing.status).toBe(400);
+  expect((await json(missing)).error).toMatchObject({ code: 'MISSING_PARAMETER', field: 'observations' });
+  const anonymous = await stack.post('/api/observations', { observations: [] }, {});
+  expect(anonymous.status).toBe(401);
+});
