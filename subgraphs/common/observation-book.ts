@@ -13,6 +13,8 @@
  */
 import { fitObservationModel, type GroupHierarchy, type ObservationModel, type ScoredObservation } from '../../models/observations';
 import { join } from 'node:path';
+import { ApiError } from '../../schema/errors';
+import { liveAccuracyReport, type LiveAccuracyReport } from './live-accuracy';
 import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
 import { within } from './within';
 import { createObservationStore, observationStoreConfigFromEnv, type ObservationKind, type ObservationQuery, type ObservationStore, type StoredObservation } from './observation-store';
@@ -110,6 +112,18 @@ export class ObservationBook {
       flights.set(org, flight);
     }
     return flight;
+  }
+
+  /**
+   * The organisation's live accuracy over observations observed on or after `since`, overall and
+   * per group at `level` (a level name of the hierarchy, below its top), with the drift verdicts.
+   */
+  async liveAccuracy(org: string, since: string | null, level: string): Promise<LiveAccuracyReport> {
+    const depth = this.hierarchy.levels.indexOf(level);
+    if (depth < 1) throw new ApiError('INVALID_PARAMETER', `level must be one of ${this.hierarchy.levels.slice(1).join(', ')}`, 'level');
+    const asOf = new Date(this.clock()).toISOString().slice(0, 10);
+    const records = await this.store.list(org, this.kind);
+    return liveAccuracyReport(records, (record) => this.scored(record), { hierarchy: this.hierarchy, asOf, since, level: depth });
   }
 
   /** A stored observation as the model reads it: its group path, top level first. */

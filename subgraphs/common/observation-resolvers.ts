@@ -11,6 +11,7 @@ import { Arg, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-graphq
 import type { ObservationModel } from '../../models/observations';
 import { ApiError } from '../../schema/errors';
 import { withApiErrors } from './bulk';
+import type { LiveAccuracyReport } from './live-accuracy';
 import type { ObservationBook } from './observation-book';
 import { recordObservations, type ObservationItem, type ObservationOutcome, type ScoredItem } from './observation-recording';
 import type { StoredObservation } from './observation-store';
@@ -54,6 +55,16 @@ export function createObservationResolver<C extends ObservationContext>({ kind, 
       @Ctx() context: C,
     ): Promise<StoredObservation[]> {
       return context.observations.list(organisationOf(context), { since: since ?? undefined, until: until ?? undefined, limit: limit ?? undefined });
+    }
+
+    @Directive('@inaccessible')
+    @Query(() => GraphQLJSONObject, { name: `${kind}LiveAccuracy`, description: `Internal: the calling organisation's live accuracy on its observed ${kind} prices, with drift verdicts` })
+    liveAccuracy(
+      @Arg('since', () => String, { nullable: true }) since: string | null,
+      @Arg('level', () => String) level: string,
+      @Ctx() context: C,
+    ): Promise<LiveAccuracyReport> {
+      return withApiErrors(() => context.observations.liveAccuracy(organisationOf(context), since ?? null, level));
     }
 
     @Directive('@inaccessible')

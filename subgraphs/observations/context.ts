@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ObservationModel } from '../../models/observations';
 import type { GraphClient } from '../common/graph-client';
+import type { LiveAccuracyReport } from '../common/live-accuracy';
 import type { StoredObservation } from '../common/observation-store';
 import type { ForwardedItem } from './envelope';
 import type { Outcome } from './resolvers';
@@ -18,6 +19,7 @@ export interface ObservationsContext {
   record(kind: ObservationKindEnum, org: string, requestId: string, items: readonly ForwardedItem[]): Promise<Outcome[]>;
   list(kind: ObservationKindEnum, org: string, requestId: string, since: string | null, limit: number): Promise<StoredObservation[]>;
   model(kind: ObservationKindEnum, org: string, requestId: string): Promise<ObservationModel | null>;
+  liveAccuracy(kind: ObservationKindEnum, org: string, requestId: string, since: string | null, level: string): Promise<LiveAccuracyReport>;
 }
 
 export interface ObservationPeers {
@@ -48,6 +50,11 @@ export function createObservationsContext(headers: IncomingHttpHeaders, peers: O
       const { client, prefix } = owner(peers, kind);
       const data = await client.request<Record<string, StoredObservation[]>>(`query($s: String, $l: Int) { ${prefix}Observations(since: $s, limit: $l) }`, { s: since, l: limit }, { organisation, requestId: id });
       return data[`${prefix}Observations`];
+    },
+    async liveAccuracy(kind, organisation, id, since, level) {
+      const { client, prefix } = owner(peers, kind);
+      const data = await client.request<Record<string, LiveAccuracyReport>>(`query($s: String, $l: String!) { ${prefix}LiveAccuracy(since: $s, level: $l) }`, { s: since, l: level }, { organisation, requestId: id });
+      return data[`${prefix}LiveAccuracy`];
     },
     async model(kind, organisation, id) {
       const { client, prefix } = owner(peers, kind);

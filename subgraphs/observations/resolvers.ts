@@ -5,14 +5,15 @@
  */
 import { GraphQLError } from 'graphql';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { ObservationModel } from '../../models/observations';
+import type { LiveAccuracy, ObservationModel } from '../../models/observations';
+import type { AccuracyWithDrift, LiveAccuracyReport as LiveAccuracyReportData } from '../common/live-accuracy';
 import { ApiError } from '../../schema/errors';
 import { getPlan } from '../../schema/plans';
 import { withApiErrors } from '../common/bulk';
 import type { StoredObservation } from '../common/observation-store';
 import type { ObservationsContext } from './context';
 import { checkObservation, type ForwardedItem } from './envelope';
-import { MarketAdjustments, Observation, ObservationKindEnum, RecordObservationsInput, RecordObservationsResult, type AcceptedObservation, type RejectedObservation } from './types';
+import { LiveAccuracyReport, MarketAdjustments, Observation, type AccuracyMeasures, ObservationKindEnum, RecordObservationsInput, RecordObservationsResult, type AcceptedObservation, type RejectedObservation } from './types';
 
 /** The most items one call to a valuation subgraph carries (its own limit). */
 const PART = 10_000;
@@ -79,6 +80,22 @@ export class ObservationResolver {
     });
   }
 
+  @Query(() => LiveAccuracyReport, { description: "The organisation's live accuracy: its observations scored against the valuations the service gave (and the model alone), overall and per group, with drift flags (driftRule)" })
+  liveAccuracy(
+    @Arg('kind', () => ObservationKindEnum) kind: ObservationKindEnum,
+    @Arg('since', () => String, { nullable: true, description: 'YYYY-MM-DD: observed on or after (default: every kept observation)' }) since: string | null,
+    @Arg('level', () => String, { nullable: true, description: 'The groups: district (default) or segment for homes, make (default) or model for vehicles' }) level: string | null,
+    @Ctx() ctx: ObservationsContext,
+  ): Promise<LiveAccuracyReport> {
+    return withApiErrors(async () => {
+      if (since != null && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new ApiError('INVALID_PARAMETER', 'since must be a date, YYYY-MM-DD', 'since');
+      const levels = kind === ObservationKindEnum.HOME ? ['district', 'segment'] : ['make', 'model'];
+      if (level != null && !levels.includes(level)) throw new ApiError('INVALID_PARAMETER', `level must be ${levels.join(' or ')} for kind ${kind.toUpperCase()}`, 'level');
+      const report = await ctx.liveAccuracy(kind, principalOf(ctx).org, ctx.requestId, since ?? null, level ?? levels[0]);
+      return toLiveAccuracyReport(report, kind);
+    });
+  }
+
   @Query(() => MarketAdjustments, { nullable: true, description: "The market factors and interval calibration the organisation's observations of a kind give its valuations (null while it has none)" })
   marketAdjustments(@Arg('kind', () => ObservationKindEnum) kind: ObservationKindEnum, @Ctx() ctx: ObservationsContext): Promise<MarketAdjustments | null> {
     return withApiErrors(async () => {
@@ -91,6 +108,25 @@ export class ObservationResolver {
 function principalOf(ctx: ObservationsContext): { org: string; plan: string } {
   if (!ctx.principal) throw new GraphQLError('observations need the calling organisation', { extensions: { code: 'INVALID_API_KEY' } });
   return ctx.principal;
+}
+
+function toMeasures(a: LiveAccuracy): AccuracyMeasures {
+  return {
+    observations: a.n, effectiveObservations: a.effectiveN, medianApe: a.medianApe, within10: a.within10,
+    medianBias: a.bias.medianLogResidual, meanBias: a.bias.weightedMeanLogResidual, meanBiasLow: a.bias.ci95?.low ?? null, meanBiasHigh: a.bias.ci95?.high ?? null,
+    coverage: a.coverage.share, coverageLow: a.coverage.bounds95.low, coverageHigh: a.coverage.bounds95.high,
+  };
+}
+
+function toLiveAccuracyReport(report: LiveAccuracyReportData, kind: ObservationKindEnum): LiveAccuracyReport {
+  const group = (name: string, g: AccuracyWithDrift) => ({ group: name, service: toMeasures(g.service), base: toMeasures(g.base), drift: g.drift });
+  const { rule } = report;
+  return {
+    kind, asOf: report.asOf, since: report.since, level: report.level,
+    overall: report.overall && group('all', report.overall),
+    groups: report.groups.map((g) => group(g.group, g)),
+    driftRule: `With at least ${rule.minObservations} observations in the window: bias is flagged when the 95% interval of the recency-weighted mean log(price / valuation) lies wholly outside ±${rule.biasBand}; coverage when the Wilson 95% interval of the 90% intervals' coverage lies wholly outside ${rule.coverageBand.low}–${rule.coverageBand.high}.`,
+  };
 }
 
 function toObservation(record: StoredObservation, kind: ObservationKindEnum): Observation {

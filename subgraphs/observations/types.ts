@@ -101,3 +101,46 @@ export class MarketAdjustments {
   @Field(() => Int, { description: 'Effective observations a group needs before its interval is recalibrated' }) minRecalibrationObservations!: number;
   @Field(() => [MarketAdjustmentGroup], { description: 'Top level first' }) groups!: MarketAdjustmentGroup[];
 }
+
+@ObjectType({ description: 'How valuations compared with the prices observed for the same homes or vehicles' })
+export class AccuracyMeasures {
+  @Field(() => Int) observations!: number;
+  @Field(() => Float, { description: 'Recency-weighted count' }) effectiveObservations!: number;
+  @Field(() => Float, { description: 'Median |valuation − price| / price' }) medianApe!: number;
+  @Field(() => Float, { description: 'Share of valuations within ±10% of the price' }) within10!: number;
+  @Field(() => Float, { description: 'Median log(price / valuation): positive when valuations were low (0.05 ≈ prices 5% above them)' }) medianBias!: number;
+  @Field(() => Float, { description: 'Recency-weighted mean log(price / valuation)' }) meanBias!: number;
+  @Field(() => Float, { nullable: true, description: 'Its 95% interval: low (null below two observations)' }) meanBiasLow!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Its 95% interval: high' }) meanBiasHigh!: number | null;
+  @Field(() => Float, { description: 'Share of prices inside the valuation interval' }) coverage!: number;
+  @Field(() => Float, { description: 'Wilson 95% interval of coverage: low' }) coverageLow!: number;
+  @Field(() => Float, { description: 'Wilson 95% interval of coverage: high' }) coverageHigh!: number;
+}
+
+@ObjectType({ description: 'The drift rule applied to the service’s valuations (see LiveAccuracyReport.driftRule)' })
+export class DriftVerdictView {
+  @Field({ description: 'Whether there were enough observations to judge' }) judged!: boolean;
+  @Field() flagged!: boolean;
+  @Field(() => String, { nullable: true, description: '"valuations low" (prices observed above them) or "valuations high"' }) bias!: string | null;
+  @Field(() => String, { nullable: true, description: '"under" or "over" the band' }) coverage!: string | null;
+  @Field(() => [String]) reasons!: string[];
+}
+
+@ObjectType()
+export class GroupLiveAccuracy {
+  @Field({ description: 'e.g. "Tashkent › Chilanzar"' }) group!: string;
+  @Field(() => AccuracyMeasures, { description: 'The valuations the service gave: the model adjusted by what the organisation had recorded before' }) service!: AccuracyMeasures;
+  @Field(() => AccuracyMeasures, { description: 'The model alone' }) base!: AccuracyMeasures;
+  @Field(() => DriftVerdictView) drift!: DriftVerdictView;
+}
+
+@ObjectType({ description: "Each observation scored against the valuation the service would have given it when it arrived (at its date, adjusted by the organisation's earlier observations) and against the model alone" })
+export class LiveAccuracyReport {
+  @Field(() => ObservationKindEnum) kind!: ObservationKindEnum;
+  @Field({ description: 'YYYY-MM-DD: recency weights are counted to it' }) asOf!: string;
+  @Field(() => String, { nullable: true, description: 'Observations observed on or after it' }) since!: string | null;
+  @Field({ description: 'The level of the groups: district or segment (homes); make or model (vehicles)' }) level!: string;
+  @Field(() => GroupLiveAccuracy, { nullable: true, description: 'All groups together (null: no observation in the window)' }) overall!: GroupLiveAccuracy | null;
+  @Field(() => [GroupLiveAccuracy]) groups!: GroupLiveAccuracy[];
+  @Field({ description: 'The drift rule, in words' }) driftRule!: string;
+}

@@ -102,3 +102,42 @@ it('refuses a body without observations, and callers without credentials', async
   const anonymous = await stack.post('/api/observations', { observations: [] }, {});
   expect(anonymous.status).toBe(401);
 });
+
+it('live accuracy scores each call against the valuations given before it, and flags a biased model', async () => {
+  const bank = stack.newKey();
+  const reference = stack.newKey();
+  const call = async (from: number) => {
+    const observations = [];
+    for (let i = 0; i < 40; i++) {
+      const area = 40 + from + i;
+      const base = await json(await stack.post('/api/predict/home', { ...FLAT, area }, { 'x-api-key': reference }));
+      observations.push({ kind: 'home', ...FLAT, area, price_usd: Math.round(base.estimate * 1.25 * (1 + 0.08 * Math.sin(area))), observed_at: today() });
+    }
+    const recorded = await json(await stack.post('/api/observations', { observations }, { 'x-api-key': bank }));
+    expect(recorded.accepted).toBe(40);
+  };
+  const report = async () => {
+    const result = await graphql(bank, '{ liveAccuracy(kind: HOME) { level overall { service { observations meanBias meanBiasLow coverage } base { observations meanBias } drift { judged flagged bias reasons } } groups { group service { observations } } driftRule } }');
+    expect(result.errors).toBeUndefined();
+    return result.data.liveAccuracy;
+  };
+
+  await call(0);
+  const first = await report();
+  // Nothing recorded before the first call: the service gave the model's valuations, 25% low.
+  expect(first.overall.service).toMatchObject({ observations: 40 });
+  expect(first.overall.service.meanBias).toBeCloseTo(first.overall.base.meanBias, 6);
+  expect(first.overall.service.meanBias).toBeGreaterThan(0.15);
+  expect(first.overall.drift).toMatchObject({ judged: true, flagged: true, bias: 'valuations low' });
+  expect(first.groups).toEqual([{ group: 'Tashkent › Chilanzar', service: { observations: 40 } }]);
+  expect(first.driftRule).toContain('95% interval');
+
+  await call(40);
+  const second = await report();
+  // The second call's flats were valued with the first call's factor: the service's bias shrinks.
+  expect(second.overall.service.observations).toBe(80);
+  expect(second.overall.service.meanBias).toBeLessThan(second.overall.base.meanBias - 0.05);
+
+  const badLevel = await graphql(bank, '{ liveAccuracy(kind: HOME, level: "make") { level } }');
+  expect(badLevel.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'level' });
+});
