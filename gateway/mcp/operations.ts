@@ -8,6 +8,17 @@ export { BATCH_JOB_OPERATION, BATCH_RESULTS_OPERATION, SUBMIT_BATCH_OPERATION } 
 export { HOME_VALUATION_OPERATION } from '../rest/home';
 export { LOCATION_INDEX_BY_ADDRESS_OPERATION, LOCATION_INDEX_OPERATION } from '../rest/location';
 export { VEHICLE_VALUATION_OPERATION } from '../rest/vehicle';
+export { RECORD_OBSERVATIONS_OPERATION } from '../rest/observations';
+
+/** The caller's live accuracy of one kind (null overall: no observations), for get_model_accuracy. */
+export const LIVE_ACCURACY_OPERATION = { owner: 'observations', query: /* GraphQL */ `
+  query McpLiveAccuracy($kind: ObservationKind!) {
+    liveAccuracy(kind: $kind) {
+      asOf level driftRule
+      overall { service { observations medianApe within10 meanBias meanBiasLow meanBiasHigh coverage coverageLow coverageHigh } base { observations medianApe meanBias coverage } drift { judged flagged bias coverage reasons } }
+      groups { group service { observations medianApe meanBias coverage } drift { flagged bias coverage } }
+    }
+  }` };
 
 export const GEOCODE_OPERATION = { owner: 'location', query: /* GraphQL */ `
   query McpGeocode($address: String!) {

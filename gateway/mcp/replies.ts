@@ -118,10 +118,24 @@ export function snakeCaseKeys<T>(value: T): Snake<T> {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(), snakeCaseKeys(v)])) as Snake<T>;
 }
 
-export function modelAccuracyReply(models: { residential?: ResidentialModelData['residentialModel']; vehicle?: VehicleModelData['vehicleModel'] | null }, warnings: readonly string[]) {
+/** GraphQL's liveAccuracy as LIVE_ACCURACY_OPERATION selects it. */
+export interface LiveAccuracyData {
+  asOf: string;
+  level: string;
+  driftRule: string;
+  overall: { service: { observations: number; medianApe: number; meanBias: number; coverage: number }; drift: { flagged: boolean; reasons: string[] } } | null;
+  groups: { group: string; drift: { flagged: boolean } }[];
+}
+
+export function modelAccuracyReply(
+  models: { residential?: ResidentialModelData['residentialModel']; vehicle?: VehicleModelData['vehicleModel'] | null },
+  live: { home?: LiveAccuracyData; vehicle?: LiveAccuracyData },
+  warnings: readonly string[],
+) {
   return {
     ...(models.residential !== undefined && { residential: snakeCaseKeys(models.residential) }),
     ...(models.vehicle !== undefined && { vehicle: models.vehicle && snakeCaseKeys(models.vehicle) }),
+    live_accuracy: snakeCaseKeys(live),
     warnings,
   };
 }

@@ -81,6 +81,29 @@ export const BATCH_STATUS_INPUT = closed({
   },
 });
 
+export const OBSERVATIONS_INPUT = closed({
+  type: 'object',
+  required: ['observations'],
+  properties: {
+    observations: {
+      type: 'array',
+      minItems: 1,
+      description: 'Each: kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD), optional price_type (sale, appraisal, listing) and reference, and the arguments of value_home or value_vehicle',
+      items: {
+        type: 'object',
+        required: ['kind', 'price_usd', 'observed_at'],
+        properties: {
+          kind: { type: 'string', enum: ['home', 'vehicle'] },
+          price_usd: { type: 'number', exclusiveMinimum: 0 },
+          observed_at: { type: 'string', description: 'YYYY-MM-DD' },
+          price_type: { type: 'string', enum: ['sale', 'appraisal', 'listing'] },
+          reference: { type: 'string', maxLength: 128 },
+        },
+      },
+    },
+  },
+});
+
 export const MODEL_ACCURACY_INPUT = closed({
   type: 'object',
   required: [],
@@ -180,8 +203,13 @@ export const MODEL_ACCURACY_OUTPUT: JsonSchema = {
   ...object({
     residential: modelSchema('districts', object({ district: string, accuracy_class: accuracyClass, metrics }), 'The residential (flat) model in service; absent when kind is vehicle', false),
     vehicle: modelSchema('groups', object({ group: { ...string, description: 'Make and model, e.g. Chevrolet Cobalt' }, accuracy_class: accuracyClass, metrics }), 'The vehicle model in service; null when none is (see warnings); absent when kind is residential', true),
+    live_accuracy: {
+      type: 'object',
+      description: "On the prices your organisation recorded (record_observations): home and vehicle, each GraphQL's liveAccuracy in snake_case (overall null before any observation)",
+      properties: { home: { type: 'object' }, vehicle: { type: 'object' } },
+    },
     warnings,
-  }, ['warnings']),
+  }, ['live_accuracy', 'warnings']),
   $defs: { metrics: object(METRICS) },
 };
 

@@ -13,6 +13,7 @@ import type {
   ModelAccuracyReply,
   VehicleReply,
 } from './replies';
+import type { RecordedObservationsReply } from '../rest/observations';
 
 const usd = (value: number) => `${Math.round(value).toLocaleString('en-US')} USD`;
 const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -102,5 +103,15 @@ export function modelAccuracySummary(r: ModelAccuracyReply): string {
   }
   if (r.vehicle) parts.push(`${headline('Vehicle', r.vehicle, 'listings')} across ${r.vehicle.groups.length} make/model groups.`);
   if (r.vehicle === null) parts.push('No vehicle model is in service.');
+  for (const [kind, live] of Object.entries(r.live_accuracy)) {
+    if (!live?.overall) continue;
+    const s = live.overall.service;
+    parts.push(`On the ${grouped(s.observations)} ${kind} prices your organisation recorded: median APE ${percent(s.median_ape)}, bias ${percent(Math.expm1(s.mean_bias))}, 90% interval coverage ${percent(s.coverage)}${live.overall.drift.flagged ? `; DRIFT: ${live.overall.drift.reasons.join('; ')}` : ''}.`);
+  }
   return `${parts.join(' ')}${remarks([], r.warnings)}`;
+}
+
+export function recordedObservationsSummary(r: RecordedObservationsReply & { warnings?: readonly string[] }): string {
+  const refused = r.rejected.length ? ` ${grouped(r.rejected.length)} refused: ${r.rejected.slice(0, 3).map((x) => `#${x.index} ${x.error.code}${x.error.field ? ` (${x.error.field})` : ''}`).join(', ')}${r.rejected.length > 3 ? ', …' : ''}.` : '';
+  return `${grouped(r.accepted)} observation${r.accepted === 1 ? '' : 's'} recorded: your valuations of the same kind are re-anchored on them.${refused}${remarks([], r.warnings ?? [])}`;
 }

@@ -16,6 +16,7 @@ import { compileBodyValidator } from '../../schema/rest-validation';
 import { parseVehicleRestBody } from '../../schema/vehicle-rest';
 import { batchAcceptedResponseJsonSchema, homeResponseJsonSchema, vehicleResponseJsonSchema } from '../rest/response-schemas';
 import type { GraphExecutor } from '../graph/executor';
+import { RECORDED_OBSERVATIONS_SCHEMA, recordObservationsBody, type RecordedObservationsReply } from '../rest/observations';
 import * as ops from './operations';
 import * as replies from './replies';
 import { toolError, toolSuccess } from './results';
@@ -214,6 +215,7 @@ const getModelAccuracy: ToolDefinition<replies.ModelAccuracyReply> = {
     'How accurate the valuation models in service are on sales they never saw: version, training date, data snapshot, how they were evaluated, and held-out metrics: n, r2, mape and median_ape as fractions (0.07 = 7%), mae_usd, ppe10 and ppe20 (share within ±10% and ±20%), interval_coverage (share of true prices inside the 90% interval), median_interval_width.',
     'Residential (flats): overall and per district, each with an accuracy class (high, medium, moderate, low); vehicle: overall and per make/model group. kind: residential or vehicle; omit it for both (vehicle is null, with a warning, when no vehicle model is in service).',
     'Quote the district\'s accuracy class beside a flat\'s valuation.',
+    'live_accuracy: on the prices your organisation recorded with record_observations, how the valuations it was given compared (median_ape, mean_bias as log(price / valuation) with its 95% interval, coverage with its Wilson interval, the model alone beside it) and the drift flags (drift_rule says when they are raised); overall is null before any observation.',
     CONVENTIONS,
   ].join(' '),
   input: schemas.MODEL_ACCURACY_INPUT,
@@ -222,15 +224,21 @@ const getModelAccuracy: ToolDefinition<replies.ModelAccuracyReply> = {
   async run(args, executor) {
     const { body, warnings } = validateModelAccuracy(args);
     const kind = body.kind as 'residential' | 'vehicle' | undefined;
+    const liveAccuracy = async (observationKind: 'HOME' | 'VEHICLE') =>
+      (await executor.execute<{ liveAccuracy: replies.LiveAccuracyData }>(ops.LIVE_ACCURACY_OPERATION, { kind: observationKind })).liveAccuracy;
+    const live = {
+      ...(kind !== 'vehicle' && { home: await liveAccuracy('HOME') }),
+      ...(kind !== 'residential' && { vehicle: await liveAccuracy('VEHICLE') }),
+    };
     const residential = kind === 'vehicle' ? undefined : (await executor.execute<replies.ResidentialModelData>(ops.RESIDENTIAL_MODEL_OPERATION, {})).residentialModel;
-    if (kind === 'residential') return replies.modelAccuracyReply({ residential }, warnings);
+    if (kind === 'residential') return replies.modelAccuracyReply({ residential }, live, warnings);
     try {
       const vehicle = (await executor.execute<replies.VehicleModelData>(ops.VEHICLE_MODEL_OPERATION, {})).vehicleModel;
-      return replies.modelAccuracyReply({ residential, vehicle }, warnings);
+      return replies.modelAccuracyReply({ residential, vehicle }, live, warnings);
     } catch (error) {
       // Asked for both: a service without a vehicle model still answers for flats.
       if (kind === undefined && error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE') {
-        return replies.modelAccuracyReply({ residential, vehicle: null }, [...warnings, `vehicle model: ${error.message}`]);
+        return replies.modelAccuracyReply({ residential, vehicle: null }, live, [...warnings, `vehicle model: ${error.message}`]);
       }
       throw error;
     }
@@ -238,7 +246,22 @@ const getModelAccuracy: ToolDefinition<replies.ModelAccuracyReply> = {
   summary: summaries.modelAccuracySummary,
 };
 
-export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy] as ToolDefinition[];
+const recordObservations: ToolDefinition<RecordedObservationsReply> = {
+  name: 'record_observations',
+  title: 'Record prices your organisation observed',
+  description: [
+    'Record prices your organisation observed (sales it financed, appraisals it commissioned, listings it watches): each item is value_home\'s or value_vehicle\'s arguments with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD, not in the future) and optionally price_type (sale, appraisal or listing; default listing) and reference (your own id, no personal data).',
+    'Each is scored against the model at observed_at and kept for your organisation only; your later valuations of the same kind are re-anchored on them (their market_adjustment says by how much and on what), and get_model_accuracy reports live accuracy on them. A bad item is refused in its place (rejected, with its error); the others are kept. Up to the plan\'s batch size per call.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.OBSERVATIONS_INPUT,
+  output: schemas.withWarnings(RECORDED_OBSERVATIONS_SCHEMA),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  run: (args, executor) => recordObservationsBody(executor, args),
+  summary: summaries.recordedObservationsSummary,
+};
+
+export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy, recordObservations] as ToolDefinition[];
 
 export interface ToolDeps {
   executor: GraphExecutor;

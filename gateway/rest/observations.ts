@@ -10,7 +10,7 @@ import { ApiError } from '../../schema/errors';
 import { parseHomeRestBody } from '../../schema/home-rest';
 import { parseVehicleRestBody } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
-import { gatewayExecutor } from '../graph/executor';
+import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY, withExample } from '../ops/openapi';
 import { errorResponseJsonSchema } from './response-schemas';
 
@@ -76,6 +76,53 @@ const OBSERVATIONS_EXAMPLE = {
 
 const errorSchema = { type: 'object', required: ['code', 'message', 'field'], properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: ['string', 'null'] } } };
 
+/** The route's reply (and MCP record_observations'): accepted count, each kept item's id, each refused item's error. */
+export const RECORDED_OBSERVATIONS_SCHEMA = {
+  type: 'object',
+  required: ['accepted', 'accepted_observations', 'rejected'],
+  properties: {
+    accepted: { type: 'integer' },
+    accepted_observations: { type: 'array', items: { type: 'object', required: ['index', 'id', 'reference'], properties: { index: { type: 'integer' }, id: { type: 'string' }, reference: { type: ['string', 'null'] } } } },
+    rejected: { type: 'array', items: { type: 'object', required: ['index', 'reference', 'error'], properties: { index: { type: 'integer' }, reference: { type: ['string', 'null'] }, error: errorSchema } } },
+  },
+};
+
+export type RecordedObservationsReply = {
+  accepted: number;
+  accepted_observations: { index: number; id: string; reference: string | null }[];
+  rejected: { index: number; reference: string | null; error: ItemError }[];
+};
+
+/**
+ * A body { observations: [ … ] } in REST names → recordObservations through `executor`, each bad
+ * item refused in its place (REST and MCP alike).
+ */
+export async function recordObservationsBody(executor: GraphExecutor, body: unknown): Promise<RecordedObservationsReply> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object { "observations": [ … ] }');
+  const { observations } = body as { observations?: unknown };
+  if (!Array.isArray(observations)) throw new ApiError(observations === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'observations must be an array of observations', 'observations');
+  const rejected: RecordedObservationsReply['rejected'] = [];
+  const forwarded: { index: number; input: Record<string, unknown> }[] = [];
+  observations.forEach((item: unknown, index: number) => {
+    try {
+      forwarded.push({ index, input: toObservationInput(item) });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const reference = (item as { reference?: unknown } | null)?.reference;
+      rejected.push({ index, reference: typeof reference === 'string' ? reference : null, error: itemError(error) });
+    }
+  });
+  let accepted: RecordedObservationsReply['accepted_observations'] = [];
+  if (forwarded.length > 0) {
+    const data = await executor.execute<RecordedData>(RECORD_OBSERVATIONS_OPERATION, { input: { observations: forwarded.map((f) => f.input) } });
+    const result = data.recordObservations;
+    accepted = result.acceptedObservations.map((a) => ({ ...a, index: forwarded[a.index].index }));
+    rejected.push(...result.rejected.map((r) => ({ ...r, index: forwarded[r.index].index })));
+  }
+  rejected.sort((a, b) => a.index - b.index);
+  return { accepted: accepted.length, accepted_observations: accepted, rejected };
+}
+
 const ROUTE_SCHEMA = {
   tags: ['observations'],
   summary: 'Record prices the organisation observed: they re-anchor its valuations (API key or bearer token)',
@@ -83,44 +130,14 @@ const ROUTE_SCHEMA = {
   security: SECURITY.apiKeyOrBearer,
   body: withExample({ type: 'object', required: ['observations'], properties: { observations: { type: 'array', items: { type: 'object' } } } }, OBSERVATIONS_EXAMPLE),
   response: {
-    200: {
-      type: 'object',
-      required: ['accepted', 'accepted_observations', 'rejected'],
-      properties: {
-        accepted: { type: 'integer' },
-        accepted_observations: { type: 'array', items: { type: 'object', required: ['index', 'id', 'reference'], properties: { index: { type: 'integer' }, id: { type: 'string' }, reference: { type: ['string', 'null'] } } } },
-        rejected: { type: 'array', items: { type: 'object', required: ['index', 'reference', 'error'], properties: { index: { type: 'integer' }, reference: { type: ['string', 'null'] }, error: errorSchema } } },
-      },
-    },
+    200: RECORDED_OBSERVATIONS_SCHEMA,
     '4xx': errorResponseJsonSchema(),
     '5xx': errorResponseJsonSchema(),
   },
 };
 
 export function registerObservationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
-  app.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: ROUTE_SCHEMA }, async (request: FastifyRequest) => {
-    const body = request.body as { observations?: unknown } | null;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object { "observations": [ … ] }');
-    if (!Array.isArray(body.observations)) throw new ApiError(body.observations === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'observations must be an array of observations', 'observations');
-    const rejected: { index: number; reference: string | null; error: ItemError }[] = [];
-    const forwarded: { index: number; input: Record<string, unknown> }[] = [];
-    body.observations.forEach((item: unknown, index: number) => {
-      try {
-        forwarded.push({ index, input: toObservationInput(item) });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        const reference = (item as { reference?: unknown } | null)?.reference;
-        rejected.push({ index, reference: typeof reference === 'string' ? reference : null, error: itemError(error) });
-      }
-    });
-    let accepted: { index: number; id: string; reference: string | null }[] = [];
-    if (forwarded.length > 0) {
-      const data = await gatewayExecutor(graph, request).execute<RecordedData>(RECORD_OBSERVATIONS_OPERATION, { input: { observations: forwarded.map((f) => f.input) } });
-      const result = data.recordObservations;
-      accepted = result.acceptedObservations.map((a) => ({ ...a, index: forwarded[a.index].index }));
-      rejected.push(...result.rejected.map((r) => ({ ...r, index: forwarded[r.index].index })));
-    }
-    rejected.sort((a, b) => a.index - b.index);
-    return { accepted: accepted.length, accepted_observations: accepted, rejected };
-  });
+  app.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: ROUTE_SCHEMA }, (request: FastifyRequest) =>
+    recordObservationsBody(gatewayExecutor(graph, request), request.body),
+  );
 }

@@ -161,7 +161,7 @@ describe('the stdio entry', () => {
   it('with a wrong key: every tool answers INVALID_API_KEY as a tool error', async () => {
     const session = await connectStdio(fixture.stack, 'tvk_not-a-key');
     try {
-      expect((await session.client.listTools()).tools).toHaveLength(8);
+      expect((await session.client.listTools()).tools).toHaveLength(9);
       const error = toolErrorBody((await session.client.callTool({ name: 'get_model_accuracy', arguments: {} })) as CallToolResult);
       expect(error.code).toBe('INVALID_API_KEY');
       expect(session.stderr()).toContain(`operations go to ${fixture.stack.url}`);

@@ -15,7 +15,7 @@ import { callOk, SAMPLE_HOME_ARGUMENTS, texts, toolErrorBody, TRANSPORTS, type C
 
 const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined }));
 
-const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy'];
+const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy', 'record_observations'];
 
 /** A REST reply without the time it was made, to compare with a tool's. */
 function timeless<T extends Record<string, unknown>>(body: T): Omit<T, 'valued_at'> {
@@ -213,6 +213,28 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
     const vehicleOnly = await callOk(client, 'get_model_accuracy', { kind: 'vehicle' });
     expect(vehicleOnly.reply.residential).toBeUndefined();
     expect(vehicleOnly.reply.vehicle.version).toBe(fixture.stack.vehicleModelVersion);
+  });
+
+  it('record_observations keeps good items, refuses bad ones in place, and re-anchors the next valuation; get_model_accuracy reports live accuracy on them', async () => {
+    const before = (await callOk(client, 'value_home', SAMPLE_HOME_ARGUMENTS)).reply;
+    // Both transports' suites run as one organisation: the second finds the first one's observations.
+    const base: number = before.market_adjustment?.base_estimate ?? before.estimate;
+    const earlier: number = before.market_adjustment?.observations ?? 0;
+    const today = new Date().toISOString().slice(0, 10);
+    const observations = Array.from({ length: 30 }, (_, i) => ({ kind: 'home', ...SAMPLE_HOME_ARGUMENTS, price_usd: Math.round(base * 0.8 * (1 + 0.05 * Math.sin(i))), observed_at: today, price_type: 'appraisal', reference: `a-${i}` }));
+    const { reply, summary } = await callOk(client, 'record_observations', { observations: [...observations, { kind: 'home', ...SAMPLE_HOME_ARGUMENTS, price_usd: 50000, observed_at: '2999-01-01' }] });
+    expect(reply.accepted).toBe(30);
+    expect(reply.rejected).toEqual([{ index: 30, reference: null, error: expect.objectContaining({ code: 'INVALID_PARAMETER', field: 'observed_at' }) }]);
+    expect(summary).toMatch(/^30 observations recorded: .* 1 refused: #30 INVALID_PARAMETER \(observed_at\)\./);
+    const after = (await callOk(client, 'value_home', SAMPLE_HOME_ARGUMENTS)).reply;
+    expect(after.market_adjustment).toMatchObject({ base_estimate: base, observations: earlier + 30 });
+    expect(after.market_adjustment.factor).toBeLessThan(0.9);
+    expect(after.estimate).toBeLessThan(base * 0.9);
+    const accuracy = await callOk(client, 'get_model_accuracy', { kind: 'residential' });
+    expect(accuracy.reply.live_accuracy.home.overall.service.observations).toBe(earlier + 30);
+    expect(accuracy.reply.live_accuracy.home.overall.base.mean_bias).toBeLessThan(-0.15);
+    expect(accuracy.reply.live_accuracy.vehicle).toBeUndefined();
+    expect(accuracy.summary).toMatch(new RegExp(`On the ${earlier + 30} home prices your organisation recorded: median APE \\d+\\.\\d%, bias -?\\d+\\.\\d%`));
   });
 
   describe('bad arguments come back as tool errors with the API code and the argument at fault', () => {
