@@ -90,6 +90,17 @@ export function median(values: ArrayLike<number>): number {
   return quantile(values, 0.5);
 }
 
+/** The smallest value whose cumulative weight reaches half the total. */
+export function weightedMedian(values: ArrayLike<number>, weights: ArrayLike<number>): number {
+  const order = Array.from({ length: values.length }, (_, i) => i).sort((a, b) => values[a] - values[b]);
+  let total = 0;
+  for (let i = 0; i < weights.length; i++) total += weights[i];
+  const half = total / 2;
+  let cumulative = 0;
+  for (const i of order) if ((cumulative += weights[i]) >= half) return values[i];
+  return values[order[order.length - 1]];
+}
+
 /** Linear-interpolated quantile of a sample (does not mutate the input). */
 export function quantile(values: ArrayLike<number>, q: number): number {
   const sorted = Float64Array.from(values).sort();
