@@ -14,4 +14,6 @@ export { DROP_REASONS, CORRECTIONS, type DropReason, type Correction } from './r
 // fall-back geocodes does.
 export { loadCsv } from './csv';
 export { OLX_2021_GEOCODED_PATH } from './sources';
+// The listing files, for a training run that leaves some out (TrainOptions.excludeSources).
+export { SOURCE_FILES } from './sources';
 export { Olx2021Geocodes } from './geocode';

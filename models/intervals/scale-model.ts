@@ -3,6 +3,7 @@
  * log |residual|, cross-fitted like the members so no row's σ was learned from its own residual.
  * Training only; serving reads σ(x) from its ONNX column.
  */
+import { weightedMedian } from '../ensemble/metrics';
 import { HistGradientBoostingRegressor, takeRows, type Matrix } from '../trainers';
 
 /** Keeps log|residual| finite for a perfect prediction (0.5% in price). */
@@ -32,15 +33,6 @@ export function fitResidualScale(
   }
   const model = create().fit(takeRows(X, calibrating), pick(target, calibrating), { sampleWeight: pick(weight, calibrating) });
   return { sigmaOof, model, center: weightedMedian(pick(sigmaOof, calibrating), pick(weight, calibrating)) };
-}
-
-/** The smallest value whose cumulative weight reaches half the total. */
-function weightedMedian(values: Float64Array, weights: Float64Array): number {
-  const order = Array.from({ length: values.length }, (_, i) => i).sort((a, b) => values[a] - values[b]);
-  const half = weights.reduce((s, w) => s + w, 0) / 2;
-  let cumulative = 0;
-  for (const i of order) if ((cumulative += weights[i]) >= half) return values[i];
-  return values[order[order.length - 1]];
 }
 
 function pick(values: Float64Array, idx: readonly number[]): Float64Array {

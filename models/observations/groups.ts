@@ -42,7 +42,14 @@ export function groupKey(groups: readonly string[], level: number): string {
   return groups.slice(0, level + 1).join(KEY_SEPARATOR);
 }
 
-/** Every group key of a path, top first. */
-export function groupKeys(groups: readonly string[]): string[] {
-  return groups.map((_, level) => groupKey(groups, level));
+const keysOf = new WeakMap<readonly string[], readonly string[]>();
+
+/** Every group key of a path, top first (remembered per path array: the fits ask for them again and again). */
+export function groupKeys(groups: readonly string[]): readonly string[] {
+  let keys = keysOf.get(groups);
+  if (!keys) {
+    keys = groups.map((_, level) => groupKey(groups, level));
+    keysOf.set(groups, keys);
+  }
+  return keys;
 }

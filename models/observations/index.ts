@@ -10,7 +10,7 @@ export { groupKey, groupKeys, homeGroups, vehicleGroups, HOME_HIERARCHY, HOME_TO
 export { ageInDays, recencyWeight, recencyWeights, HALF_LIFE_DAYS } from './weights';
 export { derSimonianLaird, factorFor, fitShrinkage, shrinkageWeight, BETWEEN_GROUP_SD_FLOOR, DEFAULT_SIGMA, ROOT_PRIOR_SD, type GroupFactor, type ShrinkageItem, type ShrinkageOptions, type ShrinkageTable } from './shrinkage';
 export { fitRecalibration, logHalfWidth, normalisedScore, recalibrationFor, MIN_RECALIBRATION_N, type Recalibration, type RecalibrationGroup } from './recalibration';
-export { fitRobustShrinkage, HUBER_K, MAD_FLOOR, ROBUST_ITERATIONS, type RobustOptions } from './robust';
+export { fitRobustShrinkage, HUBER_K, MAD_FLOOR, MAX_ROBUST_ITERATIONS, ROBUST_TOLERANCE, type RobustOptions } from './robust';
 export { fitObservationModel, CROSS_FIT_FOLDS, type ObservationModel, type ObservationModelOptions } from './model';
 export { adjustValuation, type AdjustedValuation, type AdjustmentExplanation, type IntervalExplanation } from './adjust';
 export { accuracyByGroup, inWindow, liveAccuracy, type AccuracyOptions, type AccuracyWindow, type LiveAccuracy, type ScoredValuation } from './accuracy';

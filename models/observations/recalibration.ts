@@ -19,7 +19,7 @@
  * valuation uses the lowest group on its path that has one, else the model's own interval.
  */
 import { conformalQuantile } from '../intervals/conformal';
-import { groupKey } from './groups';
+import { groupKeys } from './groups';
 
 /**
  * The effective observations (Σ recency weights) a group needs for its own interval quantile: 30.
@@ -67,8 +67,7 @@ export function fitRecalibration(items: readonly RecalibrationItem[], coverage: 
   const members = new Map<string, { level: number; rows: number[]; sumW: number }>();
   items.forEach((item, i) => {
     if (!(item.weight > 0) || !Number.isFinite(item.score)) return;
-    item.groups.forEach((_, level) => {
-      const key = groupKey(item.groups, level);
+    groupKeys(item.groups).forEach((key, level) => {
       const entry = members.get(key) ?? { level, rows: [], sumW: 0 };
       entry.rows.push(i);
       entry.sumW += item.weight;
@@ -86,8 +85,9 @@ export function fitRecalibration(items: readonly RecalibrationItem[], coverage: 
 
 /** The recalibrated group that applies to a path: the lowest with its own quantile, or null (the model's own interval). */
 export function recalibrationFor(recalibration: Recalibration, groups: readonly string[]): RecalibrationGroup | null {
-  for (let level = groups.length - 1; level >= 0; level--) {
-    const found = recalibration.groups[groupKey(groups, level)];
+  const keys = groupKeys(groups);
+  for (let level = keys.length - 1; level >= 0; level--) {
+    const found = recalibration.groups[keys[level]];
     if (found) return found;
   }
   return null;

@@ -20,7 +20,7 @@
  * every row.
  */
 import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
-import { ingestListings, dataSnapshot, type ListingRecord } from '../ingest';
+import { ingestListings, dataSnapshot, SOURCE_FILES, type ListingRecord, type ListingSource } from '../ingest';
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
 import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf } from '../ensemble/source-views';
 import { calibrateIntervals, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
@@ -134,6 +134,12 @@ const crossFitConfig = (members: readonly MemberSpec[], seed: number): CrossFitC
 
 export interface TrainOptions {
   seed?: number;
+  /**
+   * Listing files left out of every fit, as if they did not exist (the evaluation set still reads
+   * the forward test file): a model trained without a file, to measure something else on that file
+   * (bench/observations). Default: none.
+   */
+  excludeSources?: readonly ListingSource[];
   members?: readonly MemberSpec[];
   onProgress?: (done: number, total: number, step: string) => void;
 }
@@ -166,7 +172,8 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   let done = 0;
   const progress = (step: string) => options.onProgress?.(++done, total, step);
 
-  const { records, report } = ingestListings();
+  const excluded = options.excludeSources ?? [];
+  const { records, report } = ingestListings(excluded.length ? { sources: SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
   const data = toDataset(records.filter((r) => r.propertyType === 'apartment' && TRAINING_SOURCES.includes(r.source)));
   // The forward test as clients would send it: its own ingestion, without price fences.
   const forward = toDataset(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === 'apartment'));

@@ -23,7 +23,7 @@ import {
   allowanceRate, calibrateIntervals, calibrateOneQuantile, groupHalfWidth, linearAllowance, measuredDrift, measuredRates, MIN_GROUP_ROWS, requiredPerMonth,
   type ForwardSplitDrift, type IntervalCalibration, type IntervalMethod, type LinearDrift,
 } from '../intervals';
-import { ingestVehicles, vehicleDataSnapshot, type VehicleRecord } from './ingest';
+import { ingestVehicles, vehicleDataSnapshot, VEHICLE_SOURCE_FILES, type VehicleRecord, type VehicleSource } from './ingest';
 import { encodeVehicles, fitVehicleEncoding, vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_FEATURE_NAMES, type VehicleEncoding, type VehicleFeatureSource } from './features';
 import { vehicleMarketReference } from './market';
 import { fitVehicleMarketIndex, monthsPastIndex, vehicleLevelAt, type VehicleMarketIndex } from './market-index';
@@ -76,6 +76,8 @@ const MARKET_LEVEL: LevelModel<VehicleFeatureSource, VehicleMarketIndex> = {
 
 export interface VehicleTrainOptions {
   seed?: number;
+  /** Listing files left out altogether, as if they did not exist (bench/observations). Default: none. */
+  excludeSources?: readonly VehicleSource[];
   members?: readonly MemberSpec[];
   onProgress?: (done: number, total: number, step: string) => void;
 }
@@ -120,7 +122,8 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
     maskedCopies: { mask: (row) => ({ ...row, model: null }), weight: MASKED_COPY_WEIGHT },
     calibratesOn: (row) => row.model !== null,
   };
-  const { records, report } = ingestVehicles();
+  const excluded = options.excludeSources ?? [];
+  const { records, report } = ingestVehicles(excluded.length ? { sources: VEHICLE_SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
   const data = toDataset(records);
   const snapshots = [...new Set(data.rows.map((r) => r.period))].sort();
   const forwardTests = snapshots.slice(1);

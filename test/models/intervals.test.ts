@@ -4,14 +4,7 @@ import {
   linearAllowance, pooledScale, randomWalkAllowance, requiredPerMonth, SCALE_POOLING_POWERS, withDriftAllowance, type IntervalMethod, type OutOfFoldResiduals,
 } from '../../models/intervals';
 import * as serving from '../../models/intervals/serving';
-
-/** Deterministic uniform(0, 1) and standard normal draws. */
-function random(seed: number) {
-  let state = seed;
-  const uniform = () => (state = (state * 16807) % 2147483647) / 2147483647;
-  const normal = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
-  return { uniform, normal };
-}
+import { random } from '../support/random';
 
 const METHOD: IntervalMethod<{ group: string }> = {
   coverage: 0.9,
