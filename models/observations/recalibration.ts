@@ -15,6 +15,9 @@
  * without it (./model.ts cross-fits them), or the scores would be too small by the adjustment's own
  * fit to the observation.
  *
+ * Floor. q is at least MIN_WIDTH_RATIO: an organisation's observations may narrow the model's
+ * interval, never collapse it (see the constant).
+ *
  * Groups. A group gets its own q from MIN_RECALIBRATION_N effective observations (Σ weights); a
  * valuation uses the lowest group on its path that has one, else the model's own interval.
  */
@@ -28,6 +31,14 @@ import { groupKeys } from './groups';
  * around its mean 90.3%, against 10 points at n = 9. Set before any measurement.
  */
 export const MIN_RECALIBRATION_N = 30;
+
+/**
+ * The narrowest a recalibrated interval may be, in units of the model's own: half as wide. Prices
+ * that agree too well (appraisals that copy one another, a valuer's template, one price entered
+ * for a whole block) would otherwise shrink the interval toward nothing, and a lender would take
+ * an interval of one price at its word. Set on that principle, before measuring anything with it.
+ */
+export const MIN_WIDTH_RATIO = 0.5;
 
 export interface RecalibrationItem {
   groups: readonly string[];
@@ -77,7 +88,7 @@ export function fitRecalibration(items: readonly RecalibrationItem[], coverage: 
   const groups: Record<string, RecalibrationGroup> = {};
   for (const [key, { level, rows, sumW }] of members) {
     if (sumW < minEffectiveN) continue;
-    const q = conformalQuantile(rows.map((i) => items[i].score), coverage, rows.map((i) => items[i].weight));
+    const q = Math.max(MIN_WIDTH_RATIO, conformalQuantile(rows.map((i) => items[i].score), coverage, rows.map((i) => items[i].weight)));
     groups[key] = { key, level, observations: rows.length, effectiveN: sumW, q };
   }
   return { coverage, minEffectiveN, groups };

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import {
   adjustValuation, fitObservationModel, fitRecalibration, logHalfWidth, normalisedScore, recalibrationFor, groupKey,
-  HOME_HIERARCHY, MIN_RECALIBRATION_N, type ScoredObservation,
+  HOME_HIERARCHY, MIN_RECALIBRATION_N, MIN_WIDTH_RATIO, type ScoredObservation,
 } from '../../models/observations';
 import { random } from '../support/random';
 
@@ -27,6 +27,16 @@ describe('fitRecalibration', () => {
     expect(recalibrationFor(r, groups)!.key).toBe(groupKey(groups, 1));
     expect(recalibrationFor(r, ['T', 'b', 'x'])!.key).toBe('T');
     expect(recalibrationFor(r, ['U', 'b', 'x'])).toBeNull();
+  });
+
+  it('never narrows an interval below half the model\'s: prices that agree exactly (a copied appraisal) keep a width', () => {
+    const same = Array.from({ length: 40 }, () => ({ groups, score: 0, weight: 1 }));
+    expect(MIN_WIDTH_RATIO).toBe(0.5);
+    expect(fitRecalibration(same, 0.9).groups[groupKey(groups, 2)].q).toBe(0.5);
+    const base = { estimate: 65000, low: 50000, high: 85000, coverage: 0.9 };
+    const observations: ScoredObservation[] = Array.from({ length: 40 }, () => ({ kind: 'home', groups: ['Tashkent', 'Chilanzar', 'resale'], observedAt: '2026-11-01', priceUsd: 78000, priceType: 'appraisal', base }));
+    const adjusted = adjustValuation(base, ['Tashkent', 'Chilanzar', 'resale'], fitObservationModel(observations, { hierarchy: HOME_HIERARCHY, asOf: '2026-11-24' }));
+    expect(Math.log(adjusted.high / adjusted.low) / 2).toBeCloseTo(0.5 * logHalfWidth(base), 9);
   });
 
   it('counts effective observations: 40 of weight ½ are 20, too few', () => {
