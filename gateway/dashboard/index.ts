@@ -14,7 +14,11 @@ export const DASHBOARD_PATH = '/dashboard';
 /** Vite's output, next to the compiled gateway: dist/gateway/dashboard/index.js → dist/dashboard. */
 export const DASHBOARD_BUILD_DIR = join(__dirname, '..', '..', 'dashboard');
 
-/** Same-origin only: the page talks to this gateway's /graphql (HTTP and WebSocket) and /api. */
+/**
+ * Same-origin only: the page talks to this gateway's /graphql (HTTP and WebSocket) and /api. No
+ * 'unsafe-eval' nor 'unsafe-inline': the live accuracy plots run vega with vega-interpreter instead
+ * of `new Function`, and vega's SVG renderer styles through the CSSOM (web/src/plots.ts).
+ */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",

@@ -4,19 +4,15 @@
  * sign in with a key, upload a CSV, watch the job reach 100% live, download its results; a bad key
  * or a refused upload shows the API's error on the page.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import Fastify from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { registerDashboard } from '../../gateway/dashboard';
 import { json, startTestStack, type TestStack } from '../support/stack';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-/** The machine may be loaded: generous, and never asserted as timings. */
-const UI_TIMEOUT_MS = 120_000;
+import { UI_TIMEOUT_MS, useDashboardBrowser } from './dashboard-browser';
 
 const ADDRESSES = ['Chilonzor tumani, 13-kvartal', 'Юнусабад 8-й квартал', "Toshkent sh., Mirzo Ulug'bek tumani, Buyuk Ipak Yo'li ko'chasi", 'Куйлюк-5', 'массив Карасу-3', 'Сергели-IV'];
 const ITEMS = 120;
@@ -97,37 +93,9 @@ describe('GET /dashboard over HTTP', () => {
 });
 
 describe('the dashboard in headless Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    // No silent skip: without a browser this suite fails and says why.
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: UI_TIMEOUT_MS });
-  }, UI_TIMEOUT_MS);
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-  });
-  afterEach(() => {
-    // Uncaught exceptions and CSP violations would be bugs of the page.
-    expect(pageErrors).toEqual([]);
-    pageErrors.length = 0;
-  });
-
-  async function openDashboard(): Promise<Page> {
-    const context = await browser.newContext({ acceptDownloads: true });
-    contexts.push(context);
-    context.setDefaultTimeout(UI_TIMEOUT_MS);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(`csp: ${message.text()}`);
-    });
-    await page.goto(`${stack.url}/dashboard`);
-    return page;
-  }
+  // Fails a test whose page threw or broke the CSP.
+  const browser = useDashboardBrowser(() => stack.url, { acceptDownloads: true });
+  const openDashboard = () => browser.open();
 
   async function signIn(page: Page, apiKey: string): Promise<void> {
     await page.fill('[data-testid="api-key"]', apiKey);

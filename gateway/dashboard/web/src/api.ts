@@ -93,3 +93,87 @@ export async function fetchResultsCsv(key: string, id: string): Promise<Blob> {
   const response = await call(key, `api/batch/${encodeURIComponent(id)}/results?format=csv`);
   return response.blob();
 }
+
+// ---- live accuracy (issue 18) ----
+
+export type ObservationKind = 'HOME' | 'VEHICLE';
+
+/** How valuations compared with the observed prices (the interval fields only for the service's own). */
+export interface AccuracyMeasures {
+  observations: number;
+  medianApe: number;
+  within10?: number;
+  /** Mean log(price / valuation): positive when valuations were low. */
+  meanBias: number;
+  meanBiasLow?: number | null;
+  meanBiasHigh?: number | null;
+  /** Share of observed prices inside the 90% valuation interval. */
+  coverage: number;
+  coverageLow?: number;
+  coverageHigh?: number;
+}
+
+export interface DriftVerdict {
+  judged: boolean;
+  flagged: boolean;
+  bias: string | null;
+  coverage: string | null;
+  reasons: string[];
+}
+
+export interface GroupAccuracy {
+  group: string;
+  service: AccuracyMeasures;
+  /** The model alone, without the organisation's market adjustment. */
+  base: AccuracyMeasures;
+  drift: DriftVerdict;
+}
+
+export interface LiveAccuracyReport {
+  asOf: string;
+  since: string | null;
+  level: string;
+  driftRule: string;
+  /** Null when the organisation has no observation of the kind. */
+  overall: GroupAccuracy | null;
+  groups: GroupAccuracy[];
+}
+
+export interface MarketAdjustmentGroup {
+  group: string;
+  level: string;
+  factor: number;
+  observations: number;
+  shrinkage: number;
+  intervalWidthRatio: number | null;
+}
+
+export interface MarketAdjustments {
+  asOf: string;
+  observations: number;
+  groups: MarketAdjustmentGroup[];
+}
+
+export interface AccuracyData {
+  liveAccuracy: LiveAccuracyReport;
+  /** Null while the organisation has no observation of the kind. */
+  marketAdjustments: MarketAdjustments | null;
+}
+
+const SERVICE_MEASURES = 'observations medianApe within10 meanBias meanBiasLow meanBiasHigh coverage coverageLow coverageHigh';
+const DRIFT_FIELDS = 'drift { judged flagged bias coverage reasons }';
+
+const LIVE_ACCURACY = /* GraphQL */ `
+  query DashboardAccuracy($kind: ObservationKind!, $level: String) {
+    liveAccuracy(kind: $kind, level: $level) {
+      asOf since level driftRule
+      overall { group service { ${SERVICE_MEASURES} } base { observations medianApe meanBias coverage } ${DRIFT_FIELDS} }
+      groups { group service { ${SERVICE_MEASURES} } base { observations medianApe meanBias coverage } ${DRIFT_FIELDS} }
+    }
+    marketAdjustments(kind: $kind) { asOf observations groups { group level factor observations shrinkage intervalWidthRatio } }
+  }`;
+
+/** The organisation's live accuracy for a kind of asset at a level of groups (null: the service's default level), and its market factors. */
+export async function fetchAccuracy(key: string, kind: ObservationKind, level: string | null): Promise<AccuracyData> {
+  return graphql<AccuracyData>(key, LIVE_ACCURACY, { kind, level });
+}

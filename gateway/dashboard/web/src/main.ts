@@ -2,17 +2,13 @@
  * The batch dashboard: sign in with an API key (kept in sessionStorage), upload a CSV portfolio,
  * follow the organisation's jobs live, download a finished job's results.
  */
+import { AccuracyPanel } from './accuracy';
 import { ApiError, fetchResultsCsv, listJobs, submitCsv, type Job } from './api';
+import { element } from './dom';
 import { ProgressWatcher } from './progress';
 
 const KEY_STORAGE = 'tashkent-valuation.api-key';
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
-
-function element<T extends HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`#${id} is missing from index.html`);
-  return found as T;
-}
 
 const ui = {
   keyForm: element<HTMLFormElement>('key-form'),
@@ -32,6 +28,7 @@ const ui = {
 };
 
 let apiKey: string | null = null;
+const accuracy = new AccuracyPanel({ showError: (error) => showError(error), clearMessage: () => clearMessage() });
 let watcher: ProgressWatcher | null = null;
 const jobs = new Map<string, Job>();
 const rows = new Map<string, JobRow>();
@@ -183,6 +180,7 @@ async function signIn(key: string): Promise<void> {
   ui.signedIn.hidden = false;
   ui.uploadSection.hidden = false;
   ui.jobsSection.hidden = false;
+  accuracy.signIn(key);
 }
 
 async function signOut(forget = true): Promise<void> {
@@ -196,6 +194,7 @@ async function signOut(forget = true): Promise<void> {
   ui.signedIn.hidden = true;
   ui.uploadSection.hidden = true;
   ui.jobsSection.hidden = true;
+  accuracy.signOut();
   if (forget) {
     sessionStorage.removeItem(KEY_STORAGE);
     clearMessage();
