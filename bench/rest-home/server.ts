@@ -27,6 +27,8 @@ async function main(): Promise<void> {
 
   const stack = await startStack({ gateway: { ...gatewayConfigFromEnv(), host: '127.0.0.1', port: 0, redisUrl: process.env.BENCH_REDIS_URL } });
   const key = stack.gateway.keys.create({ org: 'bench', plan: 'bench' }).key;
+  // A second organisation, for benches comparing two (bench/observations/service: with and without observations).
+  const otherKey = stack.gateway.keys.create({ org: 'bench-other', plan: 'bench' }).key;
 
   const runtime = await ResidentialModelSet.load(currentVersion()!);
   const bare = createServer((request, response) => {
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     gateway: stack.gateway.url,
     internalToken: stack.internalToken,
     key,
+    otherKey,
   });
   process.on('message', async (message) => {
     if (message === 'stop') {

@@ -9,7 +9,6 @@ import {
   accuracyByGroup, adjustValuation, driftOf, fitObservationModel, liveAccuracy, DRIFT_RULE,
   type DriftVerdict, type GroupHierarchy, type LiveAccuracy, type ObservationModel, type ScoredObservation, type ScoredValuation,
 } from '../../models/observations';
-import type { StoredObservation } from './observation-store';
 
 export interface AccuracyWithDrift {
   service: LiveAccuracy;
@@ -27,25 +26,50 @@ export interface LiveAccuracyReport {
   rule: typeof DRIFT_RULE;
 }
 
+/** A scored observation with the time of the call that recorded it. */
+export interface RecordedObservation {
+  recordedAt: string;
+  observation: ScoredObservation;
+}
+
+export interface LiveAccuracyOptions {
+  hierarchy: GroupHierarchy;
+  asOf: string;
+  since: string | null;
+  /** The depth of the groups reported (1: below the top). */
+  level: number;
+}
+
 /**
- * `records`: the organisation's observations of one kind (any order); `scored` turns one into what
- * the model reads (null: it could not be scored). Observations recorded in one call share a
- * recordedAt, and are scored with the model fitted on the calls before it.
+ * The most models one report fits: 12. An organisation that records in more calls than that has
+ * its calls taken in 12 consecutive runs, each scored with the model of the runs before it (a little
+ * stricter than call by call), so that a report costs at most 12 fits (seconds of a worker thread at
+ * 20,000 observations) however it was recorded.
  */
-export function liveAccuracyReport(
-  records: readonly StoredObservation[],
-  scored: (record: StoredObservation) => ScoredObservation | null,
-  options: { hierarchy: GroupHierarchy; asOf: string; since: string | null; level: number },
-): LiveAccuracyReport {
-  const calls = new Map<string, { record: StoredObservation; observation: ScoredObservation }[]>();
+export const MAX_REPORT_FITS = 12;
+
+/**
+ * `records`: the organisation's scored observations of one kind, any order. Observations recorded
+ * in one call share a recordedAt, and are scored with the model fitted on the calls before it.
+ */
+export function liveAccuracyReport(records: readonly RecordedObservation[], options: LiveAccuracyOptions): LiveAccuracyReport {
+  const byCall = new Map<string, RecordedObservation[]>();
   for (const record of records) {
-    const observation = scored(record);
-    if (observation) calls.set(record.recordedAt, [...(calls.get(record.recordedAt) ?? []), { record, observation }]);
+    const call = byCall.get(record.recordedAt);
+    if (call) call.push(record);
+    else byCall.set(record.recordedAt, [record]);
   }
+  const ordered = [...byCall].sort(([a], [b]) => a.localeCompare(b));
+  const runs: [string, RecordedObservation[]][] = [];
+  ordered.forEach(([recordedAt, call], i) => {
+    const run = Math.floor((i * MAX_REPORT_FITS) / ordered.length);
+    if (runs[run]) runs[run][1].push(...call);
+    else runs[run] = [recordedAt, [...call]];
+  });
   const service: ScoredValuation[] = [];
   const base: ScoredValuation[] = [];
   const before: ScoredObservation[] = [];
-  for (const [recordedAt, call] of [...calls].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [recordedAt, call] of runs.filter(Boolean)) {
     const model: ObservationModel | null = before.length === 0 ? null : fitObservationModel(before, { hierarchy: options.hierarchy, asOf: recordedAt.slice(0, 10) });
     for (const { observation } of call) {
       const given = model ? adjustValuation(observation.base, observation.groups, model) : observation.base;

@@ -7,20 +7,33 @@
  * records observations refits at once; another replica notices within `revisionCheckMs` (it asks
  * the store for the revision at most that often per organisation), so replicas agree within a second.
  *
- * A valuation never waits on a slow store: a revision check or a fit that has not answered within
- * `timeoutMs` is left running (one per organisation at a time) and the valuation goes on with the
- * model it had (none the first time), as quota checks go on without Redis.
+ * A valuation never waits on a slow store: a store call that has not answered within `timeoutMs`
+ * is left running (one per organisation at a time) and the valuation goes on with the model it had
+ * (none the first time), as quota checks go on without Redis. Fits run on a worker thread (the
+ * service's fitter), start as soon as observations are recorded, and a valuation waits up to
+ * `fitWaitMs` for one: other organisations' valuations never wait on it.
  */
-import { fitObservationModel, type GroupHierarchy, type ObservationModel, type ScoredObservation } from '../../models/observations';
+import type { GroupHierarchy, ObservationModel, ScoredObservation } from '../../models/observations';
 import { join } from 'node:path';
 import { ApiError } from '../../schema/errors';
-import { liveAccuracyReport, type LiveAccuracyReport } from './live-accuracy';
+import type { LiveAccuracyReport } from './live-accuracy';
+import { inlineFitter, workerFitter, type ObservationFitter } from './observation-fitting';
 import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
 import { within } from './within';
 import { createObservationStore, observationStoreConfigFromEnv, type ObservationKind, type ObservationQuery, type ObservationStore, type StoredObservation } from './observation-store';
 
 /** How often a replica asks the store whether another one recorded observations. @default 1000 ms */
 export const REVISION_CHECK_MS = 1000;
+
+/** How long a valuation waits for its organisation's refit before going on with the model it had. @default 2000 ms */
+export const FIT_WAIT_MS = 2000;
+
+/**
+ * The newest observations an organisation's model is fitted on: 20,000. With the 90-day half-life,
+ * a bank recording more than that has plenty in its recent months, and the fit's time (about 0.5 s
+ * of a worker thread at this size) stays bounded however many it keeps.
+ */
+export const MAX_FITTED_OBSERVATIONS = 20_000;
 
 export interface ObservationBookOptions {
   kind: ObservationKind;
@@ -29,8 +42,12 @@ export interface ObservationBookOptions {
   /** Ages and recency weights are counted to this clock's day. @default Date.now */
   clock?: () => number;
   revisionCheckMs?: number;
+  /** Where fits run. @default in this thread (the service passes a worker thread: openObservationBook) */
+  fitter?: ObservationFitter;
   /** How long a valuation waits on the store. @default DEFAULT_REDIS_TIMEOUT_MS (250 ms) */
   timeoutMs?: number;
+  /** How long a valuation waits for a refit. @default FIT_WAIT_MS */
+  fitWaitMs?: number;
   log?(message: string): void;
 }
 
@@ -48,6 +65,8 @@ export class ObservationBook {
   private readonly clock: () => number;
   private readonly revisionCheckMs: number;
   private readonly timeoutMs: number;
+  private readonly fitWaitMs: number;
+  private readonly fitter: ObservationFitter;
   private readonly log: (message: string) => void;
   private readonly fitted = new Map<string, FittedModel>();
   /** One fit at a time per organisation: concurrent valuations wait for the same one. */
@@ -62,6 +81,8 @@ export class ObservationBook {
     this.clock = options.clock ?? Date.now;
     this.revisionCheckMs = options.revisionCheckMs ?? REVISION_CHECK_MS;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+    this.fitter = options.fitter ?? inlineFitter;
+    this.fitWaitMs = options.fitWaitMs ?? FIT_WAIT_MS;
     this.log = options.log ?? (() => undefined);
   }
 
@@ -69,6 +90,8 @@ export class ObservationBook {
   async record(org: string, records: readonly StoredObservation[]): Promise<number> {
     const revision = await this.store.append(org, this.kind, records);
     this.fitted.delete(org);
+    // Refit now, not on the next valuation, so that it finds the model ready.
+    void this.refit(org).catch((error: Error) => this.log(`observations: refit failed (${error.message})`));
     return revision;
   }
 
@@ -83,25 +106,50 @@ export class ObservationBook {
     const known = this.fitted.get(org);
     if (known && known.asOf === asOf) {
       if (now - known.checkedAt < this.revisionCheckMs) return known.model;
-      const revision = await this.bounded(this.singleFlight(this.checking, org, () => this.store.revision(org, this.kind)));
+      const revision = await this.bounded(this.singleFlight(this.checking, org, () => this.store.revision(org, this.kind)), this.timeoutMs);
       if (revision === undefined || revision === known.revision) {
         known.checkedAt = now; // slow store: the model it had stands until the next check
         return known.model;
       }
     }
-    const fitted = await this.bounded(this.singleFlight(this.fitting, org, () => this.fit(org, asOf, now)));
+    const fitted = await this.bounded(this.refit(org), this.fitWaitMs);
     return fitted ? fitted.model : (known?.model ?? null);
   }
 
-  /** What `promise` gives within the timeout, else undefined (it goes on; its result is kept when it comes); a failing store is undefined too. */
-  private async bounded<T>(promise: Promise<T>): Promise<T | undefined> {
+  /**
+   * The organisation's model fitted afresh (one fit at a time per organisation). A fit that fails
+   * (a stalled store) leaves the model it had in place until the next revision check, so that a
+   * stalled store costs each organisation one wait a check, not one a valuation.
+   */
+  private refit(org: string): Promise<FittedModel> {
+    return this.singleFlight(this.fitting, org, async () => {
+      const now = this.clock();
+      const asOf = new Date(now).toISOString().slice(0, 10);
+      try {
+        return await this.fit(org, asOf, now);
+      } catch (error) {
+        this.fitted.set(org, { revision: -1, asOf, checkedAt: now, model: this.fitted.get(org)?.model ?? null });
+        throw error;
+      }
+    });
+  }
+
+  /** What `promise` gives within `ms`, else undefined (it goes on; its result is kept when it comes); a failure is undefined too. */
+  private async bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
     const settled = promise.catch((error: Error) => {
-      this.log(`observations: the store failed (${error.message}); valuations go on with the adjustments they had`);
+      this.log(`observations: ${error.message}; valuations go on with the adjustments they had`);
       return undefined;
     });
-    return within(settled, this.timeoutMs, () => {
-      this.log(`observations: the store did not answer within ${this.timeoutMs} ms; valuations go on with the adjustments they had`);
+    return within(settled, ms, () => {
+      this.log(`observations: no answer within ${ms} ms; valuations go on with the adjustments they had`);
       return undefined;
+    });
+  }
+
+  /** A store call bounded by `timeoutMs`: a stalled store fails the fit instead of holding it. */
+  private storeCall<T>(call: Promise<T>): Promise<T> {
+    return within(call, this.timeoutMs, () => {
+      throw new Error(`the store did not answer within ${this.timeoutMs} ms`);
     });
   }
 
@@ -122,8 +170,12 @@ export class ObservationBook {
     const depth = this.hierarchy.levels.indexOf(level);
     if (depth < 1) throw new ApiError('INVALID_PARAMETER', `level must be one of ${this.hierarchy.levels.slice(1).join(', ')}`, 'level');
     const asOf = new Date(this.clock()).toISOString().slice(0, 10);
-    const records = await this.store.list(org, this.kind);
-    return liveAccuracyReport(records, (record) => this.scored(record), { hierarchy: this.hierarchy, asOf, since, level: depth });
+    const records = await this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS });
+    const observations = records.flatMap((record) => {
+      const observation = this.scored(record);
+      return observation ? [{ recordedAt: record.recordedAt, observation }] : [];
+    });
+    return this.fitter.liveAccuracy({ task: 'liveAccuracy', observations, options: { hierarchy: this.hierarchy, asOf, since, level: depth } });
   }
 
   /** A stored observation as the model reads it: its group path, top level first. */
@@ -141,9 +193,10 @@ export class ObservationBook {
 
   private async fit(org: string, asOf: string, now: number): Promise<FittedModel> {
     // The revision is read first: observations recorded during the fit make the next check refit.
-    const revision = await this.store.revision(org, this.kind);
-    const observations = (await this.store.list(org, this.kind)).map((r) => this.scored(r)).filter((o): o is ScoredObservation => o !== null);
-    const model = observations.length === 0 ? null : fitObservationModel(observations, { hierarchy: this.hierarchy, asOf });
+    const revision = await this.storeCall(this.store.revision(org, this.kind));
+    const records = await this.storeCall(this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS }));
+    const observations = records.map((r) => this.scored(r)).filter((o): o is ScoredObservation => o !== null);
+    const model = observations.length === 0 ? null : await this.fitter.fitModel({ task: 'model', observations, options: { hierarchy: this.hierarchy, asOf } });
     const fitted = { revision, asOf, checkedAt: now, model };
     this.fitted.set(org, fitted);
     return fitted;
@@ -171,5 +224,12 @@ export async function openObservationBook(options: OpenObservationBookOptions): 
     retentionDays: config.retentionDays,
     log: options.log,
   });
-  return { book: new ObservationBook({ kind: options.kind, hierarchy: options.hierarchy, store, log: options.log }), close: () => store.close() };
+  const fitter = workerFitter();
+  return {
+    book: new ObservationBook({ kind: options.kind, hierarchy: options.hierarchy, store, fitter, log: options.log }),
+    close: async () => {
+      await fitter.close();
+      await store.close();
+    },
+  };
 }
