@@ -217,21 +217,30 @@ function rowTooLong(what: string, field: string): ApiError {
  * one record at a time (at most MAX_UPLOAD_ROW_CHARS); what `source` throws comes out unchanged.
  */
 export async function* csvUploadItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<BatchItemInput> {
+  let header: string[] | undefined;
+  let index = 0;
+  for await (const row of csvRows(source)) {
+    if (!header) header = csvUploadHeader(row);
+    else yield csvUploadItem(header, row, index++);
+  }
+  if (!header) csvUploadHeader(undefined); // an empty file: no address column
+}
+
+/**
+ * The rows of a CSV upload (the header row first) as its bytes stream in, through csv-parse's
+ * streaming parser: one record held at a time (at most MAX_UPLOAD_ROW_CHARS); an unreadable file
+ * is INVALID_PARAMETER; what `source` throws comes out unchanged.
+ */
+export async function* csvRows(source: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
   const parser = parseCsvStream({ ...CSV_READ_OPTIONS, max_record_size: MAX_UPLOAD_ROW_CHARS });
   // Its failures (and the source's) reach the loop below through the parser, which they destroy.
   pipeline(source, parser).catch(() => undefined);
-  let header: string[] | undefined;
-  let index = 0;
   try {
-    for await (const row of parser as AsyncIterable<string[]>) {
-      if (!header) header = csvUploadHeader(row);
-      else yield csvUploadItem(header, row, index++);
-    }
+    yield* parser as AsyncIterable<string[]>;
   } catch (error) {
     // A record longer than MAX_UPLOAD_ROW_CHARS is one of these too, its line named.
     throw error instanceof CsvError ? csvUnreadable(error) : error;
   }
-  if (!header) csvUploadHeader(undefined); // an empty file: no address column
 }
 
 /**
@@ -252,7 +261,7 @@ export async function* ndjsonUploadItems(source: AsyncIterable<Buffer | string>)
 }
 
 /** The lines of a stream of UTF-8 bytes, without their newlines; `tooLong()` is thrown for a line over `maxChars`. */
-async function* linesOf(source: AsyncIterable<Buffer | string>, maxChars: number, tooLong: () => Error): AsyncGenerator<string> {
+export async function* linesOf(source: AsyncIterable<Buffer | string>, maxChars: number, tooLong: () => Error): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   let partial = '';
   for await (const chunk of source) {

@@ -191,7 +191,7 @@ async function cancelAbandoned(executor: GraphExecutor, id: string, error: unkno
   if (error instanceof ApiError && !error.message.includes(id)) error.message = `${error.message} (batch job ${id} ${outcome})`;
 }
 
-const uploadTooLarge = () => payloadTooLarge(MAX_BATCH_UPLOAD_BYTES, 'split the file');
+export const uploadTooLarge = () => payloadTooLarge(MAX_BATCH_UPLOAD_BYTES, 'split the file');
 
 /**
  * An upload's body as it streams in, counted: past `maxBytes` it fails with 413

@@ -4,11 +4,17 @@
  * kind, price_usd, observed_at, price_type and reference. A bad item is refused in its place; the
  * others go to `recordObservations` in one call. Issue 18.
  */
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { MAX_BATCH_BODY_BYTES } from '../../schema/batch-contract';
-import { ApiError } from '../../schema/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { csvRows, linesOf, MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES, MAX_UPLOAD_ROW_CHARS } from '../../schema/batch-contract';
+import { ApiError, payloadTooLarge } from '../../schema/errors';
+import type { FieldSpec } from '../../schema/field-table';
+import { HOME_FIELDS } from '../../schema/home-contract';
 import { parseHomeRestBody } from '../../schema/home-rest';
+import { getPlan } from '../../schema/plans';
+import { VEHICLE_FIELDS } from '../../schema/vehicle-contract';
 import { parseVehicleRestBody } from '../../schema/vehicle-rest';
+import { sendError } from '../http/errors';
+import { UploadBody, uploadTooLarge } from './batch';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY, withExample } from '../ops/openapi';
@@ -22,6 +28,9 @@ export const RECORD_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* 
       rejected { index reference error { code message field } }
     }
   }` };
+
+/** Upload items are sent on in parts of this many: one recordObservations call each. */
+const UPLOAD_PART = 10_000;
 
 /** The item fields that are not the valuation request's. */
 const ENVELOPE = ['kind', 'price_usd', 'observed_at', 'price_type', 'reference'] as const;
@@ -126,9 +135,15 @@ export async function recordObservationsBody(executor: GraphExecutor, body: unkn
 const ROUTE_SCHEMA = {
   tags: ['observations'],
   summary: 'Record prices the organisation observed: they re-anchor its valuations (API key or bearer token)',
-  description: `JSON { "observations": [ … ] }, each item the fields of the matching valuation request (POST /api/predict/home or /api/predict/vehicle) with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD: not in the future, not older than the retention), price_type (sale, appraisal or listing; default listing) and an optional reference (your own id, no personal data), echoed back. Each is scored against the model at observed_at and kept for your organisation only; your valuations of the same kind are adjusted at once (market_adjustment in their replies). A bad item is refused in its place (rejected[].error), the others are kept. Up to the plan's batch size per call. ${ENVELOPE.join(', ')} are the envelope; every other field is the valuation request's.`,
+  description: `JSON { "observations": [ … ] }, each item the fields of the matching valuation request (POST /api/predict/home or /api/predict/vehicle) with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD: not in the future, not older than the retention), price_type (sale, appraisal or listing; default listing) and an optional reference (your own id, no personal data), echoed back. Each is scored against the model at observed_at and kept for your organisation only; your valuations of the same kind are adjusted at once (market_adjustment in their replies). A bad item is refused in its place (rejected[].error), the others are kept. Up to the plan's batch size per call. ${ENVELOPE.join(', ')} are the envelope; every other field is the valuation request's. A file instead of JSON: Content-Type text/csv (a header row of those names) or application/x-ndjson (one object a line), up to ${Math.round(MAX_BATCH_UPLOAD_BYTES / 2 ** 30)} GB, read as it streams in and recorded in parts of ${UPLOAD_PART.toLocaleString('en')}; a connection cut mid-way keeps the parts recorded before it, and a refusal past the plan's size says how many were.`,
   security: SECURITY.apiKeyOrBearer,
-  body: withExample({ type: 'object', required: ['observations'], properties: { observations: { type: 'array', items: { type: 'object' } } } }, OBSERVATIONS_EXAMPLE),
+  body: {
+    content: {
+      'application/json': { schema: withExample({ type: 'object', required: ['observations'], properties: { observations: { type: 'array', items: { type: 'object' } } } }, OBSERVATIONS_EXAMPLE) },
+      'text/csv': { schema: { type: 'string', description: 'Header row: kind, price_usd, observed_at, price_type, reference and the valuation fields in snake_case; one observation a row' } },
+      'application/x-ndjson': { schema: { type: 'string', description: 'One observation object a line' } },
+    },
+  },
   response: {
     200: RECORDED_OBSERVATIONS_SCHEMA,
     '4xx': errorResponseJsonSchema(),
@@ -136,8 +151,98 @@ const ROUTE_SCHEMA = {
   },
 };
 
+/** Columns read as numbers in a CSV upload: the envelope's price and every numeric field of either kind. */
+const NUMERIC_COLUMNS = new Set([
+  'price_usd',
+  ...[...HOME_FIELDS, ...VEHICLE_FIELDS].filter((f: FieldSpec) => f.kind === 'number' || f.kind === 'integer').flatMap((f) => [f.rest, ...(f.restAliases ?? [])]),
+]);
+
+/** A CSV row under its header → an item as a JSON body has it: empty cells left out, numeric columns read as numbers where they are. */
+function csvObservation(header: readonly string[], row: readonly string[]): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  header.forEach((name, column) => {
+    const cell = row[column]?.trim();
+    if (cell === undefined || cell === '') return;
+    const number = Number(cell.replace(',', '.'));
+    item[name] = NUMERIC_COLUMNS.has(name) && Number.isFinite(number) ? number : cell;
+  });
+  return item;
+}
+
+/** The items of a CSV (header row: kind, price_usd, observed_at, … and the valuation fields) or NDJSON upload, as they stream in. */
+async function* uploadedObservations(source: AsyncIterable<Buffer>, type: 'text/csv' | 'application/x-ndjson'): AsyncGenerator<unknown> {
+  if (type === 'text/csv') {
+    let header: string[] | undefined;
+    for await (const row of csvRows(source)) {
+      if (header) yield csvObservation(header, row);
+      else header = row.map((name) => name.trim().toLowerCase());
+    }
+    return;
+  }
+  let line = 0;
+  for await (const text of linesOf(source, MAX_UPLOAD_ROW_CHARS, () => new ApiError('INVALID_PARAMETER', `Line ${line + 1} is longer than ${MAX_UPLOAD_ROW_CHARS} characters`, 'observations'))) {
+    line++;
+    if (text.trim() === '') continue;
+    try {
+      yield JSON.parse(text) as unknown;
+    } catch {
+      yield new ApiError('INVALID_JSON', `Line ${line} is not JSON`, 'observations'); // refused in its place
+    }
+  }
+}
+
+/**
+ * A CSV or NDJSON upload, read as it streams in and recorded in parts of UPLOAD_PART items: each
+ * part is kept once its call returns, so a connection cut mid-way keeps every part answered before.
+ * More items than the plan's batch size: 400 before the part that would pass it.
+ */
+async function recordUpload(graph: Graph, request: FastifyRequest, reply: FastifyReply, type: 'text/csv' | 'application/x-ndjson'): Promise<RecordedObservationsReply> {
+  if (Number(request.headers['content-length']) > MAX_BATCH_UPLOAD_BYTES) {
+    reply.header('connection', 'close');
+    throw uploadTooLarge();
+  }
+  const limit = getPlan(request.principal!.plan).maxBatchItems;
+  const body = new UploadBody(request.raw, MAX_BATCH_UPLOAD_BYTES);
+  const executor = gatewayExecutor(graph, request);
+  const total: RecordedObservationsReply = { accepted: 0, accepted_observations: [], rejected: [] };
+  let part: unknown[] = [];
+  let offset = 0;
+  const send = async () => {
+    const recorded = await recordObservationsBody(executor, { observations: part.map((item) => (item instanceof ApiError ? {} : item)) });
+    const unreadable = new Map(part.flatMap((item, i) => (item instanceof ApiError ? [[i, item] as const] : [])));
+    total.accepted += recorded.accepted;
+    total.accepted_observations.push(...recorded.accepted_observations.map((a) => ({ ...a, index: a.index + offset })));
+    total.rejected.push(...recorded.rejected.map((r) => ({ ...r, index: r.index + offset, ...(unreadable.has(r.index) && { error: itemError(unreadable.get(r.index)!) }) })));
+    offset += part.length;
+    part = [];
+  };
+  try {
+    for await (const item of uploadedObservations(body.stream, type)) {
+      if (offset + part.length === limit) throw new ApiError('INVALID_PARAMETER', `at most ${limit.toLocaleString('en')} observations per call on the ${request.principal!.plan} plan; the first ${offset.toLocaleString('en')} were recorded`, 'observations');
+      part.push(item);
+      if (part.length === UPLOAD_PART) await send();
+    }
+    if (part.length > 0) await send();
+    if (offset === 0) throw new ApiError('MISSING_PARAMETER', 'the upload holds no observation', 'observations');
+    return total;
+  } catch (error) {
+    if (!body.clientGone && body.discardRest() === 'close') reply.header('connection', 'close');
+    throw error;
+  }
+}
+
 export function registerObservationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
-  app.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: ROUTE_SCHEMA }, (request: FastifyRequest) =>
-    recordObservationsBody(gatewayExecutor(graph, request), request.body),
-  );
+  // In its own scope: the CSV and NDJSON parsers accept uploads here and nowhere else.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], (_request, payload, done) => done(null, payload));
+    scope.setErrorHandler((error, request, reply) => {
+      if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(request, reply, payloadTooLarge(MAX_BATCH_BODY_BYTES, 'send the observations as a CSV or NDJSON file'));
+      throw error;
+    });
+    scope.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: ROUTE_SCHEMA }, (request: FastifyRequest, reply: FastifyReply) => {
+      const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (type === 'text/csv' || type === 'application/x-ndjson') return recordUpload(graph, request, reply, type);
+      return recordObservationsBody(gatewayExecutor(graph, request), request.body);
+    });
+  });
 }

@@ -141,3 +141,35 @@ it('live accuracy scores each call against the valuations given before it, and f
   const badLevel = await graphql(bank, '{ liveAccuracy(kind: HOME, level: "make") { level } }');
   expect(badLevel.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'level' });
 });
+
+it('takes a CSV or NDJSON file: each row an observation, a bad row refused in its place', async () => {
+  const bank = stack.newKey();
+  const upload = (type: string, body: string) => fetch(`${stack.url}/api/observations`, { method: 'POST', headers: { 'content-type': type, 'x-api-key': bank }, body });
+  const csv = [
+    'kind,district,area,rooms,floor,total_floors,market,price_usd,observed_at,price_type,reference',
+    `home,Chilanzar,65,3,4,9,resale,72000,${today()},sale,r-1`,
+    `home,Chilanzar,"58,5",2,2,5,,61000,${today()},,r-2`,
+    `home,Chilanzar,65,3,4,9,resale,lots,${today()},sale,r-3`,
+  ].join('\n');
+  const fromCsv = await json(await upload('text/csv', csv));
+  expect(fromCsv.accepted).toBe(2);
+  expect(fromCsv.accepted_observations.map((a: { index: number; reference: string }) => [a.index, a.reference])).toEqual([[0, 'r-1'], [1, 'r-2']]);
+  expect(fromCsv.rejected).toEqual([{ index: 2, reference: 'r-3', error: expect.objectContaining({ code: 'INVALID_PARAMETER', field: 'price_usd' }) }]);
+
+  const ndjson = [
+    JSON.stringify({ kind: 'vehicle', make: 'Chevrolet', model: 'Cobalt', year: 2021, mileage: 60000, price_usd: 11800, observed_at: today() }),
+    '{ not json',
+    '',
+    JSON.stringify({ kind: 'home', ...FLAT, price_usd: 70000, observed_at: today() }),
+  ].join('\n');
+  const fromNdjson = await json(await upload('application/x-ndjson', ndjson));
+  expect(fromNdjson.accepted).toBe(2);
+  expect(fromNdjson.rejected).toEqual([{ index: 1, reference: null, error: expect.objectContaining({ code: 'INVALID_JSON' }) }]);
+  const listed = await graphql(bank, '{ homes: observations(kind: HOME) { reference } vehicles: observations(kind: VEHICLE) { priceUsd } }');
+  expect(listed.data.homes.map((o: { reference: string | null }) => o.reference).sort()).toEqual([null, 'r-1', 'r-2']);
+  expect(listed.data.vehicles).toEqual([{ priceUsd: 11800 }]);
+
+  const empty = await upload('text/csv', 'kind,price_usd,observed_at\n');
+  expect(empty.status).toBe(400);
+  expect((await json(empty)).error).toMatchObject({ code: 'MISSING_PARAMETER', field: 'observations' });
+});
