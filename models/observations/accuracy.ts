@@ -97,7 +97,9 @@ export function accuracyByGroup(items: readonly ScoredValuation[], level: number
   const byGroup = new Map<string, ScoredValuation[]>();
   for (const item of inWindow(items, options.window)) {
     const key = groupKey(item.groups, level);
-    byGroup.set(key, [...(byGroup.get(key) ?? []), item]);
+    const rows = byGroup.get(key);
+    if (rows) rows.push(item);
+    else byGroup.set(key, [item]);
   }
   return Object.fromEntries([...byGroup].map(([key, rows]) => [key, liveAccuracy(rows, { ...options, window: undefined })]));
 }

@@ -12,19 +12,13 @@ import { getPlan } from '../../schema/plans';
 import { withApiErrors } from '../common/bulk';
 import type { StoredObservation } from '../common/observation-store';
 import type { ObservationsContext } from './context';
-import { checkObservation, type ForwardedItem } from './envelope';
+import { checkDate, checkObservation, type ForwardedItem } from './envelope';
 import { LiveAccuracyReport, MarketAdjustments, Observation, type AccuracyMeasures, ObservationKindEnum, RecordObservationsInput, RecordObservationsResult, type AcceptedObservation, type RejectedObservation } from './types';
 
 /** The most items one call to a valuation subgraph carries (its own limit). */
 const PART = 10_000;
 const DEFAULT_LIST_LIMIT = 100;
 const MAX_LIST_LIMIT = 10_000;
-
-interface Outcome {
-  index: number;
-  id: string | null;
-  error: { code: string; message: string; field: string | null } | null;
-}
 
 @Resolver()
 export class ObservationResolver {
@@ -41,7 +35,9 @@ export class ObservationResolver {
       input.observations.forEach((observation, index) => {
         try {
           const item = checkObservation(observation, today, ctx.retentionDays);
-          byKind.set(observation.kind, [...(byKind.get(observation.kind) ?? []), { index, item }]);
+          const items = byKind.get(observation.kind);
+          if (items) items.push({ index, item });
+          else byKind.set(observation.kind, [{ index, item }]);
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           rejected.push({ index, reference: observation.reference ?? null, error: { code: error.code, message: error.message, field: error.field ?? null } });
@@ -72,7 +68,7 @@ export class ObservationResolver {
     @Ctx() ctx: ObservationsContext,
   ): Promise<Observation[]> {
     return withApiErrors(async () => {
-      if (since != null && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new ApiError('INVALID_PARAMETER', 'since must be a date, YYYY-MM-DD', 'since');
+      if (since != null) checkDate(since, 'since');
       const wanted = limit ?? DEFAULT_LIST_LIMIT;
       if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_LIST_LIMIT) throw new ApiError('INVALID_PARAMETER', `limit must be 1 to ${MAX_LIST_LIMIT}`, 'limit');
       const records = await ctx.list(kind, principalOf(ctx).org, ctx.requestId, since ?? null, wanted);
@@ -88,7 +84,7 @@ export class ObservationResolver {
     @Ctx() ctx: ObservationsContext,
   ): Promise<LiveAccuracyReport> {
     return withApiErrors(async () => {
-      if (since != null && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new ApiError('INVALID_PARAMETER', 'since must be a date, YYYY-MM-DD', 'since');
+      if (since != null) checkDate(since, 'since');
       const levels = kind === ObservationKindEnum.HOME ? ['district', 'segment'] : ['make', 'model'];
       if (level != null && !levels.includes(level)) throw new ApiError('INVALID_PARAMETER', `level must be ${levels.join(' or ')} for kind ${kind.toUpperCase()}`, 'level');
       const report = await ctx.liveAccuracy(kind, principalOf(ctx).org, ctx.requestId, since ?? null, level ?? levels[0]);
@@ -152,4 +148,3 @@ function toMarketAdjustments(model: ObservationModel, kind: ObservationKindEnum)
   };
 }
 
-export type { Outcome };
