@@ -16,12 +16,17 @@ export interface ValuationDateRange {
 
 const DATE_FORM = new RegExp(STRING_FORMATS.date.pattern);
 
+/** Whether 'YYYY-MM-DD' names a day of the calendar (not 2026-02-30); the form is the caller's to check. */
+export function isCalendarDate(iso: string): boolean {
+  return !Number.isNaN(Date.parse(iso)) && new Date(iso).toISOString().slice(0, 10) === iso;
+}
+
 /** 'YYYY-MM-DD' or 'YYYY-MM' → 'YYYY-MM-DD'; absent or blank → null; anything else, or out of range, is a 400 naming `field`. */
 export function parseValuationDate(value: string | null | undefined, field: string, range: ValuationDateRange, today: Date = new Date()): string | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
   const text = value.trim();
   const iso = text.length === 7 ? `${text}-01` : text;
-  if (!DATE_FORM.test(text) || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== iso) {
+  if (!DATE_FORM.test(text) || !isCalendarDate(iso)) {
     throw new ApiError('INVALID_PARAMETER', `${field} "${text.length > 60 ? `${text.slice(0, 57)}...` : text}" must be ${STRING_FORMATS.date.name}`, field);
   }
   const latest = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + range.monthsAhead, today.getUTCDate())).toISOString().slice(0, 10);

@@ -10,6 +10,7 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { median } from '../../models/ensemble/metrics';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { option } from '../cli';
 
@@ -32,8 +33,6 @@ function observations(n: number, seed: number) {
     };
   });
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 async function main(): Promise<void> {
   const server = fork(join(__dirname, '..', 'rest-home', 'server.js'), { stdio: 'inherit', env: { ...process.env, BENCH_MAX_BATCH_ITEMS: String(OBSERVATIONS) } });

@@ -51,8 +51,9 @@ interface RecordedData {
   };
 }
 
-/** One item of the body → the GraphQL input, or the reason it is refused (ApiError). */
+/** One item of the body → the GraphQL input, or the reason it is refused (ApiError; a file's unreadable line arrives as its error). */
 function toObservationInput(item: unknown): Record<string, unknown> {
+  if (item instanceof ApiError) throw item;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new ApiError('INVALID_PARAMETER', 'an observation must be a JSON object');
   const { kind, price_usd: priceUsd, observed_at: observedAt, price_type: priceType, reference, ...fields } = item as Record<string, unknown>;
   const spec = typeof kind === 'string' ? KINDS[kind as keyof typeof KINDS] : undefined;
@@ -208,11 +209,10 @@ async function recordUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   let part: unknown[] = [];
   let offset = 0;
   const send = async () => {
-    const recorded = await recordObservationsBody(executor, { observations: part.map((item) => (item instanceof ApiError ? {} : item)) });
-    const unreadable = new Map(part.flatMap((item, i) => (item instanceof ApiError ? [[i, item] as const] : [])));
+    const recorded = await recordObservationsBody(executor, { observations: part });
     total.accepted += recorded.accepted;
     total.accepted_observations.push(...recorded.accepted_observations.map((a) => ({ ...a, index: a.index + offset })));
-    total.rejected.push(...recorded.rejected.map((r) => ({ ...r, index: r.index + offset, ...(unreadable.has(r.index) && { error: itemError(unreadable.get(r.index)!) }) })));
+    total.rejected.push(...recorded.rejected.map((r) => ({ ...r, index: r.index + offset })));
     offset += part.length;
     part = [];
   };

@@ -179,7 +179,7 @@ export class ObservationBook {
   }
 
   /** A stored observation as the model reads it: its group path, top level first. */
-  scored(record: StoredObservation): ScoredObservation | null {
+  private scored(record: StoredObservation): ScoredObservation | null {
     if (!record.base) return null;
     return {
       kind: record.kind,

@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { fitObservationModel, type ObservationModel, type ObservationModelOptions, type ScoredObservation } from '../../models/observations';
-import { liveAccuracyReport, type LiveAccuracyOptions, type LiveAccuracyReport, type RecordedObservation } from './live-accuracy';
+import type { ObservationModel, ObservationModelOptions, ScoredObservation } from '../../models/observations';
+import type { LiveAccuracyOptions, LiveAccuracyReport, RecordedObservation } from './live-accuracy';
+import run = require('./observation-fit-worker');
 
 /** What the worker is asked (./observation-fit-worker.ts). */
 export type FitTask =
@@ -19,10 +20,10 @@ export interface ObservationFitter {
   close(): Promise<void>;
 }
 
-/** Fits in this thread. */
+/** Fits in this thread: the worker's own function, called directly. */
 export const inlineFitter: ObservationFitter = {
-  fitModel: async ({ observations, options }) => fitObservationModel(observations, options),
-  liveAccuracy: async ({ observations, options }) => liveAccuracyReport(observations, options),
+  fitModel: async (task) => run(task) as ObservationModel,
+  liveAccuracy: async (task) => run(task) as LiveAccuracyReport,
   close: async () => undefined,
 };
 

@@ -5,10 +5,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ObservationModel } from '../../models/observations';
 import type { GraphClient } from '../common/graph-client';
+import type { ObservationOutcome } from '../common/observation-recording';
 import type { LiveAccuracyReport } from '../common/live-accuracy';
 import type { StoredObservation } from '../common/observation-store';
 import type { ForwardedItem } from './envelope';
-import type { Outcome } from './resolvers';
 import { ObservationKindEnum } from './types';
 
 export interface ObservationsContext {
@@ -16,7 +16,7 @@ export interface ObservationsContext {
   requestId: string;
   clock(): number;
   retentionDays: number;
-  record(kind: ObservationKindEnum, org: string, requestId: string, items: readonly ForwardedItem[]): Promise<Outcome[]>;
+  record(kind: ObservationKindEnum, org: string, requestId: string, items: readonly ForwardedItem[]): Promise<ObservationOutcome[]>;
   list(kind: ObservationKindEnum, org: string, requestId: string, since: string | null, limit: number): Promise<StoredObservation[]>;
   model(kind: ObservationKindEnum, org: string, requestId: string): Promise<ObservationModel | null>;
   liveAccuracy(kind: ObservationKindEnum, org: string, requestId: string, since: string | null, level: string): Promise<LiveAccuracyReport>;
@@ -27,39 +27,37 @@ export interface ObservationPeers {
   vehicle: GraphClient;
 }
 
-/** The subgraph that values a kind, and the prefix of its observation fields. */
-function owner(peers: ObservationPeers, kind: ObservationKindEnum): { client: GraphClient; prefix: string; Prefix: string } {
-  return kind === ObservationKindEnum.HOME ? { client: peers.residential, prefix: 'home', Prefix: 'Home' } : { client: peers.vehicle, prefix: 'vehicle', Prefix: 'Vehicle' };
+/** The operations on a valuation subgraph's observation fields (@inaccessible), named after its kind. */
+function operationsFor(prefix: 'home' | 'vehicle') {
+  const Prefix = `${prefix[0].toUpperCase()}${prefix.slice(1)}`;
+  return {
+    record: { field: `record${Prefix}Observations`, query: `mutation($o: [JSONObject!]!) { record${Prefix}Observations(observations: $o) }` },
+    list: { field: `${prefix}Observations`, query: `query($s: String, $l: Int) { ${prefix}Observations(since: $s, limit: $l) }` },
+    liveAccuracy: { field: `${prefix}LiveAccuracy`, query: `query($s: String, $l: String!) { ${prefix}LiveAccuracy(since: $s, level: $l) }` },
+    model: { field: `${prefix}ObservationModel`, query: `query { ${prefix}ObservationModel }` },
+  };
 }
+
+const OPERATIONS = { [ObservationKindEnum.HOME]: operationsFor('home'), [ObservationKindEnum.VEHICLE]: operationsFor('vehicle') };
 
 export function createObservationsContext(headers: IncomingHttpHeaders, peers: ObservationPeers, settings: { clock: () => number; retentionDays: number }): ObservationsContext {
   const org = headers['x-organisation'];
   const plan = headers['x-plan'];
   const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : 'observations';
+  /** One of the kind's operations on the subgraph that values it, for `organisation`. */
+  const call = async <T>(kind: ObservationKindEnum, name: keyof (typeof OPERATIONS)[ObservationKindEnum], variables: Record<string, unknown>, organisation: string, id: string): Promise<T> => {
+    const { field, query } = OPERATIONS[kind][name];
+    const client = kind === ObservationKindEnum.HOME ? peers.residential : peers.vehicle;
+    return (await client.request<Record<string, T>>(query, variables, { organisation, requestId: id }))[field];
+  };
   return {
     principal: typeof org === 'string' && org !== '' && typeof plan === 'string' && plan !== '' ? { org, plan } : null,
     requestId,
     clock: settings.clock,
     retentionDays: settings.retentionDays,
-    async record(kind, organisation, id, items) {
-      const { client, Prefix } = owner(peers, kind);
-      const data = await client.request<Record<string, Outcome[]>>(`mutation($o: [JSONObject!]!) { record${Prefix}Observations(observations: $o) }`, { o: items }, { organisation, requestId: id });
-      return data[`record${Prefix}Observations`];
-    },
-    async list(kind, organisation, id, since, limit) {
-      const { client, prefix } = owner(peers, kind);
-      const data = await client.request<Record<string, StoredObservation[]>>(`query($s: String, $l: Int) { ${prefix}Observations(since: $s, limit: $l) }`, { s: since, l: limit }, { organisation, requestId: id });
-      return data[`${prefix}Observations`];
-    },
-    async liveAccuracy(kind, organisation, id, since, level) {
-      const { client, prefix } = owner(peers, kind);
-      const data = await client.request<Record<string, LiveAccuracyReport>>(`query($s: String, $l: String!) { ${prefix}LiveAccuracy(since: $s, level: $l) }`, { s: since, l: level }, { organisation, requestId: id });
-      return data[`${prefix}LiveAccuracy`];
-    },
-    async model(kind, organisation, id) {
-      const { client, prefix } = owner(peers, kind);
-      const data = await client.request<Record<string, ObservationModel | null>>(`query { ${prefix}ObservationModel }`, {}, { organisation, requestId: id });
-      return data[`${prefix}ObservationModel`];
-    },
+    record: (kind, organisation, id, items) => call(kind, 'record', { o: items }, organisation, id),
+    list: (kind, organisation, id, since, limit) => call(kind, 'list', { s: since, l: limit }, organisation, id),
+    liveAccuracy: (kind, organisation, id, since, level) => call(kind, 'liveAccuracy', { s: since, l: level }, organisation, id),
+    model: (kind, organisation, id) => call(kind, 'model', {}, organisation, id),
   };
 }

@@ -3,6 +3,7 @@
  * is forwarded: a bad one refuses its item alone (the catalogue's code, the field as REST names it).
  */
 import { ApiError } from '../../schema/errors';
+import { isCalendarDate } from '../../schema/valuation-date';
 import { DEFAULT_OBSERVATION_RETENTION_DAYS } from '../common/observation-store';
 import { ObservationKindEnum, PriceTypeEnum, type ObservationInput } from './types';
 
@@ -20,6 +21,12 @@ export interface ForwardedItem {
   reference: string | null;
 }
 
+/** A day of the calendar, YYYY-MM-DD, or INVALID_PARAMETER naming `field`. */
+export function checkDate(value: string, field: string): string {
+  if (!ISO_DATE.test(value) || !isCalendarDate(value)) throw new ApiError('INVALID_PARAMETER', `${field} must be a date, YYYY-MM-DD`, field);
+  return value;
+}
+
 /** `today` is YYYY-MM-DD; observations older than `retentionDays` before it would be dropped at once, so they are refused. */
 export function checkObservation(input: ObservationInput, today: string, retentionDays = DEFAULT_OBSERVATION_RETENTION_DAYS): ForwardedItem {
   const fields = input.kind === ObservationKindEnum.HOME ? input.home : input.vehicle;
@@ -30,10 +37,7 @@ export function checkObservation(input: ObservationInput, today: string, retenti
   if (!Number.isFinite(input.priceUsd) || input.priceUsd <= 0 || input.priceUsd > MAX_PRICE_USD) {
     throw new ApiError('INVALID_PARAMETER', `price_usd must be above 0 and at most ${MAX_PRICE_USD.toLocaleString('en')}`, 'price_usd');
   }
-  const observedAt = input.observedAt;
-  if (!ISO_DATE.test(observedAt) || Number.isNaN(Date.parse(`${observedAt}T00:00:00Z`)) || new Date(`${observedAt}T00:00:00Z`).toISOString().slice(0, 10) !== observedAt) {
-    throw new ApiError('INVALID_PARAMETER', 'observed_at must be a date, YYYY-MM-DD', 'observed_at');
-  }
+  const observedAt = checkDate(input.observedAt, 'observed_at');
   if (observedAt > today) throw new ApiError('INVALID_PARAMETER', `observed_at ${observedAt} is in the future`, 'observed_at');
   const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - retentionDays * 86_400_000).toISOString().slice(0, 10);
   if (observedAt < oldest) throw new ApiError('INVALID_PARAMETER', `observed_at ${observedAt} is older than the ${retentionDays} days observations are kept (from ${oldest})`, 'observed_at');
