@@ -167,18 +167,19 @@ describeInProcessAndOnRedis('batch jobs over GraphQL, engine %s', ['in process',
   });
 
   it('cancelling a running job ends it cancelled, with items left unprocessed', async () => {
-    const items = Array.from({ length: 2000 }, (_, i) => ({ address: ADDRESSES[i % ADDRESSES.length], home: HOME }));
+    // The plan's largest job, cancelled as soon as it is accepted (the workers take it at once): with
+    // their geocodes cached, 2,000 items could all be done while the test waited to see it running.
+    const items = Array.from({ length: 10_000 }, (_, i) => ({ address: ADDRESSES[i % ADDRESSES.length], home: HOME }));
     const { data, errors } = await submit({ items, chunkSize: 20 });
     expect(errors).toBeUndefined();
     const { id } = data.submitBatch;
-    await until(() => job(id), (j) => j.status !== 'queued');
     const cancelled = await gql('mutation($id: ID!) { cancelBatch(id: $id) { status } }', { id });
     expect(cancelled.data.cancelBatch.status).toBe('cancelled');
     await new Promise((resolve) => setTimeout(resolve, 500));
     const after = await job(id);
     expect(after.status).toBe('cancelled');
     expect(after.completedAt).toBeTruthy();
-    expect(after.processed).toBeLessThan(2000);
+    expect(after.processed).toBeLessThan(items.length);
   });
 
   it("over the plan's maxBatchItems: INVALID_PARAMETER on items; a bad callback URL: INVALID_PARAMETER on callback_url", async () => {
