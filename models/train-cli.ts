@@ -1,9 +1,12 @@
 /**
  * `npm run train`: the monthly refresh of every kind of model, one after the other.
- * `--kind residential|house|vehicle` trains one; `--no-promote` writes versions without promoting them.
+ * `--kind residential|house|vehicle` trains one; `--no-promote` writes versions without promoting them;
+ * `--with-observations FILE` adds an organisation's observation export (GET /api/observations) as a
+ * dated source of its own: homes to the flat model, vehicles to the vehicle model.
  * Exit code 3 when a version was written but not promoted.
  */
 import { parseArgs } from 'node:util';
+import { readObservationExport } from './ingest/observation-export';
 import { trainResidentialVersion } from './residential/train-cli';
 import { trainVehicleVersion } from './vehicle/train-cli';
 import { trainHouseVersion } from './house/train-cli';
@@ -12,13 +15,15 @@ const KINDS = { residential: trainResidentialVersion, house: trainHouseVersion, 
 
 async function main(argv: string[]): Promise<void> {
   // strict: an unknown or misspelt option is an error before hours of training, not ignored.
-  const { values } = parseArgs({ args: argv, options: { kind: { type: 'string' }, 'no-promote': { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { kind: { type: 'string' }, 'no-promote': { type: 'boolean' }, 'with-observations': { type: 'string' } }, strict: true });
   const only = values.kind;
   if (only !== undefined && !(only in KINDS)) throw new Error(`--kind must be one of ${Object.keys(KINDS).join(', ')}`);
+  // Read and checked before any training: a bad line stops the run at once.
+  const observations = values['with-observations'] === undefined ? null : readObservationExport(values['with-observations']);
   let exitCode = 0;
   for (const [kind, train] of Object.entries(KINDS)) {
     if (only && kind !== only) continue;
-    exitCode = Math.max(exitCode, await train(argv));
+    exitCode = Math.max(exitCode, await train(argv, observations));
   }
   process.exitCode = exitCode;
 }
@@ -26,6 +31,6 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error) => {
   // A bad option is the user's to fix: its message, not a stack.
   const usage = error instanceof Error && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-  console.error(usage ? `${error.message}\nusage: npm run train [-- --kind residential|house|vehicle] [--no-promote]` : error);
+  console.error(usage ? `${error.message}\nusage: npm run train [-- --kind residential|house|vehicle] [--no-promote] [--with-observations FILE]` : error);
   process.exit(usage ? 2 : 1);
 });

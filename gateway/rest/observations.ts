@@ -4,6 +4,7 @@
  * kind, price_usd, observed_at, price_type and reference. A bad item is refused in its place; the
  * others go to `recordObservations` in one call. Issue 18.
  */
+import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { csvRows, linesOf, MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES, MAX_UPLOAD_ROW_CHARS } from '../../schema/batch-contract';
 import { ApiError, payloadTooLarge } from '../../schema/errors';
@@ -231,6 +232,86 @@ async function recordUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   }
 }
 
+const LIST_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL */ `
+  query RestListObservations($kind: ObservationKind!, $since: String, $until: String, $limit: Int, $offset: Int) {
+    observations(kind: $kind, since: $since, until: $until, limit: $limit, offset: $offset) {
+      id kind observedAt recordedAt priceUsd priceType reference groups baseEstimate baseLow baseHigh modelVersion input
+    }
+  }` };
+
+/** The export is read from the graph in pages of this many (the observations query's largest). */
+const EXPORT_PAGE = 10_000;
+
+interface ListedObservation {
+  id: string; kind: string; observedAt: string; recordedAt: string; priceUsd: number; priceType: string; reference: string | null;
+  groups: string[]; baseEstimate: number | null; baseLow: number | null; baseHigh: number | null; modelVersion: string | null; input: Record<string, unknown>;
+}
+
+/** One exported observation: one NDJSON line, and one training row of `npm run train -- --with-observations` (models/observations/export-file.ts reads it). */
+const EXPORTED_OBSERVATION_SCHEMA = {
+  type: 'object',
+  required: ['id', 'kind', 'observed_at', 'recorded_at', 'price_usd', 'price_type', 'reference', 'groups', 'base_estimate', 'base_low', 'base_high', 'model_version', 'input'],
+  properties: {
+    id: { type: 'string' },
+    kind: { type: 'string', enum: ['home', 'vehicle'] },
+    observed_at: { type: 'string', description: 'YYYY-MM-DD' },
+    recorded_at: { type: 'string', description: 'ISO 8601 time it was recorded' },
+    price_usd: { type: 'number' },
+    price_type: { type: 'string', enum: PRICE_TYPES },
+    reference: { type: ['string', 'null'] },
+    groups: { type: 'array', items: { type: 'string' }, description: 'Top first: city, district, segment (homes); all, make, model (vehicles)' },
+    base_estimate: { type: ['number', 'null'], description: "The model's estimate at observed_at, before any adjustment" },
+    base_low: { type: ['number', 'null'] },
+    base_high: { type: ['number', 'null'] },
+    model_version: { type: ['string', 'null'] },
+    input: { type: 'object', description: 'The valuation request as the service understood it (canonical codes)' },
+  },
+};
+
+const exportedLine = (o: ListedObservation): string => `${JSON.stringify({
+  id: o.id, kind: o.kind.toLowerCase(), observed_at: o.observedAt, recorded_at: o.recordedAt, price_usd: o.priceUsd, price_type: o.priceType.toLowerCase(),
+  reference: o.reference, groups: o.groups, base_estimate: o.baseEstimate, base_low: o.baseLow, base_high: o.baseHigh, model_version: o.modelVersion, input: o.input,
+})}\n`;
+
+const EXPORT_ROUTE_SCHEMA = {
+  tags: ['observations'],
+  summary: "The organisation's observations of a kind, newest first, as NDJSON: the export `npm run train -- --with-observations FILE` reads (API key or bearer token)",
+  description: 'Every kept observation of the kind observed within since…until (both optional, inclusive, YYYY-MM-DD), one JSON object a line, streamed. Only the calling organisation\'s. Each line carries the request as the service understood it and the model\'s valuation at observed_at.',
+  security: SECURITY.apiKeyOrBearer,
+  querystring: {
+    type: 'object',
+    required: ['kind'],
+    properties: {
+      kind: { type: 'string', enum: ['home', 'vehicle'] },
+      since: { type: 'string', description: 'YYYY-MM-DD: observed on or after' },
+      until: { type: 'string', description: 'YYYY-MM-DD: observed on or before' },
+    },
+  },
+  response: {
+    // A stream: fastify sends it as it is; the schema is one line.
+    200: { content: { 'application/x-ndjson': { schema: EXPORTED_OBSERVATION_SCHEMA } } },
+    '4xx': errorResponseJsonSchema(),
+    '5xx': errorResponseJsonSchema(),
+  },
+};
+
+/**
+ * Pages of the organisation's observations through the graph. A page read while observations are
+ * recorded may begin with the previous page's last ones (an insert ahead shifts the rest): those are
+ * dropped by id, so each observation is exported once.
+ */
+async function* exportedPages(executor: GraphExecutor, query: { kind: string; since?: string; until?: string }): AsyncGenerator<ListedObservation[]> {
+  let previous = new Set<string>();
+  for (let offset = 0; ; offset += EXPORT_PAGE) {
+    const { observations } = await executor.execute<{ observations: ListedObservation[] }>(LIST_OBSERVATIONS_OPERATION, {
+      kind: query.kind.toUpperCase(), since: query.since ?? null, until: query.until ?? null, limit: EXPORT_PAGE, offset,
+    });
+    yield observations.filter((o) => !previous.has(o.id));
+    if (observations.length < EXPORT_PAGE) return;
+    previous = new Set(observations.map((o) => o.id));
+  }
+}
+
 export function registerObservationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
   // In its own scope: the CSV and NDJSON parsers accept uploads here and nowhere else.
   void app.register(async (scope) => {
@@ -243,6 +324,19 @@ export function registerObservationRoutes(app: FastifyInstance, graph: Graph, au
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (type === 'text/csv' || type === 'application/x-ndjson') return recordUpload(graph, request, reply, type);
       return recordObservationsBody(gatewayExecutor(graph, request), request.body);
+    });
+    scope.get('/api/observations', { preHandler: auth.either, schema: EXPORT_ROUTE_SCHEMA }, async (request, reply) => {
+      const query = request.query as { kind: string; since?: string; until?: string };
+      const pages = exportedPages(gatewayExecutor(graph, request), query);
+      // The first page before the status line: a bad date or a stalled subgraph is an error reply, not a cut stream.
+      const first = await pages.next();
+      async function* body(): AsyncGenerator<string> {
+        if (first.done) return;
+        yield first.value.map(exportedLine).join('');
+        for await (const page of pages) if (page.length > 0) yield page.map(exportedLine).join('');
+      }
+      reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="observations-${query.kind}.ndjson"`);
+      return reply.send(Readable.from(body(), { objectMode: false }));
     });
   });
 }

@@ -7,12 +7,13 @@ import { decidePromotion } from '../ensemble/promotion';
 import { publishVersion } from '../ensemble/publish';
 import { currentVersion as currentResidentialVersion } from '../residential/manifest';
 import { writeModelCard } from '../residential/model-card';
+import type { ObservationExport } from '../ingest/observation-export';
 import { progressBar } from '../train-progress';
 import { currentHouseVersion, readHouseManifest, setCurrentHouseVersion, HOUSE_DIR, HOUSE_SCALE_COLUMN, type HouseManifest } from './manifest';
 import { trainHouses } from './train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
-export async function trainHouseVersion(argv: readonly string[]): Promise<number> {
+export async function trainHouseVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('house');
   const trained = trainHouses({ onProgress: bar.update });

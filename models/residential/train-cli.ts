@@ -5,6 +5,7 @@
  */
 import { accuracyMetrics } from '../ensemble/metrics';
 import { publishVersion } from '../ensemble/publish';
+import type { ObservationExport } from '../ingest/observation-export';
 import { progressBar } from '../train-progress';
 import { currentVersion, readManifest, setCurrentVersion, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from './manifest';
 import { writeModelCard } from './model-card';
@@ -13,7 +14,7 @@ import { ResidentialModelSet } from './runtime';
 import { trainResidential } from './train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
-export async function trainResidentialVersion(argv: readonly string[]): Promise<number> {
+export async function trainResidentialVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('residential');
   const trained = trainResidential({ onProgress: bar.update });

@@ -5,13 +5,14 @@
  */
 import { decidePromotion } from '../ensemble/promotion';
 import { publishVersion } from '../ensemble/publish';
+import type { ObservationExport } from '../ingest/observation-export';
 import { progressBar } from '../train-progress';
 import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from './manifest';
 import { writeVehicleModelCard } from './model-card';
 import { trainVehicles } from './train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
-export async function trainVehicleVersion(argv: readonly string[]): Promise<number> {
+export async function trainVehicleVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('vehicle');
   const trained = trainVehicles({ onProgress: bar.update });

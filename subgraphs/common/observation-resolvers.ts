@@ -52,9 +52,10 @@ export function createObservationResolver<C extends ObservationContext>({ kind, 
       @Arg('since', () => String, { nullable: true }) since: string | null,
       @Arg('until', () => String, { nullable: true }) until: string | null,
       @Arg('limit', () => Int, { nullable: true }) limit: number | null,
+      @Arg('offset', () => Int, { nullable: true }) offset: number | null,
       @Ctx() context: C,
     ): Promise<StoredObservation[]> {
-      return context.observations.list(organisationOf(context), { since: since ?? undefined, until: until ?? undefined, limit: limit ?? undefined });
+      return context.observations.list(organisationOf(context), { since: since ?? undefined, until: until ?? undefined, limit: limit ?? undefined, offset: offset ?? undefined });
     }
 
     @Directive('@inaccessible')

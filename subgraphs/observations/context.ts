@@ -17,9 +17,17 @@ export interface ObservationsContext {
   clock(): number;
   retentionDays: number;
   record(kind: ObservationKindEnum, org: string, requestId: string, items: readonly ForwardedItem[]): Promise<ObservationOutcome[]>;
-  list(kind: ObservationKindEnum, org: string, requestId: string, since: string | null, limit: number): Promise<StoredObservation[]>;
+  list(kind: ObservationKindEnum, org: string, requestId: string, window: ObservationWindow): Promise<StoredObservation[]>;
   model(kind: ObservationKindEnum, org: string, requestId: string): Promise<ObservationModel | null>;
   liveAccuracy(kind: ObservationKindEnum, org: string, requestId: string, since: string | null, level: string): Promise<LiveAccuracyReport>;
+}
+
+/** Which observations a list call gives: observed within since…until (inclusive, YYYY-MM-DD), newest first, `limit` of them after skipping `offset`. */
+export interface ObservationWindow {
+  since: string | null;
+  until: string | null;
+  limit: number;
+  offset: number;
 }
 
 export interface ObservationPeers {
@@ -32,7 +40,7 @@ function operationsFor(prefix: 'home' | 'vehicle') {
   const Prefix = `${prefix[0].toUpperCase()}${prefix.slice(1)}`;
   return {
     record: { field: `record${Prefix}Observations`, query: `mutation($o: [JSONObject!]!) { record${Prefix}Observations(observations: $o) }` },
-    list: { field: `${prefix}Observations`, query: `query($s: String, $l: Int) { ${prefix}Observations(since: $s, limit: $l) }` },
+    list: { field: `${prefix}Observations`, query: `query($s: String, $u: String, $l: Int, $o: Int) { ${prefix}Observations(since: $s, until: $u, limit: $l, offset: $o) }` },
     liveAccuracy: { field: `${prefix}LiveAccuracy`, query: `query($s: String, $l: String!) { ${prefix}LiveAccuracy(since: $s, level: $l) }` },
     model: { field: `${prefix}ObservationModel`, query: `query { ${prefix}ObservationModel }` },
   };
@@ -56,7 +64,7 @@ export function createObservationsContext(headers: IncomingHttpHeaders, peers: O
     clock: settings.clock,
     retentionDays: settings.retentionDays,
     record: (kind, organisation, id, items) => call(kind, 'record', { o: items }, organisation, id),
-    list: (kind, organisation, id, since, limit) => call(kind, 'list', { s: since, l: limit }, organisation, id),
+    list: (kind, organisation, id, { since, until, limit, offset }) => call(kind, 'list', { s: since, u: until, l: limit, o: offset }, organisation, id),
     liveAccuracy: (kind, organisation, id, since, level) => call(kind, 'liveAccuracy', { s: since, l: level }, organisation, id),
     model: (kind, organisation, id) => call(kind, 'model', {}, organisation, id),
   };

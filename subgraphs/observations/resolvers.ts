@@ -65,13 +65,18 @@ export class ObservationResolver {
     @Arg('kind', () => ObservationKindEnum) kind: ObservationKindEnum,
     @Arg('since', () => String, { nullable: true, description: 'YYYY-MM-DD: observed on or after' }) since: string | null,
     @Arg('limit', () => Int, { nullable: true, description: `Default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT}` }) limit: number | null,
+    @Arg('until', () => String, { nullable: true, description: 'YYYY-MM-DD: observed on or before' }) until: string | null,
+    @Arg('offset', () => Int, { nullable: true, description: 'Skip this many first (paging; default 0). Pages read while observations are recorded may repeat one, never miss one' }) offset: number | null,
     @Ctx() ctx: ObservationsContext,
   ): Promise<Observation[]> {
     return withApiErrors(async () => {
       if (since != null) checkDate(since, 'since');
+      if (until != null) checkDate(until, 'until');
       const wanted = limit ?? DEFAULT_LIST_LIMIT;
       if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_LIST_LIMIT) throw new ApiError('INVALID_PARAMETER', `limit must be 1 to ${MAX_LIST_LIMIT}`, 'limit');
-      const records = await ctx.list(kind, principalOf(ctx).org, ctx.requestId, since ?? null, wanted);
+      const skip = offset ?? 0;
+      if (!Number.isInteger(skip) || skip < 0) throw new ApiError('INVALID_PARAMETER', 'offset must be a whole number ≥ 0', 'offset');
+      const records = await ctx.list(kind, principalOf(ctx).org, ctx.requestId, { since: since ?? null, until: until ?? null, limit: wanted, offset: skip });
       return records.map((r) => toObservation(r, kind));
     });
   }

@@ -70,6 +70,19 @@ function observationStoreContract(makeStore: MakeStore): void {
     expect(await listed({ limit: 99 })).toHaveLength(5);
   });
 
+  test('offset pages in list order, within the bounds', async () => {
+    const store = await open();
+    const days = ['2024-01-01', '2024-01-15', '2024-02-01', '2024-02-01', '2024-03-01'];
+    await store.append('org-a', 'home', days.map((observedAt, i) => observation({ id: `obs_${i}`, observedAt })));
+    const listed = async (query: object) => ids(await store.list('org-a', 'home', query));
+    expect(await listed({ offset: 1, limit: 2 })).toEqual(['obs_3', 'obs_2']);
+    expect(await listed({ offset: 3 })).toEqual(['obs_1', 'obs_0']);
+    expect(await listed({ until: '2024-02-01', offset: 1, limit: 2 })).toEqual(['obs_2', 'obs_1']);
+    expect(await listed({ since: '2024-01-15', offset: 3 })).toEqual(['obs_1']);
+    expect(await listed({ offset: 5 })).toEqual([]);
+    await expect(store.list('org-a', 'home', { offset: -1 })).rejects.toThrow(/offset/);
+  });
+
   test('a bad query is refused', async () => {
     const store = await open();
     await expect(store.list('org-a', 'home', { since: '2024-02-30' })).rejects.toThrow(InvalidObservationError);

@@ -95,7 +95,7 @@ export class FileObservationStore implements ObservationStore {
   }
 
   async list(org: string, kind: ObservationKind, query?: ObservationQuery): Promise<StoredObservation[]> {
-    const { fromDay, toDay, limit } = dayRangeOf(org, kind, query);
+    const { fromDay, toDay, offset, limit } = dayRangeOf(org, kind, query);
     const series = this.series.get(keyOf(org, kind));
     if (!series) return [];
     if (!series.sorted) {
@@ -104,7 +104,7 @@ export class FileObservationStore implements ObservationStore {
     }
     const entries = series.entries;
     const found: StoredObservation[] = [];
-    for (let i = firstAtOrBefore(entries, toDay); i < entries.length && entries[i].day >= fromDay && found.length < limit; i++) {
+    for (let i = firstAtOrBefore(entries, toDay) + offset; i < entries.length && entries[i].day >= fromDay && found.length < limit; i++) {
       found.push(decodeObservation(entries[i].json));
     }
     return found;

@@ -107,10 +107,11 @@ export function decodeObservation(json: string): StoredObservation {
   return JSON.parse(json) as StoredObservation;
 }
 
-/** A query as day numbers (bounds inclusive) and a limit, checked. */
+/** A query as day numbers (bounds inclusive), an offset and a limit, checked. */
 export interface DayRange {
   fromDay: number;
   toDay: number;
+  offset: number;
   limit: number;
 }
 
@@ -121,7 +122,9 @@ export function dayRangeOf(org: string, kind: ObservationKind, query: Observatio
   const toDay = query.until === undefined ? Infinity : dayNumber(query.until, 'until');
   const limit = query.limit ?? Infinity;
   if (limit !== Infinity && (!Number.isInteger(limit) || limit < 0)) throw new InvalidObservationError(`limit must be a whole number ≥ 0, got ${JSON.stringify(query.limit)}`);
-  return { fromDay, toDay, limit };
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new InvalidObservationError(`offset must be a whole number ≥ 0, got ${JSON.stringify(query.offset)}`);
+  return { fromDay, toDay, offset, limit };
 }
 
 /** list()'s order: newest observedAt first, ties newest id first. */

@@ -56,13 +56,13 @@ export class RedisObservationStore implements ObservationStore {
   }
 
   async list(org: string, kind: ObservationKind, query?: ObservationQuery): Promise<StoredObservation[]> {
-    const { fromDay, toDay, limit } = dayRangeOf(org, kind, query);
+    const { fromDay, toDay, offset, limit } = dayRangeOf(org, kind, query);
     if (limit === 0) return [];
     // With REV, ZRANGE takes the highest score first.
     const members = await this.client.zRange(this.setKey(seriesOf(org, kind)), scoreOf(toDay), scoreOf(fromDay), {
       BY: 'SCORE',
       REV: true,
-      ...(limit !== Infinity && { LIMIT: { offset: 0, count: limit } }),
+      ...((limit !== Infinity || offset > 0) && { LIMIT: { offset, count: limit === Infinity ? -1 : limit } }),
     });
     return members.map((member) => decodeObservation(String(member)));
   }

@@ -35,6 +35,12 @@ export interface ObservationQuery {
   until?: string;
   /** At most this many, newest observedAt first. */
   limit?: number;
+  /**
+   * Skips this many first (paging). Pages taken while observations are recorded may repeat an
+   * observation (one recorded ahead of the page shifts the rest by one), never miss one: a reader
+   * paging through drops repeated ids.
+   */
+  offset?: number;
 }
 
 export interface ObservationStore {
