@@ -27,10 +27,24 @@ export function toApiError(error: unknown, log: (message: string) => void, bodyL
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return payloadTooLarge(bodyLimit);
+  if (fastifyError.code === 'FST_ERR_VALIDATION') return parameterError(fastifyError);
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new ApiError(mapped);
   // secure-json-parse and JSON.parse raise SyntaxError (also for __proto__ keys) with status 400.
   if (error instanceof SyntaxError || fastifyError.statusCode === 400) return new ApiError('INVALID_JSON', 'The request body is not valid JSON');
   log(`internal error: ${fastifyError.stack ?? String(error)}`);
   return new ApiError('INTERNAL');
+}
+
+/**
+ * A path parameter or query string that failed its route schema (bodies are read by the contract
+ * parsers instead): the parameter it names, as the catalogue says it.
+ */
+function parameterError(error: FastifyError): ApiError {
+  const first = error.validation?.[0];
+  const params = (first?.params ?? {}) as { missingProperty?: string; allowedValues?: unknown[] };
+  if (params.missingProperty) return new ApiError('MISSING_PARAMETER', `${params.missingProperty} is required`, params.missingProperty);
+  const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || undefined;
+  const allowed = params.allowedValues ? `: one of ${params.allowedValues.join(', ')}` : '';
+  return new ApiError('INVALID_PARAMETER', `${field ?? error.validationContext ?? 'parameter'} ${first?.message ?? 'is invalid'}${allowed}`, field);
 }

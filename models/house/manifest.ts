@@ -3,6 +3,7 @@
  * (every member and the interval-scale model as columns of one output) and a `CURRENT` file, in the
  * same version store and hot swap as the flat model.
  */
+import type { ObservationSourceReport } from '../ingest/observation-listings';
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
 import * as versions from '../ensemble/versions';
@@ -34,7 +35,11 @@ export interface HouseManifest {
   trainedAt: string;
   generatedBy: string;
   dataSnapshot: { id: string; files: { path: string; sha256: string; rows: number }[] };
-  training: { rows: number; bySource: Record<string, number>; byDistrict: Record<string, number>; seconds: number; maskedCopyWeight: number };
+  training: {
+    rows: number; bySource: Record<string, number>; byDistrict: Record<string, number>; seconds: number; maskedCopyWeight: number;
+    /** The organisation's observation export trained on as a source of its own (absent: none). */
+    observations?: ObservationSourceReport;
+  };
   target: 'log_price_per_m2';
   features: { names: string[]; encoding: HouseEncoding };
   onnx: { file: string; input: string; output: string; columns: string[] };

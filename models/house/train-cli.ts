@@ -16,8 +16,10 @@ import { trainHouses } from './train';
 export async function trainHouseVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('house');
-  const trained = trainHouses({ onProgress: bar.update });
+  const trained = trainHouses({ onProgress: bar.update, observations });
   bar.stop();
+  const observed = trained.manifest.training.observations;
+  if (observed) console.log(`observations ${observed.file}: ${observed.kept} of ${observed.lines} home lines kept (${Object.entries(observed.byPriceType).map(([type, n]) => `${n} ${type}`).join(', ')}), ${trained.manifest.training.bySource.observations ?? 0} of them $houses, observed ${observed.periods?.from ?? '-'} to ${observed.periods?.to ?? '-'}`);
 
   const { manifest, dir } = publishVersion<HouseManifest>(HOUSE_DIR, trained, HOUSE_SCALE_COLUMN, started);
   const h = manifest.evaluation.headline.overall;

@@ -23,7 +23,8 @@ import type { MemberSpec } from '../ensemble/weights';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import { fitMarketIndex, logLevelAt, monthsBeyondData, type MarketIndex } from '../residential/market-index';
 import { marketReference } from '../residential/market';
-import { FORWARD_TEST_SOURCE, RECENCY_HALF_LIFE_MONTHS, SOURCE_GROUPS, TRAINING_SOURCES, toDataset } from '../residential/train';
+import { fittedBeforeForwardTest, FORWARD_TEST_SOURCE, RECENCY_HALF_LIFE_MONTHS, TRAINING_SOURCES, toDataset, trainingRecords } from '../residential/train';
+import type { ObservationExport } from '../ingest/observation-export';
 import { DISTRICT_IDS, type DistrictId } from '../vocabulary/codes';
 import { encodeHouseFeatures, fitHouseEncoding, HOUSE_FEATURE_GROUPS, HOUSE_FEATURE_NAMES, type HouseEncoding, type HouseFeatureSource } from './features';
 import { HOUSE_ONNX_FILE, HOUSE_SCALE_COLUMN, type HouseDistrictMarket, type HouseManifest } from './manifest';
@@ -35,6 +36,7 @@ const HOUSE_SOURCE_GROUPS: Record<string, string> = {
   uybor_2023: 'uybor 2023-10',
   uybor_houses_2025: 'uybor 2025',
   uybor_2026: 'uybor 2026-07',
+  observations: 'observations',
 };
 const COVERAGE = 0.9;
 /** A district with fewer training houses than this is refused: too few to say what a house there is worth. */
@@ -111,27 +113,34 @@ export interface TrainedHouseVersion {
   headlinePredictions: unknown[];
 }
 
-export function trainHouses(options: { seed?: number; members?: readonly MemberSpec[]; onProgress?: (done: number, total: number, step: string) => void } = {}): TrainedHouseVersion {
+export interface TrainHouseOptions {
+  seed?: number;
+  members?: readonly MemberSpec[];
+  /** An organisation's observation export: its houses (and flats, for the level) join the listings as a source of their own. */
+  observations?: ObservationExport | null;
+  onProgress?: (done: number, total: number, step: string) => void;
+}
+
+export function trainHouses(options: TrainHouseOptions = {}): TrainedHouseVersion {
   const started = Date.now();
   const seed = options.seed ?? 42;
   const members = options.members ?? HOUSE_MEMBERS;
-  const sources = new Set(Object.values(HOUSE_SOURCE_GROUPS)).size;
-  const total = 1 + crossFitSteps(members.length, sources - 1) + crossFitSteps(members.length, sources) + 1;
-  let done = 0;
-  const progress = (step: string) => options.onProgress?.(++done, total, step);
 
-  const { records } = ingestListings();
+  const { records, observations } = trainingRecords(options);
   const flats = toDataset(records.filter((r) => r.propertyType === 'apartment' && TRAINING_SOURCES.includes(r.source)));
   const data = houseDataset(records.filter((r) => r.propertyType === 'house' && r.source in HOUSE_SOURCE_GROUPS));
   const forward = houseDataset(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === 'house'));
+  const sources = new Set(data.source).size;
+  const total = 1 + crossFitSteps(members.length, sources - 1) + crossFitSteps(members.length, sources) + 1;
+  let done = 0;
+  const progress = (step: string) => options.onProgress?.(++done, total, step);
   progress(`ingested ${data.rows.length} house listings`);
 
   // Headline: houses before the newest snapshot → the newest snapshot's houses; the level from flats before it too.
-  const newestFlats = SOURCE_GROUPS[FORWARD_TEST_SOURCE];
-  const newestHouses = HOUSE_SOURCE_GROUPS[FORWARD_TEST_SOURCE];
-  const flatsBefore = subset(flats, (i) => flats.rows[i].source !== newestFlats);
+  const fitsBeforeForward = fittedBeforeForwardTest(forward.rows);
+  const flatsBefore = subset(flats, (i) => fitsBeforeForward(flats.rows[i]));
   const levelsBefore = flatLevels(flatsBefore);
-  const before = subset(data, (i) => data.rows[i].source !== newestHouses);
+  const before = subset(data, (i) => fitsBeforeForward(data.rows[i]));
   const headlineConfig = crossFitConfig(levelsBefore.index, levelsBefore.flatDistrictLevel, seed, members);
   const headlineFit = crossFit(before, headlineConfig, (s) => progress(`forward: ${s}`));
   const headlineIntervals = calibrateIntervals(INTERVALS, headlineFit.residuals, { scaleColumn: HOUSE_SCALE_COLUMN, index: levelsBefore.index });
@@ -180,7 +189,10 @@ export function trainHouses(options: { seed?: number; members?: readonly MemberS
       kind: 'house',
       generatedBy: 'npm run train -- --kind house (models/house/train-cli.ts)',
       dataSnapshot: dataSnapshot(),
-      training: { rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, maskedCopyWeight: WITHOUT_PLOT_WEIGHT },
+      training: {
+        rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, maskedCopyWeight: WITHOUT_PLOT_WEIGHT,
+        ...(observations && { observations }),
+      },
       target: 'log_price_per_m2',
       features: { names: [...HOUSE_FEATURE_NAMES], encoding: all.encoding as HouseEncoding },
       onnx: { file: HOUSE_ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), HOUSE_SCALE_COLUMN] },

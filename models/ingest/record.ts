@@ -4,7 +4,8 @@
  */
 import type { Bathroom, BuildingType, DistrictId, Market, PropertyType, Renovation, SellerType } from '../vocabulary';
 
-export type ListingSource = 'uybor_2026' | 'uybor_2023' | 'uybor_2025' | 'uybor_2025_b' | 'uybor_2025_en' | 'uybor_houses_2025' | 'olx_2024' | 'olx_2021';
+/** A listing file's source, or `observations`: an organisation's observed prices (./observation-listings.ts). */
+export type ListingSource = 'uybor_2026' | 'uybor_2023' | 'uybor_2025' | 'uybor_2025_b' | 'uybor_2025_en' | 'uybor_houses_2025' | 'olx_2024' | 'olx_2021' | 'observations';
 
 export interface ListingRecord {
   source: ListingSource;

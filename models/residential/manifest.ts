@@ -4,6 +4,7 @@
  * output (so a batch is valued with one session call), and a `CURRENT` file naming the version in
  * service. Everything the runtime needs besides the .onnx file is in the manifest.
  */
+import type { ObservationSourceReport } from '../ingest/observation-listings';
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
 import * as versions from '../ensemble/versions';
@@ -60,6 +61,8 @@ export interface ResidentialManifest {
     rows: number; bySource: Record<string, number>; byDistrict: Record<string, number>; seconds: number; ingest: IngestReport;
     /** Weight of each row's core-fields-only training copy relative to the row (from 2026.11.9; absent = no copies). */
     maskedCopyWeight?: number;
+    /** The organisation's observation export trained on as a source of its own (absent: none). */
+    observations?: ObservationSourceReport;
   };
   target: 'log_price_per_m2';
   features: { names: string[]; encoding: FeatureEncoding };

@@ -250,6 +250,11 @@ function data(ctx: Context): string {
   const out: string[] = ['## Data', ''];
   out.push(`Data snapshot \`${m.dataSnapshot.id}\` (files and SHA-256 recorded in the manifest):`, '');
   out.push(table(['file', 'rows', 'SHA-256'], m.dataSnapshot.files.map((f) => [`\`${f.path}\``, int(f.rows), `\`${f.sha256.slice(0, 16)}…\``]), [false, true, false]));
+  const observed = m.training.observations;
+  if (observed) {
+    const dropped = Object.entries(observed.dropped).map(([reason, n]) => `${int(n)} ${reason}`).join(', ');
+    out.push('', `**Observations** (\`npm run train -- --with-observations\`): an organisation's export \`${observed.file}\` (SHA-256 \`${observed.sha256.slice(0, 16)}…\`), ${int(observed.lines)} home lines, ${int(observed.kept)} kept (${Object.entries(observed.byPriceType).map(([type, n]) => `${int(n)} ${type}`).join(', ')})${dropped ? `, dropped: ${dropped}` : ''}, observed ${observed.periods?.from ?? '–'} to ${observed.periods?.to ?? '–'}. They are a source of their own (left out in turn like every source), dated by the month observed, and enter a forward test's fit only when observed before its first month. Sale and appraisal prices are taken as they are: the model then learns a mix of asking and agreed prices for those months.`);
+  }
   if (ingest) {
     const sources = ingest.sources;
     out.push('', `### Ingestion`, '');

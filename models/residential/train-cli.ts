@@ -17,8 +17,10 @@ import { trainResidential } from './train';
 export async function trainResidentialVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('residential');
-  const trained = trainResidential({ onProgress: bar.update });
+  const trained = trainResidential({ onProgress: bar.update, observations });
   bar.stop();
+  const observed = trained.manifest.training.observations;
+  if (observed) console.log(`observations ${observed.file}: ${observed.kept} of ${observed.lines} home lines kept (${Object.entries(observed.byPriceType).map(([type, n]) => `${n} ${type}`).join(', ')}), ${trained.manifest.training.bySource.observations ?? 0} of them $flats, observed ${observed.periods?.from ?? '-'} to ${observed.periods?.to ?? '-'}`);
 
   const { manifest, dir } = publishVersion<ResidentialManifest>(RESIDENTIAL_DIR, trained, SCALE_COLUMN, started);
 

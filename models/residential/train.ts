@@ -20,7 +20,9 @@
  * every row.
  */
 import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
-import { ingestListings, dataSnapshot, SOURCE_FILES, type ListingRecord, type ListingSource } from '../ingest';
+import { ingestListings, dataSnapshot, SOURCE_FILES, type IngestResult, type ListingRecord, type ListingSource } from '../ingest';
+import type { ObservationExport } from '../ingest/observation-export';
+import { observationListings, type ObservationSourceReport } from '../ingest/observation-listings';
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
 import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf } from '../ensemble/source-views';
 import { calibrateIntervals, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
@@ -46,6 +48,8 @@ export const SOURCE_GROUPS: Record<string, string> = {
   uybor_2025_b: 'uybor 2025',
   uybor_2025_en: 'uybor 2025',
   uybor_2026: 'uybor 2026-07',
+  // An organisation's observed prices (npm run train -- --with-observations FILE): a dated source of their own.
+  observations: 'observations',
 };
 export const TRAINING_SOURCES = Object.keys(SOURCE_GROUPS);
 /**
@@ -140,6 +144,8 @@ export interface TrainOptions {
    * (bench/observations). Default: none.
    */
   excludeSources?: readonly ListingSource[];
+  /** An organisation's observation export: its home prices join the listings as a source of their own. */
+  observations?: ObservationExport | null;
   members?: readonly MemberSpec[];
   onProgress?: (done: number, total: number, step: string) => void;
 }
@@ -167,21 +173,20 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const started = Date.now();
   const members = options.members ?? MEMBERS;
   const config = crossFitConfig(members, options.seed ?? 42);
-  const groups = new Set(Object.values(SOURCE_GROUPS)).size;
-  const total = 1 + crossFitSteps(members.length, groups - 1) + crossFitSteps(members.length, groups) + crossFitSteps(1, groups - 1) + crossFitSteps(members.length, IN_DISTRIBUTION_FOLDS) + 1;
-  let done = 0;
-  const progress = (step: string) => options.onProgress?.(++done, total, step);
 
-  const excluded = options.excludeSources ?? [];
-  const { records, report } = ingestListings(excluded.length ? { sources: SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
+  const { records, report, observations } = trainingRecords(options);
   const data = toDataset(records.filter((r) => r.propertyType === 'apartment' && TRAINING_SOURCES.includes(r.source)));
   // The forward test as clients would send it: its own ingestion, without price fences.
   const forward = toDataset(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === 'apartment'));
-  progress(`ingested ${data.rows.length} apartment listings`);
+  const groups = new Set(data.source).size;
+  const total = 1 + crossFitSteps(members.length, groups - 1) + crossFitSteps(members.length, groups) + crossFitSteps(1, groups - 1) + crossFitSteps(members.length, IN_DISTRIBUTION_FOLDS) + 1;
+  let done = 0;
+  const progress = (step: string) => options.onProgress?.(++done, total, step);
+  progress(`ingested ${data.rows.length} apartment listings${observations ? ` (${observations.kept} observed flats and houses among the records)` : ''}`);
 
   // Headline: everything before the newest snapshot → the newest snapshot.
-  const newestGroup = SOURCE_GROUPS[FORWARD_TEST_SOURCE];
-  const before = subset(data, (i) => data.rows[i].source !== newestGroup);
+  const fitsBeforeForward = fittedBeforeForwardTest(forward.rows);
+  const before = subset(data, (i) => fitsBeforeForward(data.rows[i]));
   const headlineFit = crossFit(before, config, (s) => progress(`forward: ${s}`));
   const headlineIndex = indexOf(headlineFit, before);
   const headlineIntervals = calibrateIntervals(INTERVALS, headlineFit.residuals, { scaleColumn: SCALE_COLUMN, index: headlineIndex });
@@ -230,7 +235,10 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       kind: 'residential',
       generatedBy: 'npm run train (models/residential/train-cli.ts)',
       dataSnapshot: dataSnapshot(),
-      training: { rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, ingest: report, maskedCopyWeight: MASKED_COPY_WEIGHT },
+      training: {
+        rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, ingest: report, maskedCopyWeight: MASKED_COPY_WEIGHT,
+        ...(observations && { observations }),
+      },
       target: 'log_price_per_m2',
       features: { names: [...FEATURE_NAMES], encoding: all.encoding },
       onnx: { file: ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), SCALE_COLUMN] },
@@ -247,6 +255,29 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
     headlineTest: { rows: forward.rows, priceUsd: forward.priceUsd },
     headlinePredictions,
   };
+}
+
+/**
+ * The listing files' records (less `excludeSources`), and the organisation's observed homes when an
+ * export is given, as records of their own source (flats and houses: each trainer takes its own).
+ */
+export function trainingRecords(options: Pick<TrainOptions, 'excludeSources' | 'observations'>): IngestResult & { observations: ObservationSourceReport | null } {
+  const excluded = options.excludeSources ?? [];
+  const ingested = ingestListings(excluded.length ? { sources: SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
+  if (!options.observations) return { ...ingested, observations: null };
+  const observed = observationListings(options.observations);
+  return { records: [...ingested.records, ...observed.records], report: ingested.report, observations: observed.report };
+}
+
+/**
+ * Which rows a forward test's fit may learn from: not the test's own snapshot, and nothing observed
+ * from the test's first month on (an organisation's observations can be newer than the test; they
+ * would tell the fit the very level it is tested on).
+ */
+export function fittedBeforeForwardTest(test: readonly { period: string }[]): (row: { source: string; period: string }) => boolean {
+  const newestGroup = SOURCE_GROUPS[FORWARD_TEST_SOURCE];
+  const testStart = test.reduce((first, r) => (r.period < first ? r.period : first), '9999-12');
+  return (row) => row.source !== newestGroup && row.period < testStart;
 }
 
 /**

@@ -173,3 +173,45 @@ it('takes a CSV or NDJSON file: each row an observation, a bad row refused in it
   expect(empty.status).toBe(400);
   expect((await json(empty)).error).toMatchObject({ code: 'MISSING_PARAMETER', field: 'observations' });
 });
+
+it('GET /api/observations exports every kept observation of a kind as NDJSON, pages of 10,000 included, and only the caller\'s', async () => {
+  const bank = stack.newKey();
+  const other = stack.newKey();
+  // 10,050 flats over three days: the export crosses a page boundary of the graph query.
+  const days = [0, 1, 2].map((d) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10));
+  const lines = Array.from({ length: 10_050 }, (_, i) => JSON.stringify({ kind: 'home', ...FLAT, area: 40 + (i % 60), price_usd: 50_000 + i, observed_at: days[i % 3], reference: `r-${i}` }));
+  const recorded = await fetch(`${stack.url}/api/observations`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', 'x-api-key': bank }, body: lines.join('\n') });
+  expect((await json(recorded)).accepted).toBe(10_050);
+  await stack.post('/api/observations', { observations: [{ kind: 'home', ...FLAT, price_usd: 1_000_000, observed_at: today(), reference: 'not-yours' }] }, { 'x-api-key': other });
+
+  const response = await stack.fetch('/api/observations?kind=home', { headers: { 'x-api-key': bank } });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+  const exported = (await response.text()).trim().split('\n').map((line) => JSON.parse(line));
+  expect(exported).toHaveLength(10_050);
+  expect(new Set(exported.map((o) => o.id)).size).toBe(10_050);
+  expect(new Set(exported.map((o) => o.reference))).toEqual(new Set(lines.map((_, i) => `r-${i}`)));
+  // Newest observed first; each line the envelope, the groups, the model's valuation and the request as understood.
+  expect(exported.map((o) => o.observed_at)).toEqual([...exported.map((o) => o.observed_at)].sort().reverse());
+  const first = exported.find((o) => o.reference === 'r-0');
+  expect(first).toMatchObject({ kind: 'home', observed_at: days[0], price_usd: 50_000, price_type: 'listing', groups: ['Tashkent', 'Chilanzar', 'resale'], input: { district: 'Chilanzar', area: 40, rooms: 3, floor: 4, totalFloors: 9, market: 'resale' } });
+  expect(first.base_estimate).toBeGreaterThan(0);
+  expect(first.base_low).toBeLessThan(first.base_estimate);
+
+  const window = await stack.fetch(`/api/observations?kind=home&since=${days[1]}&until=${days[1]}`, { headers: { 'x-api-key': bank } });
+  const inWindow = (await window.text()).trim().split('\n').map((line) => JSON.parse(line));
+  expect(inWindow).toHaveLength(3_350);
+  expect(new Set(inWindow.map((o) => o.observed_at))).toEqual(new Set([days[1]]));
+
+  const vehicles = await stack.fetch('/api/observations?kind=vehicle', { headers: { 'x-api-key': bank } });
+  expect(vehicles.status).toBe(200);
+  expect(await vehicles.text()).toBe('');
+
+  const badKind = await stack.fetch('/api/observations?kind=boat', { headers: { 'x-api-key': bank } });
+  expect(badKind.status).toBe(400);
+  expect((await json(badKind)).error).toMatchObject({ field: 'kind' });
+  const badDate = await stack.fetch('/api/observations?kind=home&since=2026-02-30', { headers: { 'x-api-key': bank } });
+  expect(badDate.status).toBe(400);
+  expect((await json(badDate)).error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'since' });
+  expect((await stack.fetch('/api/observations?kind=home')).status).toBe(401);
+});

@@ -38,5 +38,7 @@ export function createAdapter(source: ListingSource, deps: AdapterDependencies):
       return createOlx2024Adapter(deps.normaliser);
     case 'olx_2021':
       return createOlx2021Adapter(deps.normaliser, deps.olx2021Geocodes());
+    case 'observations':
+      throw new Error('observations come from an export, not a listing file: models/ingest/observation-listings.ts reads them');
   }
 }
