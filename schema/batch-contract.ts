@@ -296,7 +296,7 @@ export function resultNdjsonLine(item: BatchItemResultView): string {
 export const RESULT_CSV_COLUMNS = [
   'index', 'ok', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
   'property_type', 'estimate', 'currency', 'price_per_m2', 'land_price_per_sotka', 'interval_low', 'interval_high', 'confidence',
-  'valuation_date', 'data_age_months', 'error_code', 'error_message',
+  'valuation_date', 'data_age_months', 'base_estimate', 'market_factor', 'error_code', 'error_message',
 ] as const;
 
 /**
@@ -348,6 +348,9 @@ export function resultCsvRow(item: BatchItemResultView): string {
     confidence: home?.confidence?.level,
     valuation_date: home?.marketLevel?.valuationDate,
     data_age_months: home?.marketLevel?.dataAgeMonths,
+    // The organisation's observations moved the estimate: the model's own, and the factor (blank: none).
+    base_estimate: home?.marketAdjustment?.baseEstimate,
+    market_factor: home?.marketAdjustment?.factor,
     error_code: item.error?.code,
     error_message: item.error?.message,
   };

@@ -61,6 +61,9 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
   };
 }
 
+/** The GraphQL selection of a valuation's marketAdjustment, as every door asks for it (REST, batch). */
+export const MARKET_ADJUSTMENT_SELECTION = 'marketAdjustment { baseEstimate baseLow baseHigh factor group level observations effectiveObservations shrinkage intervalMethod intervalGroup intervalObservations asOf }';
+
 /** The reply's market_adjustment (homes and vehicles alike): null while the organisation has recorded no observations of the kind. */
 export function toMarketAdjustmentRest(a: MarketAdjustmentView | null | undefined) {
   if (!a) return null;

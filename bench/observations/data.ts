@@ -21,6 +21,15 @@ export interface ValuedFile {
   refused: number;
   /** Milliseconds the runtime took to value them all. */
   valuationMs: number;
+  /** Where each flat is (flats only): for candidate levels below the segment. */
+  places?: Map<ScoredObservation, Place>;
+}
+
+export interface Place {
+  mahallaId: string | null;
+  lat: number | null;
+  lon: number | null;
+  totalFloors: number | null;
 }
 
 /**
@@ -45,15 +54,13 @@ export async function valuedFlats(base: BaseModel): Promise<ValuedFile> {
   const values = await runtime.value(requests);
   const valuationMs = performance.now() - started;
   await runtime.close();
-  return {
-    observations: records.map((r, i) => ({
-      kind: 'home', groups: homeGroups(r.district, r.market), observedAt: postedAt[i], priceUsd: r.priceUsd, priceType: 'listing',
-      base: { estimate: values[i].estimate, low: values[i].interval.low, high: values[i].interval.high, coverage: values[i].interval.coverage },
-      reference: `uybor_2026 row ${r.sourceRow}`,
-    })),
-    refused: 0,
-    valuationMs,
-  };
+  const observations: ScoredObservation[] = records.map((r, i) => ({
+    kind: 'home', groups: homeGroups(r.district, r.market), observedAt: postedAt[i], priceUsd: r.priceUsd, priceType: 'listing',
+    base: { estimate: values[i].estimate, low: values[i].interval.low, high: values[i].interval.high, coverage: values[i].interval.coverage },
+    reference: `uybor_2026 row ${r.sourceRow}`,
+  }));
+  const places = new Map(observations.map((o, i) => [o, { mahallaId: records[i].mahallaId, lat: records[i].lat, lon: records[i].lon, totalFloors: records[i].totalFloors }]));
+  return { observations, refused: 0, valuationMs, places };
 }
 
 /** The 2023 Chevrolet file as the vehicle trainer ingests it, valued in the scrape's month (no listing dates exist). */

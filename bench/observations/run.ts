@@ -25,7 +25,7 @@ import {
 import { Random } from '../../models/trainers/random';
 import { flag, option } from '../cli';
 import { residentialBase, vehicleBase, CACHE_DIR, type BaseModel } from './base-models';
-import { valuedChevrolets, valuedFlats, type ValuedFile } from './data';
+import { valuedChevrolets, valuedFlats, type Place, type ValuedFile } from './data';
 
 interface Measures {
   n: number;
@@ -99,7 +99,13 @@ interface Candidate {
   options?: Partial<ObservationModelOptions>;
   /** The base model's own valuations, no observation model at all. */
   none?: boolean;
+  /** A level below the hierarchy's last (flats: where the flat is), its label from the flat's place. */
+  finer?: { name: string; of: (place: Place) => string };
 }
+
+const UNKNOWN_PLACE = 'unknown';
+/** A point rounded to a grid of `step` degrees (0.002° ≈ 220 m north–south, 170 m east–west here). */
+const cell = (place: Place, step: number) => (place.lat === null || place.lon === null ? UNKNOWN_PLACE : `${Math.round(place.lat / step)}:${Math.round(place.lon / step)}`);
 
 function truncated(o: ScoredObservation, depth: number): ScoredObservation {
   return { ...o, groups: o.groups.slice(0, depth) };
@@ -107,14 +113,22 @@ function truncated(o: ScoredObservation, depth: number): ScoredObservation {
 
 function candidateOptions(bench: Benchmark, asOf: string, candidate: Candidate): { options: ObservationModelOptions; depth: number } {
   const depth = candidate.depth ?? bench.hierarchy.levels.length;
-  const hierarchy = { ...bench.hierarchy, levels: bench.hierarchy.levels.slice(0, depth) };
-  return { options: { hierarchy, asOf, ...candidate.options }, depth };
+  const levels = [...bench.hierarchy.levels.slice(0, depth), ...(candidate.finer ? [candidate.finer.name] : [])];
+  return { options: { hierarchy: { ...bench.hierarchy, levels }, asOf, ...candidate.options }, depth };
+}
+
+/** An observation's path for a candidate: its hierarchy's levels kept, and the candidate's finer level below them. */
+function candidatePath(o: ScoredObservation, depth: number, candidate: Candidate, places: ValuedFile['places']): ScoredObservation {
+  const kept = truncated(o, depth);
+  if (!candidate.finer) return kept;
+  const place = places?.get(o);
+  return { ...kept, groups: [...kept.groups, place ? candidate.finer.of(place) : UNKNOWN_PLACE] };
 }
 
 /** 5-fold cross-validation inside one split's observations: the measures of the held-out folds, pooled. */
-function crossValidated(bench: Benchmark, observations: readonly ScoredObservation[], asOf: string, candidate: Candidate): Measures {
+function crossValidated(bench: Benchmark, observations: readonly ScoredObservation[], asOf: string, candidate: Candidate, places: ValuedFile['places']): Measures {
   const { options, depth } = candidateOptions(bench, asOf, candidate);
-  const rows = observations.map((o) => truncated(o, depth));
+  const rows = observations.map((o) => candidatePath(o, depth, candidate, places));
   if (candidate.none) return measures(rows.map(asBase), asOf);
   const folds = 5;
   const out: ScoredValuation[] = [];
@@ -137,6 +151,11 @@ const CANDIDATES: Candidate[] = [
   { name: 'top two levels only', depth: 2 },
   { name: 'top level only', depth: 1 },
   { name: 'recalibration from 60', options: { minRecalibrationN: 60 } },
+  // Where the flat is, below its segment (flats only: a vehicle has no place).
+  { name: 'a mahalla level below the segment', finer: { name: 'mahalla', of: (p) => p.mahallaId ?? UNKNOWN_PLACE } },
+  { name: 'a ~200 m cell level below the segment', finer: { name: 'cell', of: (p) => cell(p, 0.002) } },
+  { name: 'a ~100 m cell and storeys level (a building) below the segment', finer: { name: 'building', of: (p) => `${cell(p, 0.001)}:${p.totalFloors ?? '?'}` } },
+  { name: 'a ~500 m cell level below the segment', finer: { name: 'cell', of: (p) => cell(p, 0.005) } },
 ];
 
 interface Run {
@@ -178,7 +197,7 @@ async function runBenchmark(bench: Benchmark, base: BaseModel, value: (base: Bas
       const interval = adjusted.interval.method === 'model' ? 'model' : `recalibrated at ${adjusted.interval.level}`;
       intervalShares.set(interval, (intervalShares.get(interval) ?? 0) + 1 / results.length / splits);
     }
-    if (cv !== 'no' && s < cvSplits) CANDIDATES.forEach((candidate, c) => cvRows[c].push(crossValidated(bench, observations, asOf, candidate)));
+    if (cv !== 'no' && s < cvSplits) CANDIDATES.forEach((candidate, c) => cvRows[c].push(crossValidated(bench, observations, asOf, candidate, file.places)));
   }
   if (cv !== 'only') printTable(rowsOf, without, withObs, levelShares, intervalShares, `one organisation's model fitted on ${Math.round(all.length * share)} observations and applied to ${all.length - Math.round(all.length * share)} valuations in ${(median(fitMs) / 1000).toFixed(2)} s (median of ${splits})`);
   if (cv !== 'no') {

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { homeRequestJsonSchema, SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
+import { MARKET_ADJUSTMENT_SELECTION, parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor } from '../graph/executor';
 import { homeResponseJsonSchema, errorResponseJsonSchema } from './response-schemas';
@@ -21,7 +21,7 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka landShare modelSpread flags }
       location { districtName mahallaName mahallaId matched }
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
-      marketAdjustment { baseEstimate baseLow baseHigh factor group level observations effectiveObservations shrinkage intervalMethod intervalGroup intervalObservations asOf }
+      ${MARKET_ADJUSTMENT_SELECTION}
       modelVersion valuedAt warnings
     }
   }` };

@@ -223,7 +223,7 @@ export function batchResultLineJsonSchema(): Record<string, unknown> {
     properties: {
       index: { type: 'integer', description: 'Position in the submission, from 0' },
       ok: { type: 'boolean' },
-      result: { type: ['object', 'null'], description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation) }' },
+      result: { type: ['object', 'null'], description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with marketAdjustment when your organisation\'s observations moved it) }' },
       error: { type: ['object', 'null'], properties: { code: string, message: string } },
     },
   };

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { SAMPLE_VEHICLE_REQUEST, vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
+import { MARKET_ADJUSTMENT_SELECTION } from '../../schema/home-rest';
 import { parseVehicleRestBody, toVehicleRestResponse, VALUED_VEHICLE_SELECTION, type VehicleValuationView } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
 import { SECURITY, withExample } from '../ops/openapi';
@@ -23,7 +24,7 @@ export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL
       vehicle { ${VALUED_VEHICLE_SELECTION} }
       basis
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
-      marketAdjustment { baseEstimate baseLow baseHigh factor group level observations effectiveObservations shrinkage intervalMethod intervalGroup intervalObservations asOf }
+      ${MARKET_ADJUSTMENT_SELECTION}
       modelVersion valuedAt warnings
     }
   }` };

@@ -135,6 +135,18 @@ export interface ValuationAdjustment {
   marketAdjustment: MarketAdjustment;
 }
 
+/**
+ * The anomaly flags after the adjustment moved the interval: the asking-price flags are the model's
+ * comparison of the asking price with the interval, so they are made again against the interval
+ * the organisation is given (the other flags describe the input or the model and stand).
+ */
+export function flagsAfterAdjustment(flags: readonly string[], askingPrice: number | null, interval: { low: number; high: number }): string[] {
+  const kept = flags.filter((flag) => flag !== 'ASKING_PRICE_BELOW_INTERVAL' && flag !== 'ASKING_PRICE_ABOVE_INTERVAL');
+  if (askingPrice !== null && askingPrice < interval.low) kept.push('ASKING_PRICE_BELOW_INTERVAL');
+  if (askingPrice !== null && askingPrice > interval.high) kept.push('ASKING_PRICE_ABOVE_INTERVAL');
+  return kept;
+}
+
 /** How the organisation's book moves a valuation at `groups` (level name → label); null while it has no observations of the kind. */
 export async function adjustmentFor(
   book: ObservationBook,

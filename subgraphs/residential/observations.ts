@@ -8,7 +8,7 @@ import { HOME_TOP } from '../../models/observations';
 import { normaliseHomeInput, valueHomes, type ResidentialRuntime } from '../../models/residential';
 import type { HomeValuationView } from '../../schema/home-rest';
 import type { ObservationBook } from '../common/observation-book';
-import { adjustmentFor, scorer, type MarketAdjustment } from '../common/observation-recording';
+import { adjustmentFor, flagsAfterAdjustment, scorer, type MarketAdjustment } from '../common/observation-recording';
 
 type NormalisedHomeInput = ReturnType<typeof normaliseHomeInput>;
 
@@ -41,7 +41,12 @@ export async function adjustHomeValuation(book: ObservationBook, org: string | n
     interval,
     pricePerM2: Math.round(view.pricePerM2 * factor),
     landPricePerSotka: view.landPricePerSotka === null ? null : Math.round(view.landPricePerSotka * factor),
-    anomaly: { ...view.anomaly, deviationFromDistrictMedian: moved(view.anomaly.deviationFromDistrictMedian)!, deviationFromMahallaMedian: moved(view.anomaly.deviationFromMahallaMedian) },
+    anomaly: {
+      ...view.anomaly,
+      deviationFromDistrictMedian: moved(view.anomaly.deviationFromDistrictMedian)!,
+      deviationFromMahallaMedian: moved(view.anomaly.deviationFromMahallaMedian),
+      flags: flagsAfterAdjustment(view.anomaly.flags, input.request.askingPrice, interval),
+    },
     marketAdjustment,
   };
 }

@@ -8,7 +8,7 @@ import { vehicleGroups } from '../../models/observations';
 import { normaliseVehicleInput, valueVehicles, type VehicleRuntime } from '../../models/vehicle';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import type { ObservationBook } from '../common/observation-book';
-import { adjustmentFor, scorer, type MarketAdjustment } from '../common/observation-recording';
+import { adjustmentFor, flagsAfterAdjustment, scorer, type MarketAdjustment } from '../common/observation-recording';
 
 type NormalisedVehicleInput = ReturnType<typeof normaliseVehicleInput>;
 
@@ -39,7 +39,11 @@ export async function adjustVehicleValuation(book: ObservationBook, org: string 
     ...view,
     estimate,
     interval,
-    anomaly: { ...view.anomaly, deviationFromGroupMedian: deviation === null ? null : round3((1 + deviation) * factor - 1) },
+    anomaly: {
+      ...view.anomaly,
+      deviationFromGroupMedian: deviation === null ? null : round3((1 + deviation) * factor - 1),
+      flags: flagsAfterAdjustment(view.anomaly.flags, input.request.askingPrice, interval),
+    },
     marketAdjustment,
   };
 }

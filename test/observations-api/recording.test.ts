@@ -4,6 +4,7 @@
  * bad items refused in their places, and the GraphQL views of what is kept.
  */
 import { json, startTestStack, type TestStack } from '../support/stack';
+import { until } from '../support/wait';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -50,6 +51,13 @@ it('observed prices 20% above the model move the organisation\'s valuations up, 
   expect(after.estimate / before.estimate).toBeCloseTo(after.market_adjustment.factor, 2);
   expect(after.interval.low).toBeLessThan(after.estimate);
   expect(after.interval.high).toBeGreaterThan(after.estimate);
+
+  // An asking price just above the model's interval is above it for everyone else, and inside the bank's moved interval.
+  expect(after.interval.high).toBeGreaterThan(before.interval.high + 200);
+  const asking = Math.round((before.interval.high + after.interval.high) / 2);
+  const askedOf = async (key: string) => json(await stack.post('/api/predict/home', { ...FLAT, asking_price: asking }, { 'x-api-key': key }));
+  expect((await askedOf(other)).anomaly.flags).toContain('ASKING_PRICE_ABOVE_INTERVAL');
+  expect((await askedOf(bank)).anomaly.flags).not.toContain('ASKING_PRICE_ABOVE_INTERVAL');
 
   // Another organisation sees the model alone.
   const untouched = await valueFlat(other);
@@ -214,4 +222,32 @@ it('GET /api/observations exports every kept observation of a kind as NDJSON, pa
   expect(badDate.status).toBe(400);
   expect((await json(badDate)).error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'since' });
   expect((await stack.fetch('/api/observations?kind=home')).status).toBe(401);
+});
+
+it('a batch job\'s home valuations carry the organisation\'s adjustment, in NDJSON and CSV results', async () => {
+  const bank = stack.newKey();
+  const observations = Array.from({ length: 30 }, (_, i) => ({ kind: 'home', ...FLAT, district: 'Yunusabad', area: 55 + i, price_usd: 0, observed_at: today() }));
+  for (const o of observations) {
+    const base = await json(await stack.post('/api/predict/home', { ...FLAT, district: 'Yunusabad', area: o.area }, { 'x-api-key': stack.newKey() }));
+    o.price_usd = Math.round(base.estimate * 0.8);
+  }
+  expect((await json(await stack.post('/api/observations', { observations }, { 'x-api-key': bank }))).accepted).toBe(30);
+
+  const home = { area: 65, rooms: 3, floor: 4, total_floors: 9, market: 'resale' };
+  const submitted = await stack.post('/api/batch', { items: [{ address: 'Юнусабад 8-й квартал', home }, { address: 'Юнусабад 8-й квартал' }] }, { 'x-api-key': bank });
+  expect(submitted.status).toBe(202);
+  const { id } = await json(submitted);
+  await until(async () => json(await stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': bank } })), (job) => job.status === 'completed');
+  const lines = (await (await stack.fetch(`/api/batch/${id}/results`, { headers: { 'x-api-key': bank } })).text()).trim().split('\n').map((l) => JSON.parse(l));
+  const valued = lines[0].result.home;
+  expect(valued.marketAdjustment).toMatchObject({ level: 'segment', group: 'Tashkent › Yunusabad › resale', observations: 30 });
+  expect(valued.marketAdjustment.factor).toBeLessThan(0.9);
+  expect(valued.estimate).toBeCloseTo(valued.marketAdjustment.baseEstimate * valued.marketAdjustment.factor, -2);
+  expect(lines[1].result.home).toBeUndefined();
+
+  const csv = await (await stack.fetch(`/api/batch/${id}/results?format=csv`, { headers: { 'x-api-key': bank } })).text();
+  const [header, first] = csv.trim().split('\r\n').map((row) => row.split(','));
+  const cell = (name: string) => first[header.indexOf(name)];
+  expect(Number(cell('base_estimate'))).toBe(valued.marketAdjustment.baseEstimate);
+  expect(Number(cell('market_factor'))).toBeCloseTo(valued.marketAdjustment.factor, 6);
 });
