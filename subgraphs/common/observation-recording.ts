@@ -147,15 +147,24 @@ export function flagsAfterAdjustment(flags: readonly string[], askingPrice: numb
   return kept;
 }
 
-/** How the organisation's book moves a valuation at `groups` (level name → label); null while it has no observations of the kind. */
+/**
+ * How the organisation's book moves a valuation at `groups` (level name → label): null while it has
+ * no observations of the kind. A valuation dated more than a half-life (90 days) before the day the
+ * adjustments are fitted as of is not moved (`skipped` says why): the factor measures how far the
+ * model is from the organisation's prices now, which says little about a market a season before.
+ */
 export async function adjustmentFor(
   book: ObservationBook,
   org: string | null,
   groups: Record<string, string>,
-  valuation: { estimate: number; interval: { low: number; high: number; coverage: number } },
-): Promise<ValuationAdjustment | null> {
+  valuation: { estimate: number; interval: { low: number; high: number; coverage: number }; marketLevel?: { valuationDate: string } | null },
+): Promise<ValuationAdjustment | { skipped: string } | null> {
   const model = org === null ? null : await book.model(org);
   if (!model) return null;
+  const valuationDate = valuation.marketLevel?.valuationDate;
+  if (valuationDate && (Date.parse(model.asOf) - Date.parse(valuationDate)) / 86_400_000 > model.halfLifeDays) {
+    return { skipped: `valuation_date ${valuationDate} is more than ${model.halfLifeDays} days before ${model.asOf}, the day your observations' adjustments are fitted as of: valued with the model alone (they measure the market now)` };
+  }
   const base = { estimate: valuation.estimate, low: valuation.interval.low, high: valuation.interval.high, coverage: valuation.interval.coverage };
   const adjusted = adjustValuation(base, groupPath(book, groups), model);
   return {

@@ -33,6 +33,7 @@ export type AdjustedHomeValuation = HomeValuationView & { marketAdjustment: Mark
 export async function adjustHomeValuation(book: ObservationBook, org: string | null, input: NormalisedHomeInput, view: HomeValuationView): Promise<AdjustedHomeValuation> {
   const adjustment = await adjustmentFor(book, org, homeGroupsOf(input), view);
   if (!adjustment) return { ...view, marketAdjustment: null };
+  if ('skipped' in adjustment) return { ...view, marketAdjustment: null, warnings: [...view.warnings, adjustment.skipped] };
   const { estimate, interval, factor, marketAdjustment } = adjustment;
   const moved = (deviation: number | null) => (deviation === null ? null : round3((1 + deviation) * factor - 1));
   return {

@@ -33,6 +33,7 @@ export type AdjustedVehicleValuation = VehicleValuationView & { marketAdjustment
 export async function adjustVehicleValuation(book: ObservationBook, org: string | null, input: NormalisedVehicleInput, view: VehicleValuationView): Promise<AdjustedVehicleValuation> {
   const adjustment = await adjustmentFor(book, org, vehicleGroupsOf(input), view);
   if (!adjustment) return { ...view, marketAdjustment: null };
+  if ('skipped' in adjustment) return { ...view, marketAdjustment: null, warnings: [...view.warnings, adjustment.skipped] };
   const { estimate, interval, factor, marketAdjustment } = adjustment;
   const deviation = view.anomaly.deviationFromGroupMedian;
   return {

@@ -59,6 +59,12 @@ it('observed prices 20% above the model move the organisation\'s valuations up, 
   expect((await askedOf(other)).anomaly.flags).toContain('ASKING_PRICE_ABOVE_INTERVAL');
   expect((await askedOf(bank)).anomaly.flags).not.toContain('ASKING_PRICE_ABOVE_INTERVAL');
 
+  // A valuation dated half a year back is the model's alone: today's factor measures today's market.
+  const past = new Date(Date.now() - 180 * 86_400_000).toISOString().slice(0, 10);
+  const pastDated = await json(await stack.post('/api/predict/home', { ...FLAT, valuation_date: past }, { 'x-api-key': bank }));
+  expect(pastDated.market_adjustment).toBeNull();
+  expect(pastDated.warnings).toEqual(expect.arrayContaining([expect.stringContaining(`valuation_date ${past} is more than 90 days before`)]));
+
   // Another organisation sees the model alone.
   const untouched = await valueFlat(other);
   expect(untouched.market_adjustment).toBeNull();
