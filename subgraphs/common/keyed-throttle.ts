@@ -2,7 +2,7 @@
  * A task run per key at most once per interval, and never twice at once for one key. The first
  * request runs at once; requests inside the interval (or while the key's task runs) make one run at
  * the interval's end, however many came. Timers are unref'd (they hold no process open) and cleared
- * on close; nothing is started after it.
+ * on close; nothing is started after it, and a run that fails after it is not reported.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -10,7 +10,7 @@ export interface KeyedThrottleOptions {
   /** The least time from one run's start to the next's, per key. */
   intervalMs: number;
   run(key: string): Promise<void>;
-  /** A run that failed; the next request runs as if it had succeeded. */
+  /** A run that failed (before close); the next request runs as if it had succeeded. */
   onError(key: string, error: Error): void;
   /** A monotonic clock, in ms. @default performance.now */
   now?: () => number;
@@ -66,7 +66,9 @@ export class KeyedThrottle {
     state.again = false;
     this.options
       .run(key)
-      .catch((error: Error) => this.options.onError(key, error))
+      .catch((error: Error) => {
+        if (!this.closed) this.options.onError(key, error);
+      })
       .finally(() => {
         state.running = false;
         if (state.again) this.request(key);

@@ -119,10 +119,12 @@ export class ObservationBook {
     this.fitted.delete(org);
     // Refit now, not on the next valuation, so that it finds the model ready.
     void this.refit(org).catch((error: Error) => this.log(`observations: refit failed (${error.message})`));
-    this.metrics.recorded(org, records.length);
-    // The refresh reads the store when it runs, so it sees these (the refit may be one begun before them).
-    this.metricsSeen.set(org, `${revision}@${dayOf(this.clock())}`);
-    this.refreshes.request(org);
+    if (records.length > 0) {
+      this.metrics.recorded(org, records.length);
+      // The refresh reads the store when it runs, so it sees these (the refit may be one begun before them).
+      this.metricsSeen.set(org, `${revision}@${dayOf(this.clock())}`);
+      this.refreshes.request(org);
+    }
     return revision;
   }
 
