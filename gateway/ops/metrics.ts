@@ -10,11 +10,11 @@
  *   otherwise), on the metrics port or, without METRICS_PORT, on the API port.
  * - neither: /metrics is served nowhere (404 NOT_FOUND saying how to turn it on).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Histogram, register } from 'prom-client';
+import { Counter, Histogram, register } from 'prom-client';
 import { ApiError } from '../../schema/errors';
 import { listen } from '../../subgraphs/common/listen';
+import { bearerMatches, collectProcessMetrics, sendMetrics } from '../../subgraphs/common/process-metrics';
 import { clientErrorHandler } from '../http/client-errors';
 import { sendError } from '../http/errors';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
@@ -40,14 +40,9 @@ export interface MetricsAccess {
   metricsToken?: string;
 }
 
-let defaultsCollected = false;
-
 /** Counts the API's requests; serves /metrics on the API port when `access` says so (METRICS_TOKEN without METRICS_PORT). */
 export function registerMetrics(app: FastifyInstance, access: MetricsAccess = {}): void {
-  if (!defaultsCollected) {
-    collectDefaultMetrics();
-    defaultsCollected = true;
-  }
+  collectProcessMetrics();
   const requests = (register.getSingleMetric('http_requests_total') as Counter<string>) ??
     new Counter({ name: 'http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'] });
   const latency = (register.getSingleMetric('http_request_duration_seconds') as Histogram<string>) ??
@@ -88,13 +83,6 @@ function serveMetrics(token: string | undefined) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       return sendError(request, reply, new ApiError('INVALID_TOKEN', `Send Authorization: Bearer <METRICS_TOKEN> to read ${METRICS_PATH}`));
     }
-    return reply.type(register.contentType).send(await register.metrics());
+    return sendMetrics(reply);
   };
-}
-
-/** Compares digests of equal length, so the time taken tells nothing about the token. */
-function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const presented = /^bearer\s+(.*)$/i.exec(authorization ?? '')?.[1]?.trim() ?? '';
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(presented), digest(token));
 }

@@ -12,15 +12,23 @@
  * (none the first time), as quota checks go on without Redis. Fits run on a worker thread (the
  * service's fitter), start as soon as observations are recorded, and a valuation waits up to
  * `fitWaitMs` for one: other organisations' valuations never wait on it.
+ *
+ * The organisation's live accuracy in Prometheus (./observation-metrics.ts) is refreshed after each
+ * record, and after a fit that saw a revision (another replica's record) or a day the figures were not
+ * refreshed for; on the fitter, at most once per `metricsRefreshMs` per organisation: refreshes asked
+ * for within that run once at its end. Valuations never wait on one; one that fails is logged and
+ * the figures it would have replaced stand.
  */
 import type { GroupHierarchy, ObservationModel, ScoredObservation } from '../../models/observations';
 import { join } from 'node:path';
 import { ApiError } from '../../schema/errors';
 import type { LiveAccuracyReport } from './live-accuracy';
 import { inlineFitter, workerFitter, type ObservationFitter } from './observation-fitting';
+import { KeyedThrottle } from './keyed-throttle';
+import { METRICS_WINDOW_DAYS, observationMetrics, type ObservationMetrics } from './observation-metrics';
 import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
 import { within } from './within';
-import { createObservationStore, observationStoreConfigFromEnv, type ObservationKind, type ObservationQuery, type ObservationStore, type StoredObservation } from './observation-store';
+import { createObservationStore, DEFAULT_OBSERVATION_METRICS_REFRESH_MS, observationStoreConfigFromEnv, type ObservationKind, type ObservationQuery, type ObservationStore, type StoredObservation } from './observation-store';
 
 /** How often a replica asks the store whether another one recorded observations. @default 1000 ms */
 export const REVISION_CHECK_MS = 1000;
@@ -48,6 +56,10 @@ export interface ObservationBookOptions {
   timeoutMs?: number;
   /** How long a valuation waits for a refit. @default FIT_WAIT_MS */
   fitWaitMs?: number;
+  /** The least time between two refreshes of an organisation's metrics. @default 60,000 ms (DEFAULT_OBSERVATION_METRICS_REFRESH_MS) */
+  metricsRefreshMs?: number;
+  /** Where the live accuracy figures go. @default the process's Prometheus registry (observationMetrics) */
+  metrics?: ObservationMetrics;
   log?(message: string): void;
 }
 
@@ -73,6 +85,10 @@ export class ObservationBook {
   private readonly fitting = new Map<string, Promise<FittedModel>>();
   /** One revision check at a time per organisation: a stalled store gets no pile of them. */
   private readonly checking = new Map<string, Promise<number>>();
+  private readonly metrics: ObservationMetrics;
+  private readonly refreshes: KeyedThrottle;
+  /** Per organisation, the revision and day its metrics were last asked to be refreshed for. */
+  private readonly metricsSeen = new Map<string, string>();
 
   constructor(options: ObservationBookOptions) {
     this.kind = options.kind;
@@ -84,6 +100,17 @@ export class ObservationBook {
     this.fitter = options.fitter ?? inlineFitter;
     this.fitWaitMs = options.fitWaitMs ?? FIT_WAIT_MS;
     this.log = options.log ?? (() => undefined);
+    this.metrics = options.metrics ?? observationMetrics(this.kind);
+    this.refreshes = new KeyedThrottle({
+      intervalMs: options.metricsRefreshMs ?? DEFAULT_OBSERVATION_METRICS_REFRESH_MS,
+      run: (org) => this.refreshMetrics(org),
+      onError: (_org, error) => this.log(`observations: live accuracy metrics not refreshed (${error.message}); the previous figures stand`),
+    });
+  }
+
+  /** Stops the metrics refreshes waiting to run (the store and the fitter are the opener's to close). */
+  close(): void {
+    this.refreshes.close();
   }
 
   /** Stores the organisation's scored observations (all or none); its next valuation uses them. */
@@ -92,6 +119,12 @@ export class ObservationBook {
     this.fitted.delete(org);
     // Refit now, not on the next valuation, so that it finds the model ready.
     void this.refit(org).catch((error: Error) => this.log(`observations: refit failed (${error.message})`));
+    if (records.length > 0) {
+      this.metrics.recorded(org, records.length);
+      // The refresh reads the store when it runs, so it sees these (the refit may be one begun before them).
+      this.metricsSeen.set(org, `${revision}@${dayOf(this.clock())}`);
+      this.refreshes.request(org);
+    }
     return revision;
   }
 
@@ -102,7 +135,7 @@ export class ObservationBook {
   /** The organisation's observation model as of today; null while it has no observation that can be scored. */
   async model(org: string): Promise<ObservationModel | null> {
     const now = this.clock();
-    const asOf = new Date(now).toISOString().slice(0, 10);
+    const asOf = dayOf(now);
     const known = this.fitted.get(org);
     if (known && known.asOf === asOf) {
       if (now - known.checkedAt < this.revisionCheckMs) return known.model;
@@ -124,7 +157,7 @@ export class ObservationBook {
   private refit(org: string): Promise<FittedModel> {
     return this.singleFlight(this.fitting, org, async () => {
       const now = this.clock();
-      const asOf = new Date(now).toISOString().slice(0, 10);
+      const asOf = dayOf(now);
       try {
         return await this.fit(org, asOf, now);
       } catch (error) {
@@ -169,8 +202,22 @@ export class ObservationBook {
   async liveAccuracy(org: string, since: string | null, level: string): Promise<LiveAccuracyReport> {
     const depth = this.hierarchy.levels.indexOf(level);
     if (depth < 1) throw new ApiError('INVALID_PARAMETER', `level must be one of ${this.hierarchy.levels.slice(1).join(', ')}`, 'level');
-    const asOf = new Date(this.clock()).toISOString().slice(0, 10);
-    const records = await this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS });
+    return this.report(this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS }), since, depth);
+  }
+
+  /** The organisation's metrics afresh: its live accuracy over the last METRICS_WINDOW_DAYS days, groups at the second level. */
+  private async refreshMetrics(org: string): Promise<void> {
+    const now = this.clock();
+    const since = dayOf(now - METRICS_WINDOW_DAYS * 86_400_000);
+    // In the background, the store call is bounded all the same: a stalled store must not hold this refresh and the ones after it.
+    const listed = this.storeCall(this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS }));
+    this.metrics.report(org, await this.report(listed, since, 1, now));
+  }
+
+  /** The live accuracy of the `listed` observations, from `since`, with groups at `depth` of the hierarchy. */
+  private async report(listed: Promise<StoredObservation[]>, since: string | null, depth: number, now = this.clock()): Promise<LiveAccuracyReport> {
+    const asOf = dayOf(now);
+    const records = await listed;
     const observations = records.flatMap((record) => {
       const observation = this.scored(record);
       return observation ? [{ recordedAt: record.recordedAt, observation }] : [];
@@ -199,8 +246,20 @@ export class ObservationBook {
     const model = observations.length === 0 ? null : await this.fitter.fitModel({ task: 'model', observations, options: { hierarchy: this.hierarchy, asOf } });
     const fitted = { revision, asOf, checkedAt: now, model };
     this.fitted.set(org, fitted);
+    // A revision (or day) the metrics have not been refreshed for: recorded by another replica, or a new day's window.
+    const seen = `${revision}@${asOf}`;
+    // (An organisation whose observations were all pruned is refreshed once more, to none.)
+    if ((observations.length > 0 || this.metricsSeen.has(org)) && this.metricsSeen.get(org) !== seen) {
+      this.metricsSeen.set(org, seen);
+      this.refreshes.request(org);
+    }
     return fitted;
   }
+}
+
+/** The UTC day of a time in ms, YYYY-MM-DD. */
+function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
 }
 
 export interface OpenObservationBookOptions {
@@ -225,9 +284,11 @@ export async function openObservationBook(options: OpenObservationBookOptions): 
     log: options.log,
   });
   const fitter = workerFitter();
+  const book = new ObservationBook({ kind: options.kind, hierarchy: options.hierarchy, store, fitter, metricsRefreshMs: config.metricsRefreshMs, log: options.log });
   return {
-    book: new ObservationBook({ kind: options.kind, hierarchy: options.hierarchy, store, fitter, log: options.log }),
+    book,
     close: async () => {
+      book.close();
       await fitter.close();
       await store.close();
     },

@@ -1,7 +1,7 @@
 /**
- * Where observation fits run: on a worker thread in the service (piscina: one thread, fits queued),
- * so that one organisation's refit never holds the event loop every organisation's valuations run
- * on; in the calling thread for tests and tools that want no threads.
+ * Where observation fits run: on worker threads in the service (piscina: one thread for model fits,
+ * one for live accuracy reports, each queued), so that one organisation's refit never holds the event
+ * loop every organisation's valuations run on; in the calling thread for tests and tools that want no threads.
  */
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
@@ -27,12 +27,21 @@ export const inlineFitter: ObservationFitter = {
   close: async () => undefined,
 };
 
-/** Fits on one worker thread, started on the first fit and stopped after a minute without any. */
+/**
+ * Fits on one worker thread and live accuracy reports on another, each started on its first task and
+ * stopped after a minute without any. Apart, because a report (up to MAX_REPORT_FITS fits, seconds at
+ * 20,000 observations; the metrics refresh asks for one per organisation a minute) queued ahead of a
+ * refit would hold up the valuations waiting for it.
+ */
 export function workerFitter(): ObservationFitter {
-  const pool = new Piscina({ filename: join(__dirname, 'observation-fit-worker.js'), minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
+  const thread = () => new Piscina({ filename: join(__dirname, 'observation-fit-worker.js'), minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
+  const fits = thread();
+  const reports = thread();
   return {
-    fitModel: (task) => pool.run(task),
-    liveAccuracy: (task) => pool.run(task),
-    close: () => pool.destroy(),
+    fitModel: (task) => fits.run(task),
+    liveAccuracy: (task) => reports.run(task),
+    close: async () => {
+      await Promise.all([fits.destroy(), reports.destroy()]);
+    },
   };
 }

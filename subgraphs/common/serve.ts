@@ -1,6 +1,9 @@
 /**
  * Serves one subgraph schema over HTTP: fastify + Apollo Server, reachable only with the
- * gateway's internal token. Tuned for being called by the gateway on every request:
+ * gateway's internal token. GET /metrics serves the process's Prometheus registry behind the same
+ * token, also taken as `Authorization: Bearer <INTERNAL_TOKEN>` there (Prometheus sends bearer
+ * tokens): a subgraph run alone has its model and observation metrics in no gateway's registry.
+ * Tuned for being called by the gateway on every request:
  * no inline tracing, no per-field cache-control bookkeeping (valuations are never cached),
  * no landing page; parsed and validated documents are cached by Apollo.
  */
@@ -12,8 +15,11 @@ import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations
 import Fastify from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { listen } from './listen';
+import { bearerMatches, collectProcessMetrics, sendMetrics } from './process-metrics';
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+
+const METRICS_PATH = '/metrics';
 
 export interface SubgraphServerOptions<TContext extends BaseContext> {
   name: string;
@@ -62,14 +68,23 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
   await apollo.start();
 
   const expected = Buffer.from(options.internalToken);
+  const matches = (token: string) => {
+    const given = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
   app.addHook('onRequest', async (request, reply) => {
     if (request.url === '/health') return;
-    const given = Buffer.from(String(request.headers[INTERNAL_TOKEN_HEADER] ?? ''));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return reply.code(401).send({ error: { code: 'INVALID_TOKEN', message: 'subgraphs accept requests from the gateway only' } });
+    if (matches(String(request.headers[INTERNAL_TOKEN_HEADER] ?? ''))) return;
+    if (request.routeOptions.url === METRICS_PATH) {
+      if (bearerMatches(request.headers.authorization, options.internalToken)) return;
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      return reply.code(401).send({ error: { code: 'INVALID_TOKEN', message: `send Authorization: Bearer <INTERNAL_TOKEN> to read ${METRICS_PATH}` } });
     }
+    return reply.code(401).send({ error: { code: 'INVALID_TOKEN', message: 'subgraphs accept requests from the gateway only' } });
   });
   app.get('/health', async () => ({ status: 'ok', service: options.name }));
+  collectProcessMetrics();
+  app.get(METRICS_PATH, async (_request, reply) => sendMetrics(reply));
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],

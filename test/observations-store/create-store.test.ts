@@ -80,22 +80,27 @@ describe('createObservationStore', () => {
 });
 
 describe('observationStoreConfigFromEnv', () => {
-  test('defaults: 730 days, <VALUATION_HOME>/observations, prefix observations:, no Redis', () => {
+  test('defaults: 730 days, <VALUATION_HOME>/observations, prefix observations:, no Redis, metrics refreshed at most once a minute', () => {
     expect(observationStoreConfigFromEnv({ VALUATION_HOME: home })).toEqual({
       redisUrl: undefined,
       keyPrefix: 'observations:',
       directory: join(home, 'observations'),
       retentionDays: 730,
+      metricsRefreshMs: 60_000,
     });
   });
 
-  test('reads OBSERVATION_RETENTION_DAYS, OBSERVATION_DIR, OBSERVATION_KEY_PREFIX and REDIS_URL', () => {
+  test('reads OBSERVATION_RETENTION_DAYS, OBSERVATION_DIR, OBSERVATION_KEY_PREFIX, OBSERVATION_METRICS_REFRESH_MS and REDIS_URL', () => {
     expect(
-      observationStoreConfigFromEnv({ OBSERVATION_RETENTION_DAYS: '30', OBSERVATION_DIR: '/srv/obs', OBSERVATION_KEY_PREFIX: 'o:', REDIS_URL: 'redis://r:6379' }),
-    ).toEqual({ redisUrl: 'redis://r:6379', keyPrefix: 'o:', directory: '/srv/obs', retentionDays: 30 });
+      observationStoreConfigFromEnv({ OBSERVATION_RETENTION_DAYS: '30', OBSERVATION_DIR: '/srv/obs', OBSERVATION_KEY_PREFIX: 'o:', OBSERVATION_METRICS_REFRESH_MS: '250', REDIS_URL: 'redis://r:6379' }),
+    ).toEqual({ redisUrl: 'redis://r:6379', keyPrefix: 'o:', directory: '/srv/obs', retentionDays: 30, metricsRefreshMs: 250 });
   });
 
   test.each(['0', '-5', '1.5', 'abc', '1e3', ' ', '730 days'])('refuses OBSERVATION_RETENTION_DAYS=%p with a clear error', (value) => {
     expect(() => observationStoreConfigFromEnv({ OBSERVATION_RETENTION_DAYS: value })).toThrow(`OBSERVATION_RETENTION_DAYS must be a whole number of days, 1 or more, got '${value}'`);
+  });
+
+  test.each(['0', '1.5', '1m'])('refuses OBSERVATION_METRICS_REFRESH_MS=%p with a clear error', (value) => {
+    expect(() => observationStoreConfigFromEnv({ OBSERVATION_METRICS_REFRESH_MS: value })).toThrow(`OBSERVATION_METRICS_REFRESH_MS must be a whole number of ms, 1 or more, got '${value}'`);
   });
 });

@@ -2,7 +2,8 @@
  * The deployment meant for scale, started by the test (issue 17): every subgraph as its own process
  * (`node dist/subgraphs/main.js <name>`), two gateway replicas (`node dist/gateway/main.js`), two
  * batch workers and one Redis. Quotas hold across the replicas, a batchProgress subscription on
- * either replica sees a job submitted on the other, and killing a replica loses nothing.
+ * either replica sees a job submitted on the other, killing a replica loses nothing, and a subgraph
+ * process serves its own /metrics (issue 18).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ describeWithRedis('the split deployment: subgraphs, two gateway replicas and two
   const started: StartedProcess[] = [];
   const gateways: string[] = [];
   let replicaA: StartedProcess;
+  let residentialUrl: string;
   let key: string;
   let tinyKey: string;
   const savedPlansFile = process.env.PLANS_FILE;
@@ -43,7 +45,7 @@ describeWithRedis('the split deployment: subgraphs, two gateway replicas and two
     const keys = new KeyStore({ file: join(home, 'keys.json') });
     key = keys.create({ org: `split-${RUN}`, plan: 'enterprise' }).key;
     tinyKey = keys.create({ org: `split-tiny-${RUN}`, plan: TINY_PLAN }).key;
-    const env = { INTERNAL_TOKEN, REDIS_URL, BATCH_KEY_PREFIX: KEY_PREFIX, VALUATION_HOME: home, PLANS_FILE: plansFile, APOLLO_TELEMETRY_DISABLED: '1', BATCH_LOCK_DURATION_MS: '2000', BATCH_STALLED_INTERVAL_MS: '1000' };
+    const env = { INTERNAL_TOKEN, REDIS_URL, BATCH_KEY_PREFIX: KEY_PREFIX, OBSERVATION_KEY_PREFIX: `${KEY_PREFIX}observations:`, OBSERVATION_METRICS_REFRESH_MS: '200', VALUATION_HOME: home, PLANS_FILE: plansFile, APOLLO_TELEMETRY_DISABLED: '1', BATCH_LOCK_DURATION_MS: '2000', BATCH_STALLED_INTERVAL_MS: '1000' };
     const start = async (script: string, args: string[], extra: Record<string, string>, ready: RegExp) => {
       const process = await startProcess(script, args, { ...env, ...extra }, ready);
       started.push(process);
@@ -52,6 +54,7 @@ describeWithRedis('the split deployment: subgraphs, two gateway replicas and two
     const [residential, location, vehicle] = await Promise.all(
       ['residential', 'location', 'vehicle'].map((name) => start(ENTRY.subgraph, [name], { [`${name.toUpperCase()}_PORT`]: '0' }, LISTENING)),
     );
+    residentialUrl = residential.ready;
     const urls = { RESIDENTIAL_URL: residential.ready, LOCATION_URL: location.ready, VEHICLE_URL: vehicle.ready };
     const [batch, observations] = await Promise.all([
       start(ENTRY.subgraph, ['batch'], { ...urls, BATCH_PORT: '0' }, LISTENING),
@@ -114,6 +117,22 @@ describeWithRedis('the split deployment: subgraphs, two gateway replicas and two
       expect(events.filter((e) => e.final)).toHaveLength(1);
     }
   }, 60_000);
+
+  it("the residential subgraph's process serves its own /metrics, behind the internal token: the homes its organisations observed, and their live accuracy", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const observations = Array.from({ length: 5 }, (_, i) => ({ kind: 'home', district: 'Chilanzar', area: 50 + i, rooms: 2, floor: 3, total_floors: 9, price_usd: 60_000 + 1000 * i, observed_at: today }));
+    const recorded = (await (await post(gateways[1], '/api/observations', { observations })).json()) as { accepted: number };
+    expect(recorded.accepted).toBe(5);
+    const metrics = `${residentialUrl.replace(/\/graphql$/, '')}/metrics`;
+    expect((await fetch(metrics)).status).toBe(401);
+    const series = `{organisation="split-${RUN}",kind="home"}`;
+    const text = await until(
+      async () => (await fetch(metrics, { headers: { authorization: `Bearer ${INTERNAL_TOKEN}` } })).text(),
+      (body) => body.includes(`observations_live_count${series} 5`),
+    );
+    expect(text).toContain(`observations_recorded_total${series} 5`);
+    expect(text).toMatch(/^model_info\{kind="residential",version="[^"]+"\} 1$/m);
+  });
 
   it('killing the replica that took a job loses nothing: the other serves it to completion, every item exactly once', async () => {
     const items = 3_000;

@@ -1,4 +1,4 @@
-/** The observation store's settings from the environment (OBSERVATION_*, REDIS_URL), checked: a bad value stops the start with a clear error. */
+/** The observation store's settings, and its book's metrics refresh, from the environment (OBSERVATION_*, REDIS_URL), checked: a bad value stops the start with a clear error. */
 import { join, resolve } from 'node:path';
 import { valuationHome } from '../local-state';
 
@@ -11,9 +11,12 @@ export interface ObservationStoreConfig {
   directory: string;
   /** OBSERVATION_RETENTION_DAYS: observations observed longer ago than this many days are dropped (a whole number ≥ 1) @default 730 */
   retentionDays: number;
+  /** OBSERVATION_METRICS_REFRESH_MS: the least time between two refreshes of an organisation's live accuracy metrics (a whole number ≥ 1) @default 60000 */
+  metricsRefreshMs: number;
 }
 
 export const DEFAULT_OBSERVATION_RETENTION_DAYS = 730;
+export const DEFAULT_OBSERVATION_METRICS_REFRESH_MS = 60_000;
 
 /** The files' directory when OBSERVATION_DIR is unset: in `env`'s VALUATION_HOME, else the process's (local-state.ts). */
 export function defaultObservationDirectory(env: NodeJS.ProcessEnv = process.env): string {
@@ -25,15 +28,17 @@ export function observationStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.e
     redisUrl: env.REDIS_URL || undefined,
     keyPrefix: env.OBSERVATION_KEY_PREFIX || 'observations:',
     directory: env.OBSERVATION_DIR ? resolve(env.OBSERVATION_DIR) : defaultObservationDirectory(env),
-    retentionDays: retentionDaysOf(env.OBSERVATION_RETENTION_DAYS),
+    retentionDays: wholeNumberOf(env, 'OBSERVATION_RETENTION_DAYS', 'days', DEFAULT_OBSERVATION_RETENTION_DAYS),
+    metricsRefreshMs: wholeNumberOf(env, 'OBSERVATION_METRICS_REFRESH_MS', 'ms', DEFAULT_OBSERVATION_METRICS_REFRESH_MS),
   };
 }
 
-function retentionDaysOf(configured: string | undefined): number {
-  if (configured === undefined || configured === '') return DEFAULT_OBSERVATION_RETENTION_DAYS;
-  const days = Number(configured);
-  if (!/^\d+$/.test(configured.trim()) || !Number.isSafeInteger(days) || days < 1) {
-    throw new Error(`OBSERVATION_RETENTION_DAYS must be a whole number of days, 1 or more, got '${configured}'`);
+function wholeNumberOf(env: NodeJS.ProcessEnv, name: string, unit: string, fallback: number): number {
+  const configured = env[name];
+  if (configured === undefined || configured === '') return fallback;
+  const value = Number(configured);
+  if (!/^\d+$/.test(configured.trim()) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number of ${unit}, 1 or more, got '${configured}'`);
   }
-  return days;
+  return value;
 }
