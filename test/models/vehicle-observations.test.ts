@@ -1,11 +1,16 @@
 /**
  * An organisation's exported vehicle observations as a training source (`npm run train --
- * --with-observations FILE`, issue 18 item 4): the mapping to vehicle records with its report.
+ * --with-observations FILE`, issue 18 item 4): the mapping to vehicle records with its report, and
+ * how they enter the forward splits (a full vehicle training takes minutes: the row selection is
+ * tested directly).
  */
 import { join } from 'node:path';
 import { readObservationExport, type ExportedObservation, type ObservationExport } from '../../models/ingest/observation-export';
 import { PROJECT_ROOT } from '../../models/paths';
 import { ingestVehicleObservations, OBSERVATION_DROP_REASONS, type VehicleRecord } from '../../models/vehicle/ingest';
+import { observationLine } from '../../models/vehicle/train-cli';
+import { forwardSplitRows, forwardTestPeriods } from '../../models/vehicle/train';
+import type { VehicleFeatureSource } from '../../models/vehicle/features';
 
 const FIXTURE = join(PROJECT_ROOT, 'test', 'models', 'fixtures', 'vehicle-observations.ndjson');
 
@@ -94,5 +99,46 @@ describe('exported vehicle observations → vehicle records', () => {
     const { records: none, report: r } = ingestVehicleObservations(homes);
     expect(none).toEqual([]);
     expect(r).toEqual(expect.objectContaining({ lines: 0, otherKinds: 1, kept: 0, dropped: {}, periods: null, byPeriod: {} }));
+  });
+
+  it('prints one line about them', () => {
+    expect(observationLine(report)).toBe(
+      `observations vehicle-observations.ndjson (sha256 ${exported.sha256.slice(0, 12)}…): 5 of 11 vehicle lines kept (sale 2/6, appraisal 1/2, listing 2/3), observed 2026-08 to 2026-11; `
+      + 'dropped unknown_model 2, invalid_input 1, year_out_of_range 1, price_out_of_range 1, duplicate_in_file 1; 1 line of another kind left to its trainer',
+    );
+  });
+});
+
+describe('observations in the forward splits', () => {
+  const row = (period: string): VehicleFeatureSource => ({
+    make: 'Chevrolet', model: 'Cobalt', year: 2019, mileageKm: null, engineLitres: null, fuel: null, transmission: null, body: null, drive: null,
+    trim: null, defects: null, region: null, period,
+  });
+  const dataOf = (rows: [string, string][]) => ({ rows: rows.map(([, period]) => row(period)), source: rows.map(([source]) => source) });
+  const listings: [string, string][] = [['avtoelon_2020', '2020-11'], ['avtoelon_2022', '2022-06'], ['avtoelon_chevrolet_2023', '2023-08']];
+  const observed: [string, string][] = [['observations', '2022-01'], ['observations', '2022-06'], ['observations', '2023-08'], ['observations', '2026-10']];
+  const data = dataOf([...listings, ...observed]);
+  const selected = (test: string, which: 'fit' | 'test') => data.rows.map((_, i) => i).filter(forwardSplitRows(data, test)[which]).map((i) => `${data.source[i]} ${data.rows[i].period}`);
+
+  it('tests the listing snapshots after the oldest, never an observation month', () => {
+    expect(forwardTestPeriods(data)).toEqual(['2022-06', '2023-08']);
+    expect(forwardTestPeriods(dataOf(listings))).toEqual(['2022-06', '2023-08']);
+  });
+
+  it('fits a split on the observations dated before its test month only, and tests on its listings only', () => {
+    expect(selected('2022-06', 'fit')).toEqual(['avtoelon_2020 2020-11', 'observations 2022-01']);
+    expect(selected('2022-06', 'test')).toEqual(['avtoelon_2022 2022-06']);
+    expect(selected('2023-08', 'fit')).toEqual(['avtoelon_2020 2020-11', 'avtoelon_2022 2022-06', 'observations 2022-01', 'observations 2022-06']);
+    expect(selected('2023-08', 'test')).toEqual(['avtoelon_chevrolet_2023 2023-08']);
+    // A later observation (2026-10) and one of the test month itself never reach a forward fit.
+    for (const test of forwardTestPeriods(data)) expect(selected(test, 'fit')).not.toContain('observations 2026-10');
+    expect(selected('2023-08', 'fit')).not.toContain('observations 2023-08');
+  });
+
+  it('selects the listings alone as before when there are no observations', () => {
+    const only = dataOf(listings);
+    const pick = (test: string, which: 'fit' | 'test') => only.rows.map((_, i) => i).filter(forwardSplitRows(only, test)[which]);
+    expect(pick('2023-08', 'fit')).toEqual(only.rows.map((_, i) => i).filter((i) => only.rows[i].period < '2023-08'));
+    expect(pick('2023-08', 'test')).toEqual(only.rows.map((_, i) => i).filter((i) => only.rows[i].period === '2023-08'));
   });
 });
