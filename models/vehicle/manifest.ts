@@ -10,7 +10,7 @@ import type { AccuracyClass, ConfidenceLevelAccuracy, ConfidenceWidths } from '.
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import * as versions from '../ensemble/versions';
 import type { DataSnapshot } from '../ingest';
-import type { VehicleIngestReport } from './ingest';
+import type { VehicleIngestReport, VehicleObservationReport } from './ingest';
 import type { VehicleEncoding } from './features';
 import type { VehicleMarketReference } from './market';
 import type { VehicleMarketIndex } from './market-index';
@@ -49,6 +49,12 @@ export interface VehicleManifest {
   generatedBy: string;
   dataSnapshot: DataSnapshot;
   training: { rows: number; bySource: Record<string, number>; byMake: Record<string, number>; seconds: number; ingest: VehicleIngestReport };
+  /**
+   * The organisation's observation export trained on as a source of its own (`npm run train --
+   * --with-observations FILE`): file, SHA-256, lines kept and dropped by reason, price types, months.
+   * Absent when the version was trained without one.
+   */
+  observations?: VehicleObservationReport;
   target: 'log_price';
   features: { names: string[]; encoding: VehicleEncoding };
   onnx: { file: string; input: string; output: string; columns: string[] };

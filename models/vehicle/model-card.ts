@@ -16,7 +16,10 @@
  */
 import { badgeFamily, MAKES } from './vocabulary';
 import { productionYearEntries, productionYears } from './vocabulary/production-years';
-import { ingestVehicles, VEHICLE_CORRECTIONS, VEHICLE_DROP_REASONS, VEHICLE_SOURCE_FILES, type VehicleIngestResult, type VehicleRecord } from './ingest';
+import {
+  ingestVehicles, OBSERVATION_SOURCE, VEHICLE_CORRECTIONS, VEHICLE_DROP_REASONS, VEHICLE_SOURCE_FILES, type VehicleIngestResult,
+  type VehicleObservationReport, type VehicleRecord,
+} from './ingest';
 import { vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_MONOTONIC_CONSTRAINTS } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleEvaluationReport, type VehicleManifest } from './manifest';
 import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS, type VehicleSegment } from './market-index';
@@ -479,6 +482,8 @@ function numberWord(n: number): string {
 }
 
 function sourceLabel(ctx: Context, source: string): string {
+  const observed = ctx.m.observations?.periods;
+  if (source === OBSERVATION_SOURCE && observed) return `${source} (${monthName(observed.first)} to ${monthName(observed.last)})`;
   const period = ctx.sourcePeriod[source];
   return period ? `${source} (${monthName(period)})` : source;
 }
@@ -667,6 +672,7 @@ function header(ctx: Context): string {
         ['Trained at', m.trainedAt],
         ['Data snapshot', `\`${m.dataSnapshot.id}\`: ${m.dataSnapshot.files.map((f) => `\`${f.path}\` (${int(f.rows)} rows)`).join(', ')}`],
         ['Training rows', `${int(m.training.rows)} listings (${Object.entries(m.training.bySource).map(([s, n]) => `${int(n)} from ${sourceLabel(ctx, s)}`).join(', ')})`],
+        ...(m.observations ? [['Observations', observationsCell(m.observations)]] : []),
         ['Evaluation: forward in time', `${splits.join('; ')}`],
         ['Newest market data', `${monthName(m.marketIndex.newestPeriod)}: ${ctx.dataAgeMonths} months before the training date (${ctx.referenceDate}, the card's reference date)`],
         ['Target', 'log of the asking price (USD); the estimate is exp(prediction)'],
@@ -685,6 +691,19 @@ function header(ctx: Context): string {
     '',
     table(['file', 'rows', 'SHA-256'], m.dataSnapshot.files.map((f) => [`\`${f.path}\``, int(f.rows), `\`${f.sha256}\``]), [false, true, false]),
   ].join('\n');
+}
+
+/** The observation export a version was trained on (`--with-observations`): what was kept, and where it enters. */
+function observationsCell(o: VehicleObservationReport): string {
+  const types = Object.entries(o.byPriceType).filter(([, n]) => n.lines > 0).map(([type, n]) => `${type} ${int(n.kept)} of ${int(n.lines)}`);
+  const dropped = Object.entries(o.dropped).map(([reason, n]) => `${int(n)} \`${reason}\``);
+  return [
+    `the organisation's export \`${o.file}\` (SHA-256 \`${o.sha256}\`): ${int(o.kept)} of ${int(o.lines)} vehicle lines kept`,
+    o.periods ? `, observed ${monthName(o.periods.first)} to ${monthName(o.periods.last)}` : '',
+    types.length ? `; by price type (kept of lines) ${types.join(', ')}` : '',
+    `; dropped ${dropped.length ? dropped.join(', ') : 'none'} (reasons in models/vehicle/ingest/observations.ts).`,
+    ' Each is dated by the month observed: a forward split fits on it only when that month is before its test month, and never tests on it; the served model and the market index take it as any dated row.',
+  ].join('');
 }
 
 function domesticRange(ctx: Context, source: string): { low: DepreciationFit; high: DepreciationFit } | null {

@@ -8,14 +8,23 @@ import { publishVersion } from '../ensemble/publish';
 import type { ObservationExport } from '../ingest/observation-export';
 import { progressBar } from '../train-progress';
 import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from './manifest';
+import type { VehicleObservationReport } from './ingest';
 import { writeVehicleModelCard } from './model-card';
 import { trainVehicles } from './train';
+
+/** One line on the observation source: what was kept, of which price types and months, and what was dropped why. */
+export function observationLine(o: VehicleObservationReport): string {
+  const types = (Object.entries(o.byPriceType) as [string, { lines: number; kept: number }][]).filter(([, n]) => n.lines > 0).map(([type, n]) => `${type} ${n.kept}/${n.lines}`);
+  const dropped = Object.entries(o.dropped).map(([reason, n]) => `${reason} ${n}`);
+  return `observations ${o.file} (sha256 ${o.sha256.slice(0, 12)}…): ${o.kept} of ${o.lines} vehicle lines kept${types.length ? ` (${types.join(', ')})` : ''}`
+    + `${o.periods ? `, observed ${o.periods.first} to ${o.periods.last}` : ''}; dropped ${dropped.length ? dropped.join(', ') : 'none'}${o.otherKinds ? `; ${o.otherKinds} line${o.otherKinds === 1 ? '' : 's'} of another kind left to its trainer` : ''}`;
+}
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
 export async function trainVehicleVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('vehicle');
-  const trained = trainVehicles({ onProgress: bar.update });
+  const trained = trainVehicles({ onProgress: bar.update, ...(observations && { observations }) });
   bar.stop();
 
   const { manifest, dir } = publishVersion<VehicleManifest>(VEHICLE_DIR, trained, VEHICLE_SCALE_COLUMN, started);
@@ -23,6 +32,7 @@ export async function trainVehicleVersion(argv: readonly string[], observations:
   const line = (label: string, m: VehicleManifest['evaluation']['kfold']['overall']) =>
     console.log(`${label} (${m.n}): R² ${m.r2.toFixed(3)}, MAPE ${pct(m.mape)}, median APE ${pct(m.medianApe)}, PPE10 ${pct(m.ppe10)}, 90% coverage ${pct(m.intervalCoverage)}, median width ${pct(m.medianIntervalWidth)}`);
   console.log(`wrote ${dir} in ${manifest.training.seconds} s`);
+  if (manifest.observations) console.log(observationLine(manifest.observations));
   for (const f of manifest.evaluation.forward) {
     line(`forward ${f.drift.newestTrained} → ${f.drift.test} (${f.drift.months} months; this split alone needs ${(f.drift.perMonth * 100).toFixed(2)}%/month)`, f.overall);
     if (f.outOfSample) console.log(`  with the other split's allowance alone (${(f.outOfSample.allowancePerMonth * 100).toFixed(2)}%/month): coverage ${pct(f.outOfSample.intervalCoverage)}, median width ${pct(f.outOfSample.medianIntervalWidth)}`);

@@ -11,6 +11,12 @@
  *   calibrate a valuation on the make's or the market segment's level.
  * - 5-fold cross-validation over all rows: the in-period view, labelled so.
  * The served model is fitted on every snapshot, each brought to the newest level by the index.
+ *
+ * An organisation's exported observations (`observations`, `npm run train -- --with-observations`)
+ * are a dated source of their own, each row at the month it was observed: a forward split fits on
+ * every row, listing or observation, dated before its test month (so no later observation reaches a
+ * forward fit) and tests on that month's listings only; the served fit, the market index, the
+ * unseen-model and unseen-make views and the k-fold view take them as any dated rows.
  */
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, recencyWeights, subset, type CrossFit, type CrossFitConfig, type Dataset, type LevelModel } from '../ensemble/cross-fit';
 import { accuracyByConfidence, confidence, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
@@ -23,7 +29,8 @@ import {
   allowanceRate, calibrateIntervals, calibrateOneQuantile, groupHalfWidth, linearAllowance, measuredDrift, measuredRates, MIN_GROUP_ROWS, requiredPerMonth,
   type ForwardSplitDrift, type IntervalCalibration, type IntervalMethod, type LinearDrift,
 } from '../intervals';
-import { ingestVehicles, vehicleDataSnapshot, VEHICLE_SOURCE_FILES, type VehicleRecord, type VehicleSource } from './ingest';
+import type { ObservationExport } from '../ingest/observation-export';
+import { ingestVehicleObservations, ingestVehicles, OBSERVATION_SOURCE, vehicleDataSnapshot, VEHICLE_SOURCE_FILES, type VehicleRecord, type VehicleSource } from './ingest';
 import { encodeVehicles, fitVehicleEncoding, vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_FEATURE_NAMES, type VehicleEncoding, type VehicleFeatureSource } from './features';
 import { vehicleMarketReference } from './market';
 import { fitVehicleMarketIndex, monthsPastIndex, vehicleLevelAt, type VehicleMarketIndex } from './market-index';
@@ -79,6 +86,8 @@ export interface VehicleTrainOptions {
   /** Listing files left out altogether, as if they did not exist (bench/observations). Default: none. */
   excludeSources?: readonly VehicleSource[];
   members?: readonly MemberSpec[];
+  /** An organisation's observation export: its vehicle lines trained on as a dated source of their own (`observations`). */
+  observations?: ObservationExport;
   onProgress?: (done: number, total: number, step: string) => void;
 }
 
@@ -123,14 +132,15 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
     calibratesOn: (row) => row.model !== null,
   };
   const excluded = options.excludeSources ?? [];
-  const { records, report } = ingestVehicles(excluded.length ? { sources: VEHICLE_SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
+  const { records: listings, report } = ingestVehicles(excluded.length ? { sources: VEHICLE_SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
+  const observed = options.observations ? ingestVehicleObservations(options.observations, listings) : null;
+  const records = observed ? [...listings, ...observed.records] : listings;
   const data = toDataset(records);
-  const snapshots = [...new Set(data.rows.map((r) => r.period))].sort();
-  const forwardTests = snapshots.slice(1);
+  const forwardTests = forwardTestPeriods(data);
   const total = 1 + crossFitSteps(members.length, FOLDS) * (forwardTests.length + 1) + crossFitSteps(members.length, GROUP_FOLDS) * 2 + 1;
   let done = 0;
   const progress = (step: string) => options.onProgress?.(++done, total, step);
-  progress(`ingested ${data.rows.length} vehicle listings`);
+  progress(`ingested ${listings.length} vehicle listings${observed ? ` and ${observed.records.length} observations` : ''}`);
 
   // Forward splits in time.
   const runs = forwardTests.map((test) => forwardRun(data, test, config, progress));
@@ -187,6 +197,7 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
       generatedBy: 'npm run train (models/vehicle/train.ts)',
       dataSnapshot: vehicleDataSnapshot(),
       training: { rows: data.rows.length, bySource: countBy(data.source), byMake: countBy(records.map((r) => r.make)), seconds: (Date.now() - started) / 1000, ingest: report },
+      ...(observed && { observations: observed.report }),
       target: 'log_price',
       features: { names: [...VEHICLE_FEATURE_NAMES], encoding: all.encoding },
       onnx: { file: VEHICLE_ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), VEHICLE_SCALE_COLUMN] },
@@ -217,10 +228,28 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
   };
 }
 
+/** The months a forward split tests: every listing snapshot after the oldest (observations are never test rows). */
+export function forwardTestPeriods(data: Pick<Dataset<VehicleFeatureSource>, 'rows' | 'source'>): string[] {
+  return [...new Set(data.rows.filter((_, i) => data.source[i] !== OBSERVATION_SOURCE).map((r) => r.period))].sort().slice(1);
+}
+
+/**
+ * The rows of the forward split testing `test`: it fits on every row dated before `test`, listing or
+ * observation (an observation of `test`'s month or later never reaches the fit), and tests on the
+ * listings of `test`.
+ */
+export function forwardSplitRows(data: Pick<Dataset<VehicleFeatureSource>, 'rows' | 'source'>, test: string): { fit: (i: number) => boolean; test: (i: number) => boolean } {
+  return {
+    fit: (i) => data.rows[i].period < test,
+    test: (i) => data.rows[i].period === test && data.source[i] !== OBSERVATION_SOURCE,
+  };
+}
+
 /** Fits on the snapshots before `test` and scores `test`: predictions, in-period half-widths, and what drift they leave. */
 function forwardRun(data: Dataset<VehicleFeatureSource>, test: string, config: CrossFitConfig<VehicleFeatureSource, VehicleEncoding>, progress: (step: string) => void): ForwardRun {
-  const train = subset(data, (i) => data.rows[i].period < test);
-  const testData = subset(data, (i) => data.rows[i].period === test);
+  const rows = forwardSplitRows(data, test);
+  const train = subset(data, rows.fit);
+  const testData = subset(data, rows.test);
   const fit = crossFit(train, config, (s) => progress(`forward ${test}: ${s}`));
   const intervals = intervalsOf(fit);
   const pred = fit.predict(testData.rows);

@@ -201,11 +201,11 @@ function cobaltPrices(records: readonly VehicleRecord[], source: string, year: n
 describe('vehicle model card', () => {
   let ingest: VehicleIngestResult;
   const roots: string[] = [];
-  const artifacts = (withEvaluation = true) => {
+  const artifacts = (withEvaluation = true, manifest?: VehicleManifest) => {
     const root = mkdtempSync(join(tmpdir(), 'vehicle-card-'));
     roots.push(root);
     mkdirSync(join(root, VERSION));
-    writeFileSync(join(root, VERSION, 'manifest.json'), JSON.stringify(syntheticManifest(ingest)));
+    writeFileSync(join(root, VERSION, 'manifest.json'), JSON.stringify(manifest ?? syntheticManifest(ingest)));
     if (withEvaluation) writeFileSync(join(root, VERSION, 'evaluation.json'), JSON.stringify(syntheticEvaluation()));
     setCurrentVersion(VERSION, root);
     return root;
@@ -246,6 +246,29 @@ describe('vehicle model card', () => {
     expect(markdown).toContain(VEHICLE_ACCURACY_CLASS_RULE);
     expect(VEHICLE_ACCURACY_CLASS_RULE).toMatch(/^A make\/model group with fewer than 30 held-out listings is \*\*low\*\*/);
     expect(markdown).not.toMatch(/undefined|NaN|Infinity/);
+  });
+
+  test('a version trained with an observation export says so in its header, with the source labelled by its months; one without has no such line', async () => {
+    expect(card.markdown).not.toContain('| Observations |');
+    const base = syntheticManifest(ingest);
+    const manifest: VehicleManifest = {
+      ...base,
+      training: { ...base.training, rows: 4326, bySource: { ...base.training.bySource, observations: 5 } },
+      observations: {
+        file: 'org-vehicles.ndjson', sha256: 'ab12', lines: 11, otherKinds: 1, kept: 5, dropped: { unknown_model: 2, price_outlier: 1 }, corrections: {},
+        byPriceType: { sale: { lines: 6, kept: 2 }, appraisal: { lines: 2, kept: 1 }, listing: { lines: 3, kept: 2 } },
+        periods: { first: '2026-08', last: '2026-11' }, byPeriod: { '2026-08': 1, '2026-09': 1, '2026-10': 1, '2026-11': 2 }, priceFences: 0, unfenced: 5,
+      },
+    };
+    const { markdown } = await renderVehicleModelCard(VERSION, { artifactsRoot: artifacts(true, manifest), ingest });
+    expect(markdown).toContain('| Training rows | 4,326 listings (2,000 from avtoelon_2020 (November 2020), 1,000 from avtoelon_2022 (June 2022), 1,321 from avtoelon_chevrolet_2023 (August 2023), 5 from observations (August 2026 to November 2026)) |');
+    expect(markdown).toContain(
+      "| Observations | the organisation's export `org-vehicles.ndjson` (SHA-256 `ab12`): 5 of 11 vehicle lines kept, observed August 2026 to November 2026; by price type (kept of lines) sale 2 of 6, appraisal 1 of 2, listing 2 of 3; "
+      + 'dropped 2 `unknown_model`, 1 `price_outlier` (reasons in models/vehicle/ingest/observations.ts).'
+      + ' Each is dated by the month observed: a forward split fits on it only when that month is before its test month, and never tests on it; the served model and the market index take it as any dated row. |',
+    );
+    // The forward splits' "fitted on" still names the listing snapshots.
+    expect(markdown).toContain('**2022→2023 (headline)**: fitted on November 2020 and June 2022, tested on');
   });
 
   test('statements of the previous card that are no longer true are gone', () => {

@@ -11,7 +11,8 @@ import { ENGINE_LITRES } from './limits';
 
 const modelKey = (c: VehicleCandidate) => `${badgeFamily(c.record.make)}|${c.record.model}`;
 
-function modelMedians(candidates: readonly VehicleCandidate[]): Map<string, number> {
+/** The median known engine size of each model with enough of them (by badge family and model). */
+export function engineMedians(candidates: readonly VehicleCandidate[]): Map<string, number> {
   const medians = new Map<string, number>();
   for (const [key, group] of groupBy(candidates.filter((c) => c.record.engineLitres !== null), modelKey)) {
     if (group.length >= ENGINE_LITRES.minModelRecords) medians.set(key, median(group.map((c) => c.record.engineLitres!)));
@@ -19,9 +20,11 @@ function modelMedians(candidates: readonly VehicleCandidate[]): Map<string, numb
   return medians;
 }
 
-/** Corrects or clears implausible engine sizes in place; returns the candidates for chaining. */
-export function checkEngineSizes(candidates: VehicleCandidate[]): VehicleCandidate[] {
-  const medians = modelMedians(candidates);
+/**
+ * Corrects or clears implausible engine sizes in place; returns the candidates for chaining. The
+ * models' medians are the candidates' own unless given (observations are judged by the listings').
+ */
+export function checkEngineSizes(candidates: VehicleCandidate[], medians: ReadonlyMap<string, number> = engineMedians(candidates)): VehicleCandidate[] {
   const inRange = (litres: number) => litres >= ENGINE_LITRES.min && litres <= ENGINE_LITRES.max;
   for (const candidate of candidates) {
     const litres = candidate.record.engineLitres;

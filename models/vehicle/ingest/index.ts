@@ -4,7 +4,7 @@
  */
 export { ingestVehicles, type VehicleIngestOptions, type VehicleIngestResult } from './pipeline';
 export { vehicleDataSnapshot } from './snapshot';
-export type { VehicleRecord, VehicleSource } from './record';
+export type { VehicleListingSource, VehicleRecord, VehicleSource } from './record';
 export { LISTING_FIELDS } from './record';
 export { VEHICLE_SOURCE_FILES, type VehicleSourceFile } from './sources';
 export type { VehicleIngestReport, VehicleSourceReport, ModelCount } from './report';
@@ -13,3 +13,7 @@ export { VEHICLE_DROP_REASONS, VEHICLE_CORRECTIONS, type VehicleDropReason, type
 export { formatVehicleReport, WELL_COVERED_MODEL } from './report-table';
 // The cell parsers, public for the serving side's free-text inputs ("66 000 km", "1.5 (Benzin)").
 export { parseMileage, parseEngineCell, splitGluedFuel, isPlaceholderMileage, type EngineCell } from './parse';
+export {
+  ingestVehicleObservations, observationRecord, OBSERVATION_DROP_REASONS, OBSERVATION_SOURCE,
+  type ObservationCorrection, type ObservationDropReason, type VehicleObservationIngest, type VehicleObservationReport,
+} from './observations';

@@ -53,7 +53,7 @@ function readFile(run: SourceRun, lookups: VehicleLookups): VehicleCandidate[] {
   return candidates;
 }
 
-const SOURCE_ORDER = new Map(VEHICLE_SOURCE_FILES.map((file, index) => [file.source, index]));
+const SOURCE_ORDER = new Map<VehicleSource, number>(VEHICLE_SOURCE_FILES.map((file, index) => [file.source, index]));
 
 function outputOrder(a: VehicleRecord, b: VehicleRecord): number {
   return (SOURCE_ORDER.get(a.source) ?? 0) - (SOURCE_ORDER.get(b.source) ?? 0) || a.sourceRow - b.sourceRow;

@@ -5,12 +5,15 @@
  */
 import type { BodyType, Colour, Drive, Fuel, RegionId, Transmission } from '../vocabulary';
 
-export type VehicleSource = 'avtoelon_2020' | 'avtoelon_2022' | 'avtoelon_chevrolet_2023';
+/** The listing files (./sources.ts). */
+export type VehicleListingSource = 'avtoelon_2020' | 'avtoelon_2022' | 'avtoelon_chevrolet_2023';
+/** A listing file, or an organisation's exported observations (./observations.ts, `npm run train -- --with-observations`). */
+export type VehicleSource = VehicleListingSource | 'observations';
 
 export interface VehicleRecord {
   source: VehicleSource;
-  sourceRow: number;            // 1-based data row in the file; not part of a listing's identity
-  period: string;               // 'YYYY-MM' of the scrape (no listing dates exist)
+  sourceRow: number;            // 1-based data row in the file (an observation: its line); not part of a listing's identity
+  period: string;               // 'YYYY-MM' of the scrape (no listing dates exist); of an observation, the month observed
   make: string;                 // canonical catalogue name: resolveMake(make) === make
   model: string;                // canonical catalogue name: resolveModel(make, model) === model
   year: number;                 // model year
@@ -24,7 +27,7 @@ export interface VehicleRecord {
   trim: number | null;          // avtoelon's "pozitsiya" 1–4 (2023 file only)
   defects: boolean | null;      // "Kami bor" (2022 file only): true when ticked, null when blank
   region: RegionId | null;
-  priceUsd: number;             // asking price
+  priceUsd: number;             // asking price (an observation: its sale, appraisal or listing price)
 }
 
 /** The fields that make a listing: two rows of one file equal on all of them are one listing. */

@@ -2,10 +2,10 @@
  * The vehicle listing files and what is known about each scrape (from data/README.md). Pure data.
  * Periods are the scrape month: no file carries listing dates. Oldest first.
  */
-import type { VehicleSource } from './record';
+import type { VehicleListingSource, VehicleSource } from './record';
 
 export interface VehicleSourceFile {
-  source: VehicleSource;
+  source: VehicleListingSource;
   path: string; // relative to DATA_DIR
   period: string; // 'YYYY-MM'
   regionColumn: string; // the city or district cell, for the report of names no region was found for

@@ -1,6 +1,6 @@
 /** One adapter per vehicle listing file. */
 import type { VehicleLookups } from '../lookups';
-import type { VehicleSource } from '../record';
+import type { VehicleListingSource } from '../record';
 import type { VehicleAdapter } from './adapter';
 import { createAvtoelon2020Adapter } from './avtoelon-2020';
 import { createAvtoelon2022Adapter } from './avtoelon-2022';
@@ -8,7 +8,7 @@ import { createAvtoelonChevrolet2023Adapter } from './avtoelon-chevrolet-2023';
 
 export type { VehicleAdapter } from './adapter';
 
-export function createVehicleAdapter(source: VehicleSource, lookups: VehicleLookups): VehicleAdapter {
+export function createVehicleAdapter(source: VehicleListingSource, lookups: VehicleLookups): VehicleAdapter {
   switch (source) {
     case 'avtoelon_2020':
       return createAvtoelon2020Adapter(lookups);
