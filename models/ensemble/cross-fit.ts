@@ -68,6 +68,12 @@ export interface CrossFitConfig<Row, Encoding> {
   unitsOf(row: Row): number;
   /** A row counts half as much for every this many months it is older than the newest. */
   recencyHalfLifeMonths: number;
+  /**
+   * Which sources set "the newest" month the recency weights count back from (default: every row).
+   * An organisation's observations do not: a few of them dated a year after the listings would
+   * otherwise shrink every listing's weight, which moves the members' fixed penalties.
+   */
+  anchorsRecency?(source: string): boolean;
   folds: number;
   seed: number;
   /**
@@ -249,10 +255,11 @@ export function permutationImportance<Row>(fit: Pick<CrossFit<Row>, 'predict'>, 
   return rise.map((r) => ({ feature: r.feature, importance: Math.round((r.importance / sum) * 1000) / 1000 })).sort((a, b) => b.importance - a.importance);
 }
 
-/** Recency weight of each row relative to the newest month in `data`. */
-export function recencyWeights<Row>(data: Dataset<Row>, config: Pick<CrossFitConfig<Row, unknown>, 'monthOf' | 'recencyHalfLifeMonths'>): Float64Array {
+/** Recency weight of each row relative to the newest month of the sources that anchor it in `data` (a row newer than that weighs more than 1). */
+export function recencyWeights<Row>(data: Dataset<Row>, config: Pick<CrossFitConfig<Row, unknown>, 'monthOf' | 'recencyHalfLifeMonths' | 'anchorsRecency'>): Float64Array {
   const months = data.rows.map(config.monthOf);
-  const newest = Math.max(...months);
+  const anchoring = config.anchorsRecency ? months.filter((_, i) => config.anchorsRecency!(data.source[i])) : months;
+  const newest = Math.max(...(anchoring.length > 0 ? anchoring : months));
   return Float64Array.from(months, (m) => 0.5 ** ((newest - m) / config.recencyHalfLifeMonths));
 }
 

@@ -88,6 +88,7 @@ function crossFitConfig(index: MarketIndex, flatDistrictLevel: Record<string, nu
     monthOf: (row) => periodIndex(row.period),
     unitsOf: (row) => row.area,
     recencyHalfLifeMonths: INTERVALS.recencyHalfLifeMonths,
+    anchorsRecency: (source) => source !== HOUSE_SOURCE_GROUPS.observations,
     folds: 0,
     seed,
     maskedCopies: { mask: withoutPlot, weight: WITHOUT_PLOT_WEIGHT },

@@ -131,6 +131,7 @@ const crossFitConfig = (members: readonly MemberSpec[], seed: number): CrossFitC
   monthOf: (row) => periodIndex(row.period),
   unitsOf: (row) => row.area,
   recencyHalfLifeMonths: INTERVALS.recencyHalfLifeMonths,
+  anchorsRecency: (source) => source !== SOURCE_GROUPS.observations,
   folds: 0,
   seed,
   maskedCopies: { mask: coreFieldsOnly, weight: MASKED_COPY_WEIGHT },

@@ -124,6 +124,7 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
     monthOf: (row) => periodIndex(row.period),
     unitsOf: () => 1,
     recencyHalfLifeMonths: INTERVALS.recencyHalfLifeMonths,
+    anchorsRecency: (source) => source !== OBSERVATION_SOURCE,
     folds: FOLDS,
     seed: options.seed ?? 42,
     // Every listing also without its model, so the trees learn what make, body, engine and year say

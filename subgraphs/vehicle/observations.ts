@@ -23,7 +23,8 @@ export function scoreVehicles(runtime: () => VehicleRuntime) {
   return scorer(
     (fields) => normaliseVehicleInput(fields as unknown as Parameters<typeof normaliseVehicleInput>[0]),
     (valid) => valueVehicles(runtime(), valid),
-    (input) => ({ groups: vehicleGroupsOf(input), input: { ...input.vehicle } }),
+    // The request as understood, with the mileage (the reply's vehicle does not echo it; training from an export needs it).
+    (input) => ({ groups: vehicleGroupsOf(input), input: { ...input.vehicle, mileageKm: input.request.mileageKm } }),
   );
 }
 

@@ -9,8 +9,9 @@
  * codes), so nothing is re-read from free text: a line whose make or model is not the catalogue's
  * (a model the service valued on the make's level has none) or whose input is not such a vehicle at
  * all is dropped with its reason; an optional code the vocabulary does not hold is set to unknown and
- * counted. The export carries no mileage today (ValuedVehicle has none): `mileageKm` is read where a
- * line has it, and is otherwise unknown, as in the 2023 listing file.
+ * counted. The mileage is `mileageKm` beside the vehicle's fields (the service stores it with them);
+ * a line without it (exported before it was stored) trains with the mileage unknown, as the 2023
+ * listing file does.
  *
  * Then the listings' cleaning: the row checks of ./clean.ts (model year against the month observed,
  * price bounds, placeholder mileage, engine of an electric car), engine sizes judged against the
