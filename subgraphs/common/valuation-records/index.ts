@@ -1,0 +1,13 @@
+/**
+ * Valuation records (issue 19): every valuation the service gives, kept for the organisation that
+ * asked, retrievable by id, listable, and sampled for review. One store per kind of collateral,
+ * held by the subgraph that values that kind. Every store here passes one contract test suite
+ * (test/valuation-records/store-contract.test.ts).
+ */
+export type { RecordKind, RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
+export { isRecordId, newRecordId, recordIdTime, RECORD_ID_PREFIX } from './record-ids';
+export { MemoryRecordStore } from './memory-record-store';
+export { FileRecordStore } from './file-record-store';
+export { RedisRecordStore, createRecordRedisClient, type RecordRedisClient } from './redis-record-store';
+export { createRecordStore, type CreateRecordStoreOptions } from './create-record-store';
+export { recordStoreConfigFromEnv, type RecordStoreConfig } from './config';

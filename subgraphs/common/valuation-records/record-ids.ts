@@ -1,0 +1,60 @@
+/**
+ * Valuation record ids: `val_` and a ULID (48-bit millisecond time, then 80 random bits, in
+ * Crockford base 32), so that ids sort as records were made, in every store, and a day's bounds
+ * are id bounds. Random, not counted: an id says nothing about how many valuations others made.
+ */
+import { randomBytes } from 'node:crypto';
+
+export const RECORD_ID_PREFIX = 'val_';
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ID_PATTERN = /^val_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+function timePart(ms: number): string {
+  let out = '';
+  let t = Math.floor(ms);
+  for (let i = 0; i < 10; i++) {
+    out = CROCKFORD[t % 32] + out;
+    t = Math.floor(t / 32);
+  }
+  return out;
+}
+
+/** A new id for a record made at `ms`. */
+export function newRecordId(ms: number = Date.now()): string {
+  const random = randomBytes(16);
+  let tail = '';
+  for (let i = 0; i < 16; i++) tail += CROCKFORD[random[i] & 31];
+  return `${RECORD_ID_PREFIX}${timePart(ms)}${tail}`;
+}
+
+export const isRecordId = (id: string): boolean => ID_PATTERN.test(id);
+
+/** The time an id was made at (ms since 1970). */
+export function recordIdTime(id: string): number {
+  let t = 0;
+  for (const c of id.slice(RECORD_ID_PREFIX.length, RECORD_ID_PREFIX.length + 10)) t = t * 32 + CROCKFORD.indexOf(c);
+  return t;
+}
+
+/** The smallest id of a day and the largest: every id made that day lies between them (inclusive). */
+export function dayIdBounds(day: string): { first: string; last: string } {
+  const start = Date.parse(`${day}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start)) throw new RangeError(`not a date: ${day}`);
+  return { first: `${RECORD_ID_PREFIX}${timePart(start)}${'0'.repeat(16)}`, last: `${RECORD_ID_PREFIX}${timePart(start + 86_400_000 - 1)}${'Z'.repeat(16)}` };
+}
+
+/** A query's id window: ids from `low` (inclusive) up to `high`, inclusive or not. */
+export interface IdWindow {
+  low: string;
+  high: string;
+  highInclusive: boolean;
+}
+
+export function idWindow(query: { since?: string; until?: string; before?: string }): IdWindow {
+  const low = query.since ? dayIdBounds(query.since).first : RECORD_ID_PREFIX;
+  const last = query.until ? dayIdBounds(query.until).last : `${RECORD_ID_PREFIX}~`;
+  if (query.before !== undefined && query.before <= last) return { low, high: query.before, highInclusive: false };
+  return { low, high: last, highInclusive: true };
+}
+
+export const inWindow = (id: string, w: IdWindow): boolean => id >= w.low && (w.highInclusive ? id <= w.high : id < w.high);

@@ -1,0 +1,149 @@
+/**
+ * The one behaviour every valuation record store must show (subgraphs/common/valuation-records/types.ts),
+ * in memory, in files and on Redis (skipped, with the run's notice, when there is no Redis).
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createRecordRedisClient, FileRecordStore, MemoryRecordStore, newRecordId, recordIdTime, RedisRecordStore,
+  type RecordRedisClient, type ValuationRecord, type ValuationRecordStore,
+} from '../../subgraphs/common/valuation-records';
+import { REDIS_URL, describeWithRedis } from '../support/redis';
+import { deleteKeysUnder } from '../support/redis-keys';
+
+const RUN_PREFIX = `test:valuations:${process.pid}:${randomBytes(4).toString('hex')}:`;
+let storeCount = 0;
+
+const DAY = 86_400_000;
+const at = (iso: string) => Date.parse(iso);
+
+function record(made: number, over: Partial<ValuationRecord> = {}): ValuationRecord {
+  return {
+    id: newRecordId(made),
+    kind: 'home',
+    createdAt: new Date(made).toISOString(),
+    keepUntil: new Date(made + 365 * DAY).toISOString().slice(0, 10),
+    requestId: 'req-1',
+    input: { district: 'Chilanzar', area: 65, rooms: 3, nested: { list: [1, 'two', null] } },
+    valuation: { estimate: 78_500, interval: { low: 71_000, high: 86_500, coverage: 0.9 }, modelVersion: '2026.11.14' },
+    ...over,
+  };
+}
+
+function contract(makeStore: () => Promise<ValuationRecordStore>): void {
+  let stores: ValuationRecordStore[] = [];
+  const open = async () => {
+    const store = await makeStore();
+    stores.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    stores = [];
+  });
+
+  test('gets a record by id, equal in every field, for its organisation only', async () => {
+    const store = await open();
+    const mine = record(at('2026-11-20T10:00:00Z'));
+    await store.append('bank-a', [mine]);
+    expect(await store.get('bank-a', mine.id)).toEqual(mine);
+    expect(await store.get('bank-b', mine.id)).toBeNull();
+    expect(await store.get('bank-a', newRecordId())).toBeNull();
+  });
+
+  test('lists newest first, within since…until (inclusive days), before an id, up to a limit', async () => {
+    const store = await open();
+    const made = ['2026-11-01T23:59:59Z', '2026-11-02T00:00:00Z', '2026-11-02T12:00:00Z', '2026-11-03T08:00:00Z', '2026-11-05T00:00:01Z'].map((t) => record(at(t)));
+    // Appended out of order, in two calls.
+    await store.append('bank-a', [made[3], made[0], made[4]]);
+    await store.append('bank-a', [made[2], made[1]]);
+    const ids = async (query: object) => (await store.list('bank-a', query)).map((r) => r.id);
+    const newestFirst = [...made].reverse().map((r) => r.id);
+    expect(await ids({})).toEqual(newestFirst);
+    expect(await ids({ since: '2026-11-02', until: '2026-11-03' })).toEqual([made[3].id, made[2].id, made[1].id]);
+    expect(await ids({ until: '2026-11-01' })).toEqual([made[0].id]);
+    expect(await ids({ limit: 2 })).toEqual(newestFirst.slice(0, 2));
+    expect(await ids({ before: made[3].id, limit: 2 })).toEqual([made[2].id, made[1].id]);
+    expect(await ids({ before: made[0].id })).toEqual([]);
+    expect(await store.ids('bank-a', { since: '2026-11-03' })).toEqual([made[4].id, made[3].id]);
+    expect(await store.list('bank-b')).toEqual([]);
+  });
+
+  test('organisations that look alike stay apart', async () => {
+    const store = await open();
+    const orgs = ['a/b', 'a_b', 'a%2Fb', 'a b', 'a:b', 'ä', '💰', 'a\nb'];
+    for (const [i, org] of orgs.entries()) await store.append(org, [record(at('2026-11-20T10:00:00Z') + i, { requestId: org })]);
+    for (const org of orgs) {
+      const listed = await store.list(org);
+      expect(listed.map((r) => r.requestId)).toEqual([org]);
+    }
+  });
+
+  test('prune drops what is kept until before today, and nothing else', async () => {
+    const store = await open();
+    const old = record(at('2024-01-01T00:00:00Z'), { keepUntil: '2026-11-23' });
+    const lastDay = record(at('2024-01-02T00:00:00Z'), { keepUntil: '2026-11-24' });
+    const fresh = record(at('2026-11-24T00:00:00Z'));
+    await store.append('bank-a', [old, lastDay]);
+    await store.append('bank-b', [fresh]);
+    expect(await store.prune('2026-11-24')).toBe(1);
+    expect(await store.get('bank-a', old.id)).toBeNull();
+    expect((await store.list('bank-a')).map((r) => r.id)).toEqual([lastDay.id]);
+    expect(await store.get('bank-b', fresh.id)).toEqual(fresh);
+    expect(await store.prune('2026-11-24')).toBe(0);
+  });
+
+  test('an id sorts and dates as it was made', () => {
+    const a = newRecordId(at('2026-11-24T10:00:00Z'));
+    const b = newRecordId(at('2026-11-24T10:00:00.001Z'));
+    expect(a < b).toBe(true);
+    expect(recordIdTime(a)).toBe(at('2026-11-24T10:00:00Z'));
+    expect(a).toMatch(/^val_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+}
+
+describe('valuation records in memory', () => {
+  contract(async () => new MemoryRecordStore());
+});
+
+describe('valuation records in files', () => {
+  const dirs: string[] = [];
+  const newDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valuation-records-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  contract(async () => FileRecordStore.open(newDir()));
+
+  test('what was answered survives a restart; concurrent appends share writes; a torn last line is dropped', async () => {
+    const dir = newDir();
+    const store = await FileRecordStore.open(dir);
+    const many = Array.from({ length: 200 }, (_, i) => record(at('2026-11-20T00:00:00Z') + i));
+    await Promise.all(many.map((r, i) => store.append(`bank-${i % 3}`, [r])));
+    await store.close();
+    appendFileSync(join(dir, 'records.ndjson'), '{"o":"bank-0","r":{"id":"val_torn');
+    const logs: string[] = [];
+    const reopened = await FileRecordStore.open(dir, (m) => logs.push(m));
+    expect(logs.join('\n')).toMatch(/torn last line/);
+    for (const [i, r] of many.entries()) expect(await reopened.get(`bank-${i % 3}`, r.id)).toEqual(r);
+    expect(readFileSync(join(dir, 'records.ndjson'), 'utf8').endsWith('\n')).toBe(true);
+    await reopened.close();
+  });
+});
+
+describeWithRedis('valuation records on Redis', () => {
+  const clients: RecordRedisClient[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await deleteKeysUnder(RUN_PREFIX, REDIS_URL);
+  });
+  contract(async () => {
+    const client = createRecordRedisClient(REDIS_URL);
+    await client.connect();
+    clients.push(client);
+    return new RedisRecordStore(client, { keyPrefix: `${RUN_PREFIX}${storeCount++}:` });
+  });
+});
