@@ -9,7 +9,7 @@ import { HOME_FIELDS } from './home-contract';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 
 /** A valuation as the graph returns it (HomeValuation): the runtime's value plus where and when. */
-export type HomeValuationView = HomeValue & { location: ResolvedLocation; valuedAt: string; warnings: string[]; marketAdjustment?: MarketAdjustmentView | null };
+export type HomeValuationView = HomeValue & { location: ResolvedLocation; valuedAt: string; warnings: string[]; marketAdjustment?: MarketAdjustmentView | null; valuationId?: string | null };
 
 /** How an organisation's own observed prices moved a valuation (issue 18; subgraphs/common/observation-recording.ts). */
 export interface MarketAdjustmentView {
@@ -55,6 +55,7 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
     location: { district: v.location.district, mahalla: v.location.mahalla, mahalla_id: v.location.mahallaId, matched: v.location.matched },
     market_level: toMarketLevelRest(v.marketLevel),
     market_adjustment: toMarketAdjustmentRest(v.marketAdjustment),
+    valuation_id: v.valuationId ?? null,
     model_version: v.modelVersion,
     valued_at: v.valuedAt,
     warnings: [...restWarnings, ...v.warnings],

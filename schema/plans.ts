@@ -22,9 +22,14 @@ export interface Plan {
   maxBatchItems: number;
   /** Batch items submitted per UTC day, all jobs together (batch work is queued, so no minute window). */
   batchItemsPerDay: number;
+  /** Days a valuation's record is kept for review (GET /api/valuations/{id}): model-risk teams look back months to years. */
+  valuationRecordDays: number;
 }
 
-type PlansFile = Record<string, Omit<Plan, 'name'>>;
+type PlansFile = Record<string, Omit<Plan, 'name' | 'valuationRecordDays'> & { valuationRecordDays?: number }>;
+
+/** A plan file's plan without valuationRecordDays keeps records three years (the standard plan's). */
+export const DEFAULT_VALUATION_RECORD_DAYS = 1095;
 
 export const DEFAULT_PLANS_FILE = join(PROJECT_ROOT, 'schema', 'plans.json');
 
@@ -48,6 +53,7 @@ const plansFileSchema = {
       valuations: limits,
       maxBatchItems: positiveInteger,
       batchItemsPerDay: positiveInteger,
+      valuationRecordDays: positiveInteger,
     },
   },
 };
@@ -82,7 +88,7 @@ export function loadPlans(file: string): ReadonlyMap<string, Plan> {
     const problems = (isPlansFile.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
     throw new InvalidPlansFileError(`invalid plans file ${file}: ${problems}`);
   }
-  return new Map(Object.entries(parsed).map(([name, plan]) => [name, { name, ...plan }]));
+  return new Map(Object.entries(parsed).map(([name, plan]) => [name, { name, ...plan, valuationRecordDays: plan.valuationRecordDays ?? DEFAULT_VALUATION_RECORD_DAYS }]));
 }
 
 const loadedPlans = new Map<string, ReadonlyMap<string, Plan>>();

@@ -42,6 +42,7 @@ export type VehicleValuationView = VehicleValue & {
   valuedAt: string;
   warnings: string[];
   marketAdjustment?: MarketAdjustmentView | null;
+  valuationId?: string | null;
 };
 
 /** The GraphQL selection of ValuedVehicle, for the operations that map to toVehicleRestResponse. */
@@ -70,6 +71,7 @@ export function toVehicleRestResponse(v: VehicleValuationView, restWarnings: rea
     basis: v.basis,
     market_level: toMarketLevelRest(v.marketLevel),
     market_adjustment: toMarketAdjustmentRest(v.marketAdjustment),
+    valuation_id: v.valuationId ?? null,
     model_version: v.modelVersion,
     valued_at: v.valuedAt,
     warnings: [...restWarnings, ...v.warnings],

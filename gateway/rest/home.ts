@@ -22,7 +22,7 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       location { districtName mahallaName mahallaId matched }
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
       ${MARKET_ADJUSTMENT_SELECTION}
-      modelVersion valuedAt warnings
+      valuationId modelVersion valuedAt warnings
     }
   }` };
 

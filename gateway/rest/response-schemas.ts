@@ -27,6 +27,7 @@ const VALUATION_FIELDS = {
 } as const;
 
 const VALUATION_TRAILER = {
+  valuation_id: { type: ['string', 'null'], description: "This valuation's record, kept for your organisation: GET /api/valuations/{valuation_id} (and /report). Null when it could not be recorded (a warning says so)" },
   model_version: string,
   valued_at: { type: 'string', format: 'date-time' },
   warnings: strings,

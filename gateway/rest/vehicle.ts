@@ -25,7 +25,7 @@ export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL
       basis
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
       ${MARKET_ADJUSTMENT_SELECTION}
-      modelVersion valuedAt warnings
+      valuationId modelVersion valuedAt warnings
     }
   }` };
 

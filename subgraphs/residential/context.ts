@@ -8,6 +8,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import DataLoader from 'dataloader';
 import type { ResidentialRuntime } from '../../models/residential';
 import type { ObservationBook } from '../common/observation-book';
+import { recordCallerOf, ValuationRecorder, type RecordCaller } from '../common/valuation-recorder';
+import { MemoryRecordStore } from '../common/valuation-records';
 import { districtRef, mahallaRef, ModelPlaces, type DistrictRef, type MahallaRef } from './places';
 
 export interface ResidentialLoaders {
@@ -23,18 +25,29 @@ export interface ResidentialContext {
   organisation: string | null;
   /** Observed home prices by organisation: they adjust that organisation's valuations. */
   observations: ObservationBook;
+  /** Every home valuation given, kept for its organisation (issue 19). */
+  records: ValuationRecorder;
+  /** Who the valuations are for, as the records keep them. */
+  caller: RecordCaller;
   loaders: ResidentialLoaders;
   /** The model version in service as this request sees it (read on first use). */
   places(): ModelPlaces;
 }
 
-export function createResidentialContext(runtime: ResidentialRuntime, observations: ObservationBook, headers: IncomingHttpHeaders): ResidentialContext {
+export function createResidentialContext(
+  runtime: ResidentialRuntime,
+  observations: ObservationBook,
+  headers: IncomingHttpHeaders,
+  records: ValuationRecorder = new ValuationRecorder('home', new MemoryRecordStore()),
+): ResidentialContext {
   let places: ModelPlaces | undefined;
-  const organisation = headers['x-organisation'];
+  const caller = recordCallerOf(headers);
   return {
     runtime,
-    organisation: typeof organisation === 'string' && organisation !== '' ? organisation : null,
+    organisation: caller.organisation,
     observations,
+    records,
+    caller,
     loaders: {
       districtByName: new DataLoader(async (names) => names.map(districtRef)),
       mahallaById: new DataLoader(async (ids) => ids.map(mahallaRef)),
@@ -42,3 +55,4 @@ export function createResidentialContext(runtime: ResidentialRuntime, observatio
     places: () => (places ??= new ModelPlaces(runtime.summary())),
   };
 }
+

@@ -3,6 +3,8 @@ import { HOME_HIERARCHY } from '../../models/observations';
 import { ResidentialModelService, type ResidentialRuntime } from '../../models/residential';
 import type { SubgraphConfig } from '../common/config';
 import { openObservationBook, type ObservationBook } from '../common/observation-book';
+import { openValuationRecorder, ValuationRecorder } from '../common/valuation-recorder';
+import { MemoryRecordStore } from '../common/valuation-records';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
 import { createResidentialContext, type ResidentialContext } from './context';
@@ -11,7 +13,7 @@ import { buildResidentialSchema } from './schema';
 
 export { buildResidentialSchema } from './schema';
 
-export async function start(config: SubgraphConfig, runtime: ResidentialRuntime, observations: ObservationBook): Promise<RunningService> {
+export async function start(config: SubgraphConfig, runtime: ResidentialRuntime, observations: ObservationBook, records: ValuationRecorder = new ValuationRecorder('home', new MemoryRecordStore())): Promise<RunningService> {
   const schema = await buildResidentialSchema();
   const instrumented = instrumentRuntime('residential', runtime);
   return serveSubgraph<ResidentialContext>({
@@ -22,7 +24,7 @@ export async function start(config: SubgraphConfig, runtime: ResidentialRuntime,
     internalToken: config.internalToken,
     introspection: config.introspection,
     // Fresh DataLoaders and model snapshot per request: they must not outlive it.
-    context: (headers) => createResidentialContext(instrumented, observations, headers),
+    context: (headers) => createResidentialContext(instrumented, observations, headers, records),
   });
 }
 
@@ -35,8 +37,9 @@ export const subgraph: SubgraphModule = {
   buildSchema: buildResidentialSchema,
   async start({ config, env, redisUrl, overrides, log }): Promise<RunningSubgraph> {
     const runtime = await ResidentialModelService.start({ root: overrides.artifactsRoot as string | undefined, log });
+    const records = await openValuationRecorder({ kind: 'home', env, redisUrl, log });
     const observations = await openObservationBook({ kind: 'home', hierarchy: HOME_HIERARCHY, env, redisUrl, log });
-    const service = await start(config, runtime, observations.book);
+    const service = await start(config, runtime, observations.book, records.recorder);
     return {
       ...service,
       get modelVersion() {
@@ -49,6 +52,7 @@ export const subgraph: SubgraphModule = {
         await service.close();
         await runtime.close();
         await observations.close();
+        await records.close();
       },
     };
   },

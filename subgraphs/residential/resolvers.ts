@@ -26,7 +26,8 @@ export class HomeValuationResolver {
       const normalised = normaliseHomeInput(input);
       const [result] = await valueHomes(ctx.runtime, [normalised]);
       if (result instanceof ApiError) throw result;
-      return toValuation(await adjustHomeValuation(ctx.observations, ctx.organisation, normalised, result));
+      const [recorded] = await answered(ctx, [{ normalised, valuation: await adjustHomeValuation(ctx.observations, ctx.organisation, normalised, result) }]);
+      return toValuation(recorded);
     });
   }
 
@@ -35,7 +36,12 @@ export class HomeValuationResolver {
     return withApiErrors(async () => {
       const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normaliseHomeInput, async (valid) => {
         const results = await valueHomes(ctx.runtime, valid);
-        return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustHomeValuation(ctx.observations, ctx.organisation, valid[i], r))));
+        const adjusted = await Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustHomeValuation(ctx.observations, ctx.organisation, valid[i], r))));
+        // One record call for every home valued.
+        const valued = adjusted.flatMap((valuation, i) => (valuation instanceof ApiError ? [] : [{ normalised: valid[i], valuation }]));
+        const recorded = await answered(ctx, valued);
+        let next = 0;
+        return adjusted.map((valuation) => (valuation instanceof ApiError ? valuation : recorded[next++]));
       });
       return items.map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
     });
@@ -55,7 +61,12 @@ export class HomeValuationResolver {
   }
 }
 
+/** Valuations as answered: recorded for the caller's organisation (the request as understood, and the answer) and stamped with their ids. */
+function answered(ctx: ResidentialContext, items: { normalised: ReturnType<typeof normaliseHomeInput>; valuation: AdjustedHomeValuation }[]) {
+  return ctx.records.stamp(ctx.caller, items.map(({ normalised, valuation }) => ({ input: { request: normalised.request, location: normalised.location }, valuation })));
+}
+
 /** The valuation with its location as the District and Mahalla entities. */
-function toValuation(view: AdjustedHomeValuation): HomeValuation {
+function toValuation(view: AdjustedHomeValuation & { valuationId: string | null }): HomeValuation {
   return { ...view, location: valuationLocation(view.location) } as HomeValuation;
 }

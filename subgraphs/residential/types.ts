@@ -195,6 +195,8 @@ export class HomeValuation {
   @Field(() => MarketLevel, { description: MARKET_LEVEL_DESCRIPTION }) marketLevel!: MarketLevel;
   @Field(() => MarketAdjustment, { nullable: true, description: "How the organisation's own observed prices moved this valuation (estimate and interval above are after it); null while it has recorded none" })
   marketAdjustment!: MarketAdjustment | null;
+  @Field(() => String, { nullable: true, description: "The record of this valuation (GET /api/valuations/{id}, valuation(id)): kept for the organisation that asked; null when there is no organisation or the record store did not answer (a warning says so)" })
+  valuationId!: string | null;
   @Field() modelVersion!: string;
   @Field({ description: 'ISO 8601 time of valuation' }) valuedAt!: string;
   @Field(() => [String]) warnings!: string[];

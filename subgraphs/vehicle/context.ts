@@ -6,6 +6,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { VehicleRuntime } from '../../models/vehicle';
 import { ApiError } from '../../schema/errors';
 import type { ObservationBook } from '../common/observation-book';
+import { recordCallerOf, ValuationRecorder, type RecordCaller } from '../common/valuation-recorder';
+import { MemoryRecordStore } from '../common/valuation-records';
 
 export interface VehicleContext {
   /** The runtime in service; throws SERVICE_UNAVAILABLE when there is none. */
@@ -14,13 +16,24 @@ export interface VehicleContext {
   organisation: string | null;
   /** Observed vehicle prices by organisation: they adjust that organisation's valuations. */
   observations: ObservationBook;
+  /** Every vehicle valuation given, kept for its organisation (issue 19). */
+  records: ValuationRecorder;
+  /** Who the valuations are for, as the records keep them. */
+  caller: RecordCaller;
 }
 
-export function createVehicleContext(runtime: VehicleRuntime | null, observations: ObservationBook, headers: IncomingHttpHeaders): VehicleContext {
-  const organisation = headers['x-organisation'];
+export function createVehicleContext(
+  runtime: VehicleRuntime | null,
+  observations: ObservationBook,
+  headers: IncomingHttpHeaders,
+  records: ValuationRecorder = new ValuationRecorder('vehicle', new MemoryRecordStore()),
+): VehicleContext {
+  const caller = recordCallerOf(headers);
   return {
-    organisation: typeof organisation === 'string' && organisation !== '' ? organisation : null,
+    organisation: caller.organisation,
     observations,
+    records,
+    caller,
     runtime() {
       if (!runtime) throw new ApiError('SERVICE_UNAVAILABLE', 'No vehicle model is in service: train and promote one (models/artifacts/vehicle/CURRENT)');
       return runtime;

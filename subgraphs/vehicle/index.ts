@@ -3,6 +3,8 @@ import { VEHICLE_HIERARCHY } from '../../models/observations';
 import { VEHICLE_DIR, VehicleModelService, type VehicleRuntime } from '../../models/vehicle';
 import type { SubgraphConfig } from '../common/config';
 import { openObservationBook, type ObservationBook } from '../common/observation-book';
+import { openValuationRecorder, ValuationRecorder } from '../common/valuation-recorder';
+import { MemoryRecordStore } from '../common/valuation-records';
 import { serveSubgraph, type RunningService } from '../common/serve';
 import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
 import { instrumentRuntime } from '../common/model-metrics';
@@ -12,7 +14,7 @@ import { buildVehicleSchema } from './schema';
 export { buildVehicleSchema } from './schema';
 
 /** Serves the vehicle subgraph. Without a runtime it still serves, answering SERVICE_UNAVAILABLE. */
-export async function start(config: SubgraphConfig, runtime: VehicleRuntime | null, observations: ObservationBook): Promise<RunningService> {
+export async function start(config: SubgraphConfig, runtime: VehicleRuntime | null, observations: ObservationBook, records: ValuationRecorder = new ValuationRecorder('vehicle', new MemoryRecordStore())): Promise<RunningService> {
   const schema = await buildVehicleSchema();
   const instrumented = runtime && instrumentRuntime('vehicle', runtime);
   return serveSubgraph<VehicleContext>({
@@ -22,7 +24,7 @@ export async function start(config: SubgraphConfig, runtime: VehicleRuntime | nu
     port: config.port,
     internalToken: config.internalToken,
     introspection: config.introspection,
-    context: (headers) => createVehicleContext(instrumented, observations, headers),
+    context: (headers) => createVehicleContext(instrumented, observations, headers, records),
   });
 }
 
@@ -36,8 +38,9 @@ export const subgraph: SubgraphModule = {
     // The model CURRENT names, swapped when another is promoted; null when none is promoted there.
     const runtime = await VehicleModelService.start((overrides.artifactsRoot as string | undefined) ?? VEHICLE_DIR, { log });
     if (!runtime) log('no vehicle model is promoted: vehicle valuations answer SERVICE_UNAVAILABLE until one is');
+    const records = await openValuationRecorder({ kind: 'vehicle', env, redisUrl, log });
     const observations = await openObservationBook({ kind: 'vehicle', hierarchy: VEHICLE_HIERARCHY, env, redisUrl, log });
-    const service = await start(config, runtime, observations.book);
+    const service = await start(config, runtime, observations.book, records.recorder);
     return {
       ...service,
       get modelVersion() {
@@ -50,6 +53,7 @@ export const subgraph: SubgraphModule = {
         await service.close();
         await runtime?.close();
         await observations.close();
+        await records.close();
       },
     };
   },

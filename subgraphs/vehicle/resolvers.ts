@@ -9,24 +9,36 @@ import type { VehicleContext } from './context';
 import { adjustVehicleValuation, type AdjustedVehicleValuation } from './observations';
 import { VehicleMake, VehicleMarketIndexSeries as VehicleMarketIndexSeriesType, VehicleModelInfo, VehicleValuation, VehicleValuationInput, VehicleValuationResult } from './types';
 
+type RecordedVehicleValuation = AdjustedVehicleValuation & { valuationId: string | null };
+
+/** Valuations as answered: recorded for the caller's organisation (the request as understood, and the answer) and stamped with their ids. */
+function answered(ctx: VehicleContext, items: { normalised: ReturnType<typeof normaliseVehicleInput>; valuation: AdjustedVehicleValuation }[]): Promise<RecordedVehicleValuation[]> {
+  return ctx.records.stamp(ctx.caller, items.map(({ normalised, valuation }) => ({ input: { request: normalised.request, vehicle: normalised.vehicle }, valuation })));
+}
+
 @Resolver()
 export class VehicleValuationResolver {
   @Query(() => VehicleValuation, { description: 'Value one vehicle. Unknown make or model: UNKNOWN_VEHICLE with suggestions; too little market data for it: INSUFFICIENT_MARKET_DATA.' })
-  vehicleValuation(@Arg('input', () => VehicleValuationInput) input: VehicleValuationInput, @Ctx() ctx: VehicleContext): Promise<AdjustedVehicleValuation> {
+  vehicleValuation(@Arg('input', () => VehicleValuationInput) input: VehicleValuationInput, @Ctx() ctx: VehicleContext): Promise<RecordedVehicleValuation> {
     return withApiErrors(async () => {
       const normalised = normaliseVehicleInput(input);
       const [result] = await valueVehicles(ctx.runtime(), [normalised]);
       if (result instanceof ApiError) throw result;
-      return adjustVehicleValuation(ctx.observations, ctx.organisation, normalised, result);
+      const [recorded] = await answered(ctx, [{ normalised, valuation: await adjustVehicleValuation(ctx.observations, ctx.organisation, normalised, result) }]);
+      return recorded;
     });
   }
 
   @Query(() => [VehicleValuationResult], { description: `Value up to ${MAX_VEHICLES_PER_CALL.toLocaleString('en')} vehicles at once (one model call for all). A bad input, or one without enough market data, gets an error in its place; the others are still valued.` })
-  vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<AdjustedVehicleValuation>[]> {
+  vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<RecordedVehicleValuation>[]> {
     return withApiErrors(() =>
       valueInBulk(inputs, MAX_VEHICLES_PER_CALL, (input) => normaliseVehicleInput(input), async (valid) => {
         const results = await valueVehicles(ctx.runtime(), valid);
-        return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustVehicleValuation(ctx.observations, ctx.organisation, valid[i], r))));
+        const adjusted = await Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustVehicleValuation(ctx.observations, ctx.organisation, valid[i], r))));
+        // One record call for every vehicle valued.
+        const recorded = await answered(ctx, adjusted.flatMap((valuation, i) => (valuation instanceof ApiError ? [] : [{ normalised: valid[i], valuation }])));
+        let next = 0;
+        return adjusted.map((valuation) => (valuation instanceof ApiError ? valuation : recorded[next++]));
       }),
     );
   }

@@ -30,6 +30,7 @@ test('the shipped plans carry the agreed limits', () => {
     valuations: { perMinute: 1_000, perDay: 20_000 },
     maxBatchItems: 10_000,
     batchItemsPerDay: 50_000,
+    valuationRecordDays: 180,
   });
   expect(getPlan('standard')).toEqual({
     name: 'standard',
@@ -37,6 +38,7 @@ test('the shipped plans carry the agreed limits', () => {
     valuations: { perMinute: 10_000, perDay: 1_000_000 },
     maxBatchItems: 100_000,
     batchItemsPerDay: 1_000_000,
+    valuationRecordDays: 1_095,
   });
   expect(getPlan('enterprise')).toEqual({
     name: 'enterprise',
@@ -44,6 +46,7 @@ test('the shipped plans carry the agreed limits', () => {
     valuations: { perMinute: 100_000, perDay: 20_000_000 },
     maxBatchItems: 1_000_000,
     batchItemsPerDay: 10_000_000,
+    valuationRecordDays: 2_555,
   });
   // One interactive request at the plan's largest bulk size fits the minute's valuations.
   for (const name of planNames()) expect(getPlan(name).valuations.perMinute).toBeGreaterThanOrEqual(1_000);

@@ -17,9 +17,10 @@ const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefin
 
 const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy', 'record_observations'];
 
-/** A REST reply without the time it was made, to compare with a tool's. */
-function timeless<T extends Record<string, unknown>>(body: T): Omit<T, 'valued_at'> {
-  const { valued_at: _time, ...rest } = body;
+/** A REST reply without the time it was made and its record's id (each call is a valuation of its own), to compare with a tool's. */
+function timeless<T extends Record<string, unknown>>(body: T): Omit<T, 'valued_at' | 'valuation_id'> {
+  expect(body.valuation_id).toMatch(/^val_[0-9A-Z]{26}$/);
+  const { valued_at: _time, valuation_id: _id, ...rest } = body;
   return rest;
 }
 

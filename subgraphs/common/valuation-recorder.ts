@@ -1,0 +1,102 @@
+/**
+ * Keeps a record of every valuation a subgraph gives (issue 19) and stamps it with its id. Used by
+ * the residential and vehicle subgraphs, each with its kind's store, after the valuation is final
+ * (adjusted by the organisation's observations, in the currency asked for): the record is what was
+ * answered.
+ *
+ * A valuation is answered once its record is durable. If the store does not answer within
+ * `timeoutMs` (a stalled Redis), the valuation is still answered, without an id and with a warning
+ * saying it was not recorded: a bank's valuation does not wait on the audit trail, and says so.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { getPlan, DEFAULT_VALUATION_RECORD_DAYS } from '../../schema/plans';
+import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
+import { createRecordStore, newRecordId, recordStoreConfigFromEnv, type RecordKind, type RecordQuery, type ValuationRecord, type ValuationRecordStore } from './valuation-records';
+import { within } from './within';
+
+/** Who a valuation is for, as the gateway's headers say (a peer subgraph sends no plan). */
+export interface RecordCaller {
+  organisation: string | null;
+  plan: string | null;
+  requestId: string | null;
+}
+
+/** The gateway's (or a peer's) headers as a record's caller. */
+export function recordCallerOf(headers: IncomingHttpHeaders): RecordCaller {
+  const text = (name: string) => {
+    const value = headers[name];
+    return typeof value === 'string' && value !== '' ? value : null;
+  };
+  return { organisation: text('x-organisation'), plan: text('x-plan'), requestId: text('x-request-id') };
+}
+
+export const NOT_RECORDED_WARNING = 'this valuation was not recorded (the record store did not answer): it has no valuation_id; value it again to get one';
+
+export class ValuationRecorder {
+  constructor(
+    readonly kind: RecordKind,
+    readonly store: ValuationRecordStore,
+    private readonly options: { clock?: () => number; timeoutMs?: number; log?: (message: string) => void } = {},
+  ) {}
+
+  /**
+   * Records each valuation (with the request as understood) for the caller's organisation and gives
+   * them back stamped with their record's id: null without an organisation (nothing to keep it for),
+   * and null with a warning when the store did not answer in time.
+   */
+  async stamp<V extends { warnings: string[] }>(caller: RecordCaller, items: readonly { input: object; valuation: V }[]): Promise<(V & { valuationId: string | null })[]> {
+    if (caller.organisation === null || items.length === 0) return items.map(({ valuation }) => ({ ...valuation, valuationId: null }));
+    const now = (this.options.clock ?? Date.now)();
+    const keepUntil = new Date(now + retentionDays(caller.plan) * 86_400_000).toISOString().slice(0, 10);
+    const records: ValuationRecord[] = items.map(({ input, valuation }) => {
+      const id = newRecordId(now);
+      return {
+        id,
+        kind: this.kind,
+        createdAt: new Date(now).toISOString(),
+        keepUntil,
+        requestId: caller.requestId,
+        input: input as Record<string, unknown>,
+        valuation: { ...valuation, valuationId: id } as Record<string, unknown>,
+      };
+    });
+    const stored = await within(
+      this.store.append(caller.organisation, records).then(() => true, (error: Error) => {
+        this.options.log?.(`valuation records: ${error.message}`);
+        return false;
+      }),
+      this.options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
+      () => false,
+    );
+    return items.map(({ valuation }, i) => (stored ? { ...valuation, valuationId: records[i].id } : { ...valuation, valuationId: null, warnings: [...valuation.warnings, NOT_RECORDED_WARNING] }));
+  }
+
+  get(org: string, id: string): Promise<ValuationRecord | null> {
+    return this.store.get(org, id);
+  }
+
+  list(org: string, query: RecordQuery): Promise<ValuationRecord[]> {
+    return this.store.list(org, query);
+  }
+
+  ids(org: string, query: Pick<RecordQuery, 'since' | 'until'>): Promise<string[]> {
+    return this.store.ids(org, query);
+  }
+}
+
+/** The plan's record retention; a caller without a plan (a batch worker, a peer) keeps the default. */
+function retentionDays(plan: string | null): number {
+  if (plan === null) return DEFAULT_VALUATION_RECORD_DAYS;
+  try {
+    return getPlan(plan).valuationRecordDays;
+  } catch {
+    return DEFAULT_VALUATION_RECORD_DAYS;
+  }
+}
+
+/** A kind's recorder on the store the settings name: Redis, or a log file in a folder of the kind's own (VALUATION_RECORD_*). */
+export async function openValuationRecorder(options: { kind: RecordKind; env: NodeJS.ProcessEnv; redisUrl?: string; log(message: string): void }): Promise<{ recorder: ValuationRecorder; close(): Promise<void> }> {
+  const config = recordStoreConfigFromEnv(options.env);
+  const store = await createRecordStore({ kind: options.kind, redisUrl: options.redisUrl ?? '', keyPrefix: config.keyPrefix, directory: config.directory, log: options.log });
+  return { recorder: new ValuationRecorder(options.kind, store, { log: options.log }), close: () => store.close() };
+}
