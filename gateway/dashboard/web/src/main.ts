@@ -4,7 +4,7 @@
  */
 import { AccuracyPanel } from './accuracy';
 import { ApiError, fetchResultsCsv, listJobs, submitCsv, type Job } from './api';
-import { element } from './dom';
+import { element, saveFile } from './dom';
 import { ProgressWatcher } from './progress';
 
 const KEY_STORAGE = 'tashkent-valuation.api-key';
@@ -226,15 +226,7 @@ async function downloadResults(id: string, button: HTMLButtonElement): Promise<v
   if (!apiKey) return;
   button.disabled = true;
   try {
-    const blob = await fetchResultsCsv(apiKey, id);
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `batch-${id}.csv`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    saveFile(await fetchResultsCsv(apiKey, id), `batch-${id}.csv`);
   } catch (error) {
     showError(error);
   } finally {
