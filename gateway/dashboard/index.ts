@@ -1,6 +1,7 @@
 /**
  * GET /dashboard: the batch dashboard, a static page built by Vite from ./web into dist/dashboard
- * (`npm run build`). The page is public; every API call it makes carries the user's API key.
+ * (`npm run build`), with the district outlines its portfolio map draws (district-outlines.json,
+ * ./outlines.ts). The page is public; every API call it makes carries the user's API key.
  * Without a build the routes answer 503 SERVICE_UNAVAILABLE instead of failing the gateway.
  */
 import { existsSync } from 'node:fs';

@@ -6,7 +6,7 @@
  * The plotting code (vega) is loaded the first time the panel has something to draw.
  */
 import { fetchAccuracy, type AccuracyData, type GroupAccuracy, type ObservationKind } from './api';
-import { elements } from './dom';
+import { elements, textCell, textElement } from './dom';
 import type { Plots } from './plots';
 
 type PlotsModule = typeof import('./plots');
@@ -158,31 +158,14 @@ export class AccuracyPanel {
   }
 }
 
-function cell(text: string, testid: string): HTMLTableCellElement {
-  const td = document.createElement('td');
-  td.textContent = text;
-  td.dataset.testid = testid;
-  return td;
-}
-
 /** The drift verdict: its flags (bias, coverage) with the reasons, or why there is none. */
 function driftCell({ drift }: GroupAccuracy): HTMLTableCellElement {
-  const td = cell('', 'drift');
+  const td = textCell('', 'drift');
   const flags = [drift.bias, drift.coverage ? `coverage ${drift.coverage}` : null].filter((flag): flag is string => flag !== null);
   if (flags.length) {
-    for (const flag of flags) {
-      const span = document.createElement('span');
-      span.className = 'flag';
-      span.dataset.testid = 'drift-flag';
-      span.textContent = flag;
-      td.append(span, ' ');
-    }
+    for (const flag of flags) td.append(textElement('span', flag, 'drift-flag', 'flag'), ' ');
   } else {
-    const verdict = document.createElement('span');
-    verdict.className = 'verdict';
-    verdict.dataset.testid = 'drift-verdict';
-    verdict.textContent = drift.judged ? 'within the rule' : 'not judged';
-    td.append(verdict);
+    td.append(textElement('span', drift.judged ? 'within the rule' : 'not judged', 'drift-verdict', 'verdict'));
   }
   if (drift.reasons.length) {
     const reasons = document.createElement('ul');
@@ -201,15 +184,11 @@ function tableRow(group: GroupAccuracy, overall: boolean): HTMLTableRowElement {
   tr.dataset.flagged = String(group.drift.flagged);
   if (group.drift.flagged) tr.classList.add('flagged');
   if (overall) tr.classList.add('overall');
-  const name = document.createElement('th');
-  name.scope = 'row';
-  name.textContent = group.group;
-  name.dataset.testid = 'group';
   tr.append(
-    name,
-    cell(String(group.service.observations), 'observations'),
-    cell(percent(group.service.medianApe), 'ape-service'),
-    cell(percent(group.base.medianApe), 'ape-base'),
+    textCell(group.group, 'group', 'th'),
+    textCell(String(group.service.observations), 'observations'),
+    textCell(percent(group.service.medianApe), 'ape-service'),
+    textCell(percent(group.base.medianApe), 'ape-base'),
     driftCell(group),
   );
   return tr;

@@ -60,14 +60,15 @@ async function call(key: string, path: string, init: RequestInit = {}): Promise<
   try {
     response = await fetch(new URL(path, SERVICE_ROOT), { ...init, headers });
   } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error; // the caller stopped it: not the service's fault
     throw new ApiError('NETWORK_ERROR', `The service cannot be reached: ${(error as Error).message}`);
   }
   if (!response.ok) throw errorOf(response.status, await response.json().catch(() => undefined));
   return response;
 }
 
-async function graphql<T>(key: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await call(key, 'graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+async function graphql<T>(key: string, query: string, variables: Record<string, unknown> = {}, signal?: AbortSignal): Promise<T> {
+  const response = await call(key, 'graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }), signal });
   const body = (await response.json()) as ErrorBody & { data?: T };
   if (body.errors?.length || !body.data) throw errorOf(response.status, body);
   return body.data;
@@ -92,6 +93,62 @@ export async function submitCsv(key: string, file: File): Promise<Job> {
 export async function fetchResultsCsv(key: string, id: string): Promise<Blob> {
   const response = await call(key, `api/batch/${encodeURIComponent(id)}/results?format=csv`);
   return response.blob();
+}
+
+// ---- a job's portfolio (issue 19) ----
+
+/** GET /api/batch/{id}/results as NDJSON: the response, to read as a stream (./ndjson.ts). */
+export async function openResults(key: string, id: string, signal?: AbortSignal): Promise<Response> {
+  return call(key, `api/batch/${encodeURIComponent(id)}/results`, { headers: { accept: 'application/x-ndjson' }, signal });
+}
+
+/** One NDJSON line of the results, and one item of batchResults. */
+export interface ResultLine {
+  index: number;
+  ok: boolean;
+  result: unknown;
+  error: { code: string; message: string } | null;
+}
+
+export interface ResultPage {
+  items: ResultLine[];
+  nextOffset: number | null;
+}
+
+/** Up to `limit` results from item `offset` on (batchResults: an offset is an item index). */
+export async function fetchResultPage(key: string, id: string, offset: number, limit: number, signal?: AbortSignal): Promise<ResultPage> {
+  const data = await graphql<{ batchResults: ResultPage }>(
+    key,
+    'query DashboardResults($id: ID!, $offset: Int, $limit: Int) { batchResults(id: $id, offset: $offset, limit: $limit) { items { index ok result error { code message } } nextOffset } }',
+    { id, offset, limit },
+    signal,
+  );
+  return data.batchResults;
+}
+
+/** The district outlines: a static file of the page (built from data/geo by gateway/dashboard/outlines.ts), no key needed. */
+export async function fetchDistrictOutlines(signal?: AbortSignal): Promise<DistrictOutlines> {
+  let response: Response;
+  try {
+    response = await fetch(new URL('district-outlines.json', window.location.href), { signal });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError('NETWORK_ERROR', `The district outlines cannot be loaded: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw new ApiError(`HTTP_${response.status}`, `The district outlines cannot be loaded (${response.status})`, response.status);
+  return (await response.json()) as DistrictOutlines;
+}
+
+/** The district outlines: a GeoJSON FeatureCollection, properties { id, name } (gateway/dashboard/outlines.ts). */
+export interface DistrictOutlines {
+  type: 'FeatureCollection';
+  attribution?: string;
+  features: { type: 'Feature'; properties: { id: string; name: string }; geometry: unknown }[];
+}
+
+/** A file of the API (a valuation's record or report), fetched with the key. */
+export async function fetchFile(key: string, path: string): Promise<Blob> {
+  return (await call(key, path)).blob();
 }
 
 // ---- live accuracy (issue 18) ----

@@ -22,3 +22,31 @@ export function elements<T extends Record<string, ElementSpec>>(specs: T): { [K 
   }
   return found as { [K in keyof T]: ElementOf<T[K]> };
 }
+
+/** Saves a file the page fetched (with the key) under `name`, through a temporary object URL. */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** An element with its text (never parsed as HTML), a test id and optionally a class. */
+export function textElement<K extends keyof HTMLElementTagNameMap>(tag: K, text: string, testid: string, className?: string): HTMLElementTagNameMap[K] {
+  const found = document.createElement(tag);
+  found.textContent = text;
+  found.dataset.testid = testid;
+  if (className) found.className = className;
+  return found;
+}
+
+/** A table cell with its text; a th heads its row. */
+export function textCell(text: string, testid: string, tag: 'td' | 'th' = 'td'): HTMLTableCellElement {
+  const cell = textElement(tag, text, testid);
+  if (tag === 'th') cell.scope = 'row';
+  return cell;
+}

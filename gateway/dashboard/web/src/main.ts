@@ -1,10 +1,11 @@
 /**
  * The batch dashboard: sign in with an API key (kept in sessionStorage), upload a CSV portfolio,
- * follow the organisation's jobs live, download a finished job's results.
+ * follow the organisation's jobs live, download a finished job's results or open its portfolio view.
  */
 import { AccuracyPanel } from './accuracy';
 import { ApiError, fetchResultsCsv, listJobs, submitCsv, type Job } from './api';
-import { element } from './dom';
+import { element, saveFile } from './dom';
+import { PortfolioView } from './portfolio';
 import { ProgressWatcher } from './progress';
 
 const KEY_STORAGE = 'tashkent-valuation.api-key';
@@ -28,7 +29,9 @@ const ui = {
 };
 
 let apiKey: string | null = null;
-const accuracy = new AccuracyPanel({ showError: (error) => showError(error), clearMessage: () => clearMessage() });
+const messages = { showError: (error: unknown) => showError(error), clearMessage: () => clearMessage() };
+const accuracy = new AccuracyPanel(messages);
+const portfolio = new PortfolioView(messages);
 let watcher: ProgressWatcher | null = null;
 const jobs = new Map<string, Job>();
 const rows = new Map<string, JobRow>();
@@ -75,6 +78,7 @@ class JobRow {
   private readonly percent = document.createElement('span');
   private readonly details = document.createElement('span');
   private readonly download = document.createElement('button');
+  private readonly portfolio = document.createElement('button');
 
   constructor(readonly id: string) {
     this.root.className = 'job';
@@ -107,8 +111,20 @@ class JobRow {
     this.download.textContent = 'Download results';
     this.download.hidden = true;
     this.download.addEventListener('click', () => void downloadResults(id, this.download));
+    this.portfolio.type = 'button';
+    this.portfolio.className = 'open-portfolio';
+    this.portfolio.dataset.testid = 'job-portfolio';
+    this.portfolio.textContent = 'Portfolio';
+    this.portfolio.hidden = true;
+    this.portfolio.addEventListener('click', () => {
+      const job = jobs.get(id);
+      if (job) void portfolio.open(job);
+    });
 
-    this.root.append(head, progress, this.details, this.download);
+    const actions = document.createElement('div');
+    actions.className = 'job-actions';
+    actions.append(this.download, this.portfolio);
+    this.root.append(head, progress, this.details, actions);
   }
 
   update(job: Job): void {
@@ -120,6 +136,7 @@ class JobRow {
     this.percent.textContent = `${percent}%`;
     this.details.textContent = detailsOf(job);
     this.download.hidden = job.status !== 'completed';
+    this.portfolio.hidden = job.status !== 'completed';
   }
 }
 
@@ -181,6 +198,7 @@ async function signIn(key: string): Promise<void> {
   ui.uploadSection.hidden = false;
   ui.jobsSection.hidden = false;
   accuracy.signIn(key);
+  portfolio.signIn(key);
 }
 
 async function signOut(forget = true): Promise<void> {
@@ -195,6 +213,7 @@ async function signOut(forget = true): Promise<void> {
   ui.uploadSection.hidden = true;
   ui.jobsSection.hidden = true;
   accuracy.signOut();
+  portfolio.signOut();
   if (forget) {
     sessionStorage.removeItem(KEY_STORAGE);
     clearMessage();
@@ -226,15 +245,7 @@ async function downloadResults(id: string, button: HTMLButtonElement): Promise<v
   if (!apiKey) return;
   button.disabled = true;
   try {
-    const blob = await fetchResultsCsv(apiKey, id);
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `batch-${id}.csv`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    saveFile(await fetchResultsCsv(apiKey, id), `batch-${id}.csv`);
   } catch (error) {
     showError(error);
   } finally {

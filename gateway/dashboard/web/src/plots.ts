@@ -1,7 +1,7 @@
 /**
- * The live accuracy panel's plots: vega-lite specs compiled in the page and drawn by vega's SVG
- * renderer into the panel. Loaded on demand (a dynamic import), so the batch page does not carry
- * vega until the panel opens.
+ * The live accuracy panel's plots, and the drawing of every plot of the page (the portfolio view's
+ * too): vega-lite specs compiled in the page and drawn by vega's SVG (or canvas) renderer. Loaded
+ * on demand (a dynamic import), so the batch page does not carry vega until a panel draws.
  *
  * The page's CSP has no 'unsafe-eval': vega's default expression evaluator builds functions with
  * `new Function`, so the specs are parsed with their expression ASTs (`ast: true`) and evaluated
@@ -12,6 +12,7 @@ import { parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { AccuracyData, GroupAccuracy } from './api';
+import { PLOT_CONFIG } from './plot-config';
 
 /** The drift rule's bands (models/observations/drift.ts, spelled out in liveAccuracy.driftRule). */
 export const BIAS_BAND = 0.03;
@@ -25,13 +26,7 @@ const WIDTH = 460;
 /** The overall row of the plots and the table, above the groups. */
 export const OVERALL_LABEL = 'All groups';
 
-const CONFIG = {
-  font: 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif',
-  axis: { labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal', gridColor: '#e6e6e6' },
-  axisY: { labelLimit: 220, title: null },
-  legend: { orient: 'bottom', labelFontSize: 11, titleFontSize: 11 },
-  view: { stroke: '#dddddd' },
-} as const;
+const CONFIG = { ...PLOT_CONFIG, axisY: { labelLimit: 220, title: null } } as const;
 
 interface Row {
   group: string;
@@ -186,19 +181,25 @@ export function factorSpec(adjustments: NonNullable<AccuracyData['marketAdjustme
   } as TopLevelSpec;
 }
 
-/** Draws vega-lite specs into their containers as SVG; finalize() releases the views. */
+/**
+ * Draws vega-lite specs into their containers, as SVG unless told canvas (for thousands of marks);
+ * a container holds one view, so drawing into it again releases the one before. finalize()
+ * releases them all.
+ */
 export class Plots {
-  private views: View[] = [];
+  private readonly views = new Map<HTMLElement, View>();
 
-  async draw(container: HTMLElement, spec: TopLevelSpec): Promise<void> {
+  async draw(container: HTMLElement, spec: TopLevelSpec, options: { renderer?: 'svg' | 'canvas' } = {}): Promise<void> {
     const runtime = parse(compile(spec).spec, undefined, { ast: true });
-    const view = new View(runtime, { renderer: 'svg', container, expr: expressionInterpreter, hover: false });
-    this.views.push(view);
+    this.views.get(container)?.finalize();
+    container.replaceChildren();
+    const view = new View(runtime, { renderer: options.renderer ?? 'svg', container, expr: expressionInterpreter, hover: false });
+    this.views.set(container, view);
     await view.runAsync();
   }
 
   finalize(): void {
-    for (const view of this.views) view.finalize();
-    this.views = [];
+    for (const view of this.views.values()) view.finalize();
+    this.views.clear();
   }
 }

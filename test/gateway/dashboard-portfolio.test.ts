@@ -1,0 +1,397 @@
+/**
+ * The dashboard's portfolio view (issue 19) in headless Chromium on the real stack: a bank submits
+ * a batch of homes and addresses through POST /api/batch (one home far larger than its district's
+ * flats, one asked far above its interval, one address that is markup, one that cannot be placed),
+ * and once it is completed opens its portfolio on the page: the map with one point per placed item
+ * over the 12 district outlines (served as a static file of the page, built from
+ * data/geo/tashkent_districts.geojson), the histogram of values, the homes by confidence, the items
+ * the anomaly checks flagged, the totals by district and the items page by page, all agreeing with
+ * the results the API streams. Then, with the results rewritten in the browser: a valuationId gives
+ * each row links to the valuation's record and report, fetched with the key; a job far larger than
+ * the map's cap is drawn from an even sample on a canvas, and the page says so.
+ */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
+import type { Page, Route } from 'playwright-core';
+import { DISTRICT_NAMES } from '../../models/vocabulary';
+import { json, startTestStack, type TestStack } from '../support/stack';
+import { until } from '../support/wait';
+import { UI_TIMEOUT_MS, useDashboardBrowser } from './dashboard-browser';
+
+const MARKUP = '<img src=x onerror=alert(1)>';
+const flat = (area: number, rooms: number, floor: number, totalFloors: number) => ({ area, rooms, floor, total_floors: totalFloors });
+const ITEMS = [
+  { address: `${MARKUP} Chilonzor tumani, 13-kvartal`, home: flat(54, 2, 3, 9) },
+  { address: "Toshkent sh., Mirzo Ulug'bek tumani, Buyuk Ipak Yo'li ko'chasi", home: flat(72, 3, 5, 9) },
+  { address: 'Куйлюк-5', home: flat(48, 2, 2, 5) },
+  { address: 'массив Карасу-3', home: flat(60, 3, 7, 9) },
+  { address: 'Yakkasaroy tumani', home: flat(80, 3, 4, 12) },
+  { address: 'Chilonzor tumani, 13-kvartal', home: flat(65, 3, 4, 9) },
+  // 900 m²: far outside the district's range of flats.
+  { address: 'Юнусабад 8-й квартал', home: flat(900, 3, 4, 9) },
+  // Asked at 2,000,000 USD: far above its interval.
+  { address: 'Юнусабад 8-й квартал', home: { ...flat(65, 3, 4, 9), asking_price: 2_000_000 } },
+  { address: 'Сергели-IV' },
+  { address: 'Юнусабад 8-й квартал' },
+  { address: 'qwzx blorf' },
+];
+/** Where the test leaves its screenshot of the page (not committed): look at it. */
+const SCREENSHOTS = join(tmpdir(), 'dashboard-portfolio');
+
+interface Line {
+  index: number;
+  ok: boolean;
+  result: {
+    address: string;
+    geocode: { lat: number; lon: number; district: string };
+    locationIndex: { composite: number | null; district: string };
+    home?: { estimate: number; currency: string; pricePerM2: number; confidence: { level: string }; anomaly: { flags: string[] }; valuationId?: string };
+  } | null;
+  error: { code: string; message: string } | null;
+}
+
+/** A job far larger than the map's cap of 20,000 points, as results rewritten in the browser. */
+const LARGE = 45_000;
+const FLAG_EVERY = 9;
+
+/** LARGE results as NDJSON: every third item a valued home, every ninth of those flagged, over two districts. */
+function syntheticResults(): string {
+  const out: string[] = [];
+  for (let i = 0; i < LARGE; i++) {
+    const district = i % 2 ? 'Chilanzar' : 'Yunusabad';
+    const [lat, lon] = i % 2 ? [41.285 + (i % 97) * 0.0002, 69.2 + (i % 89) * 0.0002] : [41.36 + (i % 97) * 0.0002, 69.28 + (i % 89) * 0.0002];
+    const home = i % 3 === 0
+      ? { estimate: 50_000 + (i % 1000) * 100, currency: 'USD', pricePerM2: 1000 + (i % 1000), confidence: { level: ['high', 'medium', 'low'][(i / 3) % 3] }, anomaly: { flags: i % (3 * FLAG_EVERY) === 0 ? ['FAR_FROM_DISTRICT_MEDIAN'] : [] } }
+      : undefined;
+    out.push(JSON.stringify({ index: i, ok: true, result: { address: `Synthetic ${i}`, geocode: { lat, lon, precision: 'quarter', district, mahalla: null }, locationIndex: { composite: 40 + (i % 50) }, ...(home && { home }) }, error: null }));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+let stack: TestStack;
+let key: string;
+let jobId: string;
+let lines: Line[];
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  stack = await startTestStack({ env: { BATCH_KEY_PREFIX: `test-portfolio-${process.pid}-${Date.now()}:` } });
+  key = stack.newKey('enterprise');
+  const submitted = await stack.post('/api/batch', { items: ITEMS }, { 'x-api-key': key });
+  expect(submitted.status).toBe(202);
+  jobId = (await json(submitted)).id;
+  const get = (path: string) => stack.fetch(path, { headers: { 'x-api-key': key } });
+  const job = await until(async () => json(await get(`/api/batch/${jobId}`)), (j) => ['completed', 'failed', 'cancelled'].includes(j.status), UI_TIMEOUT_MS);
+  expect(job).toMatchObject({ status: 'completed', total: ITEMS.length, failed: 1 });
+  lines = (await (await get(`/api/batch/${jobId}/results`)).text()).trim().split('\n').map((line) => JSON.parse(line) as Line);
+  expect(lines).toHaveLength(ITEMS.length);
+}, UI_TIMEOUT_MS);
+afterAll(() => stack?.stop());
+
+const placed = () => lines.filter((l) => l.ok);
+const valued = () => placed().filter((l) => l.result!.home);
+const flagged = () => valued().filter((l) => l.result!.home!.anomaly.flags.length > 0);
+
+/** As the page formats numbers. */
+const whole = (x: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(x);
+const oneDecimal = (x: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+describe('the district outlines, a static file of the page', () => {
+  interface Outlines {
+    type: string;
+    attribution: string;
+    features: { properties: { id: string; name: string }; geometry: { type: string; coordinates: number[][][][] } }[];
+  }
+
+  it('are served same-origin with the page, 12 districts named as results name them, small, and hold the points placed in them', async () => {
+    const response = await fetch(`${stack.url}/dashboard/district-outlines.json`); // public, like the page
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const text = await response.text();
+    expect(text.length).toBeLessThan(150_000);
+    const outlines = JSON.parse(text) as Outlines;
+    expect(outlines.type).toBe('FeatureCollection');
+    expect(outlines.attribution).toMatch(/OpenStreetMap/);
+    expect(outlines.features.map((f) => f.properties.name).sort()).toEqual(Object.values(DISTRICT_NAMES).sort());
+
+    for (const feature of outlines.features) {
+      expect(feature.geometry.type).toBe('MultiPolygon');
+      for (const [exterior, ...holes] of feature.geometry.coordinates) {
+        // Wound for d3-geo: exterior clockwise, holes anticlockwise (else a ring is the rest of the globe).
+        const area = (ring: number[][]) => ring.reduce((sum, [x, y], i) => { const [px, py] = ring[(i || ring.length) - 1]; return sum + px * y - x * py; }, 0);
+        expect(area(exterior)).toBeLessThan(0);
+        for (const hole of holes) expect(area(hole)).toBeGreaterThan(0);
+      }
+    }
+    // The location index names the district a point lies in: its outline holds the point.
+    for (const line of placed()) {
+      const { lat, lon } = line.result!.geocode;
+      const outline = outlines.features.find((f) => f.properties.name === line.result!.locationIndex.district)!;
+      expect(booleanPointInPolygon([lon, lat], outline.geometry as never)).toBe(true);
+    }
+  });
+});
+
+describe('the portfolio view in headless Chromium', () => {
+  // Fails a test whose page threw or broke the CSP.
+  const browser = useDashboardBrowser(() => stack.url, { acceptDownloads: true });
+
+  /** The dashboard signed in, the job's portfolio opened and drawn. */
+  async function openPortfolio(setUp?: (page: Page) => Promise<void>): Promise<{ page: Page; dialogs: string[] }> {
+    const page = await browser.open();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await setUp?.(page);
+    await page.fill('[data-testid="api-key"]', key);
+    await page.click('[data-testid="sign-in"]');
+    const row = page.locator(`[data-testid="job"][data-job-id="${jobId}"]`);
+    await row.locator('[data-testid="job-status"]', { hasText: /^completed$/ }).waitFor();
+    await row.locator('[data-testid="job-portfolio"]').click();
+    await page.locator('[data-testid="portfolio"][data-state="ready"]').waitFor();
+    return { page, dialogs };
+  }
+
+  /** The descriptions (aria-label) of a plot's marks of one kind. */
+  const marks = (page: Page, plot: string, role: string) =>
+    page.locator(`[data-testid="${plot}"] svg [aria-roledescription="${role}"]`).evaluateAll((found) => found.map((m) => m.getAttribute('aria-label') ?? ''));
+  const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
+
+  /** Pixels of a screenshot of `selector` that are not white (decoded in the page: its CSP allows data: images). */
+  async function nonWhiteShare(page: Page, selector: string): Promise<{ share: number; colours: number }> {
+    const png = await page.locator(selector).screenshot();
+    // A string: the test's TypeScript has no DOM types.
+    return page.evaluate(`(async () => {
+      const image = new Image();
+      image.src = 'data:image/png;base64,${png.toString('base64')}';
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      const { data } = context.getImageData(0, 0, image.width, image.height);
+      let nonWhite = 0;
+      const colours = new Set();
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) nonWhite++;
+        colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      }
+      return { share: nonWhite / (data.length / 4), colours: colours.size };
+    })()`);
+  }
+
+  it('shows the map, the values, the confidence, the flagged items and the totals by district of a completed job, as the results say', async () => {
+    const { page, dialogs } = await openPortfolio();
+    expect(await page.locator('[data-testid="portfolio-job"]').textContent()).toBe(jobId);
+    const ok = placed();
+    const homes = valued();
+    expect(await page.locator('[data-testid="portfolio-summary"]').textContent()).toBe(
+      `${ITEMS.length} items: ${ok.length} placed and scored (${homes.length} homes valued, ${ok.length - homes.length} address only), 1 failed. ${flagged().length} items flagged by the anomaly checks.`,
+    );
+
+    // The map: one point per placed item over the 12 district outlines, as SVG.
+    const map = page.locator('[data-testid="portfolio-map"]');
+    expect(await map.getAttribute('data-renderer')).toBe('svg');
+    expect(await map.locator('svg').count()).toBe(1);
+    const districts = await marks(page, 'portfolio-map', 'district');
+    expect(districts.sort()).toEqual(Object.values(DISTRICT_NAMES).sort());
+    const points = await marks(page, 'portfolio-map', 'point');
+    expect(points).toHaveLength(ok.length);
+    expect(points.map((label) => Number(/^Item (\d+),/.exec(label)?.[1])).sort((a, b) => a - b)).toEqual(ok.map((l) => l.index));
+    for (const line of ok) {
+      const { geocode, home, locationIndex } = line.result!;
+      const value = home ? `${whole(home.pricePerM2)} ${home.currency} per m²` : 'no home valued';
+      const index = locationIndex.composite === null ? 'none' : locationIndex.composite.toFixed(1);
+      expect(points).toContain(`Item ${line.index}, ${geocode.district}: ${value}, location index ${index}`);
+    }
+    expect(await page.locator('[data-testid="portfolio-map-note"]').textContent()).toContain(`The map shows all ${ok.length} placed items. Grey: no home valued there.`);
+    const screenshot = join(SCREENSHOTS, 'portfolio.png');
+    await page.screenshot({ path: screenshot, fullPage: true });
+    await map.screenshot({ path: join(SCREENSHOTS, 'map-by-price-per-m2.png') });
+    const drawn = await nonWhiteShare(page, '[data-testid="portfolio-map"]');
+    expect(drawn.share).toBeGreaterThan(0.02);
+    expect(drawn.colours).toBeGreaterThan(8);
+
+    // Coloured by location index instead: the same points.
+    await page.selectOption('[data-testid="portfolio-colour"]', 'composite');
+    await page.locator('[data-testid="portfolio-map"][data-colour-by="composite"] svg').waitFor();
+    expect(await marks(page, 'portfolio-map', 'point')).toHaveLength(ok.length);
+    expect(await page.locator('[data-testid="portfolio-map-note"]').textContent()).toContain('Grey: no location index there.');
+    await page.locator('[data-testid="portfolio-map"]').screenshot({ path: join(SCREENSHOTS, 'map-by-location-index.png') });
+
+    // The histogram: every valued home in one bar; by estimate too.
+    const countOf = (label: string) => Number(/: (\d+) homes?$/.exec(label)?.[1]);
+    const bars = await marks(page, 'portfolio-histogram', 'bar');
+    expect(bars.length).toBeGreaterThan(1);
+    expect(bars.reduce((sum, label) => sum + countOf(label), 0)).toBe(homes.length);
+    // Each bar counts the homes whose price per m² lies in it.
+    for (const label of bars) {
+      const [, start, end] = /^([\d,.]+) to ([\d,.]+) USD: /.exec(label)!.map((n) => Number(n.replace(/,/g, '')));
+      expect(countOf(label)).toBe(homes.filter((l) => l.result!.home!.pricePerM2 >= start && l.result!.home!.pricePerM2 < end).length);
+    }
+    for (const plot of ['histogram', 'confidence']) await page.locator(`[data-testid="portfolio-${plot}"]`).screenshot({ path: join(SCREENSHOTS, `${plot}.png`) });
+    await page.selectOption('[data-testid="portfolio-measure"]', 'estimate');
+    await page.locator('[data-testid="portfolio-histogram"][data-measure="estimate"] svg').waitFor();
+    expect((await marks(page, 'portfolio-histogram', 'bar')).reduce((sum, label) => sum + countOf(label), 0)).toBe(homes.length);
+
+    // Confidence: homes per level, high to low.
+    const levels = ['high', 'medium', 'low'].map((level) => [level, homes.filter((l) => l.result!.home!.confidence.level === level).length] as const);
+    expect(await marks(page, 'portfolio-confidence', 'bar')).toEqual(levels.map(([level, n]) => `${level}: ${n} ${n === 1 ? 'home' : 'homes'}`));
+
+    // Flagged: exactly the homes with anomaly flags (the big flat and the one asked far too high among them).
+    const expectedFlagged = flagged();
+    expect(expectedFlagged.map((l) => l.index)).toEqual(expect.arrayContaining([6, 7]));
+    expect(expectedFlagged.length).toBeLessThan(homes.length);
+    expect(expectedFlagged.find((l) => l.index === 6)!.result!.home!.anomaly.flags).toContain('AREA_OUTSIDE_DISTRICT_RANGE');
+    expect(expectedFlagged.find((l) => l.index === 7)!.result!.home!.anomaly.flags).toContain('ASKING_PRICE_ABOVE_INTERVAL');
+    const flaggedRows = page.locator('[data-testid="flagged-row"]');
+    expect(await flaggedRows.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-index'))))).toEqual(expectedFlagged.map((l) => l.index));
+    for (const line of expectedFlagged) {
+      const row = page.locator(`[data-testid="flagged-row"][data-index="${line.index}"]`);
+      const { address, geocode, home } = line.result!;
+      expect(await row.locator('[data-testid="item-address"]').textContent()).toBe(address);
+      expect(await row.locator('[data-testid="item-district"]').textContent()).toBe(geocode.district);
+      expect(await row.locator('[data-testid="item-flag"]').allTextContents()).toEqual(home!.anomaly.flags);
+      expect(await row.locator('[data-testid="item-estimate"]').textContent()).toBe(`${whole(home!.estimate)} ${home!.currency}`);
+      expect(await row.locator('[data-testid="item-links"]').textContent()).toBe('—'); // no valuationId on this branch: no link
+    }
+
+    // Totals by district, from the results.
+    const byDistrict = new Map<string, Line[]>();
+    for (const line of ok) byDistrict.set(line.result!.geocode.district, [...(byDistrict.get(line.result!.geocode.district) ?? []), line]);
+    expect(byDistrict.size).toBeGreaterThan(3);
+    const rows = page.locator('[data-testid="district-row"]');
+    expect(await rows.count()).toBe(byDistrict.size + 1);
+    const check = async (name: string, group: Line[]) => {
+      const row = page.locator(`[data-testid="district-row"][data-district="${name}"]`);
+      const groupHomes = group.filter((l) => l.result!.home).map((l) => l.result!.home!);
+      const composites = group.map((l) => l.result!.locationIndex.composite).filter((c): c is number => c !== null);
+      const cell = async (testid: string) => row.locator(`[data-testid="${testid}"]`).textContent();
+      expect(await cell('district-items')).toBe(String(group.length));
+      expect(await cell('district-valued')).toBe(String(groupHomes.length));
+      expect(await cell('district-total')).toBe(groupHomes.length ? `${whole(groupHomes.reduce((sum, h) => sum + h.estimate, 0))} ${groupHomes[0].currency}` : '—');
+      expect(await cell('district-median-ppm2')).toBe(groupHomes.length ? whole(median(groupHomes.map((h) => h.pricePerM2))) : '—');
+      expect(await cell('district-mean-index')).toBe(oneDecimal(composites.reduce((a, b) => a + b, 0) / composites.length));
+    };
+    for (const [name, group] of byDistrict) await check(name, group);
+    await check('All districts', ok);
+
+    // Every item, failed ones with their error; the markup address is text, never an element.
+    const itemRows = page.locator('[data-testid="item-row"]');
+    expect(await itemRows.count()).toBe(ITEMS.length);
+    expect(await page.locator('[data-testid="portfolio-range"]').textContent()).toBe(`Items 1–${ITEMS.length} of ${ITEMS.length}`);
+    expect(await page.locator('[data-testid="portfolio-next"]').isDisabled()).toBe(true);
+    expect(await page.locator('[data-testid="item-row"][data-index="10"] [data-testid="item-error"]').textContent()).toMatch(/^UNRESOLVABLE_ADDRESS: /);
+    expect(await page.locator('[data-testid="item-row"][data-index="0"] [data-testid="item-address"]').textContent()).toBe(ITEMS[0].address);
+    expect(await texts(page, '[data-testid="flagged-row"] [data-testid="item-address"], [data-testid="item-row"] [data-testid="item-address"]')).toContain(ITEMS[0].address);
+    expect(await page.locator('#portfolio-section img').count()).toBe(0);
+    expect(await page.locator('[data-testid="valuation-link"]').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+
+    // Closed: gone.
+    await page.click('[data-testid="portfolio-close"]');
+    expect(await page.locator('[data-testid="portfolio"]').isVisible()).toBe(false);
+  }, 300_000);
+
+  it("links each row to the valuation's record and report when the results name the valuation, fetched with the key", async () => {
+    const idOf = (index: number) => `val_test${index}`;
+    const withIds = (line: Line): Line => (line.result?.home ? { ...line, result: { ...line.result, home: { ...line.result.home, valuationId: idOf(line.index) } } } : line);
+    const requested: { url: string; key: string | undefined }[] = [];
+    const { page } = await openPortfolio(async (p) => {
+      // The results as they will be once valuations have ids: the stream and the items pages.
+      await p.route(`**/api/batch/${jobId}/results`, async (route: Route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).trim().split('\n').map((l) => JSON.stringify(withIds(JSON.parse(l)))).join('\n');
+        await route.fulfill({ response, body: `${body}\n` });
+      });
+      await p.route('**/graphql', async (route: Route) => {
+        if (!route.request().postData()?.includes('DashboardResults')) return route.continue();
+        const response = await route.fetch();
+        const answer = await response.json();
+        answer.data.batchResults.items = answer.data.batchResults.items.map(withIds);
+        await route.fulfill({ response, json: answer });
+      });
+      await p.route('**/api/valuations/**', async (route: Route) => {
+        requested.push({ url: route.request().url(), key: route.request().headers()['x-api-key'] });
+        const pdf = route.request().url().includes('format=pdf');
+        await route.fulfill({ status: 200, contentType: pdf ? 'application/pdf' : 'application/json', body: pdf ? '%PDF-1.4 test' : '{"id":"x"}' });
+      });
+    });
+
+    const flaggedLinks = page.locator(`[data-testid="flagged-row"][data-index="6"] [data-testid="valuation-link"]`);
+    expect(await flaggedLinks.allTextContents()).toEqual(['Record', 'PDF', 'HTML']);
+    const hrefs = await flaggedLinks.evaluateAll((links) => links.map((a) => (a as unknown as { href: string }).href));
+    expect(hrefs).toEqual([
+      `${stack.url}/api/valuations/${idOf(6)}`,
+      `${stack.url}/api/valuations/${idOf(6)}/report?format=pdf&lang=en`,
+      `${stack.url}/api/valuations/${idOf(6)}/report?format=html&lang=en`,
+    ]);
+    // Every valued item's row has its three links; address-only and failed items none.
+    for (const line of lines) {
+      const links = page.locator(`[data-testid="item-row"][data-index="${line.index}"] [data-testid="valuation-link"]`);
+      expect(await links.count()).toBe(line.result?.home ? 3 : 0);
+    }
+
+    const [download] = await Promise.all([page.waitForEvent('download'), flaggedLinks.nth(1).click()]);
+    expect(download.suggestedFilename()).toBe(`${idOf(6)}.pdf`);
+    expect(requested).toEqual([{ url: `${stack.url}/api/valuations/${idOf(6)}/report?format=pdf&lang=en`, key }]);
+    const [record] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="item-row"][data-index="0"] [data-testid="valuation-link"][data-kind="record"]').click()]);
+    expect(record.suggestedFilename()).toBe(`${idOf(0)}.json`);
+    expect(requested[1]).toEqual({ url: `${stack.url}/api/valuations/${idOf(0)}`, key });
+  }, 300_000);
+
+  it('a job larger than the map cap is read as a stream, drawn from an even sample on a canvas, and the page says so', async () => {
+    const body = syntheticResults();
+    const { page } = await openPortfolio(async (p) => {
+      await p.route(`**/api/batch/${jobId}/results`, (route: Route) =>
+        route.fulfill({ status: 200, contentType: 'application/x-ndjson', headers: { 'batch-total': String(LARGE), 'batch-status': 'completed' }, body }));
+    });
+
+    // Every third placed item of 45,000: 15,000 points, on a canvas.
+    const map = page.locator('[data-testid="portfolio-map"]');
+    expect(await map.getAttribute('data-renderer')).toBe('canvas');
+    expect(await map.getAttribute('data-points')).toBe('15000');
+    expect(await map.locator('canvas').count()).toBe(1);
+    expect(await page.locator('[data-testid="portfolio-map-note"]').textContent()).toContain(
+      'The map shows 15,000 of the 45,000 placed items, sampled evenly (one in every 3, in item order) to keep it to at most 20,000 points; the tables count every item.',
+    );
+    const drawn = await nonWhiteShare(page, '[data-testid="portfolio-map"]');
+    expect(drawn.share).toBeGreaterThan(0.02);
+    await page.screenshot({ path: join(SCREENSHOTS, 'portfolio-large.png'), fullPage: true });
+
+    const homes = LARGE / 3;
+    const flaggedCount = Math.ceil(LARGE / (3 * FLAG_EVERY));
+    expect(await page.locator('[data-testid="portfolio-summary"]').textContent()).toBe(
+      `45,000 items: 45,000 placed and scored (${whole(homes)} homes valued, ${whole(LARGE - homes)} address only), 0 failed. ${whole(flaggedCount)} items flagged by the anomaly checks.`,
+    );
+    // The flagged table keeps the first 1,000 and says so.
+    expect(await page.locator('[data-testid="flagged-row"]').count()).toBe(1000);
+    expect(await page.locator('[data-testid="portfolio-flagged-note"]').textContent()).toBe(`The first 1,000 of ${whole(flaggedCount)} flagged items; the items table below and the results download have them all.`);
+    expect(await page.locator('[data-testid="district-row"][data-district="All districts"] [data-testid="district-items"]').textContent()).toBe('45,000');
+    expect(await page.locator('[data-testid="district-row"][data-district="Chilanzar"] [data-testid="district-items"]').textContent()).toBe('22,500');
+    const bars = await marks(page, 'portfolio-histogram', 'bar');
+    expect(bars.reduce((sum, label) => sum + Number(/: (\d+) homes?$/.exec(label)?.[1]), 0)).toBe(homes);
+  }, 300_000);
+
+  it('without the count up front the sample is halved as it grows past the cap: still even, still within it', async () => {
+    const body = syntheticResults();
+    const { page } = await openPortfolio(async (p) => {
+      // No batch-total header: the page starts from the job's own count (11 items) and learns as it reads.
+      await p.route(`**/api/batch/${jobId}/results`, (route: Route) => route.fulfill({ status: 200, contentType: 'application/x-ndjson', body }));
+    });
+    // Every point kept up to 20,000, then every 2nd, then every 4th: 11,250 of 45,000.
+    expect(await page.locator('[data-testid="portfolio-map"]').getAttribute('data-points')).toBe('11250');
+    expect(await page.locator('[data-testid="portfolio-map-note"]').textContent()).toContain('The map shows 11,250 of the 45,000 placed items, sampled evenly (one in every 4, in item order)');
+  }, 300_000);
+});
