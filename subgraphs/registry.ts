@@ -21,6 +21,7 @@ export const SUBGRAPHS = [
   { name: 'vehicle', port: 4003, load: async () => (await import('./vehicle')).subgraph },
   { name: 'batch', port: 4004, load: async () => (await import('./batch')).subgraph },
   { name: 'observations', port: 4005, load: async () => (await import('./observations')).subgraph },
+  { name: 'valuations', port: 4006, load: async () => (await import('./valuations')).subgraph },
 ] as const satisfies readonly SubgraphEntry[];
 
 export type SubgraphName = (typeof SUBGRAPHS)[number]['name'];

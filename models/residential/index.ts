@@ -4,5 +4,5 @@
  * ../train-cli.ts) is never reachable from here: serving loads no trainer.
  */
 export { ResidentialModelService } from './serving';
-export { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ResolvedLocation } from './request';
+export { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type HomeRequest, type ResolvedLocation } from './request';
 export type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary, ResidentialRuntime } from './valuation';

@@ -1,7 +1,8 @@
 /** Query resolvers of the residential subgraph: thin glue from GraphQL to the model runtime. */
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type MarketIndexSeries as MarketIndexSeriesValue } from '../../models/residential';
+import { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
+import type { ValuationRecord } from '../common/valuation-records';
 import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';
@@ -59,6 +60,23 @@ export class HomeValuationResolver {
   residentialModel(@Ctx() ctx: ResidentialContext): ResidentialModel {
     return ctx.runtime.summary();
   }
+}
+
+/**
+ * A record's request valued again with the model in service: today as a fresh valuation (adjusted
+ * by the organisation's observations, recorded), and by the model alone at the record's own date
+ * and today, which is what separates the model's change from the market's.
+ */
+export async function revalueHome(ctx: ResidentialContext, record: ValuationRecord): Promise<{ valuationId: string | null; modelAtThen: number; modelNow: number }> {
+  const stored = record.input as { request: HomeRequest; location: ResolvedLocation };
+  const then = (record.valuation.marketLevel as { valuationDate: string }).valuationDate;
+  const now = { request: { ...stored.request, valuationDate: null }, location: stored.location, warnings: [] };
+  const atThen = { ...now, request: { ...stored.request, valuationDate: then } };
+  const [today, before] = await valueHomes(ctx.runtime, [now, atThen]);
+  if (today instanceof ApiError) throw today;
+  if (before instanceof ApiError) throw before;
+  const [recorded] = await answered(ctx, [{ normalised: now, valuation: await adjustHomeValuation(ctx.observations, ctx.organisation, now, today) }]);
+  return { valuationId: recorded.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
 }
 
 /** Valuations as answered: recorded for the caller's organisation (the request as understood, and the answer) and stamped with their ids. */

@@ -6,10 +6,28 @@ import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-co
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
 import type { VehicleContext } from './context';
+import type { ValuationRecord } from '../common/valuation-records';
 import { adjustVehicleValuation, type AdjustedVehicleValuation } from './observations';
 import { VehicleMake, VehicleMarketIndexSeries as VehicleMarketIndexSeriesType, VehicleModelInfo, VehicleValuation, VehicleValuationInput, VehicleValuationResult } from './types';
 
 type RecordedVehicleValuation = AdjustedVehicleValuation & { valuationId: string | null };
+
+/**
+ * A record's request valued again with the model in service: today as a fresh valuation (adjusted
+ * by the organisation's observations, recorded), and by the model alone at the record's own date
+ * and today, which is what separates the model's change from the market's.
+ */
+export async function revalueVehicle(ctx: VehicleContext, record: ValuationRecord): Promise<{ valuationId: string | null; modelAtThen: number; modelNow: number }> {
+  const stored = record.input as Pick<ReturnType<typeof normaliseVehicleInput>, 'request' | 'vehicle'>;
+  const then = (record.valuation.marketLevel as { valuationDate: string }).valuationDate;
+  const now = { request: { ...stored.request, valuationDate: null }, vehicle: stored.vehicle, warnings: [] };
+  const atThen = { ...now, request: { ...stored.request, valuationDate: then } };
+  const [today, before] = await valueVehicles(ctx.runtime(), [now, atThen]);
+  if (today instanceof ApiError) throw today;
+  if (before instanceof ApiError) throw before;
+  const [recorded] = await answered(ctx, [{ normalised: now, valuation: await adjustVehicleValuation(ctx.observations, ctx.organisation, now, today) }]);
+  return { valuationId: recorded.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
+}
 
 /** Valuations as answered: recorded for the caller's organisation (the request as understood, and the answer) and stamped with their ids. */
 function answered(ctx: VehicleContext, items: { normalised: ReturnType<typeof normaliseVehicleInput>; valuation: AdjustedVehicleValuation }[]): Promise<RecordedVehicleValuation[]> {

@@ -1,0 +1,62 @@
+/**
+ * The valuations subgraph's per-request context: who calls (the gateway's x-organisation), and the
+ * valuation subgraphs' record fields (@inaccessible), reached through the graph. It holds no state.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { GraphClient } from '../common/graph-client';
+import type { Revalued } from '../common/record-resolvers';
+import type { ValuationRecord } from '../common/valuation-records';
+import { ValuationKindEnum } from './types';
+
+export interface RecordWindow {
+  since: string | null;
+  until: string | null;
+  before: string | null;
+  limit: number;
+}
+
+export interface ValuationsContext {
+  organisation: string | null;
+  requestId: string;
+  record(kind: ValuationKindEnum, id: string): Promise<ValuationRecord | null>;
+  list(kind: ValuationKindEnum, window: RecordWindow): Promise<ValuationRecord[]>;
+  ids(kind: ValuationKindEnum, since: string, until: string): Promise<string[]>;
+  revalue(kind: ValuationKindEnum, id: string): Promise<{ previous: ValuationRecord; revalued: Revalued } | null>;
+}
+
+export interface ValuationPeers {
+  residential: GraphClient;
+  vehicle: GraphClient;
+}
+
+/** The operations on a valuation subgraph's record fields, named after its kind. */
+function operationsFor(prefix: 'home' | 'vehicle') {
+  const Prefix = `${prefix[0].toUpperCase()}${prefix.slice(1)}`;
+  return {
+    record: { field: `${prefix}ValuationRecord`, query: `query($id: String!) { ${prefix}ValuationRecord(id: $id) }` },
+    list: { field: `${prefix}ValuationRecords`, query: `query($s: String, $u: String, $b: String, $l: Int!) { ${prefix}ValuationRecords(since: $s, until: $u, before: $b, limit: $l) }` },
+    ids: { field: `${prefix}ValuationRecordIds`, query: `query($s: String!, $u: String!) { ${prefix}ValuationRecordIds(since: $s, until: $u) }` },
+    revalue: { field: `revalue${Prefix}Record`, query: `mutation($id: String!) { revalue${Prefix}Record(id: $id) }` },
+  };
+}
+
+const OPERATIONS = { [ValuationKindEnum.HOME]: operationsFor('home'), [ValuationKindEnum.VEHICLE]: operationsFor('vehicle') };
+
+export function createValuationsContext(headers: IncomingHttpHeaders, peers: ValuationPeers): ValuationsContext {
+  const org = headers['x-organisation'];
+  const organisation = typeof org === 'string' && org !== '' ? org : null;
+  const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : 'valuations';
+  const call = async <T>(kind: ValuationKindEnum, name: keyof (typeof OPERATIONS)[ValuationKindEnum], variables: Record<string, unknown>): Promise<T> => {
+    const { field, query } = OPERATIONS[kind][name];
+    const client = kind === ValuationKindEnum.HOME ? peers.residential : peers.vehicle;
+    return (await client.request<Record<string, T>>(query, variables, { organisation: organisation!, requestId }))[field];
+  };
+  return {
+    organisation,
+    requestId,
+    record: (kind, id) => call(kind, 'record', { id }),
+    list: (kind, { since, until, before, limit }) => call(kind, 'list', { s: since, u: until, b: before, l: limit }),
+    ids: (kind, since, until) => call(kind, 'ids', { s: since, u: until }),
+    revalue: (kind, id) => call(kind, 'revalue', { id }),
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * The valuations subgraph's operations (issue 19): one record by id, pages of records, a random
+ * sample of a period for review, and a record valued again with the model in service. The records
+ * live with the subgraph that valued them (residential: homes, vehicle: vehicles); this one asks
+ * them through the graph and merges kinds.
+ */
+import { GraphQLError } from 'graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ApiError } from '../../schema/errors';
+import { withApiErrors } from '../common/bulk';
+import { isRecordId, type ValuationRecord } from '../common/valuation-records';
+import type { ValuationsContext } from './context';
+import { periodDays } from './period';
+import { drawSample } from './sample';
+import { Revaluation, ValuationKindEnum, ValuationPage, ValuationRecordType, ValuationSample, type ValuationChange } from './types';
+
+const KINDS = [ValuationKindEnum.HOME, ValuationKindEnum.VEHICLE];
+export const DEFAULT_PAGE = 50;
+export const MAX_PAGE = 1000;
+export const DEFAULT_SAMPLE = 20;
+export const MAX_SAMPLE = 200;
+
+@Resolver()
+export class ValuationRecordResolver {
+  @Query(() => ValuationRecordType, { nullable: true, description: "One of the organisation's valuations by its valuation_id; null for an id it did not make (another organisation's included)" })
+  valuation(@Arg('id', () => String) id: string, @Ctx() ctx: ValuationsContext): Promise<ValuationRecordType | null> {
+    return withApiErrors(async () => {
+      const { record } = await findRecord(ctx, id);
+      return record && toRecordType(record);
+    });
+  }
+
+  @Query(() => ValuationPage, { description: `The organisation's valuations, newest first: ${DEFAULT_PAGE} (at most ${MAX_PAGE}) a page; made since/until (YYYY-MM-DD, inclusive); before: the previous page's next` })
+  valuations(
+    @Arg('kind', () => ValuationKindEnum, { nullable: true }) kind: ValuationKindEnum | null,
+    @Arg('since', () => String, { nullable: true }) since: string | null,
+    @Arg('until', () => String, { nullable: true }) until: string | null,
+    @Arg('before', () => String, { nullable: true }) before: string | null,
+    @Arg('limit', () => Int, { nullable: true }) limit: number | null,
+    @Ctx() ctx: ValuationsContext,
+  ): Promise<ValuationPage> {
+    return withApiErrors(async () => {
+      organisationOf(ctx);
+      if (since != null) periodDays(since, 'since');
+      if (until != null) periodDays(until, 'until');
+      if (before != null && !isRecordId(before)) throw new ApiError('INVALID_PARAMETER', 'before must be a valuation_id (val_…), the previous page\'s next', 'before');
+      const wanted = limit ?? DEFAULT_PAGE;
+      if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_PAGE) throw new ApiError('INVALID_PARAMETER', `limit must be 1 to ${MAX_PAGE}`, 'limit');
+      const window = { since, until, before, limit: wanted };
+      const pages = await Promise.all((kind ? [kind] : KINDS).map((k) => ctx.list(k, window)));
+      // Ids sort as records were made: the newest of both kinds first.
+      const records = pages.flat().sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, wanted);
+      return { records: records.map(toRecordType), next: records.length === wanted ? records[records.length - 1].id : null };
+    });
+  }
+
+  @Query(() => ValuationSample, { description: `A random sample of n (default ${DEFAULT_SAMPLE}, at most ${MAX_SAMPLE}) of the organisation's valuations made in a period (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD), for review; the same seed draws the same sample` })
+  valuationSample(
+    @Arg('period', () => String) period: string,
+    @Arg('n', () => Int, { nullable: true }) n: number | null,
+    @Arg('kind', () => ValuationKindEnum, { nullable: true }) kind: ValuationKindEnum | null,
+    @Arg('seed', () => String, { nullable: true }) seed: string | null,
+    @Ctx() ctx: ValuationsContext,
+  ): Promise<ValuationSample> {
+    return withApiErrors(async () => {
+      organisationOf(ctx);
+      const { since, until } = periodDays(period);
+      const size = n ?? DEFAULT_SAMPLE;
+      if (!Number.isInteger(size) || size < 1 || size > MAX_SAMPLE) throw new ApiError('INVALID_PARAMETER', `n must be 1 to ${MAX_SAMPLE}`, 'n');
+      if (seed != null && (seed.length === 0 || seed.length > 64)) throw new ApiError('INVALID_PARAMETER', 'seed must be 1 to 64 characters', 'seed');
+      const kinds = kind ? [kind] : KINDS;
+      const population = (await Promise.all(kinds.map(async (k) => (await ctx.ids(k, since, until)).map((id) => ({ kind: k, id }))))).flat();
+      // Sorted before drawing: the same seed on the same records draws the same sample, whatever order the kinds answered in.
+      population.sort((a, b) => (a.id < b.id ? -1 : 1));
+      const drawn = drawSample(population, size, seed ?? undefined);
+      const records = await Promise.all(drawn.chosen.map(({ kind: k, id }) => ctx.record(k, id)));
+      return {
+        since,
+        until,
+        population: population.length,
+        seed: drawn.seed,
+        records: records.filter((r): r is ValuationRecord => r !== null).sort((a, b) => (a.id < b.id ? -1 : 1)).map(toRecordType),
+      };
+    });
+  }
+
+  @Mutation(() => Revaluation, { nullable: true, description: "One of the organisation's valuations valued again with the model in service, today (recorded in its turn), beside the old one with the change explained: the model's version, the market index and the organisation's observations. Null for an id it did not make" })
+  revalueValuation(@Arg('id', () => String) id: string, @Ctx() ctx: ValuationsContext): Promise<Revaluation | null> {
+    return withApiErrors(async () => {
+      const { kind } = await findRecord(ctx, id);
+      if (!kind) return null;
+      const answer = await ctx.revalue(kind, id);
+      if (!answer) return null;
+      if (!answer.revalued.current) throw new ApiError('SERVICE_UNAVAILABLE', 'the new valuation could not be recorded (the record store did not answer); try again');
+      return {
+        previous: toRecordType(answer.previous),
+        current: toRecordType(answer.revalued.current),
+        change: changeOf(answer.previous, answer.revalued.current, answer.revalued),
+      };
+    });
+  }
+}
+
+/** The record and its kind, asking both kinds' subgraphs at once (an id does not say its kind). */
+async function findRecord(ctx: ValuationsContext, id: string): Promise<{ record: ValuationRecord | null; kind: ValuationKindEnum | null }> {
+  organisationOf(ctx);
+  if (!isRecordId(id)) throw new ApiError('INVALID_PARAMETER', 'id must be a valuation_id: val_ and 26 letters and digits', 'id');
+  const found = await Promise.all(KINDS.map((k) => ctx.record(k, id)));
+  const at = found.findIndex((r) => r !== null);
+  return at < 0 ? { record: null, kind: null } : { record: found[at], kind: KINDS[at] };
+}
+
+function organisationOf(ctx: ValuationsContext): string {
+  if (!ctx.organisation) throw new GraphQLError('valuation records need the calling organisation', { extensions: { code: 'INVALID_API_KEY' } });
+  return ctx.organisation;
+}
+
+interface AnsweredValuation {
+  estimate: number;
+  currency: string;
+  interval: { low: number; high: number };
+  modelVersion: string;
+  marketLevel: { valuationDate: string };
+  marketAdjustment?: { baseEstimate: number } | null;
+}
+
+export function toRecordType(record: ValuationRecord): ValuationRecordType {
+  const v = record.valuation as unknown as AnsweredValuation;
+  return {
+    id: record.id,
+    kind: record.kind as ValuationKindEnum,
+    createdAt: record.createdAt,
+    keepUntil: record.keepUntil,
+    requestId: record.requestId,
+    modelVersion: v.modelVersion,
+    estimate: v.estimate,
+    currency: v.currency,
+    intervalLow: v.interval.low,
+    intervalHigh: v.interval.high,
+    valuationDate: v.marketLevel.valuationDate,
+    input: record.input,
+    valuation: record.valuation,
+  };
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const pct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)}%`;
+
+/** estimate now / before = model × market × observations (each a ratio; see ValuationChange). */
+function changeOf(previous: ValuationRecord, current: ValuationRecord, revalued: { modelAtThen: number; modelNow: number }): ValuationChange {
+  const before = previous.valuation as unknown as AnsweredValuation;
+  const now = current.valuation as unknown as AnsweredValuation;
+  const baseBefore = before.marketAdjustment?.baseEstimate ?? before.estimate;
+  const model = revalued.modelAtThen / baseBefore;
+  const market = revalued.modelNow / revalued.modelAtThen;
+  const observations = now.estimate / revalued.modelNow / (before.estimate / baseBefore);
+  const ratio = now.estimate / before.estimate;
+  const parts = [
+    before.modelVersion === now.modelVersion ? `the same model (${now.modelVersion}): ${pct(model)}` : `model ${before.modelVersion} → ${now.modelVersion}: ${pct(model)}`,
+    `market from ${before.marketLevel.valuationDate} to ${now.marketLevel.valuationDate}: ${pct(market)}`,
+    `your observed prices: ${pct(observations)}`,
+  ];
+  return {
+    estimateBefore: before.estimate,
+    estimateNow: now.estimate,
+    ratio: round4(ratio),
+    modelVersionBefore: before.modelVersion,
+    modelVersionNow: now.modelVersion,
+    valuationDateBefore: before.marketLevel.valuationDate,
+    valuationDateNow: now.marketLevel.valuationDate,
+    model: round4(model),
+    market: round4(market),
+    observations: round4(observations),
+    explanation: `${before.estimate.toLocaleString('en')} → ${now.estimate.toLocaleString('en')} ${now.currency} (${pct(ratio)}): ${parts.join('; ')}.`,
+  };
+}
