@@ -147,7 +147,7 @@ function marketSection(market: NonNullable<ValuationReportData['market']>, lang:
     columns: [
       { title: t.market.area, numeric: false, weight: 2 },
       { title: t.market.name, numeric: false, weight: 3 },
-      { title: `${t.market.medianPerM2}, ${t.units.perM2}`, numeric: true, weight: 3 },
+      { title: `${t.market.medianPerM2}, ${t.units.usd}`, numeric: true, weight: 3 },
       { title: t.market.listings, numeric: true, weight: 2 },
     ],
     rows,

@@ -69,7 +69,7 @@ export interface Dictionary {
   adjustment: { baseEstimate: string; factor: string; group: string; observations: string; explanation: string };
   /** The three statements the committee must read; `k` of `of` is the interval's coverage (9 of 10). */
   disclaimer: (k: string, of: string) => string[];
-  units: { usd: string; uzs: string; perM2: string; km: string };
+  units: { usd: string; uzs: string; km: string };
   /** A day in words: month is 0–11. */
   date: (day: number, month: number, year: number) => string;
   localTime: string;
@@ -234,7 +234,7 @@ const EN: Dictionary = {
     `The interval is meant to contain the price ${k} times in ${of}.`,
     'Valuations of low confidence or with anomaly flags go to a valuer.',
   ],
-  units: { usd: 'USD', uzs: 'UZS', perM2: 'USD/m²', km: 'km' },
+  units: { usd: 'USD', uzs: 'UZS', km: 'km' },
   date: (day, month, year) => `${day} ${EN_MONTHS[month]} ${year}`,
   localTime: 'Tashkent time',
   page: (n, total) => `Page ${n} of ${total}`,
@@ -384,7 +384,7 @@ const RU: Dictionary = {
     `Интервал должен содержать цену в ${k} ${k === '1' ? 'случае' : 'случаях'} из ${of}.`,
     'Оценки с низкой уверенностью или с флагами аномалий направляются оценщику.',
   ],
-  units: { usd: 'USD', uzs: 'сум', perM2: 'USD/м²', km: 'км' },
+  units: { usd: 'USD', uzs: 'сум', km: 'км' },
   date: (day, month, year) => `${day} ${RU_MONTHS[month]} ${year} г.`,
   localTime: 'ташкентское время',
   page: (n, total) => `Страница ${n} из ${total}`,
@@ -534,7 +534,7 @@ const UZ: Dictionary = {
     `Oraliq narxni ${of} holatdan ${k} tasida oʻz ichiga olishi moʻljallangan.`,
     'Ishonchliligi past yoki ogohlantirish belgisi bor baholar baholovchiga yuboriladi.',
   ],
-  units: { usd: 'USD', uzs: 'soʻm', perM2: 'USD/m²', km: 'km' },
+  units: { usd: 'USD', uzs: 'soʻm', km: 'km' },
   date: (day, month, year) => `${year}-yil ${day}-${UZ_MONTHS[month]}`,
   localTime: 'Toshkent vaqti',
   page: (n, total) => `${n}-sahifa, jami ${total}`,
