@@ -1,0 +1,549 @@
+/**
+ * Every word the report prints, one explicit dictionary per language (issue 19). English, Russian
+ * (Cyrillic) and Uzbek (Latin script: oʻ and gʻ with U+02BB MODIFIER LETTER TURNED COMMA, the
+ * tutuq belgisi as in eʼlon with U+02BC MODIFIER LETTER APOSTROPHE, as the 1995 alphabet writes
+ * them). The Dictionary type makes a missing entry a compile error, so no language falls back to
+ * another. Numbers arrive here already formatted (format.ts), so phrases only place them.
+ */
+import type { ReportLanguage } from './report-data';
+
+export type SectionId =
+  | 'object' | 'estimate' | 'confidence' | 'market' | 'comparables' | 'location' | 'flags' | 'model' | 'adjustment' | 'disclaimer';
+
+export interface FlagText {
+  title: string;
+  explanation: string;
+}
+
+export interface Dictionary {
+  title: string;
+  preparedFor: string;
+  kind: Record<'home' | 'vehicle', string>;
+  ids: { valuationId: string; valuationDate: string; createdAt: string; modelVersion: string; organisation: string };
+  sections: Record<SectionId, string>;
+  /** Labels of the object's canonical keys; a key not here is shown as it is. */
+  objectLabels: Readonly<Record<string, string>>;
+  /** Canonical codes of the object's values by key (renovation: euro → …); others shown as they are. */
+  objectValues: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  yes: string;
+  no: string;
+  estimate: {
+    estimate: string;
+    interval: (coverage: string) => string;
+    low: string;
+    high: string;
+    inUzs: string;
+    rate: (rate: string, date: string, source: string) => string;
+    uzsUnknown: string;
+    legend: string;
+  };
+  confidence: {
+    level: string;
+    score: string;
+    levels: Record<'high' | 'medium' | 'low', string>;
+    meaning: Record<'high' | 'medium' | 'low', string>;
+    drivers: string;
+    noDrivers: string;
+  };
+  market: { area: string; name: string; district: string; mahalla: string; medianPerM2: string; listings: string; dataAge: string; months: (n: number, formatted: string) => string };
+  comparables: {
+    columns: { label: string; area: string; rooms: string; floor: string; period: string; price: string; priceAtDate: string; distance: string };
+    note: string;
+    none: string;
+  };
+  location: { composite: string; point: string; subindexes: Readonly<Record<string, string>>; mapCaption: string; noOutline: string; noData: string };
+  flags: { none: string; known: Readonly<Record<string, FlagText>>; unknown: string };
+  model: {
+    version: string;
+    trainedAt: string;
+    headline: string;
+    accuracyFor: (group: string) => string;
+    medianApe: string;
+    intervalCoverage: string;
+    n: string;
+    accuracyClass: string;
+    classes: Readonly<Record<string, string>>;
+    noAccuracy: string;
+    heldOut: string;
+  };
+  adjustment: { baseEstimate: string; factor: string; group: string; observations: string; explanation: string };
+  /** The three statements the committee must read; `k` of `of` is the interval's coverage (9 of 10). */
+  disclaimer: (k: string, of: string) => string[];
+  units: { usd: string; uzs: string; km: string };
+  /** A day in words: month is 0–11. */
+  date: (day: number, month: number, year: number) => string;
+  localTime: string;
+  page: (n: number, total: number) => string;
+}
+
+/** Russian nouns after a number: 1 месяц, 2 месяца, 5 месяцев (11–14 take the third form). */
+function russianPlural(n: number, one: string, few: string, many: string): string {
+  const tens = Math.abs(n) % 100;
+  const units = tens % 10;
+  if (tens >= 11 && tens <= 14) return many;
+  if (units === 1) return one;
+  if (units >= 2 && units <= 4) return few;
+  return many;
+}
+
+const EN_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const RU_MONTHS = ['января', 'февраля', 'марта', 'апреля', 'мая', 'июня', 'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря'];
+const UZ_MONTHS = ['yanvar', 'fevral', 'mart', 'aprel', 'may', 'iyun', 'iyul', 'avgust', 'sentabr', 'oktabr', 'noyabr', 'dekabr'];
+
+const EN: Dictionary = {
+  title: 'Collateral valuation report',
+  preparedFor: 'For the credit committee',
+  kind: { home: 'Residential property', vehicle: 'Vehicle' },
+  ids: { valuationId: 'Valuation ID', valuationDate: 'Valuation date', createdAt: 'Made at', modelVersion: 'Model version', organisation: 'Requesting organisation' },
+  sections: {
+    object: 'The object',
+    estimate: 'Estimate',
+    confidence: 'Confidence and what drives the estimate',
+    market: 'District and mahalla market',
+    comparables: 'Comparable listings',
+    location: 'Location index',
+    flags: 'Anomaly flags',
+    model: 'Model and its held-out accuracy',
+    adjustment: 'Market adjustment',
+    disclaimer: 'Important',
+  },
+  objectLabels: {
+    district: 'District', mahalla: 'Mahalla', address: 'Address', area_m2: 'Total area, m²', living_area_m2: 'Living area, m²',
+    kitchen_area_m2: 'Kitchen area, m²', rooms: 'Rooms', floor: 'Floor', total_floors: 'Floors in the building',
+    renovation: 'Renovation', market: 'Market', property_type: 'Property type', building_type: 'Building type',
+    bathroom: 'Bathroom', year_built: 'Year built', ceiling_height_m: 'Ceiling height, m', land_area_sotka: 'Plot, sotka',
+    seller_type: 'Seller', furnished: 'Furnished', balcony: 'Balcony', asking_price_usd: 'Asking price, USD',
+    lat: 'Latitude', lon: 'Longitude', make: 'Make', model: 'Model', year: 'Model year', mileage_km: 'Mileage, km',
+    body_type: 'Body', fuel: 'Fuel', transmission: 'Transmission', drive: 'Drive', engine_l: 'Engine, l',
+    colour: 'Colour', condition: 'Condition', paint: 'Paint', region: 'Region', trim: 'Trim',
+  },
+  objectValues: {
+    renovation: {
+      euro: 'Euro renovation', designer: 'Designer renovation', good: 'Good', average: 'Average', needs_repair: 'Needs repair',
+      pre_finish: 'Pre-finish (white box)', rough: 'Shell, no finish',
+    },
+    market: { new: 'New build', resale: 'Resale' },
+    property_type: { apartment: 'Flat', house: 'House' },
+    building_type: { panel: 'Panel', brick: 'Brick', monolith: 'Monolithic concrete', block: 'Block', wood: 'Wood', other: 'Other' },
+    bathroom: { separate: 'Separate', combined: 'Combined', two_plus: 'Two or more' },
+    seller_type: { owner: 'Owner', agency: 'Agency' },
+    fuel: { petrol: 'Petrol', gas_petrol: 'Gas and petrol', diesel: 'Diesel', electric: 'Electric', hybrid: 'Hybrid' },
+    transmission: { manual: 'Manual', automatic: 'Automatic', robot: 'Automated manual', cvt: 'CVT' },
+    drive: { front: 'Front-wheel', rear: 'Rear-wheel', all: 'All-wheel' },
+    body_type: {
+      sedan: 'Saloon', hatchback: 'Hatchback', wagon: 'Estate', suv: 'SUV or crossover', minivan: 'Minivan', van: 'Van',
+      minibus: 'Minibus', pickup: 'Pick-up', coupe: 'Coupé', convertible: 'Convertible', limousine: 'Limousine',
+    },
+    condition: { good: 'Good', needs_repair: 'Needs repair' },
+    paint: { original: 'Original paint', spots: 'Painted spots', repainted_partly: 'Partly repainted', fully_repainted: 'Fully repainted' },
+    colour: {
+      white: 'White', black: 'Black', silver: 'Silver', grey: 'Grey', wet_asphalt: 'Wet asphalt', dolphin: 'Dolphin grey',
+      beige: 'Beige', blue: 'Blue', light_blue: 'Light blue', red: 'Red', cherry: 'Cherry', yellow: 'Yellow', orange: 'Orange',
+      green: 'Green', brown: 'Brown', gold: 'Gold', bronze: 'Bronze', purple: 'Purple', turquoise: 'Turquoise', chameleon: 'Chameleon',
+    },
+  },
+  yes: 'Yes',
+  no: 'No',
+  estimate: {
+    estimate: 'Estimate',
+    interval: (coverage) => `Interval (${coverage})`,
+    low: 'Low',
+    high: 'High',
+    inUzs: 'In soʻm',
+    rate: (rate, date, source) => `At the Central Bank of Uzbekistan rate of ${rate} soʻm per US dollar on ${date} (${source}).`,
+    uzsUnknown: 'The Central Bank rate of the valuation date is not known: no amounts in soʻm.',
+    legend: 'The bar runs from the low to the high end of the interval; the mark is the estimate.',
+  },
+  confidence: {
+    level: 'Confidence',
+    score: 'Score (0–1)',
+    levels: { high: 'High', medium: 'Medium', low: 'Low' },
+    meaning: {
+      high: 'The estimate can be used as it is.',
+      medium: 'Check the estimate against the comparable listings.',
+      low: 'The valuation goes to a valuer.',
+    },
+    drivers: 'What drives the estimate',
+    noDrivers: 'No drivers given.',
+  },
+  market: {
+    area: 'Area', name: 'Name', district: 'District', mahalla: 'Mahalla', medianPerM2: 'Median asking price per m²', listings: 'Listings',
+    dataAge: 'Age of the market data',
+    months: (n, formatted) => `${formatted} ${n === 1 ? 'month' : 'months'}`,
+  },
+  comparables: {
+    columns: { label: 'Listing', area: 'Area, m²', rooms: 'Rooms', floor: 'Floor', period: 'Listed', price: 'Price as listed', priceAtDate: 'At valuation date', distance: 'Distance, km' },
+    note: 'Prices in US dollars. “At valuation date”: the listed price brought to the valuation date by the market index.',
+    none: 'No comparable listings.',
+  },
+  location: {
+    composite: 'Composite score (0–100)',
+    point: 'Point (latitude, longitude)',
+    subindexes: {
+      transport: 'Transport', education: 'Education', healthcare: 'Healthcare', daily_needs: 'Daily needs', green: 'Green space',
+      culture: 'Culture', safety: 'Safety', centrality: 'Centrality', market_liquidity: 'Market liquidity',
+    },
+    mapCaption: 'District outline and the object',
+    noOutline: 'District outline not available',
+    noData: 'no data',
+  },
+  flags: {
+    none: 'No anomaly flags.',
+    unknown: 'A flag this report does not describe: see the service documentation.',
+    known: {
+      AREA_OUTSIDE_DISTRICT_RANGE: { title: 'Area unusual for the district', explanation: 'The area is smaller or larger than that of 98% of the district’s listings: the model has seen few such homes there, and the interval is wider.' },
+      TOTAL_FLOORS_ABOVE_DISTRICT_MAX: { title: 'Building taller than any in the district’s data', explanation: 'No listing in the district’s data is in a building this tall.' },
+      UNUSUAL_AREA_PER_ROOM: { title: 'Unusual area per room', explanation: 'Under 10 m² or over 90 m² per room: check the area and the number of rooms.' },
+      THIN_DISTRICT_DATA: { title: 'Few listings in the district', explanation: 'The district has too few listings for an interval of its own: a wider, city-wide one is used.' },
+      TOP_FLOOR_OF_HIGH_RISE: { title: 'Top floor of a high-rise', explanation: 'The top floor of a building of 20 floors or more: such flats sell differently.' },
+      FAR_FROM_DISTRICT_MEDIAN: { title: 'Far from the district median', explanation: 'The estimate is more than 60% above or below the district’s median price.' },
+      MODELS_DISAGREE: { title: 'The models disagree', explanation: 'The estimates of the ensemble’s models differ by more than 20% of the estimate.' },
+      ASKING_PRICE_BELOW_INTERVAL: { title: 'Asking price below the interval', explanation: 'The asking price given is below the interval: the object may be underpriced, or its description incomplete.' },
+      ASKING_PRICE_ABOVE_INTERVAL: { title: 'Asking price above the interval', explanation: 'The asking price given is above the interval: the seller may overstate the collateral’s value.' },
+      PLOT_NOT_GIVEN: { title: 'Plot size not given', explanation: 'The house was valued without its plot, with a wider interval.' },
+      THIN_MODEL_DATA: { title: 'Few listings of this model', explanation: 'The make and model have few listings in the data: the interval is wider.' },
+      YEAR_OUTSIDE_MODEL_DATA: { title: 'Model year outside the data', explanation: 'The model year is more than a year outside the years this model’s listings cover.' },
+      UNUSUAL_MILEAGE: { title: 'Unusual mileage', explanation: 'More than 60,000 km per year of age.' },
+      FAR_FROM_GROUP_MEDIAN: { title: 'Far from the model’s median price', explanation: 'The estimate is more than 50% above or below the median asking price of the same make, model and year.' },
+      MODEL_NOT_IN_MARKET_DATA: { title: 'Valued at the make’s level', explanation: 'Too few listings of this model, or a model the catalogue does not list: valued from the make’s prices.' },
+      MAKE_NOT_IN_MARKET_DATA: { title: 'Valued at the segment’s level', explanation: 'Too few listings of this make: valued from the prices of cars of the same body, engine and year.' },
+    },
+  },
+  model: {
+    version: 'Model version',
+    trainedAt: 'Trained',
+    headline: 'Overall held-out accuracy',
+    accuracyFor: (group) => `Held-out accuracy: ${group}`,
+    medianApe: 'Median absolute error',
+    intervalCoverage: 'Share of prices inside the interval',
+    n: 'Held-out listings',
+    accuracyClass: 'Accuracy class',
+    classes: { high: 'High', medium: 'Medium', moderate: 'Moderate', low: 'Low' },
+    noAccuracy: 'No held-out figures for this district.',
+    heldOut: 'Held-out: listings the model did not see in training.',
+  },
+  adjustment: {
+    baseEstimate: 'Model estimate before adjustment',
+    factor: 'Factor',
+    group: 'Group',
+    observations: 'Observations',
+    explanation: 'Prices your organisation recorded moved the model’s estimate by this factor.',
+  },
+  disclaimer: (k, of) => [
+    'The estimate is of an asking price (the price of listings on classified sites), not of a transaction price.',
+    `The interval is meant to contain the price ${k} times in ${of}.`,
+    'Valuations of low confidence or with anomaly flags go to a valuer.',
+  ],
+  units: { usd: 'USD', uzs: 'UZS', km: 'km' },
+  date: (day, month, year) => `${day} ${EN_MONTHS[month]} ${year}`,
+  localTime: 'Tashkent time',
+  page: (n, total) => `Page ${n} of ${total}`,
+};
+
+const RU: Dictionary = {
+  title: 'Отчёт об оценке залогового имущества',
+  preparedFor: 'Для кредитного комитета',
+  kind: { home: 'Жилая недвижимость', vehicle: 'Транспортное средство' },
+  ids: { valuationId: 'Идентификатор оценки', valuationDate: 'Дата оценки', createdAt: 'Время создания', modelVersion: 'Версия модели', organisation: 'Организация-заявитель' },
+  sections: {
+    object: 'Объект оценки',
+    estimate: 'Оценка стоимости',
+    confidence: 'Уверенность и факторы оценки',
+    market: 'Рынок района и махалли',
+    comparables: 'Сопоставимые объявления',
+    location: 'Индекс локации',
+    flags: 'Флаги аномалий',
+    model: 'Модель и её точность на отложенной выборке',
+    adjustment: 'Рыночная корректировка',
+    disclaimer: 'Важно',
+  },
+  objectLabels: {
+    district: 'Район', mahalla: 'Махалля', address: 'Адрес', area_m2: 'Общая площадь, м²', living_area_m2: 'Жилая площадь, м²',
+    kitchen_area_m2: 'Площадь кухни, м²', rooms: 'Комнат', floor: 'Этаж', total_floors: 'Этажность дома',
+    renovation: 'Ремонт', market: 'Рынок', property_type: 'Тип недвижимости', building_type: 'Тип дома',
+    bathroom: 'Санузел', year_built: 'Год постройки', ceiling_height_m: 'Высота потолков, м', land_area_sotka: 'Участок, соток',
+    seller_type: 'Продавец', furnished: 'С мебелью', balcony: 'Балкон', asking_price_usd: 'Цена в объявлении, USD',
+    lat: 'Широта', lon: 'Долгота', make: 'Марка', model: 'Модель', year: 'Год выпуска', mileage_km: 'Пробег, км',
+    body_type: 'Кузов', fuel: 'Топливо', transmission: 'Коробка передач', drive: 'Привод', engine_l: 'Объём двигателя, л',
+    colour: 'Цвет', condition: 'Состояние', paint: 'Окраска', region: 'Регион', trim: 'Комплектация',
+  },
+  objectValues: {
+    renovation: {
+      euro: 'Евроремонт', designer: 'Дизайнерский ремонт', good: 'Хороший', average: 'Средний', needs_repair: 'Требует ремонта',
+      pre_finish: 'Предчистовая отделка', rough: 'Черновая отделка',
+    },
+    market: { new: 'Новостройка', resale: 'Вторичный рынок' },
+    property_type: { apartment: 'Квартира', house: 'Дом' },
+    building_type: { panel: 'Панельный', brick: 'Кирпичный', monolith: 'Монолитный', block: 'Блочный', wood: 'Деревянный', other: 'Другой' },
+    bathroom: { separate: 'Раздельный', combined: 'Совмещённый', two_plus: 'Два и более' },
+    seller_type: { owner: 'Собственник', agency: 'Агентство' },
+    fuel: { petrol: 'Бензин', gas_petrol: 'Газ и бензин', diesel: 'Дизель', electric: 'Электро', hybrid: 'Гибрид' },
+    transmission: { manual: 'Механика', automatic: 'Автомат', robot: 'Робот', cvt: 'Вариатор' },
+    drive: { front: 'Передний', rear: 'Задний', all: 'Полный' },
+    body_type: {
+      sedan: 'Седан', hatchback: 'Хэтчбек', wagon: 'Универсал', suv: 'Внедорожник или кроссовер', minivan: 'Минивэн', van: 'Фургон',
+      minibus: 'Микроавтобус', pickup: 'Пикап', coupe: 'Купе', convertible: 'Кабриолет', limousine: 'Лимузин',
+    },
+    condition: { good: 'Хорошее', needs_repair: 'Требует ремонта' },
+    paint: { original: 'Родная краска', spots: 'Есть пятна', repainted_partly: 'Частично окрашен', fully_repainted: 'Полностью окрашен' },
+    colour: {
+      white: 'Белый', black: 'Чёрный', silver: 'Серебристый', grey: 'Серый', wet_asphalt: 'Мокрый асфальт', dolphin: 'Дельфин',
+      beige: 'Бежевый', blue: 'Синий', light_blue: 'Голубой', red: 'Красный', cherry: 'Вишнёвый', yellow: 'Жёлтый', orange: 'Оранжевый',
+      green: 'Зелёный', brown: 'Коричневый', gold: 'Золотистый', bronze: 'Бронзовый', purple: 'Фиолетовый', turquoise: 'Бирюзовый', chameleon: 'Хамелеон',
+    },
+  },
+  yes: 'Да',
+  no: 'Нет',
+  estimate: {
+    estimate: 'Оценка',
+    interval: (coverage) => `Интервал (${coverage})`,
+    low: 'Нижняя граница',
+    high: 'Верхняя граница',
+    inUzs: 'В сумах',
+    rate: (rate, date, source) => `По курсу Центрального банка Республики Узбекистан ${rate} сум за доллар США на ${date} (${source}).`,
+    uzsUnknown: 'Курс Центрального банка на дату оценки неизвестен: суммы в сумах не приводятся.',
+    legend: 'Полоса — интервал от нижней до верхней границы; отметка — оценка.',
+  },
+  confidence: {
+    level: 'Уверенность',
+    score: 'Балл (0–1)',
+    levels: { high: 'Высокая', medium: 'Средняя', low: 'Низкая' },
+    meaning: {
+      high: 'Оценку можно использовать как есть.',
+      medium: 'Сверьте оценку с сопоставимыми объявлениями.',
+      low: 'Оценка передаётся оценщику.',
+    },
+    drivers: 'Что определяет оценку',
+    noDrivers: 'Факторы не указаны.',
+  },
+  market: {
+    area: 'Территория', name: 'Название', district: 'Район', mahalla: 'Махалля', medianPerM2: 'Медианная цена предложения за 1\u00a0м²', listings: 'Объявлений',
+    dataAge: 'Возраст рыночных данных',
+    months: (n, formatted) => `${formatted} ${russianPlural(n, 'месяц', 'месяца', 'месяцев')}`,
+  },
+  comparables: {
+    columns: { label: 'Объявление', area: 'Площадь, м²', rooms: 'Комнат', floor: 'Этаж', period: 'Период', price: 'Цена в объявлении', priceAtDate: 'На дату оценки', distance: 'Расст., км' },
+    note: 'Цены в долларах США. «На дату оценки» — цена объявления, приведённая к дате оценки по рыночному индексу.',
+    none: 'Сопоставимых объявлений нет.',
+  },
+  location: {
+    composite: 'Итоговый балл (0–100)',
+    point: 'Точка (широта, долгота)',
+    subindexes: {
+      transport: 'Транспорт', education: 'Образование', healthcare: 'Здравоохранение', daily_needs: 'Повседневные нужды', green: 'Зелёные зоны',
+      culture: 'Культура', safety: 'Безопасность', centrality: 'Близость к центру', market_liquidity: 'Ликвидность рынка',
+    },
+    mapCaption: 'Граница района и объект',
+    noOutline: 'Граница района недоступна',
+    noData: 'нет данных',
+  },
+  flags: {
+    none: 'Флагов аномалий нет.',
+    unknown: 'Флаг, не описанный в этом отчёте: см. документацию сервиса.',
+    known: {
+      AREA_OUTSIDE_DISTRICT_RANGE: { title: 'Площадь нетипична для района', explanation: 'Площадь меньше или больше, чем у 98\u00a0% объявлений района: таких объектов там в данных мало, интервал шире.' },
+      TOTAL_FLOORS_ABOVE_DISTRICT_MAX: { title: 'Дом выше всех в данных района', explanation: 'В данных района нет объявлений в домах такой этажности.' },
+      UNUSUAL_AREA_PER_ROOM: { title: 'Нетипичная площадь на комнату', explanation: 'Меньше 10\u00a0м² или больше 90\u00a0м² на комнату: проверьте площадь и число комнат.' },
+      THIN_DISTRICT_DATA: { title: 'Мало объявлений в районе', explanation: 'Для собственного интервала района объявлений мало: используется более широкий общегородской.' },
+      TOP_FLOOR_OF_HIGH_RISE: { title: 'Последний этаж высотного дома', explanation: 'Последний этаж дома в 20 этажей и выше: такие квартиры продаются иначе.' },
+      FAR_FROM_DISTRICT_MEDIAN: { title: 'Далеко от медианы района', explanation: 'Оценка более чем на 60\u00a0% выше или ниже медианной цены района.' },
+      MODELS_DISAGREE: { title: 'Модели расходятся', explanation: 'Оценки моделей ансамбля расходятся более чем на 20\u00a0% от оценки.' },
+      ASKING_PRICE_BELOW_INTERVAL: { title: 'Цена предложения ниже интервала', explanation: 'Указанная цена предложения ниже интервала: объект может быть недооценён продавцом или описан неполно.' },
+      ASKING_PRICE_ABOVE_INTERVAL: { title: 'Цена предложения выше интервала', explanation: 'Указанная цена предложения выше интервала: продавец может завышать стоимость залога.' },
+      PLOT_NOT_GIVEN: { title: 'Не указан участок', explanation: 'Дом оценён без участка, интервал шире.' },
+      THIN_MODEL_DATA: { title: 'Мало объявлений этой модели', explanation: 'По марке и модели в данных мало объявлений: интервал шире.' },
+      YEAR_OUTSIDE_MODEL_DATA: { title: 'Год выпуска вне данных', explanation: 'Год выпуска более чем на год выходит за годы, которые покрывают объявления этой модели.' },
+      UNUSUAL_MILEAGE: { title: 'Нетипичный пробег', explanation: 'Более 60\u00a0000\u00a0км на год возраста.' },
+      FAR_FROM_GROUP_MEDIAN: { title: 'Далеко от медианы модели', explanation: 'Оценка более чем на 50\u00a0% выше или ниже медианной цены предложения той же марки, модели и года.' },
+      MODEL_NOT_IN_MARKET_DATA: { title: 'Оценено по уровню марки', explanation: 'Объявлений этой модели мало или её нет в каталоге: оценка по ценам марки.' },
+      MAKE_NOT_IN_MARKET_DATA: { title: 'Оценено по уровню сегмента', explanation: 'Объявлений этой марки мало: оценка по ценам автомобилей того же кузова, двигателя и года.' },
+    },
+  },
+  model: {
+    version: 'Версия модели',
+    trainedAt: 'Дата обучения',
+    headline: 'Общая точность на отложенной выборке',
+    accuracyFor: (group) => `Точность на отложенной выборке: ${group}`,
+    medianApe: 'Медианная абсолютная ошибка',
+    intervalCoverage: 'Доля цен внутри интервала',
+    n: 'Объявлений в проверке',
+    accuracyClass: 'Класс точности',
+    classes: { high: 'Высокий', medium: 'Средний', moderate: 'Умеренный', low: 'Низкий' },
+    noAccuracy: 'Для этого района нет данных о точности.',
+    heldOut: 'Отложенная выборка — объявления, которых модель не видела при обучении.',
+  },
+  adjustment: {
+    baseEstimate: 'Оценка модели до корректировки',
+    factor: 'Коэффициент',
+    group: 'Группа',
+    observations: 'Наблюдений',
+    explanation: 'Цены, записанные вашей организацией, сдвинули оценку модели на этот коэффициент.',
+  },
+  disclaimer: (k, of) => [
+    'Это оценка цены предложения (цены объявлений на сайтах), а не цены сделки.',
+    `Интервал должен содержать цену в ${k} ${k === '1' ? 'случае' : 'случаях'} из ${of}.`,
+    'Оценки с низкой уверенностью или с флагами аномалий направляются оценщику.',
+  ],
+  units: { usd: 'USD', uzs: 'сум', km: 'км' },
+  date: (day, month, year) => `${day} ${RU_MONTHS[month]} ${year} г.`,
+  localTime: 'ташкентское время',
+  page: (n, total) => `Страница ${n} из ${total}`,
+};
+
+const UZ: Dictionary = {
+  title: 'Garov mulkini baholash hisoboti',
+  preparedFor: 'Kredit qoʻmitasi uchun',
+  kind: { home: 'Turar joy koʻchmas mulki', vehicle: 'Transport vositasi' },
+  ids: { valuationId: 'Baholash identifikatori', valuationDate: 'Baholash sanasi', createdAt: 'Yaratilgan vaqti', modelVersion: 'Model versiyasi', organisation: 'Soʻrov yuborgan tashkilot' },
+  sections: {
+    object: 'Baholash obyekti',
+    estimate: 'Baholangan qiymat',
+    confidence: 'Ishonchlilik va bahoga taʼsir etuvchi omillar',
+    market: 'Tuman va mahalla bozori',
+    comparables: 'Taqqoslanadigan eʼlonlar',
+    location: 'Joylashuv indeksi',
+    flags: 'Ogohlantirish belgilari',
+    model: 'Model va uning ajratilgan maʼlumotlardagi aniqligi',
+    adjustment: 'Bozor tuzatmasi',
+    disclaimer: 'Muhim',
+  },
+  objectLabels: {
+    district: 'Tuman', mahalla: 'Mahalla', address: 'Manzil', area_m2: 'Umumiy maydon, m²', living_area_m2: 'Yashash maydoni, m²',
+    kitchen_area_m2: 'Oshxona maydoni, m²', rooms: 'Xonalar soni', floor: 'Qavat', total_floors: 'Binoning qavatlari soni',
+    renovation: 'Taʼmir', market: 'Bozor', property_type: 'Mulk turi', building_type: 'Bino turi',
+    bathroom: 'Sanuzel', year_built: 'Qurilgan yili', ceiling_height_m: 'Shift balandligi, m', land_area_sotka: 'Yer maydoni, sotix',
+    seller_type: 'Sotuvchi', furnished: 'Mebelli', balcony: 'Balkon', asking_price_usd: 'Eʼlondagi narx, USD',
+    lat: 'Kenglik', lon: 'Uzunlik', make: 'Marka', model: 'Model', year: 'Ishlab chiqarilgan yili', mileage_km: 'Yurgan masofasi, km',
+    body_type: 'Kuzov', fuel: 'Yoqilgʻi', transmission: 'Uzatmalar qutisi', drive: 'Yuritma', engine_l: 'Dvigatel hajmi, l',
+    colour: 'Rangi', condition: 'Holati', paint: 'Boʻyoq', region: 'Hudud', trim: 'Komplektatsiya',
+  },
+  objectValues: {
+    renovation: {
+      euro: 'Yevrotaʼmir', designer: 'Dizaynerlik taʼmiri', good: 'Yaxshi', average: 'Oʻrtacha', needs_repair: 'Taʼmirtalab',
+      pre_finish: 'Oq suvoq', rough: 'Qora suvoq',
+    },
+    market: { new: 'Yangi bino (birlamchi bozor)', resale: 'Ikkilamchi bozor' },
+    property_type: { apartment: 'Kvartira', house: 'Hovli uy' },
+    building_type: { panel: 'Panel', brick: 'Gʻisht', monolith: 'Monolit', block: 'Blok', wood: 'Yogʻoch', other: 'Boshqa' },
+    bathroom: { separate: 'Alohida', combined: 'Birlashgan', two_plus: 'Ikkita va undan koʻp' },
+    seller_type: { owner: 'Mulk egasi', agency: 'Agentlik' },
+    fuel: { petrol: 'Benzin', gas_petrol: 'Gaz va benzin', diesel: 'Dizel', electric: 'Elektr', hybrid: 'Gibrid' },
+    transmission: { manual: 'Mexanik', automatic: 'Avtomat', robot: 'Robot', cvt: 'Variator' },
+    drive: { front: 'Old gʻildirak', rear: 'Orqa gʻildirak', all: 'Toʻliq' },
+    body_type: {
+      sedan: 'Sedan', hatchback: 'Xetchbek', wagon: 'Universal', suv: 'Yoʻltanlamas yoki krossover', minivan: 'Miniven', van: 'Furgon',
+      minibus: 'Mikroavtobus', pickup: 'Pikap', coupe: 'Kupe', convertible: 'Kabriolet', limousine: 'Limuzin',
+    },
+    condition: { good: 'Yaxshi', needs_repair: 'Taʼmirtalab' },
+    paint: { original: 'Zavod boʻyogʻi', spots: 'Dogʻlar bor', repainted_partly: 'Qisman boʻyalgan', fully_repainted: 'Toʻliq boʻyalgan' },
+    colour: {
+      white: 'Oq', black: 'Qora', silver: 'Kumushrang', grey: 'Kulrang', wet_asphalt: 'Hoʻl asfalt', dolphin: 'Delfin',
+      beige: 'Bej', blue: 'Koʻk', light_blue: 'Havorang', red: 'Qizil', cherry: 'Olcharang', yellow: 'Sariq', orange: 'Toʻq sariq',
+      green: 'Yashil', brown: 'Jigarrang', gold: 'Tillarang', bronze: 'Bronza', purple: 'Binafsharang', turquoise: 'Feruzarang', chameleon: 'Xameleon',
+    },
+  },
+  yes: 'Ha',
+  no: 'Yoʻq',
+  estimate: {
+    estimate: 'Baho',
+    interval: (coverage) => `Narx oraligʻi (${coverage})`,
+    low: 'Quyi chegara',
+    high: 'Yuqori chegara',
+    inUzs: 'Soʻmda',
+    rate: (rate, date, source) => `Oʻzbekiston Respublikasi Markaziy banki kursi boʻyicha: 1 AQSH dollari = ${rate} soʻm, ${date} (${source}).`,
+    uzsUnknown: 'Baholash sanasidagi Markaziy bank kursi nomaʼlum: soʻmdagi qiymatlar keltirilmagan.',
+    legend: 'Chiziq — oraliqning quyi chegarasidan yuqori chegarasigacha; belgi — baho.',
+  },
+  confidence: {
+    level: 'Ishonchlilik',
+    score: 'Ball (0–1)',
+    levels: { high: 'Yuqori', medium: 'Oʻrtacha', low: 'Past' },
+    meaning: {
+      high: 'Bahoni shundayligicha qoʻllash mumkin.',
+      medium: 'Bahoni taqqoslanadigan eʼlonlar bilan solishtiring.',
+      low: 'Baho baholovchiga yuboriladi.',
+    },
+    drivers: 'Bahoni belgilovchi omillar',
+    noDrivers: 'Omillar koʻrsatilmagan.',
+  },
+  market: {
+    area: 'Hudud', name: 'Nomi', district: 'Tuman', mahalla: 'Mahalla', medianPerM2: '1\u00a0m² uchun soʻralgan narx medianasi', listings: 'Eʼlonlar soni',
+    dataAge: 'Bozor maʼlumotlarining yoshi',
+    months: (_n, formatted) => `${formatted} oy`,
+  },
+  comparables: {
+    columns: { label: 'Eʼlon', area: 'Maydon, m²', rooms: 'Xona', floor: 'Qavat', period: 'Davr', price: 'Eʼlondagi narx', priceAtDate: 'Baholash sanasiga', distance: 'Masofa, km' },
+    note: 'Narxlar AQSH dollarida. «Baholash sanasiga» — eʼlon narxi bozor indeksi boʻyicha baholash sanasiga keltirilgan.',
+    none: 'Taqqoslanadigan eʼlonlar yoʻq.',
+  },
+  location: {
+    composite: 'Umumiy ball (0–100)',
+    point: 'Nuqta (kenglik, uzunlik)',
+    subindexes: {
+      transport: 'Transport', education: 'Taʼlim', healthcare: 'Sogʻliqni saqlash', daily_needs: 'Kundalik ehtiyojlar', green: 'Yashil hududlar',
+      culture: 'Madaniyat', safety: 'Xavfsizlik', centrality: 'Markazga yaqinlik', market_liquidity: 'Bozor likvidligi',
+    },
+    mapCaption: 'Tuman chegarasi va obyekt',
+    noOutline: 'Tuman chegarasi mavjud emas',
+    noData: 'maʼlumot yoʻq',
+  },
+  flags: {
+    none: 'Ogohlantirish belgilari yoʻq.',
+    unknown: 'Bu hisobotda tavsiflanmagan belgi: xizmat hujjatlariga qarang.',
+    known: {
+      AREA_OUTSIDE_DISTRICT_RANGE: { title: 'Maydon tuman uchun odatiy emas', explanation: 'Maydon tuman eʼlonlarining 98 foizi joylashgan oraliqdan tashqarida: model u yerda bunday uylarni kam koʻrgan, oraliq kengroq.' },
+      TOTAL_FLOORS_ABOVE_DISTRICT_MAX: { title: 'Bino tuman maʼlumotlaridagi barcha binolardan baland', explanation: 'Tuman maʼlumotlarida bunchalik koʻp qavatli binodagi eʼlon yoʻq.' },
+      UNUSUAL_AREA_PER_ROOM: { title: 'Bir xonaga toʻgʻri keladigan maydon odatiy emas', explanation: 'Bir xonaga 10\u00a0m² dan kam yoki 90\u00a0m² dan koʻp: maydon va xonalar sonini tekshiring.' },
+      THIN_DISTRICT_DATA: { title: 'Tumanda eʼlonlar kam', explanation: 'Tumanning oʻz oraligʻi uchun eʼlonlar yetarli emas: butun shahar boʻyicha kengroq oraliq qoʻllanadi.' },
+      TOP_FLOOR_OF_HIGH_RISE: { title: 'Koʻp qavatli binoning oxirgi qavati', explanation: '20 va undan ortiq qavatli binoning oxirgi qavati: bunday kvartiralar boshqacha sotiladi.' },
+      FAR_FROM_DISTRICT_MEDIAN: { title: 'Tuman medianasidan uzoq', explanation: 'Baho tumandagi median narxdan 60 foizdan koʻproq yuqori yoki past.' },
+      MODELS_DISAGREE: { title: 'Modellar bir-biriga mos kelmaydi', explanation: 'Ansambl modellarining baholari bahoning 20 foizidan koʻproq farq qiladi.' },
+      ASKING_PRICE_BELOW_INTERVAL: { title: 'Soʻralgan narx oraliqdan past', explanation: 'Koʻrsatilgan soʻralgan narx oraliqdan past: obyekt arzon baholangan yoki toʻliq tavsiflanmagan boʻlishi mumkin.' },
+      ASKING_PRICE_ABOVE_INTERVAL: { title: 'Soʻralgan narx oraliqdan yuqori', explanation: 'Koʻrsatilgan soʻralgan narx oraliqdan yuqori: sotuvchi garov qiymatini oshirib koʻrsatayotgan boʻlishi mumkin.' },
+      PLOT_NOT_GIVEN: { title: 'Yer maydoni koʻrsatilmagan', explanation: 'Uy yer uchastkasisiz baholandi, oraliq kengroq.' },
+      THIN_MODEL_DATA: { title: 'Bu model boʻyicha eʼlonlar kam', explanation: 'Maʼlumotlarda ushbu marka va model eʼlonlari kam: oraliq kengroq.' },
+      YEAR_OUTSIDE_MODEL_DATA: { title: 'Ishlab chiqarilgan yil maʼlumotlardan tashqarida', explanation: 'Ishlab chiqarilgan yil ushbu model eʼlonlari qamrab olgan yillardan bir yildan koʻproq farq qiladi.' },
+      UNUSUAL_MILEAGE: { title: 'Yurgan masofasi odatiy emas', explanation: 'Yoshining har bir yiliga 60\u00a0000\u00a0km dan ortiq.' },
+      FAR_FROM_GROUP_MEDIAN: { title: 'Model medianasidan uzoq', explanation: 'Baho xuddi shu marka, model va yildagi avtomobillarning median soʻralgan narxidan 50 foizdan koʻproq yuqori yoki past.' },
+      MODEL_NOT_IN_MARKET_DATA: { title: 'Marka darajasida baholangan', explanation: 'Bu model eʼlonlari kam yoki model katalogda yoʻq: marka narxlari boʻyicha baholandi.' },
+      MAKE_NOT_IN_MARKET_DATA: { title: 'Segment darajasida baholangan', explanation: 'Bu marka eʼlonlari kam: kuzovi, dvigateli va yili bir xil avtomobillar narxlari boʻyicha baholandi.' },
+    },
+  },
+  model: {
+    version: 'Model versiyasi',
+    trainedAt: 'Oʻqitilgan sana',
+    headline: 'Ajratilgan maʼlumotlardagi umumiy aniqlik',
+    accuracyFor: (group) => `Ajratilgan maʼlumotlardagi aniqlik: ${group}`,
+    medianApe: 'Median mutlaq xato',
+    intervalCoverage: 'Oraliq ichidagi narxlar ulushi',
+    n: 'Tekshiruvdagi eʼlonlar',
+    accuracyClass: 'Aniqlik sinfi',
+    classes: { high: 'Yuqori', medium: 'Oʻrtacha', moderate: 'Moʻtadil', low: 'Past' },
+    noAccuracy: 'Bu tuman uchun aniqlik koʻrsatkichlari yoʻq.',
+    heldOut: 'Ajratilgan maʼlumotlar — model oʻqitishda koʻrmagan eʼlonlar.',
+  },
+  adjustment: {
+    baseEstimate: 'Tuzatishgacha model bahosi',
+    factor: 'Koeffitsient',
+    group: 'Guruh',
+    observations: 'Kuzatuvlar soni',
+    explanation: 'Tashkilotingiz qayd etgan narxlar model bahosini shu koeffitsientga oʻzgartirdi.',
+  },
+  disclaimer: (k, of) => [
+    'Baho bitim narxi emas, balki soʻralgan narx (eʼlonlar saytlaridagi eʼlon narxi) bahosidir.',
+    `Oraliq narxni ${of} holatdan ${k} tasida oʻz ichiga olishi moʻljallangan.`,
+    'Ishonchliligi past yoki ogohlantirish belgisi bor baholar baholovchiga yuboriladi.',
+  ],
+  units: { usd: 'USD', uzs: 'soʻm', km: 'km' },
+  date: (day, month, year) => `${year}-yil ${day}-${UZ_MONTHS[month]}`,
+  localTime: 'Toshkent vaqti',
+  page: (n, total) => `${n}-sahifa, jami ${total}`,
+};
+
+export const DICTIONARIES: Readonly<Record<ReportLanguage, Dictionary>> = { en: EN, ru: RU, uz: UZ };
+
+export function dictionary(lang: ReportLanguage): Dictionary {
+  const found = DICTIONARIES[lang];
+  if (!found) throw new RangeError(`Unknown report language "${String(lang)}": en, ru or uz`);
+  return found;
+}

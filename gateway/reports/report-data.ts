@@ -1,0 +1,113 @@
+/**
+ * What the credit-committee report shows (issue 19): one valuation, already assembled by the
+ * caller (the REST route and its data assembly live elsewhere). The renderer only reads it: it
+ * fetches nothing, so the same data in the same language always gives the same document.
+ */
+
+export const REPORT_LANGUAGES = ['en', 'ru', 'uz'] as const;
+export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
+
+export type ObjectValue = string | number | boolean | null;
+
+export interface UzsAmounts {
+  estimate: number;
+  low: number;
+  high: number;
+  /** Soʻm per US dollar, the Central Bank's rate of the valuation date. */
+  rate: number;
+  /** YYYY-MM-DD: the day the rate was set for. */
+  rateDate: string;
+  /** Where the rate came from, e.g. 'cbu.uz'. */
+  source: string;
+}
+
+export interface MarketFigures {
+  district: string;
+  districtMedianPricePerM2: number | null;
+  districtListings: number | null;
+  mahalla: string | null;
+  mahallaMedianPricePerM2: number | null;
+  mahallaListings: number | null;
+}
+
+export interface Comparable {
+  label: string;
+  area: number | null;
+  rooms: number | null;
+  floor: string | null;
+  /** When it was listed, e.g. '2025-11' or '2025 Q4'. */
+  period: string;
+  priceUsd: number;
+  priceAtValuationDateUsd: number;
+  distanceKm: number | null;
+}
+
+/** GeoJSON geometry of a district, WGS84 ([lon, lat] positions). */
+export interface DistrictOutline {
+  type: 'Polygon' | 'MultiPolygon';
+  coordinates: number[][][] | number[][][][];
+}
+
+export interface LocationFigures {
+  lat: number;
+  lon: number;
+  /** 0–100. */
+  composite: number | null;
+  /** Subindexes by id (transport, education, …: translated when known), 0–100. */
+  subindexes: { name: string; score: number | null }[];
+  districtOutline: DistrictOutline | null;
+}
+
+export interface DistrictAccuracy {
+  district: string;
+  /** Median absolute percentage error on held-out listings, a share (0.11 = 11%). */
+  medianApe: number | null;
+  /** Share of held-out listings inside their interval. */
+  intervalCoverage: number | null;
+  n: number | null;
+  /** 'high' | 'medium' | 'moderate' | 'low' (translated when known). */
+  accuracyClass: string | null;
+}
+
+export interface ValuationReportData {
+  valuationId: string;
+  /** The requesting organisation's id (no personal data exists in the service). */
+  organisation: string;
+  /** ISO time the valuation was made. */
+  createdAt: string;
+  kind: 'home' | 'vehicle';
+  /**
+   * The object as understood: label → value in canonical form (district, area_m2, renovation: 'euro', …
+   * or make, model, year, mileage_km, …). Known keys and codes are translated, the rest shown as given.
+   */
+  object: Record<string, ObjectValue>;
+  /** USD. */
+  estimate: number;
+  /** USD; coverage is the share the interval is meant to hold, e.g. 0.9. */
+  interval: { low: number; high: number; coverage: number };
+  /** score 0–1. */
+  confidence: { level: 'high' | 'medium' | 'low'; score: number };
+  /** What drives the estimate: short phrases, or factor → effect. */
+  drivers: { label: string; value: string }[];
+  /** The estimate and interval in soʻm at the CBU rate of the valuation date; null when not known. */
+  uzs: UzsAmounts | null;
+  /** YYYY-MM-DD. */
+  valuationDate: string;
+  dataAgeMonths: number | null;
+  /** District and mahalla market figures (homes; null for vehicles). */
+  market: MarketFigures | null;
+  comparables: Comparable[];
+  /** Null when unknown (and for vehicles). */
+  location: LocationFigures | null;
+  /** Codes, e.g. AREA_OUTSIDE_DISTRICT_RANGE: known ones are explained, unknown ones shown as they are. */
+  anomalyFlags: string[];
+  /** Present when the organisation's observations moved the model's estimate. */
+  marketAdjustment: { baseEstimate: number; factor: number; group: string | null; observations: number } | null;
+  model: {
+    version: string;
+    trainedAt: string | null;
+    districtAccuracy: DistrictAccuracy | null;
+    /** One line about the model's held-out accuracy overall, shown as given. */
+    headline: string | null;
+  };
+}
