@@ -6,6 +6,7 @@ import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
+import { inCurrencies, inCurrency } from '../common/currency';
 import type { ResidentialContext } from './context';
 import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
 import { valuationLocation } from './places';
@@ -26,7 +27,7 @@ export class HomeValuationResolver {
       const normalised = normaliseHomeInput(input);
       const [result] = await valueHomes(ctx.runtime, [normalised]);
       if (result instanceof ApiError) throw result;
-      return toValuation(await adjustHomeValuation(ctx.observations, ctx.organisation, normalised, result));
+      return toValuation(inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, normalised, result), input.currency));
     });
   }
 
@@ -37,7 +38,7 @@ export class HomeValuationResolver {
         const results = await valueHomes(ctx.runtime, valid);
         return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustHomeValuation(ctx.observations, ctx.organisation, valid[i], r))));
       });
-      return items.map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
+      return inCurrencies(items, inputs).map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
     });
   }
 

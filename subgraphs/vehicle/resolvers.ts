@@ -5,6 +5,7 @@ import { ApiError } from '../../schema/errors';
 import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
+import { inCurrencies, inCurrency } from '../common/currency';
 import type { VehicleContext } from './context';
 import { adjustVehicleValuation, type AdjustedVehicleValuation } from './observations';
 import { VehicleMake, VehicleMarketIndexSeries as VehicleMarketIndexSeriesType, VehicleModelInfo, VehicleValuation, VehicleValuationInput, VehicleValuationResult } from './types';
@@ -17,17 +18,17 @@ export class VehicleValuationResolver {
       const normalised = normaliseVehicleInput(input);
       const [result] = await valueVehicles(ctx.runtime(), [normalised]);
       if (result instanceof ApiError) throw result;
-      return adjustVehicleValuation(ctx.observations, ctx.organisation, normalised, result);
+      return inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, normalised, result), input.currency);
     });
   }
 
   @Query(() => [VehicleValuationResult], { description: `Value up to ${MAX_VEHICLES_PER_CALL.toLocaleString('en')} vehicles at once (one model call for all). A bad input, or one without enough market data, gets an error in its place; the others are still valued.` })
   vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<AdjustedVehicleValuation>[]> {
-    return withApiErrors(() =>
-      valueInBulk(inputs, MAX_VEHICLES_PER_CALL, (input) => normaliseVehicleInput(input), async (valid) => {
+    return withApiErrors(async () =>
+      inCurrencies(await valueInBulk(inputs, MAX_VEHICLES_PER_CALL, (input) => normaliseVehicleInput(input), async (valid) => {
         const results = await valueVehicles(ctx.runtime(), valid);
         return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustVehicleValuation(ctx.observations, ctx.organisation, valid[i], r))));
-      }),
+      }), inputs),
     );
   }
 
