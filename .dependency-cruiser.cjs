@@ -27,10 +27,10 @@ module.exports = {
     {
       name: 'service-uses-model-surfaces',
       comment:
-        'The service reaches a model library through its public surface (models/<kind>/index.ts), or the light contract modules schema/ builds on (valuation types and constants, the vehicle vocabulary), never its internals.',
+        'The service reaches a model library through its public surface (models/<kind>/index.ts), or the light contract modules schema/ builds on (valuation types and constants, the vehicle vocabulary), never its internals. models/currency (issue 19: the USD/UZS rate table and the conversion of a valuation) is such a library: the service and schema/ reach it through models/currency/index.ts only.',
       severity: 'error',
       from: { path: '^(gateway|subgraphs|schema)/' },
-      to: { path: '^models/(residential|vehicle|house|ensemble)/', pathNot: ['^models/(residential|vehicle|house|ensemble)/index\\.ts$', '^models/(residential|vehicle)/valuation\\.ts$', '^models/vehicle/vocabulary/'] },
+      to: { path: '^models/(residential|vehicle|house|ensemble|currency)/', pathNot: ['^models/(residential|vehicle|house|ensemble)/index\\.ts$', '^models/currency/index\\.ts$', '^models/(residential|vehicle)/valuation\\.ts$', '^models/vehicle/vocabulary/'] },
     },
     {
       name: 'serving-loads-no-trainer',

@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsvError, parse as parseCsvStream, type Options as CsvOptions } from 'csv-parse';
 import { stringify as stringifyCsv, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { ApiError } from './errors';
-import { fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
+import { enumValue, fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
 import { HOME_FIELDS } from './home-contract';
 import { checkNesting } from './nesting';
 import { looksLikePersonalDataKey } from './personal-data';
@@ -100,6 +100,11 @@ function homeValue(f: FieldSpec, value: unknown, field: string, fromText: boolea
     case 'yesno':
       if (typeof value !== 'string' && typeof value !== 'boolean') throw new ApiError('INVALID_PARAMETER', `${field} must be yes/no or true/false`, field);
       return value;
+    case 'enum': {
+      const spelled = enumValue(f, value);
+      if (typeof spelled !== 'string' || !f.values?.includes(spelled)) throw new ApiError('INVALID_PARAMETER', `${field} must be one of ${f.values?.join(', ')}`, field);
+      return spelled;
+    }
   }
 }
 

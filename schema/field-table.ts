@@ -18,9 +18,14 @@ export interface FieldSpec {
    * reads (an avtoelon "1.5 (Benzin)" engine cell); the text goes to the GraphQL field `textGraphql`,
    * since a GraphQL field has one type.
    */
-  kind: 'string' | 'number' | 'integer' | 'yesno' | 'numberOrText';
+  kind: 'string' | 'number' | 'integer' | 'yesno' | 'numberOrText' | 'enum';
   /** numberOrText only: the GraphQL String field a REST text goes to. */
   textGraphql?: string;
+  /**
+   * enum only: the values, as the GraphQL enum spells them (upper case). REST, MCP and batch items
+   * take them in any case (enumValue); the published JSON Schema lists them as they are.
+   */
+  values?: readonly string[];
   required: boolean;
   min?: number;
   max?: number;
@@ -84,7 +89,34 @@ function fieldJsonSchema(f: FieldSpec): Record<string, unknown> {
     case 'numberOrText':
       // minimum/maximum bind numbers only, minLength/maxLength texts only.
       return { ...base, type: ['number', 'string'], minimum: f.min, maximum: f.max, minLength: 1, maxLength: MAX_STRING_LENGTH };
+    case 'enum':
+      return { ...base, type: 'string', enum: [...enumValues(f)] };
   }
+}
+
+function enumValues(f: FieldSpec): readonly string[] {
+  if (!f.values?.length) throw new Error(`field ${f.rest} is an enum without values`);
+  return f.values;
+}
+
+/** An enum field's value as GraphQL spells it when it names one of the values in any case ("uzs" → "UZS"); anything else as it is, for the checks to refuse. */
+export function enumValue(f: FieldSpec, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const upper = value.trim().toUpperCase();
+  return enumValues(f).includes(upper) ? upper : value;
+}
+
+/** A REST body with its enum fields (and their aliases) spelled as GraphQL spells them; the body itself is not changed. */
+export function withEnumValues(fields: readonly FieldSpec[], body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  let out = body as Record<string, unknown>;
+  for (const f of fields) {
+    if (f.kind !== 'enum') continue;
+    for (const name of [f.rest, ...(f.restAliases ?? [])]) {
+      if (typeof out[name] === 'string' && enumValue(f, out[name]) !== out[name]) out = { ...out, [name]: enumValue(f, out[name]) };
+    }
+  }
+  return out;
 }
 
 /** A REST body (snake_case names and aliases, already checked against requestJsonSchema) → the GraphQL input. */
@@ -150,6 +182,9 @@ function checkField(f: FieldSpec, value: unknown, now: Date): void {
       return;
     case 'yesno':
       if (typeof value !== 'string' && typeof value !== 'boolean') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no or true/false`, f.rest);
+      return;
+    case 'enum':
+      if (typeof value !== 'string' || !enumValues(f).includes(value)) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be one of ${enumValues(f).join(', ')}`, f.rest);
       return;
     case 'numberOrText':
       throw new Error('numberOrText fields are checked as their number and their text (checkInputFields)');

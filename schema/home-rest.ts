@@ -3,13 +3,25 @@
  * GraphQL input, and from a valuation to the fixed snake_case reply. Used by the gateway's REST
  * routes and by `npm run valuate`, so a file of API requests is read exactly as the API reads them.
  */
+import type { Currency, ExchangeRate } from '../models/currency';
 import type { ResolvedLocation } from '../models/residential/request';
 import type { HomeValue, MarketLevel } from '../models/residential/valuation';
 import { HOME_FIELDS } from './home-contract';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 
-/** A valuation as the graph returns it (HomeValuation): the runtime's value plus where and when. */
-export type HomeValuationView = HomeValue & { location: ResolvedLocation; valuedAt: string; warnings: string[]; marketAdjustment?: MarketAdjustmentView | null; valuationId?: string | null };
+/**
+ * A valuation as the graph returns it (HomeValuation): the runtime's value plus where and when, in
+ * the currency asked for (exchangeRate: the rate it was converted at; null or absent in USD).
+ */
+export type HomeValuationView = Omit<HomeValue, 'currency'> & {
+  currency: Currency;
+  exchangeRate?: ExchangeRate | null;
+  location: ResolvedLocation;
+  valuedAt: string;
+  warnings: string[];
+  marketAdjustment?: MarketAdjustmentView | null;
+  valuationId?: string | null;
+};
 
 /** How an organisation's own observed prices moved a valuation (issue 18; subgraphs/common/observation-recording.ts). */
 export interface MarketAdjustmentView {
@@ -37,6 +49,7 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
     property_type: v.propertyType,
     estimate: v.estimate,
     currency: v.currency,
+    ...exchangeRateRest(v.exchangeRate),
     price_per_m2: v.pricePerM2,
     land_price_per_sotka: v.landPricePerSotka,
     interval: v.interval,
@@ -60,6 +73,14 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
     valued_at: v.valuedAt,
     warnings: [...restWarnings, ...v.warnings],
   };
+}
+
+/** The GraphQL selection of a valuation's exchangeRate, as every door asks for it (REST, MCP, batch). */
+export const EXCHANGE_RATE_SELECTION = 'exchangeRate { usdToUzs date source }';
+
+/** The reply's exchange_rate (homes and vehicles alike): only in a reply in UZS, so that one in USD is what it was before currencies. */
+export function exchangeRateRest(rate: ExchangeRate | null | undefined): { exchange_rate?: { usd_to_uzs: number; date: string; source: string } } {
+  return rate ? { exchange_rate: { usd_to_uzs: rate.usdToUzs, date: rate.date, source: rate.source } } : {};
 }
 
 /** The GraphQL selection of a valuation's marketAdjustment, as every door asks for it (REST, batch). */

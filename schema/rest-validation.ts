@@ -6,7 +6,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ApiError } from './errors';
-import { checkInputFields, rangeMessage, requestJsonSchema, restBodyToInput, STRING_FORMATS, type FieldSpec } from './field-table';
+import { checkInputFields, rangeMessage, requestJsonSchema, restBodyToInput, STRING_FORMATS, withEnumValues, type FieldSpec } from './field-table';
 import { checkNesting } from './nesting';
 import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './personal-data';
 
@@ -49,7 +49,7 @@ export function compileRestBodyParser(fields: readonly FieldSpec[]): RestBodyPar
   // checks them, so that no value past GraphQL's Int (year 2147483648, 1e308) reaches a variable.
   const currentYearBounded = fields.filter((f) => f.maxIsCurrentYear);
   return (body) => {
-    const { body: record, warnings } = validate(body);
+    const { body: record, warnings } = validate(withEnumValues(fields, body));
     const input = restBodyToInput(fields, record);
     checkInputFields(currentYearBounded, input);
     return { input, warnings };
@@ -63,7 +63,7 @@ function fromAjv(error: ErrorObject): ApiError {
   }
   const field = error.instancePath.replace(/^\//, '').split('/')[0] || undefined;
   const name = field ?? 'body';
-  const schema = error.parentSchema as { minimum?: number; maximum?: number; type?: string | string[] } | undefined;
+  const schema = error.parentSchema as { minimum?: number; maximum?: number; type?: string | string[]; enum?: unknown[] } | undefined;
   switch (error.keyword) {
     case 'type': {
       const expected = Array.isArray(error.params.type) ? error.params.type.join(' or ') : String(error.params.type);
@@ -76,6 +76,8 @@ function fromAjv(error: ErrorObject): ApiError {
       return new ApiError('INVALID_PARAMETER', `${name} must not be empty`, field);
     case 'maxLength':
       return new ApiError('INVALID_PARAMETER', `${name} is too long`, field);
+    case 'enum':
+      return new ApiError('INVALID_PARAMETER', `${name} must be one of ${(schema?.enum ?? []).join(', ')}`, field);
     case 'pattern': {
       const format = Object.values(STRING_FORMATS).find((f) => f.pattern === error.params.pattern);
       return new ApiError('INVALID_PARAMETER', `${name} must be ${format?.name ?? `of the form ${String(error.params.pattern)}`}`, field);

@@ -5,9 +5,10 @@
  * value_vehicle MCP tool and `npm run valuate`, so a file of API requests is read exactly as the
  * API reads them.
  */
+import type { Currency, ExchangeRate } from '../models/currency';
 import type { VehicleValue } from '../models/vehicle/valuation';
 import type { BodyType, Colour, Drive, Fuel, Paint, RegionId, Transmission } from '../models/vehicle/vocabulary';
-import { toMarketAdjustmentRest, toMarketLevelRest, type MarketAdjustmentView } from './home-rest';
+import { exchangeRateRest, toMarketAdjustmentRest, toMarketLevelRest, type MarketAdjustmentView } from './home-rest';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 import { VEHICLE_FIELDS } from './vehicle-contract';
 
@@ -36,8 +37,10 @@ export interface ValuedVehicle {
   colour: Colour | null;
 }
 
-/** A valuation as the graph returns it (VehicleValuation): the runtime's value plus what was valued, and when. */
-export type VehicleValuationView = VehicleValue & {
+/** A valuation as the graph returns it (VehicleValuation): the runtime's value plus what was valued, and when, in the currency asked for (as HomeValuationView). */
+export type VehicleValuationView = Omit<VehicleValue, 'currency'> & {
+  currency: Currency;
+  exchangeRate?: ExchangeRate | null;
   vehicle: ValuedVehicle;
   valuedAt: string;
   warnings: string[];
@@ -57,6 +60,7 @@ export function toVehicleRestResponse(v: VehicleValuationView, restWarnings: rea
   return {
     estimate: v.estimate,
     currency: v.currency,
+    ...exchangeRateRest(v.exchangeRate),
     interval: v.interval,
     confidence: v.confidence,
     models: v.models,

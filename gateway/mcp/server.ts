@@ -15,7 +15,7 @@ export const SERVER_INFO = { name: 'tashkent-valuation', title: 'Tashkent collat
 /** Sent to the client at initialize: what an assistant should know before its first call. */
 export const INSTRUCTIONS = [
   'Collateral valuation for Uzbek banks: flats in Tashkent city (value_home), used vehicles (value_vehicle), how good a Tashkent location is (location_index), addresses to coordinates (geocode_address), the districts and mahallas (list_districts), portfolios in the background (submit_batch, get_batch_status), and the models\' held-out accuracy (get_model_accuracy).',
-  'Every valuation has an estimate in USD, a calibrated 90% interval and a confidence level: report all three, never the estimate alone, and send low-confidence or flagged valuations to a valuer.',
+  'Every valuation has an estimate in USD (in soʻm with currency UZS), a calibrated 90% interval and a confidence level: report all three, never the estimate alone, and send low-confidence or flagged valuations to a valuer.',
   'Tool arguments use the REST API\'s snake_case names. Errors come back as tool errors led by the API\'s error code and the argument at fault; correct the argument rather than guessing. No personal data is accepted.',
   'Resources: the model cards (valuation://model-cards/residential, valuation://model-cards/vehicle) and the district list (valuation://districts). Prompt: revalue_collateral.',
 ].join(' ');

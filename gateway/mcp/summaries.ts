@@ -15,14 +15,19 @@ import type {
 } from './replies';
 import type { RecordedObservationsReply } from '../rest/observations';
 
-const usd = (value: number) => `${Math.round(value).toLocaleString('en-US')} USD`;
+const amount = (value: number, currency: string) => `${Math.round(value).toLocaleString('en-US')} ${currency}`;
 const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
 const percent = (fraction: number, digits = 1) => `${(fraction * 100).toFixed(digits)}%`;
 const coordinate = (value: number) => value.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
 
-/** "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (0.86)" */
-function valuation(v: { estimate: number; interval: { low: number; high: number; coverage: number }; confidence: { level: string; score: number } }): string {
-  return `Estimated ${usd(v.estimate)} (${percent(v.interval.coverage, 0)} interval ${grouped(v.interval.low)}–${grouped(v.interval.high)}), confidence ${v.confidence.level} (${v.confidence.score.toFixed(2)})`;
+/** "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (0.86)", in the reply's currency. */
+function valuation(v: { estimate: number; currency: string; interval: { low: number; high: number; coverage: number }; confidence: { level: string; score: number } }): string {
+  return `Estimated ${amount(v.estimate, v.currency)} (${percent(v.interval.coverage, 0)} interval ${grouped(v.interval.low)}–${grouped(v.interval.high)}), confidence ${v.confidence.level} (${v.confidence.score.toFixed(2)})`;
+}
+
+/** " Converted at 12,937 UZS per USD (2025-04-01)." for a reply in soʻm (nothing in USD). */
+function converted(r: { exchange_rate?: { usd_to_uzs: number; date: string } }): string {
+  return r.exchange_rate ? ` Converted at ${r.exchange_rate.usd_to_uzs.toLocaleString('en-US')} UZS per USD (${r.exchange_rate.date}).` : '';
 }
 
 function remarks(flags: readonly string[], warnings: readonly string[]): string {
@@ -32,13 +37,13 @@ function remarks(flags: readonly string[], warnings: readonly string[]): string 
 export function homeSummary(r: HomeReply): string {
   const place = r.location.mahalla ? `${r.location.district}, mahalla ${r.location.mahalla}` : `${r.location.district} (district level)`;
   const estimated = r.property_type === 'house' ? `House: ${valuation(r).replace(/^E/, 'e')}` : valuation(r);
-  return `${estimated}. ${place}; ${grouped(r.price_per_m2)} USD/m²${plot(r)}; model ${r.model_version}.${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
+  return `${estimated}. ${place}; ${grouped(r.price_per_m2)} ${r.currency}/m²${plot(r)}; model ${r.model_version}.${converted(r)}${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
 }
 
 /** "; plot 4,200 USD/sotka (31% of the value)" for a house valued with its plot (nothing otherwise). */
 function plot(r: HomeReply): string {
   if (r.land_price_per_sotka === null) return '';
-  return `; plot ${grouped(r.land_price_per_sotka)} USD/sotka${r.anomaly.land_share === null ? '' : ` (${percent(r.anomaly.land_share, 0)} of the value)`}`;
+  return `; plot ${grouped(r.land_price_per_sotka)} ${r.currency}/sotka${r.anomaly.land_share === null ? '' : ` (${percent(r.anomaly.land_share, 0)} of the value)`}`;
 }
 
 /** " Valued at 2026-11-24, 4 months past the newest market data (2026-07); the interval allows ±4.8% for market moves since." (nothing within the data) */
@@ -51,7 +56,7 @@ function marketAge(m: HomeReply['market_level']): string {
 export function vehicleSummary(r: VehicleReply): string {
   const name = r.vehicle.model === null ? `${r.vehicle.make} (a model the catalogue does not list)` : `${r.vehicle.make} ${r.vehicle.model}`;
   const basis = r.basis === 'model' ? '' : ` Valued on the ${r.basis}'s level, with a wider interval.`;
-  return `${name} ${r.vehicle.year}: ${valuation(r).replace(/^E/, 'e')}. ${grouped(r.anomaly.market_listings)} market listings of this make${r.vehicle.model === null ? '' : ' and model'}; model ${r.model_version}.${basis}${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
+  return `${name} ${r.vehicle.year}: ${valuation(r).replace(/^E/, 'e')}. ${grouped(r.anomaly.market_listings)} market listings of this make${r.vehicle.model === null ? '' : ' and model'}; model ${r.model_version}.${basis}${converted(r)}${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
 }
 
 export function locationSummary(r: LocationReply): string {

@@ -39,6 +39,8 @@ export interface ToolDefinition<TReply extends object = object> {
 /** Reads only; asking twice changes nothing; the answer comes from this service alone. */
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
+const CURRENCY_NOTE = 'currency UZS answers in soʻm, converted at the Central Bank of Uzbekistan\'s official USD rate for the valuation date: exchange_rate in the reply names the rate, its date and its source (asking_price stays in USD).';
+
 const CONVENTIONS = 'Arguments use the snake_case names of the REST API. On failure the tool returns isError with the API\'s error code first (e.g. INVALID_PARAMETER, MISSING_PARAMETER, RATE_LIMITED), the argument at fault, and the error as JSON.';
 
 // Tools without a REST body parser check their arguments against their published schema as the
@@ -54,10 +56,11 @@ const valueHome: ToolDefinition<replies.HomeReply> = {
   name: 'value_home',
   title: 'Value a flat or house in Tashkent',
   description: [
-    'Value a flat (apartment) or a private house with its plot in Tashkent city as loan collateral: its market value in USD with a calibrated 90% prediction interval, a confidence level (high, medium or low), each ensemble model\'s estimate, and anomaly checks against the district and mahalla medians (flags say when to look twice).',
+    'Value a flat (apartment) or a private house with its plot in Tashkent city as loan collateral: its market value in USD (or in soʻm with currency UZS) with a calibrated 90% prediction interval, a confidence level (high, medium or low), each ensemble model\'s estimate, and anomaly checks against the district and mahalla medians (flags say when to look twice).',
     'A flat (property_type apartment, the default) requires district, area (m²), rooms, floor, total_floors. District, mahalla, renovation, building_type and bathroom accept English, Uzbek (Latin or Cyrillic) and Russian spellings; an unknown district fails with UNKNOWN_DISTRICT and suggestions, an unknown mahalla falls back to the district with a warning.',
     'A house (property_type house, or hovli, xususiy uy, частный дом, дом, коттедж, дача) requires district, area (floor area, m²) and rooms; send land_area (the plot in sotka, 1 sotka = 100 m²) or land_area_m2, total_floors (storeys, 1 to 5), gas, water and sewerage where known. Without the plot it is valued with a wider interval and a warning; the reply adds land_price_per_sotka and anomaly.land_share. A house in a district with too few house listings fails with INSUFFICIENT_MARKET_DATA: then do not guess a value.',
     'valuation_date (YYYY-MM-DD, default today) values the flat at another date: market_level in the reply says how many months past the newest market data that is and the allowance the interval makes for market moves since.',
+    CURRENCY_NOTE,
     'Only an address? Call geocode_address first and use its matched district and mahalla. Send no personal data (names, phone numbers): it is refused with PERSONAL_DATA_NOT_ACCEPTED.',
     CONVENTIONS,
   ].join(' '),
@@ -76,8 +79,9 @@ const valueVehicle: ToolDefinition<replies.VehicleReply> = {
   name: 'value_vehicle',
   title: 'Value a used vehicle',
   description: [
-    'Value a used car, van or truck sold in Uzbekistan as loan collateral: market value in USD with a calibrated 90% prediction interval, a confidence level, each ensemble model\'s estimate, the catalogue\'s name for the vehicle, and anomaly checks against the same make, model and year (market_listings says how much market data backs the estimate).',
+    'Value a used car, van or truck sold in Uzbekistan as loan collateral: market value in USD (or in soʻm with currency UZS) with a calibrated 90% prediction interval, a confidence level, each ensemble model\'s estimate, the catalogue\'s name for the vehicle, and anomaly checks against the same make, model and year (market_listings says how much market data backs the estimate).',
     'Required: make, model, year; the rest sharpens the estimate. Names accept English, Uzbek and Russian spellings (Шевроле → Chevrolet) and avtoelon.uz\'s own words: the trim in the model ("Cobalt, 4 pozitsiya EVRO"), engine as "1.5 (Benzin)", paint ("Kraska toza", "Pyatno bor", "Kraskasi bor", "To\'liq kraskalangan"), colour ("Oq"). An optional value that is not recognised is ignored with a warning. The reply\'s vehicle says what was understood (catalogue names and codes), basis what the estimate stands on (model, make or segment) and market_level how old the market data is; valuation_date (YYYY-MM-DD, default today) values the car at another date.',
+    CURRENCY_NOTE,
     'An unknown make, or a misspelt model, fails with UNKNOWN_VEHICLE and suggestions (Toyta → Toyota): ask, or retry with a suggestion. A model of a known make that the catalogue does not list is valued on the make\'s level with a wider interval and a warning (vehicle.model null). A make and model with too little market data fails with INSUFFICIENT_MARKET_DATA: then do not guess a value. No VIN or number plate.',
     CONVENTIONS,
   ].join(' '),

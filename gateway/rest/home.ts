@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { homeRequestJsonSchema, SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { MARKET_ADJUSTMENT_SELECTION, parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
+import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION, parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor } from '../graph/executor';
 import { homeResponseJsonSchema, errorResponseJsonSchema } from './response-schemas';
@@ -14,7 +14,7 @@ import { SECURITY, withExample } from '../ops/openapi';
 export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQL */ `
   query RestPredictHome($input: HomeValuationInput!) {
     homeValuation(input: $input) {
-      propertyType estimate currency pricePerM2 landPricePerSotka
+      propertyType estimate currency ${EXCHANGE_RATE_SELECTION} pricePerM2 landPricePerSotka
       interval { low high coverage }
       confidence { level score }
       models { name estimate }

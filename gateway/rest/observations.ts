@@ -65,6 +65,8 @@ function toObservationInput(item: unknown): Record<string, unknown> {
   if (typeof observedAt !== 'string') throw new ApiError('INVALID_PARAMETER', 'observed_at must be a date, YYYY-MM-DD', 'observed_at');
   if (priceType !== undefined && priceType !== null && !PRICE_TYPES.includes(priceType as string)) throw new ApiError('INVALID_PARAMETER', `price_type must be one of ${PRICE_TYPES.join(', ')}`, 'price_type');
   if (reference !== undefined && reference !== null && typeof reference !== 'string') throw new ApiError('INVALID_PARAMETER', 'reference must be a string', 'reference');
+  // A valuation request's currency is the reply's; an observation has no reply in a currency, and its price is price_usd.
+  if (fields.currency !== undefined && fields.currency !== null) throw new ApiError('INVALID_PARAMETER', 'currency does not apply to an observation: its price is price_usd, in USD', 'currency');
   const { input } = spec.parse(fields);
   return {
     kind: spec.kind,

@@ -1,6 +1,8 @@
 /** JSON Schemas of REST replies: fastify serialises with them, and OpenAPI publishes them. */
+import { CURRENCIES } from '../../models/currency';
 import { VEHICLE_BASES } from '../../models/vehicle/valuation';
 import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from '../../models/vehicle/vocabulary';
+import { CURRENCY_DESCRIPTION, EXCHANGE_RATE_DESCRIPTION, EXCHANGE_RATE_DESCRIPTIONS } from '../../schema/currency-contract';
 import { ERROR_CATALOGUE } from '../../schema/errors';
 import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
 import { VALUED_VEHICLE_DESCRIPTIONS, VALUED_VEHICLE_DESCRIPTION, VEHICLE_BASIS_DESCRIPTION } from '../../schema/vehicle-contract';
@@ -13,8 +15,8 @@ const strings = { type: 'array', items: string } as const;
 
 /** Fields every valuation reply has (home, vehicle), in the order the replies list them around their own. */
 const VALUATION_FIELDS = {
-  estimate: { ...number, description: 'Estimated market value in USD' },
-  currency: string,
+  estimate: { ...number, description: 'Estimated market value, in currency' },
+  currency: { type: 'string', enum: [...CURRENCIES], description: CURRENCY_DESCRIPTION },
   interval: {
     type: 'object', required: ['low', 'high', 'coverage'],
     properties: { low: number, high: number, coverage: { ...number, description: 'Share of true prices the interval contains on held-out data' } },
@@ -67,11 +69,27 @@ const MARKET_LEVEL = {
   },
 } as const;
 
-/** A valuation reply: the reply's leading fields (`property_type` for homes), the shared fields with the reply's own (`price_per_m2` after `currency` for homes), then version, time, warnings. */
+/** The reply's exchange_rate: present in a reply in UZS only, so that a reply in USD is what it was before currencies. */
+const EXCHANGE_RATE = {
+  type: 'object',
+  description: EXCHANGE_RATE_DESCRIPTION,
+  required: ['usd_to_uzs', 'date', 'source'],
+  properties: {
+    usd_to_uzs: { ...number, description: EXCHANGE_RATE_DESCRIPTIONS.usdToUzs },
+    date: { ...string, format: 'date', description: EXCHANGE_RATE_DESCRIPTIONS.date },
+    source: { ...string, description: EXCHANGE_RATE_DESCRIPTIONS.source },
+  },
+} as const;
+
+/**
+ * A valuation reply: the reply's leading fields (`property_type` for homes), the shared fields with
+ * the reply's own (`price_per_m2` after `currency` for homes), then version, time, warnings. All
+ * required but exchange_rate (UZS only).
+ */
 function valuationResponseJsonSchema(own: { leading?: Record<string, unknown>; afterCurrency?: Record<string, unknown>; anomaly: Record<string, unknown>; subject: Record<string, unknown> }): Record<string, unknown> {
   const { estimate, currency, ...rest } = VALUATION_FIELDS;
-  const properties = { ...own.leading, estimate, currency, ...own.afterCurrency, ...rest, anomaly: own.anomaly, ...own.subject, ...VALUATION_TRAILER };
-  return { type: 'object', required: Object.keys(properties), properties };
+  const properties = { ...own.leading, estimate, currency, exchange_rate: EXCHANGE_RATE, ...own.afterCurrency, ...rest, anomaly: own.anomaly, ...own.subject, ...VALUATION_TRAILER };
+  return { type: 'object', required: Object.keys(properties).filter((name) => name !== 'exchange_rate'), properties };
 }
 
 export function homeResponseJsonSchema(): Record<string, unknown> {
@@ -131,7 +149,7 @@ export function vehicleResponseJsonSchema(): Record<string, unknown> {
       type: 'object',
       required: ['group_median_price', 'deviation_from_group_median', 'market_listings', 'model_spread', 'flags'],
       properties: {
-        group_median_price: { ...nullableNumber, description: 'Median asking price (USD) of the same make, model and model year in the training data; null when none was seen' },
+        group_median_price: { ...nullableNumber, description: 'Median asking price (in currency) of the same make, model and model year in the training data; null when none was seen' },
         deviation_from_group_median: { ...nullableNumber, description: 'Estimate relative to that median, e.g. 0.05 = 5% above' },
         market_listings: { type: 'integer', description: 'Training listings of this make and model (all years): how much market data backs the estimate' },
         model_spread: { ...number, description: 'Spread of the ensemble members, relative to the estimate' },

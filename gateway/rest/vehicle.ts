@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { SAMPLE_VEHICLE_REQUEST, vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
-import { MARKET_ADJUSTMENT_SELECTION } from '../../schema/home-rest';
+import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION } from '../../schema/home-rest';
 import { parseVehicleRestBody, toVehicleRestResponse, VALUED_VEHICLE_SELECTION, type VehicleValuationView } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
 import { SECURITY, withExample } from '../ops/openapi';
@@ -16,7 +16,7 @@ import { errorResponseJsonSchema, vehicleResponseJsonSchema } from './response-s
 export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL */ `
   query RestPredictVehicle($input: VehicleValuationInput!) {
     vehicleValuation(input: $input) {
-      estimate currency
+      estimate currency ${EXCHANGE_RATE_SELECTION}
       interval { low high coverage }
       confidence { level score }
       models { name estimate }

@@ -3,7 +3,7 @@
  * Pure functions of the cell text; nothing here knows which source a cell came from.
  */
 import { BLANK_VALUES, NEGOTIABLE_PRICE_WORDS, ROOM_WORDS } from './labels';
-import { uzsToUsd } from './uzs-rates';
+import { uzsToUsd } from '../currency';
 
 export type Currency = 'USD' | 'UZS';
 export interface Money {

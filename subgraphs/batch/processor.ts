@@ -9,9 +9,9 @@
 import { LRUCache } from 'lru-cache';
 import { parseYesNo } from '../../models/vocabulary';
 import { ApiError, isErrorCode, type ErrorCode } from '../../schema/errors';
-import { checkInputFields } from '../../schema/field-table';
+import { checkInputFields, enumValue } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
-import { MARKET_ADJUSTMENT_SELECTION } from '../../schema/home-rest';
+import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION } from '../../schema/home-rest';
 import { MAX_ADDRESS_LENGTH } from '../../schema/location-contract';
 import type { GraphCaller, GraphClient } from '../common/graph-client';
 import type { ChunkProcessor, ItemResult } from './engine';
@@ -30,7 +30,7 @@ export interface HomeValuationAnswer {
 }
 
 /** What the batch result carries of a valuation. */
-const HOME_VALUATION_SELECTION = `propertyType estimate currency pricePerM2 landPricePerSotka interval { low high coverage } confidence { level score } anomaly { flags deviationFromDistrictMedian } marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening } ${MARKET_ADJUSTMENT_SELECTION} valuationId modelVersion valuedAt warnings`;
+const HOME_VALUATION_SELECTION = `propertyType estimate currency ${EXCHANGE_RATE_SELECTION} pricePerM2 landPricePerSotka interval { low high coverage } confidence { level score } anomaly { flags deviationFromDistrictMedian } marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening } ${MARKET_ADJUSTMENT_SELECTION} valuationId modelVersion valuedAt warnings`;
 export const HOME_VALUATIONS_QUERY = `query BatchHomeValuations($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { ${HOME_VALUATION_SELECTION} } error { code message field } } }`;
 export const GEOCODES_QUERY = 'query BatchGeocodes($addresses: [String!]!) { geocodes(addresses: $addresses) { result { lat lon precision matched { district { name } mahalla { name } } } error { code message } } }';
 export const LOCATION_INDEXES_QUERY = 'query BatchLocationIndexes($points: [PointInput!]!) { locationIndexes(points: $points) { result { district { name } composite { score complete renormalised } subindexes { id score } } error { code message field } } }';
@@ -49,6 +49,7 @@ interface LocationIndexesAnswer {
 const ITEM_HOME_FIELDS = HOME_FIELDS.filter((f) => f.graphql !== 'district' && f.graphql !== 'mahalla');
 const ITEM_HOME_NAMES = new Set(ITEM_HOME_FIELDS.map((f) => f.graphql));
 const YES_NO_FIELDS = ITEM_HOME_FIELDS.filter((f) => f.kind === 'yesno');
+const ENUM_FIELDS = ITEM_HOME_FIELDS.filter((f) => f.kind === 'enum');
 
 export interface ChunkProcessorOptions {
   /** The location subgraph (`geocodes`, `locationIndexes`). */
@@ -158,11 +159,16 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
       results[position] = {
         index: context.firstIndex + position,
         ok: true,
-        result: { address: item.address, geocode, locationIndex: s.locationIndex, ...(home && { home: home.valuation }) },
+        result: { address: item.address, geocode, locationIndex: s.locationIndex, ...(home && { home: resultValuation(home.valuation!) }) },
       };
     }
     return results;
   };
+}
+
+/** A valuation as a result carries it: one in USD without exchangeRate (null), as results were before a currency could be asked for. */
+function resultValuation({ exchangeRate, ...valuation }: Record<string, unknown>): Record<string, unknown> {
+  return exchangeRate === null || exchangeRate === undefined ? valuation : { ...valuation, exchangeRate };
 }
 
 /** The record of a point's location index, or the ApiError saying why the point has none. */
@@ -198,6 +204,8 @@ function checkedItem(raw: unknown): BatchItem {
     if (parsed === null) throw new ApiError('INVALID_PARAMETER', `home.${name} must be yes/no (ha/yo'q, да/нет, true/false)`, `home.${name}`);
     home[name] = parsed;
   }
+  // GraphQL's enums (currency) are spelled in upper case; the batch takes any case, as REST does.
+  for (const f of ENUM_FIELDS) if (home[f.graphql] !== undefined) home[f.graphql] = enumValue(f, home[f.graphql]);
   try {
     checkInputFields(ITEM_HOME_FIELDS, home);
   } catch (error) {

@@ -7,6 +7,8 @@ import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
+import { inCurrencies, inCurrency } from '../common/currency';
+import type { Currency } from '../../models/currency';
 import type { ResidentialContext } from './context';
 import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
 import { valuationLocation } from './places';
@@ -27,7 +29,7 @@ export class HomeValuationResolver {
       const normalised = normaliseHomeInput(input);
       const [result] = await valueHomes(ctx.runtime, [normalised]);
       if (result instanceof ApiError) throw result;
-      const [recorded] = await answered(ctx, [{ normalised, valuation: await adjustHomeValuation(ctx.observations, ctx.organisation, normalised, result) }]);
+      const [recorded] = await answered(ctx, [{ normalised, valuation: inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, normalised, result), input.currency) }]);
       return toValuation(recorded);
     });
   }
@@ -37,14 +39,14 @@ export class HomeValuationResolver {
     return withApiErrors(async () => {
       const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normaliseHomeInput, async (valid) => {
         const results = await valueHomes(ctx.runtime, valid);
-        const adjusted = await Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustHomeValuation(ctx.observations, ctx.organisation, valid[i], r))));
-        // One record call for every home valued.
-        const valued = adjusted.flatMap((valuation, i) => (valuation instanceof ApiError ? [] : [{ normalised: valid[i], valuation }]));
-        const recorded = await answered(ctx, valued);
-        let next = 0;
-        return adjusted.map((valuation) => (valuation instanceof ApiError ? valuation : recorded[next++]));
+        return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustHomeValuation(ctx.observations, ctx.organisation, valid[i], r))));
       });
-      return items.map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
+      // Recorded as answered (in the currency each asked for), in one store call for all.
+      const converted = inCurrencies(items, inputs);
+      const valued = converted.filter((item) => item.valuation);
+      const recorded = await answered(ctx, valued.map((item) => ({ normalised: normaliseHomeInput(inputs[item.index]), valuation: item.valuation! })));
+      const byIndex = new Map(valued.map((item, i) => [item.index, recorded[i]]));
+      return converted.map((item) => ({ ...item, valuation: item.valuation && toValuation(byIndex.get(item.index)!) }));
     });
   }
 
@@ -75,7 +77,9 @@ export async function revalueHome(ctx: ResidentialContext, record: ValuationReco
   const [today, before] = await valueHomes(ctx.runtime, [now, atThen]);
   if (today instanceof ApiError) throw today;
   if (before instanceof ApiError) throw before;
-  const [recorded] = await answered(ctx, [{ normalised: now, valuation: await adjustHomeValuation(ctx.observations, ctx.organisation, now, today) }]);
+  // In the currency the record was answered in.
+  const currency = record.valuation.currency as Currency;
+  const [recorded] = await answered(ctx, [{ normalised: now, valuation: inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, now, today), currency) }]);
   return { valuationId: recorded.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
 }
 

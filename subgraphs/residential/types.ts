@@ -3,6 +3,8 @@ import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, register
 import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION } from '../../schema/home-contract';
 import { AccuracyMetricsFields, MarketLevelFields } from '../common/valuation-types';
 import { MarketAdjustment } from '../common/observation-recording';
+import { CurrencyEnum, ExchangeRate } from '../common/currency';
+import { CURRENCY_DESCRIPTION, CURRENCY_FIELD, EXCHANGE_RATE_DESCRIPTION } from '../../schema/currency-contract';
 
 export enum ConfidenceLevelEnum {
   high = 'high',
@@ -63,6 +65,8 @@ export class HomeValuationInput {
   valuationDate?: string | null;
   @Field(() => Float, { nullable: true, description: 'Asking price in USD, if known: flagged when outside the interval' })
   askingPrice?: number | null;
+  @Field(() => CurrencyEnum, { nullable: true, description: CURRENCY_FIELD.description })
+  currency?: CurrencyEnum | null;
 }
 
 @ObjectType({ description: 'A calibrated prediction interval' })
@@ -183,7 +187,8 @@ export class ValuationLocation {
 export class HomeValuation {
   @Field(() => PropertyTypeEnum, { description: 'What was valued: apartment or house' }) propertyType!: PropertyTypeEnum;
   @Field(() => Float, { description: 'Estimated market value' }) estimate!: number;
-  @Field() currency!: string;
+  @Field({ description: CURRENCY_DESCRIPTION }) currency!: string;
+  @Field(() => ExchangeRate, { nullable: true, description: EXCHANGE_RATE_DESCRIPTION }) exchangeRate!: ExchangeRate | null;
   @Field(() => Float, { description: 'Estimate per m² of (floor) area' }) pricePerM2!: number;
   @Field(() => Float, { nullable: true, description: "Houses: the plot's share of the estimate per sotka (estimate × anomaly.landShare ÷ plot); null for a flat, or a house valued without its plot" })
   landPricePerSotka!: number | null;

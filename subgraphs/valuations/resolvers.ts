@@ -122,6 +122,8 @@ interface AnsweredValuation {
   modelVersion: string;
   marketLevel: { valuationDate: string };
   marketAdjustment?: { baseEstimate: number } | null;
+  /** Set when answered in soʻm: the USD/UZS rate it was converted at. */
+  exchangeRate?: { usdToUzs: number } | null;
 }
 
 export function toRecordType(record: ValuationRecord): ValuationRecordType {
@@ -146,19 +148,26 @@ export function toRecordType(record: ValuationRecord): ValuationRecordType {
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const pct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)}%`;
 
-/** estimate now / before = model × market × observations (each a ratio; see ValuationChange). */
+/**
+ * estimate now / before = model × market × observations × exchange rate (each a ratio; see
+ * ValuationChange), up to rounding. The first three are taken in USD, the models' own currency
+ * (the runtime's estimates are), the last is the soʻm rate's own move.
+ */
 function changeOf(previous: ValuationRecord, current: ValuationRecord, revalued: { modelAtThen: number; modelNow: number }): ValuationChange {
   const before = previous.valuation as unknown as AnsweredValuation;
   const now = current.valuation as unknown as AnsweredValuation;
-  const baseBefore = before.marketAdjustment?.baseEstimate ?? before.estimate;
+  const rateOf = (v: AnsweredValuation) => v.exchangeRate?.usdToUzs ?? 1;
+  const baseBefore = (before.marketAdjustment?.baseEstimate ?? before.estimate) / rateOf(before);
   const model = revalued.modelAtThen / baseBefore;
   const market = revalued.modelNow / revalued.modelAtThen;
-  const observations = now.estimate / revalued.modelNow / (before.estimate / baseBefore);
+  const observations = now.estimate / rateOf(now) / revalued.modelNow / (before.estimate / rateOf(before) / baseBefore);
+  const exchangeRate = rateOf(now) / rateOf(before);
   const ratio = now.estimate / before.estimate;
   const parts = [
     before.modelVersion === now.modelVersion ? `the same model (${now.modelVersion}): ${pct(model)}` : `model ${before.modelVersion} → ${now.modelVersion}: ${pct(model)}`,
     `market from ${before.marketLevel.valuationDate} to ${now.marketLevel.valuationDate}: ${pct(market)}`,
     `your observed prices: ${pct(observations)}`,
+    ...(now.currency === 'USD' ? [] : [`the USD/UZS rate: ${pct(exchangeRate)}`]),
   ];
   return {
     estimateBefore: before.estimate,
@@ -171,6 +180,7 @@ function changeOf(previous: ValuationRecord, current: ValuationRecord, revalued:
     model: round4(model),
     market: round4(market),
     observations: round4(observations),
+    exchangeRate: round4(exchangeRate),
     explanation: `${before.estimate.toLocaleString('en')} → ${now.estimate.toLocaleString('en')} ${now.currency} (${pct(ratio)}): ${parts.join('; ')}.`,
   };
 }

@@ -25,7 +25,7 @@ export class ValuationRecordType {
   @Field(() => GraphQLJSONObject, { description: 'The valuation as answered, whole (GraphQL field names: estimate, interval, confidence, anomaly, marketLevel, marketAdjustment, …)' }) valuation!: Record<string, unknown>;
 }
 
-@ObjectType({ description: 'What moved a valuation between its record and today, as ratios (1 = no change): estimate now = estimate before × model × market × observations' })
+@ObjectType({ description: 'What moved a valuation between its record and today, as ratios (1 = no change): estimate now = estimate before × model × market × observations × exchangeRate, up to rounding' })
 export class ValuationChange {
   @Field(() => Float) estimateBefore!: number;
   @Field(() => Float) estimateNow!: number;
@@ -37,6 +37,7 @@ export class ValuationChange {
   @Field(() => Float, { description: "The model change: today's model at the old valuation date over the old model's own estimate (both before any adjustment)" }) model!: number;
   @Field(() => Float, { description: "The market: today's model today over today's model at the old date (the market index and the months between)" }) market!: number;
   @Field(() => Float, { description: "The organisation's observations: today's adjusted estimate over today's model, divided by the same ratio at the old valuation" }) observations!: number;
+  @Field(() => Float, { description: 'Answered in soʻm: the USD/UZS rate now over the rate then (1 in USD)' }) exchangeRate!: number;
   @Field({ description: 'The change in words' }) explanation!: string;
 }
 

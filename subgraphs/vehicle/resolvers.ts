@@ -5,6 +5,8 @@ import { ApiError } from '../../schema/errors';
 import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
+import { inCurrencies, inCurrency } from '../common/currency';
+import type { Currency } from '../../models/currency';
 import type { VehicleContext } from './context';
 import type { ValuationRecord } from '../common/valuation-records';
 import { adjustVehicleValuation, type AdjustedVehicleValuation } from './observations';
@@ -25,7 +27,9 @@ export async function revalueVehicle(ctx: VehicleContext, record: ValuationRecor
   const [today, before] = await valueVehicles(ctx.runtime(), [now, atThen]);
   if (today instanceof ApiError) throw today;
   if (before instanceof ApiError) throw before;
-  const [recorded] = await answered(ctx, [{ normalised: now, valuation: await adjustVehicleValuation(ctx.observations, ctx.organisation, now, today) }]);
+  // In the currency the record was answered in.
+  const currency = record.valuation.currency as Currency;
+  const [recorded] = await answered(ctx, [{ normalised: now, valuation: inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, now, today), currency) }]);
   return { valuationId: recorded.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
 }
 
@@ -42,23 +46,25 @@ export class VehicleValuationResolver {
       const normalised = normaliseVehicleInput(input);
       const [result] = await valueVehicles(ctx.runtime(), [normalised]);
       if (result instanceof ApiError) throw result;
-      const [recorded] = await answered(ctx, [{ normalised, valuation: await adjustVehicleValuation(ctx.observations, ctx.organisation, normalised, result) }]);
+      const [recorded] = await answered(ctx, [{ normalised, valuation: inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, normalised, result), input.currency) }]);
       return recorded;
     });
   }
 
   @Query(() => [VehicleValuationResult], { description: `Value up to ${MAX_VEHICLES_PER_CALL.toLocaleString('en')} vehicles at once (one model call for all). A bad input, or one without enough market data, gets an error in its place; the others are still valued.` })
   vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<RecordedVehicleValuation>[]> {
-    return withApiErrors(() =>
-      valueInBulk(inputs, MAX_VEHICLES_PER_CALL, (input) => normaliseVehicleInput(input), async (valid) => {
+    return withApiErrors(async () => {
+      const items = await valueInBulk(inputs, MAX_VEHICLES_PER_CALL, (input) => normaliseVehicleInput(input), async (valid) => {
         const results = await valueVehicles(ctx.runtime(), valid);
-        const adjusted = await Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustVehicleValuation(ctx.observations, ctx.organisation, valid[i], r))));
-        // One record call for every vehicle valued.
-        const recorded = await answered(ctx, adjusted.flatMap((valuation, i) => (valuation instanceof ApiError ? [] : [{ normalised: valid[i], valuation }])));
-        let next = 0;
-        return adjusted.map((valuation) => (valuation instanceof ApiError ? valuation : recorded[next++]));
-      }),
-    );
+        return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustVehicleValuation(ctx.observations, ctx.organisation, valid[i], r))));
+      });
+      // Recorded as answered (in the currency each asked for), in one store call for all.
+      const converted = inCurrencies(items, inputs);
+      const valued = converted.filter((item) => item.valuation);
+      const recorded = await answered(ctx, valued.map((item) => ({ normalised: normaliseVehicleInput(inputs[item.index]), valuation: item.valuation! })));
+      const byIndex = new Map(valued.map((item, i) => [item.index, recorded[i]]));
+      return converted.map((item) => ({ ...item, valuation: item.valuation && byIndex.get(item.index)! }));
+    });
   }
 
   @Query(() => [VehicleMake], { description: 'The makes and models the model in service knows, with the model years and listing counts of its training data' })

@@ -7,6 +7,8 @@ import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { MARKET_LEVEL_DESCRIPTION } from '../../schema/home-contract';
 import { VALUED_VEHICLE_DESCRIPTION, VALUED_VEHICLE_DESCRIPTIONS, VEHICLE_BASIS_DESCRIPTION, VEHICLE_FIELDS, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import { MarketAdjustment } from '../common/observation-recording';
+import { CurrencyEnum, ExchangeRate } from '../common/currency';
+import { CURRENCY_DESCRIPTION, EXCHANGE_RATE_DESCRIPTION } from '../../schema/currency-contract';
 import {
   AccuracyMetricsFields, ConfidenceFields, CoverageBoundsFields, EnsembleMemberFields, FeatureImportanceFields,
   ItemErrorFields, MarketLevelFields, ModelEstimateFields, PredictionIntervalFields,
@@ -38,6 +40,7 @@ export class VehicleValuationInput {
   @Field(() => Int, { nullable: true, description: describe('trim') }) trim?: number | null;
   @Field(() => String, { nullable: true, description: describe('valuationDate') }) valuationDate?: string | null;
   @Field(() => Float, { nullable: true, description: describe('askingPrice') }) askingPrice?: number | null;
+  @Field(() => CurrencyEnum, { nullable: true, description: describe('currency') }) currency?: CurrencyEnum | null;
 }
 
 @ObjectType({ description: 'A calibrated prediction interval' })
@@ -51,7 +54,7 @@ export class VehicleModelEstimate extends ModelEstimateFields {}
 
 @ObjectType({ description: 'Data for checking the estimate against the market and the training data' })
 export class VehicleAnomalyCheck {
-  @Field(() => Float, { nullable: true, description: 'Median asking price (USD) of the same make, model and model year in the training data; null when none was seen' })
+  @Field(() => Float, { nullable: true, description: 'Median asking price (in currency) of the same make, model and model year in the training data; null when none was seen' })
   groupMedianPrice!: number | null;
   @Field(() => Float, { nullable: true, description: 'Estimate relative to that median, e.g. 0.05 = 5% above; null without a median' })
   deviationFromGroupMedian!: number | null;
@@ -86,7 +89,8 @@ export class VehicleMarketLevel extends MarketLevelFields {}
 @ObjectType({ description: 'The value of a vehicle as collateral' })
 export class VehicleValuation {
   @Field(() => Float, { description: 'Estimated market value' }) estimate!: number;
-  @Field() currency!: string;
+  @Field({ description: CURRENCY_DESCRIPTION }) currency!: string;
+  @Field(() => ExchangeRate, { nullable: true, description: EXCHANGE_RATE_DESCRIPTION }) exchangeRate!: ExchangeRate | null;
   @Field(() => VehiclePredictionInterval) interval!: VehiclePredictionInterval;
   @Field(() => VehicleConfidence) confidence!: VehicleConfidence;
   @Field(() => [VehicleModelEstimate]) models!: VehicleModelEstimate[];

@@ -6,7 +6,7 @@ import {
   parseArea, parseCount, parseFloorPair, parseLandAreaSotka, parseMoney, parseNumber, parseRooms, toUsd,
 } from '../../models/ingest/parse';
 import { countPersonalData } from '../../models/ingest/pii';
-import { UZS_PER_USD, uzsToUsd } from '../../models/ingest/uzs-rates';
+import { UZS_PER_USD, uzsToUsd } from '../../models/currency';
 
 describe('prices', () => {
   test('у.е. is USD, with spaces grouping thousands and a decimal point', () => {

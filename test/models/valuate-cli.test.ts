@@ -142,3 +142,15 @@ describe('with a vehicle model', () => {
     else expect(unlisted.vehicle).toMatchObject({ make: 'Nissan', model: null });
   });
 });
+
+it('answers a line in the currency it asks for, as the API does', async () => {
+  const dated = { ...SAMPLE_HOME_REQUEST, valuation_date: '2025-04-17' };
+  writeFileSync(join(dir, 'in.jsonl'), [JSON.stringify(dated), JSON.stringify({ ...dated, currency: 'uzs' }), JSON.stringify({ ...dated, currency: 'EUR' })].join('\n'));
+  const summary = await valuateFile(join(dir, 'in.jsonl'), join(dir, 'out.jsonl'), { home: async () => runtime });
+  expect(summary).toEqual({ lines: 3, valued: 2, failed: 1 });
+  const [usd, uzs, eur] = readOutput();
+  expect('exchange_rate' in usd).toBe(false);
+  expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: 12_937, date: '2025-04-01' } });
+  expect(uzs.estimate).toBe(Math.round((usd.estimate * 12_937) / 1000) * 1000);
+  expect(eur.error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'currency' });
+});

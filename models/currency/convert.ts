@@ -1,0 +1,72 @@
+/**
+ * A valuation in the currency asked for. The models value in USD; a valuation asked for in soʻm
+ * (UZS) is converted once, after the model and after any market adjustment, at the rate of its
+ * valuation date (./cbu-rates.ts rateForDate), and names that rate (exchangeRate). Amounts in soʻm
+ * are rounded: values (estimates, interval ends, the ensemble members' estimates, the base figures
+ * of a market adjustment, a vehicle group's median price) to whole 1,000 soʻm, prices per unit
+ * (per m², per sotka) to whole soʻm. Ratios (deviations, shares, factors, coverage) have no currency.
+ * In USD a valuation is left as the model made it, with exchangeRate null.
+ */
+import { rateForDate, type Currency } from './cbu-rates';
+
+/** The rate a valuation in soʻm was converted at. */
+export interface ExchangeRate {
+  /** Soʻm per US dollar. */
+  usdToUzs: number;
+  /** 'YYYY-MM-DD': the day the rate is for. */
+  date: string;
+  source: string;
+}
+
+/** Soʻm amounts are rounded to these steps. */
+export const UZS_ROUNDING = { value: 1000, perUnit: 1 } as const;
+
+/** What a valuation (home or vehicle) carries that the conversion reads or writes. */
+export interface PricedValuation {
+  estimate: number;
+  currency: Currency;
+  interval: { low: number; high: number };
+  models: readonly { estimate: number }[];
+  anomaly: object;
+  marketLevel: { valuationDate: string };
+  warnings: readonly string[];
+  pricePerM2?: number;
+  landPricePerSotka?: number | null;
+  marketAdjustment?: { baseEstimate: number; baseLow: number; baseHigh: number } | null;
+  exchangeRate?: ExchangeRate | null;
+}
+
+/** The anomaly checks' amounts (homes and vehicles), by how they are rounded. */
+const ANOMALY_AMOUNTS: Readonly<Record<string, keyof typeof UZS_ROUNDING>> = {
+  districtMedianPricePerM2: 'perUnit',
+  mahallaMedianPricePerM2: 'perUnit',
+  districtMedianPricePerSotka: 'perUnit',
+  groupMedianPrice: 'value',
+};
+
+/** The valuation in `currency` (default USD); see the header. */
+export function inCurrency<V extends PricedValuation>(view: V, currency: Currency | null | undefined): V & { exchangeRate: ExchangeRate | null } {
+  if (view.currency !== 'USD') throw new Error(`a valuation in ${view.currency} cannot be converted again`);
+  if (currency === null || currency === undefined || currency === 'USD') return { ...view, exchangeRate: null };
+  const { rate, warning } = rateForDate(view.marketLevel.valuationDate);
+  const inUzs = (usd: number, step: keyof typeof UZS_ROUNDING) => Math.round((usd * rate.usdToUzs) / UZS_ROUNDING[step]) * UZS_ROUNDING[step];
+  const value = (usd: number) => inUzs(usd, 'value');
+  const perUnit = (usd: number | null) => (usd === null ? null : inUzs(usd, 'perUnit'));
+  const anomaly = Object.fromEntries(
+    Object.entries(view.anomaly).map(([key, amount]) => [key, key in ANOMALY_AMOUNTS && typeof amount === 'number' ? inUzs(amount, ANOMALY_AMOUNTS[key]) : amount]),
+  );
+  const adjustment = view.marketAdjustment;
+  return {
+    ...view,
+    estimate: value(view.estimate),
+    currency: 'UZS',
+    ...(view.pricePerM2 !== undefined && { pricePerM2: perUnit(view.pricePerM2) }),
+    ...(view.landPricePerSotka !== undefined && { landPricePerSotka: perUnit(view.landPricePerSotka) }),
+    interval: { ...view.interval, low: value(view.interval.low), high: value(view.interval.high) },
+    models: view.models.map((m) => ({ ...m, estimate: value(m.estimate) })),
+    anomaly,
+    ...(adjustment && { marketAdjustment: { ...adjustment, baseEstimate: value(adjustment.baseEstimate), baseLow: value(adjustment.baseLow), baseHigh: value(adjustment.baseHigh) } }),
+    exchangeRate: { usdToUzs: rate.usdToUzs, date: rate.date, source: rate.source },
+    warnings: warning === null ? [...view.warnings] : [...view.warnings, warning],
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * Issue 19 on every door of the real service: `currency` in (REST home and vehicle, the bearer
+ * route, GraphQL with the Currency enum, bulk, MCP, batch items), amounts in soʻm and
+ * `exchange_rate` out, converted at the rate table's rate for the valuation date (models/currency).
+ * USD, asked for or not, stays what it was.
+ */
+import { USD_UZS_RATES, rateForDate } from '../../models/currency';
+import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
+import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
+import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS, type Connected } from '../mcp/support';
+import { expectError, json, useTestStack } from '../support/stack';
+import { until } from '../support/wait';
+
+const fixture = useTestStack();
+const predictHome = async (body: unknown) => json(await fixture.post('/api/predict/home', body));
+const predictVehicle = async (body: unknown) => json(await fixture.post('/api/predict/vehicle', body));
+const gql = async (query: string, variables?: Record<string, unknown>) => json(await fixture.post('/graphql', { query, variables }));
+
+/** USD → whole 1,000 soʻm (values) or whole soʻm (prices per unit), as the README states. */
+const thousands = (usd: number, rate: number) => Math.round((usd * rate) / 1000) * 1000;
+const whole = (usd: number, rate: number) => Math.round(usd * rate);
+
+/** A reply without the time it was made. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const timeless = ({ valued_at: _time, ...rest }: any) => rest;
+
+/** A date in a month with a CBU rate of its own, one before the table and one past it (within what a home valuation accepts). */
+const APRIL_2025 = '2025-04-17';
+const newest = USD_UZS_RATES[USD_UZS_RATES.length - 1];
+const PAST_THE_TABLE = (() => {
+  const [year, month] = newest.period.split('-').map(Number);
+  return month === 12 ? `${year + 1}-01-15` : `${year}-${String(month + 1).padStart(2, '0')}-15`;
+})();
+
+describe('POST /api/predict/home with currency', () => {
+  it('answers in soʻm at the CBU rate of the valuation date, every amount converted and rounded, the rate named', async () => {
+    const usd = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: APRIL_2025 });
+    const uzs = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: APRIL_2025, currency: 'uzs' });
+    const k = 12_937;
+    expect(uzs.currency).toBe('UZS');
+    expect(uzs.exchange_rate).toEqual({ usd_to_uzs: k, date: '2025-04-01', source: expect.stringMatching(/^Central Bank of Uzbekistan \(cbu\.uz\), official USD rate/) });
+    expect(uzs.estimate).toBe(thousands(usd.estimate, k));
+    expect(uzs.estimate % 1000).toBe(0);
+    expect(uzs.interval).toEqual({ low: thousands(usd.interval.low, k), high: thousands(usd.interval.high, k), coverage: usd.interval.coverage });
+    expect(uzs.price_per_m2).toBe(whole(usd.price_per_m2, k));
+    expect(uzs.models).toEqual(usd.models.map((m: { name: string; estimate: number }) => ({ name: m.name, estimate: thousands(m.estimate, k) })));
+    expect(uzs.anomaly).toEqual({
+      ...usd.anomaly,
+      district_median_price_per_m2: whole(usd.anomaly.district_median_price_per_m2, k),
+      mahalla_median_price_per_m2: usd.anomaly.mahalla_median_price_per_m2 === null ? null : whole(usd.anomaly.mahalla_median_price_per_m2, k),
+    });
+    // What has no currency is the same: the date's month has a CBU rate, so no warning is added.
+    const { estimate: _e, currency: _c, exchange_rate: _r, price_per_m2: _p, interval: _i, models: _m, anomaly: _a, ...rest } = timeless(uzs);
+    expect(rest).toEqual(Object.fromEntries(Object.keys(rest).map((key) => [key, timeless(usd)[key]])));
+  });
+
+  it('leaves USD as it was: no currency and currency "USD" give the same reply, without exchange_rate', async () => {
+    const plain = await predictHome(SAMPLE_HOME_REQUEST);
+    const asked = await predictHome({ ...SAMPLE_HOME_REQUEST, currency: 'USD' });
+    expect(plain.currency).toBe('USD');
+    expect('exchange_rate' in plain).toBe(false);
+    expect(timeless(asked)).toEqual(timeless(plain));
+  });
+
+  it('past the newest rate of the table converts at the newest, says so and names its date', async () => {
+    const usd = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: PAST_THE_TABLE });
+    const uzs = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: PAST_THE_TABLE, currency: 'UZS' });
+    expect(uzs.exchange_rate).toEqual({ usd_to_uzs: newest.usdToUzs, date: newest.date, source: newest.source });
+    expect(uzs.estimate).toBe(thousands(usd.estimate, newest.usdToUzs));
+    expect(uzs.warnings).toContain(rateForDate(PAST_THE_TABLE).warning);
+    expect(uzs.warnings.join('\n')).toContain(`no USD/UZS rate after ${newest.period} in the table: converted at the ${newest.period} rate`);
+  });
+
+  it('before the oldest rate converts at the oldest, with a warning', async () => {
+    const uzs = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: '2021-01-15', currency: 'UZS' });
+    expect(uzs.exchange_rate).toMatchObject({ usd_to_uzs: 10_480, date: '2021-02-01' });
+    expect(uzs.warnings).toContain('no USD/UZS rate before 2021-02 in the table: converted at the 2021-02 rate');
+  });
+
+  it("converts a house's plot figures (whole soʻm per sotka)", async () => {
+    const usd = await predictHome({ ...SAMPLE_HOUSE_REQUEST, valuation_date: APRIL_2025 });
+    const uzs = await predictHome({ ...SAMPLE_HOUSE_REQUEST, valuation_date: APRIL_2025, currency: 'UZS' });
+    expect(usd.land_price_per_sotka).toEqual(expect.any(Number));
+    expect(uzs.land_price_per_sotka).toBe(whole(usd.land_price_per_sotka, 12_937));
+    expect(uzs.anomaly.district_median_price_per_sotka).toBe(whole(usd.anomaly.district_median_price_per_sotka, 12_937));
+    expect(uzs.anomaly.land_share).toBe(usd.anomaly.land_share);
+  });
+
+  it('takes currency on the bearer route too', async () => {
+    const { access_token } = await json(await fixture.stack.post('/service/auth/token', {}, { 'x-api-key': fixture.key }));
+    const response = await fixture.stack.post('/service/predict/home', { ...SAMPLE_HOME_REQUEST, valuation_date: APRIL_2025, currency: 'Uzs' }, { authorization: `Bearer ${access_token}` });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: 12_937 } });
+  });
+
+  it('refuses any other currency with 400 INVALID_PARAMETER naming currency', async () => {
+    for (const currency of ['EUR', 'sum', '', 840]) {
+      const body = await expectError(await fixture.post('/api/predict/home', { ...SAMPLE_HOME_REQUEST, currency }), 400, 'INVALID_PARAMETER', 'currency');
+      expect(body.message).toMatch(/^currency must be/);
+    }
+    const body = await expectError(await fixture.post('/api/predict/home', { ...SAMPLE_HOME_REQUEST, currency: 'EUR' }), 400, 'INVALID_PARAMETER', 'currency');
+    expect(body.message).toBe('currency must be one of USD, UZS');
+  });
+});
+
+describe('POST /api/predict/vehicle with currency', () => {
+  it('answers in soʻm, the group median a value in whole 1,000 soʻm', async () => {
+    const date = '2025-06-10';
+    const usd = await predictVehicle({ ...SAMPLE_VEHICLE_REQUEST, valuation_date: date });
+    const uzs = await predictVehicle({ ...SAMPLE_VEHICLE_REQUEST, valuation_date: date, currency: 'UZS' });
+    const k = 12_760;
+    expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: k, date: '2025-06-02' } });
+    expect(uzs.estimate).toBe(thousands(usd.estimate, k));
+    expect(uzs.interval).toEqual({ low: thousands(usd.interval.low, k), high: thousands(usd.interval.high, k), coverage: usd.interval.coverage });
+    expect(uzs.models).toEqual(usd.models.map((m: { name: string; estimate: number }) => ({ name: m.name, estimate: thousands(m.estimate, k) })));
+    expect(uzs.anomaly).toEqual({ ...usd.anomaly, group_median_price: usd.anomaly.group_median_price === null ? null : thousands(usd.anomaly.group_median_price, k) });
+    expect(uzs.vehicle).toEqual(usd.vehicle);
+    expect(uzs.warnings).toEqual(usd.warnings);
+    expect('exchange_rate' in usd).toBe(false);
+  });
+
+  it('refuses any other currency with 400 INVALID_PARAMETER naming currency', async () => {
+    await expectError(await fixture.post('/api/predict/vehicle', { ...SAMPLE_VEHICLE_REQUEST, currency: 'RUB' }), 400, 'INVALID_PARAMETER', 'currency');
+  });
+});
+
+describe('GraphQL: the Currency enum', () => {
+  const HOME = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, valuationDate: APRIL_2025 };
+  const VEHICLE = { make: 'Chevrolet', model: 'Cobalt', year: 2019, mileage: 60000, valuationDate: '2025-06-10' };
+  const FIELDS = 'estimate currency exchangeRate { usdToUzs date source } interval { low high } warnings';
+
+  it('values a home in UZS as REST does, and in USD with exchangeRate null', async () => {
+    const { data, errors } = await gql(`query($input: HomeValuationInput!) {
+      uzs: homeValuation(input: $input) { ${FIELDS} }
+      usd: homeValuation(input: { district: "Chilanzar", mahalla: "Qatortol", area: 65, rooms: 3, floor: 4, totalFloors: 9, valuationDate: "${APRIL_2025}" }) { ${FIELDS} }
+    }`, { input: { ...HOME, currency: 'UZS' } });
+    expect(errors).toBeUndefined();
+    const rest = await predictHome({ ...SAMPLE_HOME_REQUEST, mebel: undefined, renovation: undefined, qurilish_turi: undefined, sanuzel: undefined, valuation_date: APRIL_2025, currency: 'UZS' });
+    expect(data.uzs).toMatchObject({ estimate: rest.estimate, currency: 'UZS', exchangeRate: { usdToUzs: 12_937, date: '2025-04-01', source: rest.exchange_rate.source }, interval: { low: rest.interval.low, high: rest.interval.high } });
+    expect(data.usd.currency).toBe('USD');
+    expect(data.usd.exchangeRate).toBeNull();
+    expect(data.uzs.estimate).toBe(thousands(data.usd.estimate, 12_937));
+  });
+
+  it('converts each item of a bulk query to the currency its own input asked for', async () => {
+    const homes = await gql(`query($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { ${FIELDS} } error { code field } } }`, {
+      inputs: [HOME, { ...HOME, currency: 'UZS' }, { ...HOME, currency: 'USD' }, { ...HOME, area: 5, currency: 'UZS' }],
+    });
+    expect(homes.errors).toBeUndefined();
+    const [usd, uzs, asked, bad] = homes.data.homeValuations;
+    expect([usd.valuation.currency, uzs.valuation.currency, asked.valuation.currency]).toEqual(['USD', 'UZS', 'USD']);
+    expect(uzs.valuation.estimate).toBe(thousands(usd.valuation.estimate, 12_937));
+    expect(asked.valuation).toEqual(usd.valuation);
+    expect(bad).toMatchObject({ valuation: null, error: { code: 'INVALID_PARAMETER', field: 'area' } });
+
+    const vehicles = await gql(`query($inputs: [VehicleValuationInput!]!) { vehicleValuations(inputs: $inputs) { index valuation { ${FIELDS} } } }`, { inputs: [VEHICLE, { ...VEHICLE, currency: 'UZS' }] });
+    expect(vehicles.errors).toBeUndefined();
+    const [car, carUzs] = vehicles.data.vehicleValuations.map((r: { valuation: unknown }) => r.valuation);
+    expect(carUzs).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: 12_760, date: '2025-06-02' } });
+    expect(carUzs.estimate).toBe(thousands(car.estimate, 12_760));
+    expect(car.exchangeRate).toBeNull();
+  });
+
+  it('values a vehicle in UZS with the enum literal', async () => {
+    const { data, errors } = await gql(`{ vehicleValuation(input: { make: "Chevrolet", model: "Cobalt", year: 2019, valuationDate: "2025-06-10", currency: UZS }) { ${FIELDS} } }`);
+    expect(errors).toBeUndefined();
+    expect(data.vehicleValuation).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: 12_760 } });
+  });
+
+  it('refuses a currency the enum does not have', async () => {
+    const { errors } = await gql(`{ homeValuation(input: { district: "Chilanzar", area: 65, rooms: 3, floor: 4, totalFloors: 9, currency: EUR }) { estimate } }`);
+    expect(errors?.[0]?.message).toMatch(/EUR/);
+  });
+});
+
+describe('MCP value_home and value_vehicle with currency', () => {
+  let session: Connected;
+  beforeAll(async () => {
+    session = await connectHttp(fixture.stack, { 'x-api-key': fixture.key });
+  });
+  afterAll(() => session?.close());
+
+  it('answers a home in soʻm exactly as the REST route does, and says so in the summary', async () => {
+    const { reply, summary } = await callOk(session.client, 'value_home', { ...SAMPLE_HOME_ARGUMENTS, valuation_date: APRIL_2025, currency: 'uzs' });
+    const rest = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: APRIL_2025, currency: 'uzs' });
+    expect(timeless(reply)).toEqual(timeless(rest));
+    expect(summary).toMatch(/^Estimated [\d,]+ UZS \(90% interval/);
+    expect(summary).toContain('UZS/m²');
+    expect(summary).toContain('Converted at 12,937 UZS per USD (2025-04-01).');
+  });
+
+  it('answers a vehicle in soʻm', async () => {
+    const { reply, summary } = await callOk(session.client, 'value_vehicle', { ...SAMPLE_VEHICLE_REQUEST, valuation_date: '2025-06-10', currency: 'UZS' });
+    expect(reply).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: 12_760, date: '2025-06-02' } });
+    expect(summary).toMatch(/estimated [\d,]+ UZS \(90% interval/);
+  });
+
+  it('refuses another currency as a tool error naming currency', async () => {
+    const result = await session.client.callTool({ name: 'value_home', arguments: { ...SAMPLE_HOME_ARGUMENTS, currency: 'EUR' } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('INVALID_PARAMETER');
+    expect(JSON.stringify(result.content)).toContain('currency');
+  });
+});
+
+describe('batch items and observations', () => {
+  it("values a batch item's home in the currency it asks for (any case); USD items carry no exchangeRate", async () => {
+    const home = { area: 65, rooms: 3, floor: 4, total_floors: 9, valuation_date: APRIL_2025 };
+    const submitted = await fixture.post('/api/batch', { items: [{ address: 'Чиланзар 9-й квартал', home: { ...home, currency: 'uzs' } }, { address: 'Чиланзар 9-й квартал', home }] });
+    expect(submitted.status).toBe(202);
+    const { id } = await json(submitted);
+    await until(async () => json(await fixture.stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': fixture.key } })), (job) => job.status === 'completed');
+    const lines = (await (await fixture.stack.fetch(`/api/batch/${id}/results`, { headers: { 'x-api-key': fixture.key } })).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const [uzs, usd] = lines.map((l) => l.result.home);
+    expect(uzs).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: 12_937, date: '2025-04-01' } });
+    expect(uzs.estimate).toBe(thousands(usd.estimate, 12_937));
+    expect(usd.currency).toBe('USD');
+    expect('exchangeRate' in usd).toBe(false);
+  });
+
+  it('refuses a bad currency in a batch item in its place', async () => {
+    await expectError(await fixture.post('/api/batch', { items: [{ address: 'Чиланзар 9-й квартал', home: { area: 65, rooms: 3, floor: 4, total_floors: 9, currency: 'EUR' } }] }), 400, 'INVALID_PARAMETER', 'items[0].home.currency');
+  });
+
+  it('refuses currency on an observation: its price is price_usd', async () => {
+    const reply = await json(await fixture.post('/api/observations', { observations: [{ kind: 'home', ...SAMPLE_HOME_REQUEST, price_usd: 70_000, observed_at: new Date().toISOString().slice(0, 10), currency: 'UZS' }] }));
+    expect(reply.accepted).toBe(0);
+    expect(reply.rejected[0].error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'currency' });
+  });
+});

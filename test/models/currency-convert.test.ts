@@ -1,0 +1,72 @@
+/** models/currency inCurrency: a valuation in USD as the models make it → in the currency asked for. */
+import { inCurrency, rateForDate } from '../../models/currency';
+
+/** A house valued at 2025-04-17, moved by an organisation's observations: every amount a home valuation has. */
+const HOUSE = {
+  propertyType: 'house',
+  estimate: 182_300,
+  currency: 'USD' as const,
+  pricePerM2: 911.5,
+  landPricePerSotka: 12_345.67,
+  interval: { low: 150_100, high: 221_900, coverage: 0.9 },
+  confidence: { level: 'medium', score: 0.61 },
+  models: [{ name: 'gbm', estimate: 180_000 }, { name: 'knn', estimate: 184_600 }],
+  anomaly: {
+    districtMedianPricePerM2: 1_010.4,
+    deviationFromDistrictMedian: -0.098,
+    mahallaMedianPricePerM2: null,
+    deviationFromMahallaMedian: null,
+    districtMedianPricePerSotka: 11_900.2,
+    landShare: 0.41,
+    modelSpread: 0.03,
+    flags: ['ASKING_PRICE_OUTSIDE_INTERVAL'],
+  },
+  marketLevel: { valuationDate: '2025-04-17', newestDataPeriod: '2026-07', dataAgeMonths: 0, indexRatio: 0.93, intervalWidening: 0 },
+  marketAdjustment: { baseEstimate: 190_000, baseLow: 160_000, baseHigh: 230_000, factor: 0.9595, group: 'Tashkent › Yunusabad › house', asOf: '2026-11-24' },
+  modelVersion: '2026.11.5',
+  warnings: ['land_area read as sotka'],
+};
+
+describe('inCurrency', () => {
+  it('leaves a valuation in USD as it is, with exchangeRate null, when USD or nothing is asked for', () => {
+    for (const currency of [undefined, null, 'USD'] as const) expect(inCurrency(HOUSE, currency)).toEqual({ ...HOUSE, exchangeRate: null });
+  });
+
+  it('converts every amount to soʻm at the rate of the valuation date: values to whole 1,000 soʻm, prices per unit to whole soʻm; ratios stay', () => {
+    const k = 12_937; // 2025-04
+    const thousands = (usd: number) => Math.round((usd * k) / 1000) * 1000;
+    expect(inCurrency(HOUSE, 'UZS')).toEqual({
+      ...HOUSE,
+      currency: 'UZS',
+      estimate: thousands(182_300),
+      pricePerM2: Math.round(911.5 * k),
+      landPricePerSotka: Math.round(12_345.67 * k),
+      interval: { low: thousands(150_100), high: thousands(221_900), coverage: 0.9 },
+      models: [{ name: 'gbm', estimate: thousands(180_000) }, { name: 'knn', estimate: thousands(184_600) }],
+      anomaly: { ...HOUSE.anomaly, districtMedianPricePerM2: Math.round(1_010.4 * k), districtMedianPricePerSotka: Math.round(11_900.2 * k) },
+      marketAdjustment: { ...HOUSE.marketAdjustment, baseEstimate: thousands(190_000), baseLow: thousands(160_000), baseHigh: thousands(230_000) },
+      exchangeRate: { usdToUzs: k, date: '2025-04-01', source: expect.stringMatching(/^Central Bank of Uzbekistan/) },
+      warnings: HOUSE.warnings,
+    });
+    expect(inCurrency(HOUSE, 'UZS').estimate).toBe(2_358_415_000);
+  });
+
+  it("converts a vehicle's group median price as a value, and a flat without a plot keeps its nulls", () => {
+    const car = { estimate: 11_200, currency: 'USD' as const, interval: { low: 9_800, high: 12_700, coverage: 0.9 }, models: [], anomaly: { groupMedianPrice: 11_050, deviationFromGroupMedian: 0.014, marketListings: 420 }, marketLevel: { valuationDate: '2025-06-10' }, marketAdjustment: null, warnings: [] };
+    const converted = inCurrency(car, 'UZS');
+    expect(converted.anomaly).toEqual({ groupMedianPrice: 140_998_000, deviationFromGroupMedian: 0.014, marketListings: 420 });
+    expect(converted.marketAdjustment).toBeNull();
+    expect(converted.exchangeRate).toMatchObject({ usdToUzs: 12_760, date: '2025-06-02' });
+    expect(inCurrency({ ...HOUSE, landPricePerSotka: null }, 'UZS').landPricePerSotka).toBeNull();
+  });
+
+  it('adds the rule\'s warning when the valuation month has no rate of its own', () => {
+    const late = inCurrency({ ...HOUSE, marketLevel: { ...HOUSE.marketLevel, valuationDate: '2026-11-24' } }, 'UZS');
+    expect(late.warnings).toEqual([...HOUSE.warnings, rateForDate('2026-11-24').warning]);
+    expect(late.exchangeRate).toMatchObject({ usdToUzs: 12_031.25, date: '2026-07-21', source: expect.stringMatching(/^Not a CBU rate/) });
+  });
+
+  it('refuses to convert twice', () => {
+    expect(() => inCurrency(inCurrency(HOUSE, 'UZS'), 'UZS')).toThrow(/cannot be converted again/);
+  });
+});
