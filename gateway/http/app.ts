@@ -20,6 +20,7 @@ import { registerBatchRoutes } from '../rest/batch';
 import { registerHomeRoutes } from '../rest/home';
 import { registerLocationRoutes } from '../rest/location';
 import { registerObservationRoutes } from '../rest/observations';
+import { registerValuationReportRoute } from '../rest/valuation-report';
 import { registerValuationRoutes } from '../rest/valuations';
 import { registerTokenRoute } from '../rest/token';
 import { errorResponseJsonSchema } from '../rest/response-schemas';
@@ -149,6 +150,7 @@ export async function buildRestApp(deps: AppDeps, auth: Authenticators = authent
   registerBatchRoutes(app, deps.graph, auth);
   registerObservationRoutes(app, deps.graph, auth);
   registerValuationRoutes(app, deps.graph, auth);
+  registerValuationReportRoute(app, deps.graph, auth);
   registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
   app.get('/health', { schema: { tags: ['operations'], summary: 'Liveness', response: { 200: statusReply('ok') } } }, async () => ({ status: 'ok' }));
   const readiness = 'Readiness: 200 once the supergraph and models are loaded and Redis (if used) answers promptly, else 503';

@@ -1,0 +1,238 @@
+/**
+ * GET /api/valuations/{id}/report (issue 19): the credit committee's report of one recorded
+ * valuation, PDF (default) or HTML (?format=html), in English, Russian or Uzbek (?lang=en|ru|uz).
+ *
+ * The record says what was asked and answered; the graph adds what the committee reads beside it:
+ * the district's and mahalla's market figures and the model's held-out accuracy there, comparable
+ * training listings brought to the valuation date, and the location index at the flat's point
+ * (its own, else its mahalla's centre, else the district's). The renderer (gateway/reports) reads
+ * nothing else.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { rateForDate } from '../../models/currency';
+import { ApiError } from '../../schema/errors';
+import { districtOutlines } from '../dashboard/outlines';
+import type { Graph } from '../graph/apollo';
+import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
+import { SECURITY } from '../ops/openapi';
+import { REPORT_LANGUAGES, renderReportHtml, renderReportPdf, type Comparable, type DistrictOutline, type ReportLanguage, type ValuationReportData } from '../reports';
+import { errorResponseJsonSchema } from './response-schemas';
+import { VALUATION_RECORD_OPERATION, type RecordData } from './valuations';
+
+const PLACE_OPERATION = { query: /* GraphQL */ `
+  query ReportPlace($district: String!) {
+    district(name: $district) {
+      name centroid { lat lon }
+      marketStatistics { listings medianPricePerM2 }
+      modelAccuracy { accuracyClass n medianApe intervalCoverage }
+      mahallas { id name centre { lat lon } marketStatistics { listings medianPricePerM2 } }
+    }
+    residentialModel { version trainedAt metrics { n medianApe intervalCoverage } }
+  }` };
+
+const LOCATION_OPERATION = { owner: 'location', query: /* GraphQL */ `
+  query ReportLocation($lat: Float!, $lon: Float!) {
+    locationIndex(lat: $lat, lon: $lon) { composite { score } subindexes { name score } }
+  }` };
+
+const COMPARABLES_OPERATION = { owner: 'residential', query: /* GraphQL */ `
+  query ReportComparables($input: HomeValuationInput!) {
+    comparableListings(input: $input, n: 5) { source period mahalla area rooms floor totalFloors priceUsd priceAtValuationDateUsd distanceKm }
+  }` };
+
+const VEHICLE_MODEL_OPERATION = { owner: 'vehicle', query: 'query ReportVehicleModel { vehicleModel { version trainedAt metrics { n medianApe intervalCoverage } } }' };
+
+type Point = { lat: number; lon: number };
+interface PlaceData {
+  district: {
+    name: string; centroid: Point;
+    marketStatistics: { listings: number; medianPricePerM2: number } | null;
+    modelAccuracy: { accuracyClass: string; n: number; medianApe: number; intervalCoverage: number } | null;
+    mahallas: { id: string; name: string; centre: Point | null; marketStatistics: { listings: number; medianPricePerM2: number } | null }[];
+  } | null;
+  residentialModel: { version: string; trainedAt: string; metrics: { n: number; medianApe: number; intervalCoverage: number } };
+}
+
+/** What the report reads of a recorded valuation (GraphQL names, as recorded). */
+interface AnsweredValuation {
+  estimate: number;
+  currency: string;
+  exchangeRate?: { usdToUzs: number; date: string; source: string } | null;
+  interval: { low: number; high: number; coverage: number };
+  confidence: { level: 'high' | 'medium' | 'low'; score: number };
+  models: { name: string; estimate: number }[];
+  anomaly: { flags: string[]; districtMedianPricePerM2?: number | null; mahallaMedianPricePerM2?: number | null };
+  location?: { district: string; mahalla: string | null; mahallaId: string | null };
+  marketLevel: { valuationDate: string; dataAgeMonths: number; indexRatio: number };
+  marketAdjustment?: { baseEstimate: number; factor: number; group: string | null; observations: number } | null;
+  vehicle?: Record<string, unknown>;
+  modelVersion: string;
+}
+
+const DRIVER_LABELS: Record<ReportLanguage, { member: (name: string) => string; market: string; observations: string; score: string }> = {
+  en: { member: (name) => `Ensemble member ${name}`, market: 'Market level at the valuation date (index, newest data = 1)', observations: "Your organisation's observed prices (factor)", score: 'Confidence score' },
+  ru: { member: (name) => `Модель ансамбля ${name}`, market: 'Уровень рынка на дату оценки (индекс, последние данные = 1)', observations: 'Наблюдённые цены вашей организации (коэффициент)', score: 'Балл уверенности' },
+  uz: { member: (name) => `Ansambl modeli ${name}`, market: 'Baholash sanasidagi bozor darajasi (indeks, eng yangi maʼlumot = 1)', observations: 'Tashkilotingiz kuzatgan narxlar (koeffitsiyent)', score: 'Ishonch bali' },
+};
+
+const HEADLINE: Record<ReportLanguage, (m: { n: number; medianApe: number; intervalCoverage: number }) => string> = {
+  en: (m) => `On ${m.n} held-out listings newer than its training data: median error ${(m.medianApe * 100).toFixed(1)}%, 90% interval held ${(m.intervalCoverage * 100).toFixed(1)}%.`,
+  ru: (m) => `На ${m.n} отложенных объявлениях новее обучающих данных: медианная ошибка ${(m.medianApe * 100).toFixed(1)}%, 90% интервал охватил ${(m.intervalCoverage * 100).toFixed(1)}%.`,
+  uz: (m) => `Oʻqitish maʼlumotlaridan yangiroq ${m.n} ta eʼlonda: median xato ${(m.medianApe * 100).toFixed(1)}%, 90% oraliq ${(m.intervalCoverage * 100).toFixed(1)}% ni qamradi.`,
+};
+
+const fixed = (x: number, digits: number) => Number(x.toFixed(digits));
+let outlines: Map<string, DistrictOutline> | undefined;
+/** The district outlines (data/geo, OpenStreetMap), read once. */
+function outlineOf(district: string): DistrictOutline | null {
+  outlines ??= new Map(districtOutlines().features.map((f) => [f.properties.name, f.geometry as DistrictOutline]));
+  return outlines.get(district) ?? null;
+}
+
+/** The record and what the graph knows around it, as the renderer reads it. */
+export async function reportData(executor: GraphExecutor, record: RecordData, organisation: string, lang: ReportLanguage): Promise<ValuationReportData> {
+  const v = record.valuation as unknown as AnsweredValuation;
+  const rate = v.exchangeRate?.usdToUzs ?? null;
+  const usd = (amount: number) => (rate ? Math.round(amount / rate / 100) * 100 : amount);
+  const labels = DRIVER_LABELS[lang];
+  const drivers = [
+    ...v.models.map((m) => ({ label: labels.member(m.name), value: `${usd(m.estimate).toLocaleString('en')} USD` })),
+    { label: labels.market, value: v.marketLevel.indexRatio.toFixed(3) },
+    ...(v.marketAdjustment ? [{ label: labels.observations, value: `× ${v.marketAdjustment.factor.toFixed(3)}` }] : []),
+    { label: labels.score, value: v.confidence.score.toFixed(2) },
+  ];
+  // Both currencies: as answered, and the other at the rate of the valuation date.
+  const uzsRate = v.exchangeRate ?? (() => {
+    const { rate: r } = rateForDate(v.marketLevel.valuationDate);
+    return { usdToUzs: r.usdToUzs, date: r.date, source: r.source };
+  })();
+  const toUzs = (amount: number) => (rate ? amount : Math.round((amount * uzsRate.usdToUzs) / 1000) * 1000);
+  const base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model'> = {
+    valuationId: record.id,
+    organisation,
+    createdAt: record.createdAt,
+    kind: record.kind === 'HOME' ? 'home' : 'vehicle',
+    estimate: usd(v.estimate),
+    interval: { low: usd(v.interval.low), high: usd(v.interval.high), coverage: v.interval.coverage },
+    confidence: v.confidence,
+    drivers,
+    uzs: { estimate: toUzs(v.estimate), low: toUzs(v.interval.low), high: toUzs(v.interval.high), rate: uzsRate.usdToUzs, rateDate: uzsRate.date, source: uzsRate.source },
+    valuationDate: v.marketLevel.valuationDate,
+    dataAgeMonths: v.marketLevel.dataAgeMonths,
+    anomalyFlags: v.anomaly.flags,
+    marketAdjustment: v.marketAdjustment ? { baseEstimate: usd(v.marketAdjustment.baseEstimate), factor: v.marketAdjustment.factor, group: v.marketAdjustment.group, observations: v.marketAdjustment.observations } : null,
+  };
+  return record.kind === 'HOME' ? homeReport(executor, record, v, base, lang) : vehicleReport(executor, record, v, base, lang);
+}
+
+async function homeReport(executor: GraphExecutor, record: RecordData, v: AnsweredValuation, base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model'>, lang: ReportLanguage): Promise<ValuationReportData> {
+  const request = (record.input as { request: Record<string, unknown> }).request;
+  const location = v.location!;
+  const place = await executor.execute<PlaceData>(PLACE_OPERATION, { district: location.district });
+  const district = place.district;
+  const mahalla = district?.mahallas.find((m) => m.id === location.mahallaId) ?? null;
+  const point: Point | null = typeof request.lat === 'number' && typeof request.lon === 'number' ? { lat: request.lat, lon: request.lon } : (mahalla?.centre ?? district?.centroid ?? null);
+  const [index, comparables] = await Promise.all([
+    point ? executor.execute<{ locationIndex: { composite: { score: number | null }; subindexes: { name: string; score: number | null }[] } }>(LOCATION_OPERATION, point) : null,
+    request.propertyType === 'house' ? [] : comparablesOf(executor, request, location, v.marketLevel.valuationDate),
+  ]);
+  const isHouse = request.propertyType === 'house';
+  const object: ValuationReportData['object'] = {
+    property_type: isHouse ? 'house' : 'apartment',
+    district: location.district,
+    mahalla: location.mahalla,
+    area_m2: request.area as number,
+    rooms: (request.rooms as number | null) ?? null,
+    ...(isHouse ? { land_area_sotka: (request.landAreaSotka as number | null) ?? null } : { floor: request.floor as number, total_floors: request.totalFloors as number, market: (request.market as string | null) ?? null }),
+    renovation: (request.renovation as string | null) ?? null,
+    building_type: (request.buildingType as string | null) ?? null,
+  };
+  const accuracy = district?.modelAccuracy;
+  const sameModel = place.residentialModel.version === v.modelVersion;
+  return {
+    ...base,
+    object,
+    market: {
+      district: location.district,
+      districtMedianPricePerM2: v.anomaly.districtMedianPricePerM2 ?? district?.marketStatistics?.medianPricePerM2 ?? null,
+      districtListings: district?.marketStatistics?.listings ?? null,
+      mahalla: location.mahalla,
+      mahallaMedianPricePerM2: v.anomaly.mahallaMedianPricePerM2 ?? mahalla?.marketStatistics?.medianPricePerM2 ?? null,
+      mahallaListings: mahalla?.marketStatistics?.listings ?? null,
+    },
+    comparables,
+    location: point && index ? { ...point, composite: index.locationIndex.composite.score, subindexes: index.locationIndex.subindexes, districtOutline: outlineOf(location.district) } : null,
+    model: {
+      version: v.modelVersion,
+      trainedAt: sameModel ? place.residentialModel.trainedAt : null,
+      // The accuracy is the model in service's; said only when it is the model that valued.
+      districtAccuracy: sameModel && accuracy ? { district: location.district, medianApe: accuracy.medianApe, intervalCoverage: accuracy.intervalCoverage, n: accuracy.n, accuracyClass: accuracy.accuracyClass } : null,
+      headline: sameModel ? HEADLINE[lang](place.residentialModel.metrics) : null,
+    },
+  };
+}
+
+/** The nearest training listings, asked of the residential subgraph with the flat as understood. */
+async function comparablesOf(executor: GraphExecutor, request: Record<string, unknown>, location: { district: string; mahalla: string | null }, valuationDate: string): Promise<Comparable[]> {
+  const input = {
+    district: location.district, mahalla: location.mahalla, area: request.area, rooms: request.rooms, floor: request.floor, totalFloors: request.totalFloors,
+    renovation: request.renovation, buildingType: request.buildingType, market: request.market, lat: request.lat, lon: request.lon, valuationDate,
+  };
+  type Listing = { source: string; period: string; mahalla: string | null; area: number; rooms: number | null; floor: number | null; totalFloors: number | null; priceUsd: number; priceAtValuationDateUsd: number; distanceKm: number | null };
+  const { comparableListings } = await executor.execute<{ comparableListings: Listing[] }>(COMPARABLES_OPERATION, { input: Object.fromEntries(Object.entries(input).filter(([, x]) => x !== null && x !== undefined)) });
+  return comparableListings.map((c) => ({
+    label: [c.mahalla, c.source].filter(Boolean).join(' · '),
+    area: c.area,
+    rooms: c.rooms,
+    floor: c.floor === null ? null : `${c.floor}/${c.totalFloors ?? '?'}`,
+    period: c.period,
+    priceUsd: c.priceUsd,
+    priceAtValuationDateUsd: c.priceAtValuationDateUsd,
+    distanceKm: c.distanceKm === null ? null : fixed(c.distanceKm, 2),
+  }));
+}
+
+async function vehicleReport(executor: GraphExecutor, record: RecordData, v: AnsweredValuation, base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model'>, lang: ReportLanguage): Promise<ValuationReportData> {
+  const { vehicleModel } = await executor.execute<{ vehicleModel: { version: string; trainedAt: string; metrics: { n: number; medianApe: number; intervalCoverage: number } } }>(VEHICLE_MODEL_OPERATION, {});
+  const vehicle = v.vehicle ?? {};
+  const request = (record.input as { request?: Record<string, unknown> }).request ?? {};
+  const sameModel = vehicleModel.version === v.modelVersion;
+  const text = (x: unknown) => (x === null || x === undefined ? null : typeof x === 'object' ? JSON.stringify(x) : (x as string | number | boolean));
+  return {
+    ...base,
+    object: { make: text(vehicle.make), model: text(vehicle.model), year: text(vehicle.year), mileage_km: text(request.mileageKm), engine: text(vehicle.engine), fuel: text(vehicle.fuel), transmission: text(vehicle.transmission), body_type: text(vehicle.bodyType), region: text(vehicle.region) },
+    market: null,
+    comparables: [],
+    location: null,
+    model: { version: v.modelVersion, trainedAt: sameModel ? vehicleModel.trainedAt : null, districtAccuracy: null, headline: sameModel ? HEADLINE[lang](vehicleModel.metrics) : null },
+  };
+}
+
+export function registerValuationReportRoute(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
+  app.get('/api/valuations/:id/report', {
+    preHandler: auth.either,
+    schema: {
+      tags: ['valuations'],
+      summary: 'A report of one recorded valuation a credit committee can file: PDF (default) or HTML, in English, Russian or Uzbek (API key or bearer token)',
+      description: 'The object, the estimate with its interval drawn (USD and soʻm at the rate of the valuation date), confidence and what drives it, the district and mahalla market figures, comparable training listings brought to the valuation date, the location index with a small map, the anomaly flags, the model version and its held-out accuracy in the district, and the disclaimer (asking prices, not transaction prices). 404 for a valuation of another organisation.',
+      security: SECURITY.apiKeyOrBearer,
+      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'A valuation_id' } } },
+      querystring: { type: 'object', properties: { lang: { type: 'string', enum: [...REPORT_LANGUAGES] }, format: { type: 'string', enum: ['pdf', 'html'] } } },
+      response: {
+        200: { content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, 'text/html': { schema: { type: 'string' } } } },
+        '4xx': errorResponseJsonSchema(),
+        '5xx': errorResponseJsonSchema(),
+      },
+    },
+  }, async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id } = request.params as { id: string };
+    const { lang = 'en', format = 'pdf' } = request.query as { lang?: ReportLanguage; format?: 'pdf' | 'html' };
+    const executor = gatewayExecutor(graph, request);
+    const { valuation } = await executor.execute<{ valuation: RecordData | null }>(VALUATION_RECORD_OPERATION, { id });
+    if (!valuation) throw new ApiError('NOT_FOUND', `no valuation ${id.slice(0, 40)} of your organisation (it was made by another, or it is past its retention)`, 'id');
+    const data = await reportData(executor, valuation, request.principal!.org, lang);
+    const name = `valuation-${valuation.id}-${lang}`;
+    if (format === 'html') return reply.type('text/html; charset=utf-8').header('content-disposition', `inline; filename="${name}.html"`).send(renderReportHtml(data, lang));
+    return reply.type('application/pdf').header('content-disposition', `inline; filename="${name}.pdf"`).send(await renderReportPdf(data, lang));
+  });
+}
