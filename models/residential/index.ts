@@ -6,3 +6,4 @@
 export { ResidentialModelService } from './serving';
 export { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type HomeRequest, type ResolvedLocation } from './request';
 export type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary, ResidentialRuntime } from './valuation';
+export { nearestComparables, comparablesTable, COMPARABLE_WEIGHTS, DEFAULT_COMPARABLES, type ComparableListing, type ComparableRequest } from './comparables';

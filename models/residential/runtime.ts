@@ -10,6 +10,7 @@ import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
 import { indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
 import type { ApartmentRequest } from './request';
+import { nearestComparables, DEFAULT_COMPARABLES, type ComparableListing } from './comparables';
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
 import type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary } from './valuation';
 
@@ -115,6 +116,16 @@ export class ResidentialModelSet {
       }),
       market: manifest.market,
     };
+  }
+
+  /**
+   * The `n` training flats of the request's district nearest to it (./comparables.ts), best first,
+   * their prices brought to the request's valuation date (else today) by this version's market
+   * index; a flat without its own point is placed at its mahalla's centre as the features place it.
+   */
+  comparables(request: ApartmentRequest, n = DEFAULT_COMPARABLES): ComparableListing[] {
+    const valuationDate = request.valuationDate ?? this.clock().toISOString().slice(0, 10);
+    return nearestComparables(request, valuationDate, this.manifest.marketIndex, n, { mahallaCentres: this.manifest.features.encoding.mahallaCentres });
   }
 
   marketIndex(district: DistrictId, market: Market | null): MarketIndexSeries {

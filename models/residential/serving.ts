@@ -12,6 +12,7 @@ import { isHouseRequest, type ApartmentRequest, type HomeRequest } from './reque
 import { ResidentialModelSet } from './runtime';
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
 import type { HomeValue, MarketIndexSeries, ResidentialModelSummary, ResidentialRuntime } from './valuation';
+import type { ComparableListing } from './comparables';
 
 export interface ServingOptions extends HotSwapOptions {
   /** The flat model's version store. @default models/artifacts/residential */
@@ -63,6 +64,12 @@ export class ResidentialModelService implements ResidentialRuntime {
 
   marketIndex(district: DistrictId, market: Market | null): MarketIndexSeries {
     return this.flats.current.marketIndex(district, market);
+  }
+
+  /** Comparable listings of a flat from the flat model in service; a house has none here ([]: house comparables are not in scope). */
+  comparables(request: HomeRequest, n?: number): ComparableListing[] {
+    if (isHouseRequest(request)) return [];
+    return this.flats.current.comparables(request, n);
   }
 
   async reload(): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * Residential training for `npm run train` (models/train-cli.ts): ingest, clean, train, evaluate,
  * write models/artifacts/residential/<version>/, and promote it if it is not worse than the version
- * in service. `--no-promote` only writes.
+ * in service. `--no-promote` only writes. The comparable listings table
+ * (models/artifacts/residential/comparables.json, version-independent) is rewritten either way.
  */
 import { accuracyMetrics } from '../ensemble/metrics';
 import { publishVersion } from '../ensemble/publish';
@@ -11,6 +12,7 @@ import { currentVersion, readManifest, setCurrentVersion, RESIDENTIAL_DIR, SCALE
 import { writeModelCard } from './model-card';
 import { decidePromotion } from '../ensemble/promotion';
 import { ResidentialModelSet } from './runtime';
+import { writeComparables } from './comparables-writer';
 import { trainResidential } from './train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
@@ -27,6 +29,9 @@ export async function trainResidentialVersion(argv: readonly string[], observati
   const h = manifest.evaluation.headline.overall;
   console.log(`wrote ${dir} in ${manifest.training.seconds} s`);
   console.log(`headline (${manifest.evaluation.headline.overall.n} held-out listings): R² ${h.r2.toFixed(3)}, MAPE ${(h.mape * 100).toFixed(1)}%, median APE ${(h.medianApe * 100).toFixed(1)}%, PPE10 ${(h.ppe10 * 100).toFixed(0)}%, 90% interval coverage ${(h.intervalCoverage * 100).toFixed(1)}%`);
+  // The comparables are the data snapshot's flats, whichever version serves: written promoted or not.
+  const comparables = writeComparables();
+  console.log(`comparables: ${comparables.path} (${comparables.rows} flats, ${(comparables.bytes / 1024).toFixed(0)} KiB, data snapshot ${comparables.dataSnapshot})`);
 
   if (argv.includes('--no-promote')) return 0;
   const decision = decidePromotion(manifest, await currentOnSameEvaluation(manifest, trained.headlineTest));

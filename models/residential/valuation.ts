@@ -6,6 +6,7 @@ import type { ConfidenceLevel } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketReference } from './market';
 import type { HomeRequest } from './request';
+import type { ComparableListing } from './comparables';
 import type { DistrictId, Market, PropertyType } from '../vocabulary/codes';
 import type { HouseModelSummary, InsufficientHouseDataError } from '../house/valuation';
 
@@ -78,6 +79,12 @@ export interface ResidentialRuntime {
   summary(): ResidentialModelSummary;
   /** The market index behind the version, for one district (code) and segment (null = the market's mix). */
   marketIndex(district: DistrictId, market: Market | null): MarketIndexSeries;
+  /**
+   * The `n` (default 5) training flats of a flat's district nearest to it in features and place,
+   * best first, their prices brought to its valuation date (else today) by the market index of the
+   * version in service (./comparables.ts). A house: [] (house comparables are not in scope).
+   */
+  comparables(request: HomeRequest, n?: number): ComparableListing[];
 }
 
 

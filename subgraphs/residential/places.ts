@@ -32,7 +32,8 @@ const DISTRICT_BY_KEY: ReadonlyMap<string, DistrictId> = new Map([
   ...DISTRICT_IDS.map((id) => [DISTRICT_NAMES[id], id] as const),
   ...DISTRICT_IDS.map((id) => [id, id] as const),
 ]);
-const MAHALLA_IDS: ReadonlySet<string> = new Set(DISTRICT_IDS.flatMap((d) => mahallasOf(d).map((m) => m.id)));
+const MAHALLA_NAMES: ReadonlyMap<string, string> = new Map(DISTRICT_IDS.flatMap((d) => mahallasOf(d).map((m) => [m.id, m.name] as const)));
+const MAHALLA_IDS: ReadonlySet<string> = new Set(MAHALLA_NAMES.keys());
 
 /** The District with this key; null for a name that is no district. */
 export function districtRef(key: string): DistrictRef | null {
@@ -43,6 +44,11 @@ export function districtRef(key: string): DistrictRef | null {
 /** The Mahalla with this id; null for an unknown id. */
 export function mahallaRef(id: string): MahallaRef | null {
   return MAHALLA_IDS.has(id) ? { id } : null;
+}
+
+/** The mahalla's Uzbek Latin name (the vocabulary's); null for an unknown id. */
+export function mahallaName(id: string): string | null {
+  return MAHALLA_NAMES.get(id) ?? null;
 }
 
 export function valuationLocation(location: ResolvedLocation): ValuationLocationView {

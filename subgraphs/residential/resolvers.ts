@@ -1,7 +1,8 @@
 /** Query resolvers of the residential subgraph: thin glue from GraphQL to the model runtime. */
-import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
+import { DEFAULT_COMPARABLES, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
+import { DISTRICT_NAMES } from '../../models/vocabulary';
 import type { ValuationRecord } from '../common/valuation-records';
 import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
@@ -11,12 +12,14 @@ import { inCurrencies, inCurrency } from '../common/currency';
 import type { Currency } from '../../models/currency';
 import type { ResidentialContext } from './context';
 import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
-import { valuationLocation } from './places';
-import { HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
+import { mahallaName, valuationLocation } from './places';
+import { ComparableListing, HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
 
 export type { ResidentialContext } from './context';
 
 export const MAX_BULK_INPUTS = 1000;
+/** comparableListings(n): at most this many. */
+export const MAX_COMPARABLES = 20;
 
 /** The arguments of marketIndex are checked as the same fields of a valuation are (presence, type, personal data). */
 const MARKET_INDEX_FIELDS = HOME_FIELDS.filter((f) => f.graphql === 'district' || f.graphql === 'market');
@@ -58,6 +61,16 @@ export class HomeValuationResolver {
     });
   }
 
+  @Query(() => [ComparableListing], { description: `Comparable listings for a flat: the n (default ${DEFAULT_COMPARABLES}, at most ${MAX_COMPARABLES}) training listings of its district nearest to it in area, rooms, floor, building, market, renovation and place, best first, each with its asking price as listed and brought to the valuation date (the input's valuationDate, else today) by the market index of the model in service. The input is read as homeValuation reads it (same errors); prices are in USD whatever currency asks for. A house: [] (house comparables are not offered)` })
+  comparableListings(@Arg('input', () => HomeValuationInput) input: HomeValuationInput, @Arg('n', () => Int, { nullable: true, description: `How many, 1 to ${MAX_COMPARABLES}; default ${DEFAULT_COMPARABLES}` }) n: number | null, @Ctx() ctx: ResidentialContext): Promise<ComparableListing[]> {
+    return withApiErrors(() => {
+      const wanted = n ?? DEFAULT_COMPARABLES;
+      if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_COMPARABLES) throw new ApiError('INVALID_PARAMETER', `n must be 1 to ${MAX_COMPARABLES}`, 'n');
+      const { request } = normaliseHomeInput(input);
+      return ctx.runtime.comparables(request, wanted).map(toComparableListing);
+    });
+  }
+
   @Query(() => ResidentialModel, { description: 'The model version in service: training date, data, held-out accuracy overall and per district; houses: the house model in service, if any' })
   residentialModel(@Ctx() ctx: ResidentialContext): ResidentialModel {
     return ctx.runtime.summary();
@@ -86,6 +99,11 @@ export async function revalueHome(ctx: ResidentialContext, record: ValuationReco
 /** Valuations as answered: recorded for the caller's organisation (the request as understood, and the answer) and stamped with their ids. */
 function answered(ctx: ResidentialContext, items: { normalised: ReturnType<typeof normaliseHomeInput>; valuation: AdjustedHomeValuation }[]) {
   return ctx.records.stamp(ctx.caller, items.map(({ normalised, valuation }) => ({ input: { request: normalised.request, location: normalised.location }, valuation })));
+}
+
+/** A comparable with its district and mahalla by name. */
+function toComparableListing(c: ComparableListingValue): ComparableListing {
+  return { ...c, district: DISTRICT_NAMES[c.district], mahalla: c.mahallaId ? mahallaName(c.mahallaId) : null };
 }
 
 /** The valuation with its location as the District and Mahalla entities. */

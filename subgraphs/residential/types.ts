@@ -138,6 +138,26 @@ export class MarketIndexSeries {
   @Field(() => [MarketIndexPoint], { description: 'One point per listing month with data, oldest first' }) points!: MarketIndexPoint[];
 }
 
+@ObjectType({ description: 'A comparable listing: one of the flats the residential model trains on, near the flat asked about in features and place (same district), with its asking price as listed and brought to the valuation date by the market index of the model in service. Asking prices, not transaction prices' })
+export class ComparableListing {
+  @Field({ description: "Where the listing comes from: one site's scrape of one season, e.g. 'uybor 2026-07', 'olx 2024-04'" }) source!: string;
+  @Field({ description: 'YYYY-MM: when the price was asked' }) period!: string;
+  @Field({ description: 'District (English name): always the district asked about' }) district!: string;
+  @Field(() => String, { nullable: true, description: 'Mahalla (Uzbek Latin name) when the listing names one' }) mahalla!: string | null;
+  @Field(() => String, { nullable: true, description: 'Mahalla id, e.g. chilanzar/katartal' }) mahallaId!: string | null;
+  @Field(() => Float, { description: 'Total area in m²' }) area!: number;
+  @Field(() => Int, { nullable: true, description: 'Rooms; null when the listing does not say' }) rooms!: number | null;
+  @Field(() => Int, { nullable: true }) floor!: number | null;
+  @Field(() => Int, { nullable: true }) totalFloors!: number | null;
+  @Field(() => String, { nullable: true, description: 'new or resale; null when the listing does not say' }) market!: string | null;
+  @Field(() => String, { nullable: true, description: 'Renovation code (rough, pre_finish, needs_repair, average, good, euro, designer); null when unknown' }) renovation!: string | null;
+  @Field(() => String, { nullable: true, description: 'Building type code (panel, brick, monolith, block, wood, other); null when unknown' }) buildingType!: string | null;
+  @Field(() => Float, { description: 'Asking price in USD as listed, in its period' }) priceUsd!: number;
+  @Field(() => Float, { description: "Asking price in USD brought to the valuation date: priceUsd × the market index's change (its district's zone, its segment) from period to the valuation month, to 100" }) priceAtValuationDateUsd!: number;
+  @Field(() => Float, { nullable: true, description: "Great-circle km between the flat and the listing (each at its own point, else its mahalla's centre); null when either has neither" }) distanceKm!: number | null;
+  @Field(() => Float, { description: 'How far the listing is from the flat in features and place (lower = closer; the list is ordered by it): see README, Comparable listings' }) score!: number;
+}
+
 @ObjectType({ description: 'Training listings of the model version in service in one place: how many, and their median price' })
 export class MarketStatistics {
   @Field(() => Int, { description: 'Training listings in the place' }) listings!: number;
