@@ -30,9 +30,10 @@ const PLACE_OPERATION = { query: /* GraphQL */ `
     residentialModel { version trainedAt metrics { n medianApe intervalCoverage } }
   }` };
 
+// Subindexes by id: the report names them in its own language.
 const LOCATION_OPERATION = { owner: 'location', query: /* GraphQL */ `
   query ReportLocation($lat: Float!, $lon: Float!) {
-    locationIndex(lat: $lat, lon: $lon) { composite { score } subindexes { name score } }
+    locationIndex(lat: $lat, lon: $lon) { composite { score } subindexes { id score } }
   }` };
 
 const COMPARABLES_OPERATION = { owner: 'residential', query: /* GraphQL */ `
@@ -133,7 +134,7 @@ async function homeReport(executor: GraphExecutor, record: RecordData, v: Answer
   const mahalla = district?.mahallas.find((m) => m.id === location.mahallaId) ?? null;
   const point: Point | null = typeof request.lat === 'number' && typeof request.lon === 'number' ? { lat: request.lat, lon: request.lon } : (mahalla?.centre ?? district?.centroid ?? null);
   const [index, comparables] = await Promise.all([
-    point ? executor.execute<{ locationIndex: { composite: { score: number | null }; subindexes: { name: string; score: number | null }[] } }>(LOCATION_OPERATION, point) : null,
+    point ? executor.execute<{ locationIndex: { composite: { score: number | null }; subindexes: { id: string; score: number | null }[] } }>(LOCATION_OPERATION, point) : null,
     request.propertyType === 'house' ? [] : comparablesOf(executor, request, location, v.marketLevel.valuationDate),
   ]);
   const isHouse = request.propertyType === 'house';
@@ -161,7 +162,7 @@ async function homeReport(executor: GraphExecutor, record: RecordData, v: Answer
       mahallaListings: mahalla?.marketStatistics?.listings ?? null,
     },
     comparables,
-    location: point && index ? { ...point, composite: index.locationIndex.composite.score, subindexes: index.locationIndex.subindexes, districtOutline: outlineOf(location.district) } : null,
+    location: point && index ? { ...point, composite: index.locationIndex.composite.score, subindexes: index.locationIndex.subindexes.map((x) => ({ name: x.id, score: x.score })), districtOutline: outlineOf(location.district) } : null,
     model: {
       version: v.modelVersion,
       trainedAt: sameModel ? place.residentialModel.trainedAt : null,
