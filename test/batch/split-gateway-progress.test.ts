@@ -49,6 +49,7 @@ describeWithRedis('a split gateway on Redis', () => {
       VEHICLE_URL: stack.vehicle.url,
       BATCH_URL: stack.batch.url,
       OBSERVATIONS_URL: stack.observations.url,
+      VALUATIONS_URL: stack.valuations.url,
     });
     const submitted = await json(await stack.post('/graphql', { query: 'mutation($input: SubmitBatchInput!) { submitBatch(input: $input) { id } }', variables: { input: { items: Array.from({ length: 60 }, (_, i) => ({ address: `Chilonzor tumani, ${i + 1}-kvartal` })), chunkSize: 10 } } }, { 'x-api-key': key }));
     expect(submitted.errors).toBeUndefined();

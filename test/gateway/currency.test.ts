@@ -22,7 +22,7 @@ const whole = (usd: number, rate: number) => Math.round(usd * rate);
 
 /** A reply without the time it was made. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const timeless = ({ valued_at: _time, ...rest }: any) => rest;
+const timeless = ({ valued_at: _time, valuation_id: _id, ...rest }: any) => rest; // each call is a valuation (and a record) of its own
 
 /** A date in a month with a CBU rate of its own, one before the table and one past it (within what a home valuation accepts). */
 const APRIL_2025 = '2025-04-17';

@@ -264,7 +264,8 @@ describe('the portfolio view in headless Chromium', () => {
       expect(await row.locator('[data-testid="item-district"]').textContent()).toBe(geocode.district);
       expect(await row.locator('[data-testid="item-flag"]').allTextContents()).toEqual(home!.anomaly.flags);
       expect(await row.locator('[data-testid="item-estimate"]').textContent()).toBe(`${whole(home!.estimate)} ${home!.currency}`);
-      expect(await row.locator('[data-testid="item-links"]').textContent()).toBe('—'); // no valuationId on this branch: no link
+      // Every valued home is recorded: its row links to the record and the report.
+      expect(await row.locator('[data-testid="item-links"]').textContent()).toBe('Record · PDF · HTML');
     }
 
     // Totals by district, from the results.
@@ -296,7 +297,11 @@ describe('the portfolio view in headless Chromium', () => {
     expect(await page.locator('[data-testid="item-row"][data-index="0"] [data-testid="item-address"]').textContent()).toBe(ITEMS[0].address);
     expect(await texts(page, '[data-testid="flagged-row"] [data-testid="item-address"], [data-testid="item-row"] [data-testid="item-address"]')).toContain(ITEMS[0].address);
     expect(await page.locator('#portfolio-section img').count()).toBe(0);
-    expect(await page.locator('[data-testid="valuation-link"]').count()).toBe(0);
+    // Links only to the records the results name (three a valued home: record, PDF, HTML).
+    const valuedIds = new Set(lines.flatMap((l) => (l.result?.home?.valuationId ? [l.result.home.valuationId] : [])));
+    const hrefs = await page.locator('[data-testid="valuation-link"]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    expect(hrefs.length).toBeGreaterThanOrEqual(3 * valuedIds.size);
+    for (const href of hrefs) expect(valuedIds.has(/(?:^|\/)api\/valuations\/(val_[0-9A-Z]{26})/.exec(href)?.[1] ?? '')).toBe(true);
     expect(dialogs).toEqual([]);
 
     // Closed: gone.

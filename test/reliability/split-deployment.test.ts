@@ -45,7 +45,7 @@ describeWithRedis('the split deployment: subgraphs, two gateway replicas and two
     const keys = new KeyStore({ file: join(home, 'keys.json') });
     key = keys.create({ org: `split-${RUN}`, plan: 'enterprise' }).key;
     tinyKey = keys.create({ org: `split-tiny-${RUN}`, plan: TINY_PLAN }).key;
-    const env = { INTERNAL_TOKEN, REDIS_URL, BATCH_KEY_PREFIX: KEY_PREFIX, OBSERVATION_KEY_PREFIX: `${KEY_PREFIX}observations:`, OBSERVATION_METRICS_REFRESH_MS: '200', VALUATION_HOME: home, PLANS_FILE: plansFile, APOLLO_TELEMETRY_DISABLED: '1', BATCH_LOCK_DURATION_MS: '2000', BATCH_STALLED_INTERVAL_MS: '1000' };
+    const env = { INTERNAL_TOKEN, REDIS_URL, BATCH_KEY_PREFIX: KEY_PREFIX, OBSERVATION_KEY_PREFIX: `${KEY_PREFIX}observations:`, OBSERVATION_METRICS_REFRESH_MS: '200', VALUATION_RECORD_KEY_PREFIX: `${KEY_PREFIX}valuations:`, VALUATION_HOME: home, PLANS_FILE: plansFile, APOLLO_TELEMETRY_DISABLED: '1', BATCH_LOCK_DURATION_MS: '2000', BATCH_STALLED_INTERVAL_MS: '1000' };
     const start = async (script: string, args: string[], extra: Record<string, string>, ready: RegExp) => {
       const process = await startProcess(script, args, { ...env, ...extra }, ready);
       started.push(process);
@@ -56,11 +56,12 @@ describeWithRedis('the split deployment: subgraphs, two gateway replicas and two
     );
     residentialUrl = residential.ready;
     const urls = { RESIDENTIAL_URL: residential.ready, LOCATION_URL: location.ready, VEHICLE_URL: vehicle.ready };
-    const [batch, observations] = await Promise.all([
+    const [batch, observations, valuations] = await Promise.all([
       start(ENTRY.subgraph, ['batch'], { ...urls, BATCH_PORT: '0' }, LISTENING),
       start(ENTRY.subgraph, ['observations'], { ...urls, OBSERVATIONS_PORT: '0' }, LISTENING),
+      start(ENTRY.subgraph, ['valuations'], { ...urls, VALUATIONS_PORT: '0' }, LISTENING),
     ]);
-    const replicas = await Promise.all([0, 1].map(() => start(ENTRY.gateway, [], { ...urls, BATCH_URL: batch.ready, OBSERVATIONS_URL: observations.ready, PORT: '0' }, /gateway listening on (\S+)/)));
+    const replicas = await Promise.all([0, 1].map(() => start(ENTRY.gateway, [], { ...urls, BATCH_URL: batch.ready, OBSERVATIONS_URL: observations.ready, VALUATIONS_URL: valuations.ready, PORT: '0' }, /gateway listening on (\S+)/)));
     replicaA = replicas[0];
     gateways.push(...replicas.map((r) => r.ready));
     await Promise.all([0, 1].map(() => start(ENTRY.worker, [], urls, /batch worker taking chunks/)));
