@@ -130,7 +130,19 @@ describe('valuation records in files', () => {
     expect(logs.join('\n')).toMatch(/torn last line/);
     for (const [i, r] of many.entries()) expect(await reopened.get(`bank-${i % 3}`, r.id)).toEqual(r);
     expect(readFileSync(join(dir, 'records.ndjson'), 'utf8').endsWith('\n')).toBe(true);
+    // Pruned and appended to after the rewrite, then read back again: the index follows the log.
+    const expiring = record(at('2024-01-01T00:00:00Z'), { keepUntil: '2025-01-01' });
+    await reopened.append('bank-1', [expiring]);
+    expect(await reopened.prune('2026-11-24')).toBe(1);
+    const later = record(at('2026-11-24T00:00:00Z'));
+    await reopened.append('bank-1', [later]);
+    for (const [i, r] of many.entries()) expect(await reopened.get(`bank-${i % 3}`, r.id)).toEqual(r);
     await reopened.close();
+    const third = await FileRecordStore.open(dir);
+    expect(await third.get('bank-1', later.id)).toEqual(later);
+    expect(await third.get('bank-1', expiring.id)).toBeNull();
+    expect((await third.list('bank-0')).length).toBe(67);
+    await third.close();
   });
 });
 
