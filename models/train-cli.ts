@@ -6,6 +6,7 @@
  * Exit code 3 when a version was written but not promoted.
  */
 import { parseArgs } from 'node:util';
+import { checkRatesAgainstListings, describeRateCheck } from './currency/rates-check';
 import { readObservationExport } from './ingest/observation-export';
 import { trainResidentialVersion } from './residential/train-cli';
 import { trainVehicleVersion } from './vehicle/train-cli';
@@ -20,6 +21,8 @@ async function main(argv: string[]): Promise<void> {
   if (only !== undefined && !(only in KINDS)) throw new Error(`--kind must be one of ${Object.keys(KINDS).join(', ')}`);
   // Read and checked before any training: a bad line stops the run at once.
   const observations = values['with-observations'] === undefined ? null : readObservationExport(values['with-observations']);
+  // The refresh checks the soʻm rate table against the listing files that state both currencies.
+  for (const check of checkRatesAgainstListings()) console.log(describeRateCheck(check));
   let exitCode = 0;
   for (const [kind, train] of Object.entries(KINDS)) {
     if (only && kind !== only) continue;

@@ -1,15 +1,8 @@
 /** The USD/UZS rate table (models/currency/cbu-rates.ts): its entries, the listing files that state rates, and which entry a date gets. */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { rateForDate, USD_UZS_RATES, UZS_PER_USD, uzsToUsd } from '../../models/currency';
-import { loadCsv } from '../../models/ingest';
+import { checkRatesAgainstListings, describeRateCheck } from '../../models/currency/rates-check';
 import { DATA_DIR } from '../../models/paths';
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 describe('the rate table', () => {
   it('lists months oldest first, each with a rate, its day in that month and a source', () => {
@@ -30,29 +23,19 @@ describe('the rate table', () => {
     expect(() => uzsToUsd(1, '2023-10')).toThrow(/no USD\/UZS rate for 2023-10/);
   });
 
-  it('agrees within 0.5% with the rate of every listing file that states prices in both currencies', () => {
-    const files = ['listings', 'vehicles'].flatMap((dir) => readdirSync(join(DATA_DIR, dir)).filter((f) => f.endsWith('.csv')).map((f) => `${dir}/${f}`));
-    const checked: string[] = [];
-    for (const file of files) {
-      const header = readFileSync(join(DATA_DIR, file), 'utf8').slice(0, 4096).split(/\r?\n/)[0];
-      const columns = header.replace(/^\uFEFF/, '').split(',');
-      if (!columns.includes('price_usd') || !columns.includes('price_uzs')) continue;
-      const byMonth = new Map<string, number[]>();
-      for (const row of loadCsv(file).rows) {
-        const usd = Number(row.price_usd);
-        const uzs = Number(row.price_uzs);
-        if (!(usd > 0 && uzs > 0)) continue;
-        const month = (row.snapshot_date || row.posted_at).slice(0, 7);
-        byMonth.set(month, [...(byMonth.get(month) ?? []), uzs / usd]);
-      }
-      for (const [month, ratios] of byMonth) {
-        const entry = USD_UZS_RATES.find((r) => r.period === month);
-        expect({ file, month, entry: entry !== undefined }).toEqual({ file, month, entry: true });
-        expect(Math.abs(entry!.usdToUzs / median(ratios) - 1)).toBeLessThan(0.005);
-        checked.push(`${file} ${month}`);
-      }
-    }
-    expect(checked).toEqual(['listings/uybor_listings_2026_07.csv 2026-07']);
+  it('agrees within 0.5% with the rate of every listing file that states prices in both currencies (the refresh\'s check)', () => {
+    const checks = checkRatesAgainstListings();
+    expect(checks.map((c) => `${c.file} ${c.month}`)).toEqual(['listings/uybor_listings_2026_07.csv 2026-07']);
+    for (const check of checks) expect(check.ok).toBe(true);
+    expect(describeRateCheck(checks[0])).toMatch(/^rate table: 2026-07 12031.25 agrees with/);
+  });
+
+  it('says which month to add, and which rate to re-check, when the table lacks or misses a month', () => {
+    const [missing] = checkRatesAgainstListings(DATA_DIR, USD_UZS_RATES.filter((r) => r.period !== '2026-07'));
+    expect(missing.ok).toBe(false);
+    expect(describeRateCheck(missing)).toMatch(/^rate table: no rate for 2026-07: add the CBU rate of 2026-07/);
+    const [off] = checkRatesAgainstListings(DATA_DIR, USD_UZS_RATES.map((r) => (r.period === '2026-07' ? { ...r, usdToUzs: 12_500 } : r)));
+    expect(describeRateCheck(off)).toMatch(/is more than 0.5% from/);
   });
 });
 
