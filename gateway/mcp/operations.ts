@@ -9,6 +9,7 @@ export { HOME_VALUATION_OPERATION } from '../rest/home';
 export { LOCATION_INDEX_BY_ADDRESS_OPERATION, LOCATION_INDEX_OPERATION } from '../rest/location';
 export { VEHICLE_VALUATION_OPERATION } from '../rest/vehicle';
 export { RECORD_OBSERVATIONS_OPERATION } from '../rest/observations';
+export { VALUATION_RECORD_OPERATION } from '../rest/valuations';
 
 /** The caller's live accuracy of one kind (null overall: no observations), for get_model_accuracy. */
 export const LIVE_ACCURACY_OPERATION = { owner: 'observations', query: /* GraphQL */ `

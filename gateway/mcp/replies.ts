@@ -4,6 +4,7 @@
  * one contract, with `warnings` added where the route has none; the other replies are the
  * GraphQL data with snake_case keys.
  */
+import type { toRecordRest } from '../rest/valuations';
 import { toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import { toJobResponse, type BatchJobData } from '../rest/batch';
 import { toLocationRestResponse, toMatchedResponse, type GeocodeData as GeocodedIndexData, type LocationIndexData } from '../rest/location';
@@ -140,3 +141,6 @@ export function modelAccuracyReply(
   };
 }
 export type ModelAccuracyReply = ReturnType<typeof modelAccuracyReply>;
+
+/** get_valuation's reply: the record as GET /api/valuations/{id} gives it, with the tool's warnings. */
+export type ValuationRecordReply = ReturnType<typeof toRecordRest> & { warnings: string[] };

@@ -81,6 +81,12 @@ export const BATCH_STATUS_INPUT = closed({
   },
 });
 
+export const VALUATION_INPUT = closed({
+  type: 'object',
+  required: ['valuation_id'],
+  properties: { valuation_id: { type: 'string', minLength: 1, maxLength: 60, description: 'The valuation_id a value_home or value_vehicle reply (or a batch result) gave: val_ and 26 letters and digits' } },
+});
+
 export const OBSERVATIONS_INPUT = closed({
   type: 'object',
   required: ['observations'],

@@ -3,6 +3,7 @@
  * "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (0.86)". The numbers
  * are the reply's own; the structured reply beside them has everything else.
  */
+import type { ValuationRecordReply } from './replies';
 import type {
   BatchAcceptedReply,
   BatchStatusReply,
@@ -119,4 +120,11 @@ export function modelAccuracySummary(r: ModelAccuracyReply): string {
 export function recordedObservationsSummary(r: RecordedObservationsReply & { warnings?: readonly string[] }): string {
   const refused = r.rejected.length ? ` ${grouped(r.rejected.length)} refused: ${r.rejected.slice(0, 3).map((x) => `#${x.index} ${x.error.code}${x.error.field ? ` (${x.error.field})` : ''}`).join(', ')}${r.rejected.length > 3 ? ', …' : ''}.` : '';
   return `${grouped(r.accepted)} observation${r.accepted === 1 ? '' : 's'} recorded: your valuations of the same kind are re-anchored on them.${refused}${remarks([], r.warnings ?? [])}`;
+}
+
+/** get_valuation: what was valued, when, for how much, and where its report is. */
+export function valuationRecordSummary(r: ValuationRecordReply): string {
+  const v = r.valuation as { estimate: number; currency: string; interval: { low: number; high: number; coverage: number }; location?: { district: string }; vehicle?: { make: string; model: string | null; year: number } };
+  const what = r.kind === 'home' ? `a home in ${v.location?.district ?? 'Tashkent'}` : `a ${[v.vehicle?.make, v.vehicle?.model, v.vehicle?.year].filter(Boolean).join(' ')}`;
+  return `Valuation ${r.valuation_id} of ${r.created_at.slice(0, 10)} (${what}, valued at ${r.valuation_date}): ${grouped(v.estimate)} ${v.currency} (${Math.round(v.interval.coverage * 100)}% interval ${grouped(v.interval.low)}–${grouped(v.interval.high)}), model ${r.model_version}, kept until ${r.keep_until}. Report: GET /api/valuations/${r.valuation_id}/report (PDF; ?format=html, ?lang=en|ru|uz).${remarks([], r.warnings)}`;
 }

@@ -5,6 +5,7 @@
  * behaviour and errors are the API's. A definition is data plus `run` (arguments → reply) and
  * `summary` (reply → a sentence); registerTools adds the result and error envelopes.
  */
+import { toRecordRest, VALUATION_RECORD_SCHEMA, type RecordData } from '../rest/valuations';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { SUBINDEXES } from '../../models/location';
@@ -265,7 +266,31 @@ const recordObservations: ToolDefinition<RecordedObservationsReply> = {
   summary: summaries.recordedObservationsSummary,
 };
 
-export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy, recordObservations] as ToolDefinition[];
+const validateValuation = compileBodyValidator(schemas.VALUATION_INPUT);
+
+const getValuation: ToolDefinition<replies.ValuationRecordReply> = {
+  name: 'get_valuation',
+  title: 'A recorded valuation',
+  description: [
+    'One of your organisation\'s valuations as it was given, by the valuation_id its reply carried: the request as the service understood it, the reply (estimate, interval, confidence, anomaly flags, market level, market adjustment, currency), the model version, when it was made and until when it is kept.',
+    'The summary names its printable report (GET /api/valuations/{id}/report, PDF or HTML, in English, Russian or Uzbek). Another organisation\'s id, or one past its retention: NOT_FOUND.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.VALUATION_INPUT,
+  output: schemas.withWarnings(VALUATION_RECORD_SCHEMA),
+  annotations: READ_ONLY,
+  argumentNames: { id: 'valuation_id' },
+  async run(args, executor) {
+    const { body, warnings } = validateValuation(args);
+    const id = body.valuation_id as string;
+    const { valuation } = await executor.execute<{ valuation: RecordData | null }>(ops.VALUATION_RECORD_OPERATION, { id });
+    if (!valuation) throw new ApiError('NOT_FOUND', `no valuation ${id.slice(0, 60)} of your organisation`, 'valuation_id');
+    return { ...toRecordRest(valuation), warnings };
+  },
+  summary: summaries.valuationRecordSummary,
+};
+
+export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy, recordObservations, getValuation] as ToolDefinition[];
 
 export interface ToolDeps {
   executor: GraphExecutor;

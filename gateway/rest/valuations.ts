@@ -57,7 +57,8 @@ export function toRecordRest(r: RecordData) {
 }
 
 const string = { type: 'string' } as const;
-const RECORD_SCHEMA = {
+/** A record in REST names (also get_valuation's reply). */
+export const VALUATION_RECORD_SCHEMA = {
   type: 'object',
   required: ['valuation_id', 'kind', 'created_at', 'keep_until', 'request_id', 'model_version', 'valuation_date', 'input', 'valuation'],
   properties: {
@@ -92,7 +93,7 @@ export function registerValuationRoutes(app: FastifyInstance, graph: Graph, auth
       description: 'Every valuation made through REST, GraphQL, MCP or batch is recorded for the organisation that asked. since/until (YYYY-MM-DD, inclusive) bound the day it was made; limit (default 50, at most 1000); before: the previous page\'s next.',
       security: SECURITY.apiKeyOrBearer,
       querystring: { type: 'object', properties: { since: string, until: string, kind: kindQuery, limit: { type: 'integer', minimum: 1, maximum: 1000 }, before: string } },
-      response: { 200: { type: 'object', required: ['valuations', 'next'], properties: { valuations: { type: 'array', items: RECORD_SCHEMA }, next: { type: ['string', 'null'] } } }, ...errors },
+      response: { 200: { type: 'object', required: ['valuations', 'next'], properties: { valuations: { type: 'array', items: VALUATION_RECORD_SCHEMA }, next: { type: ['string', 'null'] } } }, ...errors },
     },
   }, async (request) => {
     const q = request.query as { since?: string; until?: string; kind?: string; limit?: number; before?: string };
@@ -112,7 +113,7 @@ export function registerValuationRoutes(app: FastifyInstance, graph: Graph, auth
         200: {
           type: 'object',
           required: ['since', 'until', 'population', 'seed', 'valuations'],
-          properties: { since: { ...string, format: 'date' }, until: { ...string, format: 'date' }, population: { type: 'integer', description: 'Valuations made in the period' }, seed: string, valuations: { type: 'array', items: RECORD_SCHEMA } },
+          properties: { since: { ...string, format: 'date' }, until: { ...string, format: 'date' }, population: { type: 'integer', description: 'Valuations made in the period' }, seed: string, valuations: { type: 'array', items: VALUATION_RECORD_SCHEMA } },
         },
         ...errors,
       },
@@ -131,7 +132,7 @@ export function registerValuationRoutes(app: FastifyInstance, graph: Graph, auth
       description: 'Only the organisation that made the valuation can read it; any other gets 404.',
       security: SECURITY.apiKeyOrBearer,
       params: idParam,
-      response: { 200: RECORD_SCHEMA, ...errors },
+      response: { 200: VALUATION_RECORD_SCHEMA, ...errors },
     },
   }, async (request) => {
     const { id } = request.params as { id: string };
@@ -153,8 +154,8 @@ export function registerValuationRoutes(app: FastifyInstance, graph: Graph, auth
           type: 'object',
           required: ['previous', 'current', 'change'],
           properties: {
-            previous: RECORD_SCHEMA,
-            current: RECORD_SCHEMA,
+            previous: VALUATION_RECORD_SCHEMA,
+            current: VALUATION_RECORD_SCHEMA,
             change: {
               type: 'object',
               required: ['estimate_before', 'estimate_now', 'ratio', 'model_version_before', 'model_version_now', 'valuation_date_before', 'valuation_date_now', 'model', 'market', 'observations', 'exchange_rate', 'explanation'],

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { TOOLS } from '../../gateway/mcp/tools';
 import { json, readMetrics, TEST_METRICS_TOKEN, useTestStack } from '../support/stack';
 import { callOk, connectHttp, connectStdio, SAMPLE_HOME_ARGUMENTS, STDIO_MAIN, toolErrorBody } from './support';
 
@@ -161,7 +162,7 @@ describe('the stdio entry', () => {
   it('with a wrong key: every tool answers INVALID_API_KEY as a tool error', async () => {
     const session = await connectStdio(fixture.stack, 'tvk_not-a-key');
     try {
-      expect((await session.client.listTools()).tools).toHaveLength(9);
+      expect((await session.client.listTools()).tools).toHaveLength(TOOLS.length);
       const error = toolErrorBody((await session.client.callTool({ name: 'get_model_accuracy', arguments: {} })) as CallToolResult);
       expect(error.code).toBe('INVALID_API_KEY');
       expect(session.stderr()).toContain(`operations go to ${fixture.stack.url}`);

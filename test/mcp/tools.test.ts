@@ -15,7 +15,7 @@ import { callOk, SAMPLE_HOME_ARGUMENTS, texts, toolErrorBody, TRANSPORTS, type C
 
 const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined }));
 
-const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy', 'record_observations'];
+const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy', 'record_observations', 'get_valuation'];
 
 /** A REST reply without the time it was made and its record's id (each call is a valuation of its own), to compare with a tool's. */
 function timeless<T extends Record<string, unknown>>(body: T): Omit<T, 'valued_at' | 'valuation_id'> {
@@ -39,7 +39,7 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
   });
 
-  it('lists the eight tools; the list validates against the protocol schema and every schema is valid JSON Schema', async () => {
+  it('lists the tools; the list validates against the protocol schema and every schema is valid JSON Schema', async () => {
     const raw = await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema);
     expect(ListToolsResultSchema.safeParse(raw).success).toBe(true);
     expect(raw.tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
@@ -84,6 +84,16 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
     expect(summary).toContain(`Estimated ${grouped(reply.estimate)} USD (90% interval ${grouped(reply.interval.low)}–${grouped(reply.interval.high)}), confidence ${reply.confidence.level}`);
     // The JSON is in the text too, for clients that read no structured content.
     expect(JSON.parse(texts(result)[1])).toEqual(reply);
+  });
+
+  it('get_valuation: the record of a value_home call, as GET /api/valuations/{id} gives it, its report named', async () => {
+    const { reply: valued } = await callOk(client, 'value_home', SAMPLE_HOME_ARGUMENTS);
+    const { reply, summary } = await callOk(client, 'get_valuation', { valuation_id: valued.valuation_id });
+    const { warnings: _w, ...record } = reply;
+    expect(record).toEqual(await json(await fixture.stack.fetch(`/api/valuations/${valued.valuation_id}`, { headers: { 'x-api-key': fixture.key } })));
+    expect(reply.valuation).toEqual(valued);
+    expect(summary).toMatch(new RegExp(`^Valuation ${valued.valuation_id} of \\d{4}-\\d{2}-\\d{2} \\(a home in Chilanzar`));
+    expect(summary).toContain(`GET /api/valuations/${valued.valuation_id}/report`);
   });
 
   it('value_home: furniture as a boolean, names in Russian, and an unknown argument ignored with a warning', async () => {
@@ -255,6 +265,8 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
       ['an empty portfolio item', 'submit_batch', { items: [{ home: { area: 50 } }] }, 'MISSING_PARAMETER', 'items[0].address'],
       ['an unknown job', 'get_batch_status', { id: 'no-such-job' }, 'NOT_FOUND', 'id'],
       ['an unknown model kind', 'get_model_accuracy', { kind: 'boats' }, 'INVALID_PARAMETER', 'kind'],
+      ['a valuation no one made', 'get_valuation', { valuation_id: 'val_01M87CK9N1XTTY242632QNJ35S' }, 'NOT_FOUND', 'valuation_id'],
+      ['a malformed valuation id', 'get_valuation', { valuation_id: 'val_nope' }, 'INVALID_PARAMETER', 'valuation_id'],
     ];
     it.each(cases)('%s', async (_case, tool, args, code, field) => {
       const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
