@@ -5,11 +5,9 @@
  * valuation date, rounding, the warning when the table has no rate for that month).
  */
 import { Directive, Field, Float, ObjectType, registerEnumType } from 'type-graphql';
-import { inCurrency, type Currency, type PricedValuation } from '../../models/currency';
+export { inCurrency } from '../../models/currency';
 import { EXCHANGE_RATE_DESCRIPTIONS } from '../../schema/currency-contract';
-import type { BulkItem } from './bulk';
 
-export { inCurrency };
 
 /** One enum of one name and values in both valuation subgraphs: federation composes it. */
 export enum CurrencyEnum {
@@ -25,9 +23,4 @@ export class ExchangeRate {
   @Field(() => Float, { description: EXCHANGE_RATE_DESCRIPTIONS.usdToUzs }) usdToUzs!: number;
   @Field({ description: EXCHANGE_RATE_DESCRIPTIONS.date }) date!: string;
   @Field({ description: EXCHANGE_RATE_DESCRIPTIONS.source }) source!: string;
-}
-
-/** The items of a bulk valuation, each in the currency its own input asked for. */
-export function inCurrencies<V extends PricedValuation>(items: BulkItem<V>[], inputs: readonly { currency?: Currency | null }[]): BulkItem<V>[] {
-  return items.map((item) => (item.valuation ? { ...item, valuation: inCurrency(item.valuation, inputs[item.index].currency) } : item));
 }

@@ -9,6 +9,7 @@
  * saying it was not recorded: a bank's valuation does not wait on the audit trail, and says so.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError } from '../../schema/errors';
 import { getPlan, DEFAULT_VALUATION_RECORD_DAYS } from '../../schema/plans';
 import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
 import { createRecordStore, newRecordId, recordStoreConfigFromEnv, type RecordKind, type RecordQuery, type ValuationRecord, type ValuationRecordStore } from './valuation-records';
@@ -40,12 +41,25 @@ export class ValuationRecorder {
   ) {}
 
   /**
-   * Records each valuation (with the request as understood) for the caller's organisation and gives
-   * them back stamped with their record's id: null without an organisation (nothing to keep it for),
-   * and null with a warning when the store did not answer in time.
+   * Records each valuation (with the request as understood) for the caller's organisation, in one
+   * store call, and gives them back stamped with their record's id: null without an organisation
+   * (nothing to keep it for), and null with a warning when the store did not answer in time. A bulk
+   * answer's errors stay in their places, unrecorded.
    */
-  async stamp<V extends { warnings: string[] }>(caller: RecordCaller, items: readonly { input: object; valuation: V }[]): Promise<(V & { valuationId: string | null })[]> {
-    if (caller.organisation === null || items.length === 0) return items.map(({ valuation }) => ({ ...valuation, valuationId: null }));
+  async stamp<V extends { warnings: string[] }>(caller: RecordCaller, items: readonly ({ input: object; valuation: V } | ApiError)[]): Promise<((V & { valuationId: string | null }) | ApiError)[]> {
+    const valued = items.filter((item): item is { input: object; valuation: V } => !(item instanceof ApiError));
+    const ids = await this.record(caller, valued);
+    let next = 0;
+    return items.map((item) => {
+      if (item instanceof ApiError) return item;
+      if (ids === null) return { ...item.valuation, valuationId: null, warnings: [...item.valuation.warnings, NOT_RECORDED_WARNING] };
+      return { ...item.valuation, valuationId: ids[next++] };
+    });
+  }
+
+  /** The records' ids in order (nulls without an organisation); null when the store did not answer in time. */
+  private async record(caller: RecordCaller, items: readonly { input: object; valuation: object }[]): Promise<(string | null)[] | null> {
+    if (caller.organisation === null || items.length === 0) return items.map(() => null);
     const now = (this.options.clock ?? Date.now)();
     const keepUntil = new Date(now + retentionDays(caller.plan) * 86_400_000).toISOString().slice(0, 10);
     const records: ValuationRecord[] = items.map(({ input, valuation }) => {
@@ -68,7 +82,7 @@ export class ValuationRecorder {
       this.options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
       () => false,
     );
-    return items.map(({ valuation }, i) => (stored ? { ...valuation, valuationId: records[i].id } : { ...valuation, valuationId: null, warnings: [...valuation.warnings, NOT_RECORDED_WARNING] }));
+    return stored ? records.map((r) => r.id) : null;
   }
 
   get(org: string, id: string): Promise<ValuationRecord | null> {

@@ -8,7 +8,7 @@ import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
-import { inCurrencies, inCurrency } from '../common/currency';
+import { inCurrency } from '../common/currency';
 import type { Currency } from '../../models/currency';
 import type { ResidentialContext } from './context';
 import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
@@ -31,25 +31,21 @@ export class HomeValuationResolver {
     return withApiErrors(async () => {
       const normalised = normaliseHomeInput(input);
       const [result] = await valueHomes(ctx.runtime, [normalised]);
-      if (result instanceof ApiError) throw result;
-      const [recorded] = await answered(ctx, [{ normalised, valuation: inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, normalised, result), input.currency) }]);
-      return toValuation(recorded);
+      const [answer] = await answered(ctx, [result instanceof ApiError ? result : { normalised, currency: input.currency, result }]);
+      if (answer instanceof ApiError) throw answer;
+      return toValuation(answer);
     });
   }
 
   @Query(() => [HomeValuationResult], { description: `Value up to ${MAX_BULK_INPUTS} homes at once (one model call for all). A bad input, or a house without enough market data, gets an error in its place; the others are still valued.` })
   homeValuations(@Arg('inputs', () => [HomeValuationInput]) inputs: HomeValuationInput[], @Ctx() ctx: ResidentialContext): Promise<BulkItem<HomeValuation>[]> {
     return withApiErrors(async () => {
-      const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normaliseHomeInput, async (valid) => {
-        const results = await valueHomes(ctx.runtime, valid);
-        return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustHomeValuation(ctx.observations, ctx.organisation, valid[i], r))));
+      const normalise = (input: HomeValuationInput) => ({ normalised: normaliseHomeInput(input), currency: input.currency });
+      const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normalise, async (valid) => {
+        const results = await valueHomes(ctx.runtime, valid.map((v) => v.normalised));
+        return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : { ...valid[i], result })));
       });
-      // Recorded as answered (in the currency each asked for), in one store call for all.
-      const converted = inCurrencies(items, inputs);
-      const valued = converted.filter((item) => item.valuation);
-      const recorded = await answered(ctx, valued.map((item) => ({ normalised: normaliseHomeInput(inputs[item.index]), valuation: item.valuation! })));
-      const byIndex = new Map(valued.map((item, i) => [item.index, recorded[i]]));
-      return converted.map((item) => ({ ...item, valuation: item.valuation && toValuation(byIndex.get(item.index)!) }));
+      return items.map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
     });
   }
 
@@ -91,15 +87,25 @@ export async function revalueHome(ctx: ResidentialContext, record: ValuationReco
   if (today instanceof ApiError) throw today;
   if (before instanceof ApiError) throw before;
   // In the currency the record was answered in.
-  const currency = record.valuation.currency as Currency;
-  const [recorded] = await answered(ctx, [{ normalised: now, valuation: inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, now, today), currency) }]);
-  return { valuationId: recorded.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
+  const [answer] = await answered(ctx, [{ normalised: now, currency: record.valuation.currency as Currency, result: today }]);
+  if (answer instanceof ApiError) throw answer;
+  return { valuationId: answer.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
 }
 
-/** Valuations as answered: recorded for the caller's organisation (the request as understood, and the answer) and stamped with their ids. */
-function answered(ctx: ResidentialContext, items: { normalised: ReturnType<typeof normaliseHomeInput>; valuation: AdjustedHomeValuation }[]) {
-  return ctx.records.stamp(ctx.caller, items.map(({ normalised, valuation }) => ({ input: { request: normalised.request, location: normalised.location }, valuation })));
+/**
+ * The model's valuations as answered: moved by the organisation's observations, in the currency asked
+ * for, then recorded (the request as understood, and the answer; one store call for all) and stamped
+ * with their ids. A bulk answer's errors stay in their places.
+ */
+async function answered(ctx: ResidentialContext, items: readonly ({ normalised: NormalisedHome; currency: Currency | null | undefined; result: HomeValuationView } | ApiError)[]) {
+  const views = await Promise.all(items.map(async (item) => (item instanceof ApiError ? item : {
+    input: { request: item.normalised.request, location: item.normalised.location },
+    valuation: inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, item.normalised, item.result), item.currency),
+  })));
+  return ctx.records.stamp(ctx.caller, views);
 }
+
+type NormalisedHome = ReturnType<typeof normaliseHomeInput>;
 
 /** A comparable with its district and mahalla by name. */
 function toComparableListing(c: ComparableListingValue): ComparableListing {

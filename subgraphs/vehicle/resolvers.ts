@@ -5,7 +5,7 @@ import { ApiError } from '../../schema/errors';
 import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
-import { inCurrencies, inCurrency } from '../common/currency';
+import { inCurrency } from '../common/currency';
 import type { Currency } from '../../models/currency';
 import type { VehicleContext } from './context';
 import type { ValuationRecord } from '../common/valuation-records';
@@ -28,14 +28,24 @@ export async function revalueVehicle(ctx: VehicleContext, record: ValuationRecor
   if (today instanceof ApiError) throw today;
   if (before instanceof ApiError) throw before;
   // In the currency the record was answered in.
-  const currency = record.valuation.currency as Currency;
-  const [recorded] = await answered(ctx, [{ normalised: now, valuation: inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, now, today), currency) }]);
-  return { valuationId: recorded.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
+  const [answer] = await answered(ctx, [{ normalised: now, currency: record.valuation.currency as Currency, result: today }]);
+  if (answer instanceof ApiError) throw answer;
+  return { valuationId: answer.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
 }
 
-/** Valuations as answered: recorded for the caller's organisation (the request as understood, and the answer) and stamped with their ids. */
-function answered(ctx: VehicleContext, items: { normalised: ReturnType<typeof normaliseVehicleInput>; valuation: AdjustedVehicleValuation }[]): Promise<RecordedVehicleValuation[]> {
-  return ctx.records.stamp(ctx.caller, items.map(({ normalised, valuation }) => ({ input: { request: normalised.request, vehicle: normalised.vehicle }, valuation })));
+type NormalisedVehicle = ReturnType<typeof normaliseVehicleInput>;
+
+/**
+ * The model's valuations as answered: moved by the organisation's observations, in the currency asked
+ * for, then recorded (the request as understood, and the answer; one store call for all) and stamped
+ * with their ids. A bulk answer's errors stay in their places.
+ */
+async function answered(ctx: VehicleContext, items: readonly ({ normalised: NormalisedVehicle; currency: Currency | null | undefined; result: VehicleValuationView } | ApiError)[]): Promise<(RecordedVehicleValuation | ApiError)[]> {
+  const views = await Promise.all(items.map(async (item) => (item instanceof ApiError ? item : {
+    input: { request: item.normalised.request, vehicle: item.normalised.vehicle },
+    valuation: inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, item.normalised, item.result), item.currency),
+  })));
+  return ctx.records.stamp(ctx.caller, views);
 }
 
 @Resolver()
@@ -45,25 +55,20 @@ export class VehicleValuationResolver {
     return withApiErrors(async () => {
       const normalised = normaliseVehicleInput(input);
       const [result] = await valueVehicles(ctx.runtime(), [normalised]);
-      if (result instanceof ApiError) throw result;
-      const [recorded] = await answered(ctx, [{ normalised, valuation: inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, normalised, result), input.currency) }]);
-      return recorded;
+      const [answer] = await answered(ctx, [result instanceof ApiError ? result : { normalised, currency: input.currency, result }]);
+      if (answer instanceof ApiError) throw answer;
+      return answer;
     });
   }
 
   @Query(() => [VehicleValuationResult], { description: `Value up to ${MAX_VEHICLES_PER_CALL.toLocaleString('en')} vehicles at once (one model call for all). A bad input, or one without enough market data, gets an error in its place; the others are still valued.` })
   vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<RecordedVehicleValuation>[]> {
     return withApiErrors(async () => {
-      const items = await valueInBulk(inputs, MAX_VEHICLES_PER_CALL, (input) => normaliseVehicleInput(input), async (valid) => {
-        const results = await valueVehicles(ctx.runtime(), valid);
-        return Promise.all(results.map((r, i) => (r instanceof ApiError ? r : adjustVehicleValuation(ctx.observations, ctx.organisation, valid[i], r))));
+      const normalise = (input: VehicleValuationInput) => ({ normalised: normaliseVehicleInput(input), currency: input.currency });
+      return valueInBulk(inputs, MAX_VEHICLES_PER_CALL, normalise, async (valid) => {
+        const results = await valueVehicles(ctx.runtime(), valid.map((v) => v.normalised));
+        return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : { ...valid[i], result })));
       });
-      // Recorded as answered (in the currency each asked for), in one store call for all.
-      const converted = inCurrencies(items, inputs);
-      const valued = converted.filter((item) => item.valuation);
-      const recorded = await answered(ctx, valued.map((item) => ({ normalised: normaliseVehicleInput(inputs[item.index]), valuation: item.valuation! })));
-      const byIndex = new Map(valued.map((item, i) => [item.index, recorded[i]]));
-      return converted.map((item) => ({ ...item, valuation: item.valuation && byIndex.get(item.index)! }));
     });
   }
 
