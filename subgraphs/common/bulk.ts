@@ -20,6 +20,12 @@ export async function withApiErrors<T>(body: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** The organisation a call is for (x-organisation, set by the gateway or a peer): `what` is never read or written without one. */
+export function callingOrganisation(organisation: string | null, what: string): string {
+  if (organisation === null || organisation === '') throw new GraphQLError(`${what} need the calling organisation (x-organisation)`, { extensions: { code: 'INVALID_API_KEY' } });
+  return organisation;
+}
+
 /** A bulk item's error, as the subgraphs' `…Error` types carry it. */
 export interface ItemError {
   code: string;

@@ -5,12 +5,12 @@
  * and answers clients with its own types. JSON both ways: the items' fields are checked here one by
  * one, so that a bad item is refused in its place instead of failing the call.
  */
-import { GraphQLError } from 'graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { ObservationModel } from '../../models/observations';
 import { ApiError } from '../../schema/errors';
-import { withApiErrors } from './bulk';
+import { callingOrganisation, withApiErrors } from './bulk';
+import { titleOf } from './valuing-peers';
 import type { LiveAccuracyReport } from './live-accuracy';
 import type { ObservationBook } from './observation-book';
 import { recordObservations, type ObservationItem, type ObservationOutcome, type ScoredItem } from './observation-recording';
@@ -33,7 +33,7 @@ export interface ObservationResolverOptions<C extends ObservationContext> {
 }
 
 export function createObservationResolver<C extends ObservationContext>({ kind, score }: ObservationResolverOptions<C>) {
-  const Kind = kind[0].toUpperCase() + kind.slice(1);
+  const Kind = titleOf(kind);
 
   @Resolver()
   class ObservationResolver {
@@ -78,9 +78,8 @@ export function createObservationResolver<C extends ObservationContext>({ kind, 
 }
 
 /** Observations are never read or written without the organisation they belong to. */
-function organisationOf(context: ObservationContext): string {
-  if (context.organisation === null) throw new GraphQLError('observations need the calling organisation (x-organisation)', { extensions: { code: 'INVALID_API_KEY' } });
-  return context.organisation;
+function organisationOf(context: { organisation: string | null }): string {
+  return callingOrganisation(context.organisation, 'observations');
 }
 
 /** An item as the observations subgraph sends it, its envelope already checked there. */

@@ -4,10 +4,10 @@
  * `revalue<Kind>Record`). @inaccessible: in no client's schema; the valuations subgraph answers
  * clients with its own types. Records are never read without the organisation they belong to.
  */
-import { GraphQLError } from 'graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { withApiErrors } from './bulk';
+import { callingOrganisation, withApiErrors } from './bulk';
+import { titleOf } from './valuing-peers';
 import type { RecordCaller, ValuationRecorder } from './valuation-recorder';
 import type { ValuationRecord } from './valuation-records';
 
@@ -33,7 +33,7 @@ export interface RecordResolverOptions<C extends RecordContext> {
 }
 
 export function createRecordResolver<C extends RecordContext>({ kind, revalue }: RecordResolverOptions<C>) {
-  const Kind = kind[0].toUpperCase() + kind.slice(1);
+  const Kind = titleOf(kind);
 
   @Resolver()
   class RecordResolver {
@@ -77,7 +77,6 @@ export function createRecordResolver<C extends RecordContext>({ kind, revalue }:
   return RecordResolver;
 }
 
-function organisationOf(context: RecordContext): string {
-  if (context.organisation === null) throw new GraphQLError('valuation records need the calling organisation (x-organisation)', { extensions: { code: 'INVALID_API_KEY' } });
-  return context.organisation;
+function organisationOf(context: { organisation: string | null }): string {
+  return callingOrganisation(context.organisation, 'valuation records');
 }

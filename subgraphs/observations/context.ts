@@ -4,7 +4,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ObservationModel } from '../../models/observations';
-import type { GraphClient } from '../common/graph-client';
+import { askValuingPeer, titleOf, type ValuedKind, type ValuingPeers } from '../common/valuing-peers';
 import type { ObservationOutcome } from '../common/observation-recording';
 import type { LiveAccuracyReport } from '../common/live-accuracy';
 import type { StoredObservation } from '../common/observation-store';
@@ -30,14 +30,11 @@ export interface ObservationWindow {
   offset: number;
 }
 
-export interface ObservationPeers {
-  residential: GraphClient;
-  vehicle: GraphClient;
-}
+export type ObservationPeers = ValuingPeers;
 
 /** The operations on a valuation subgraph's observation fields (@inaccessible), named after its kind. */
-function operationsFor(prefix: 'home' | 'vehicle') {
-  const Prefix = `${prefix[0].toUpperCase()}${prefix.slice(1)}`;
+function operationsFor(prefix: ValuedKind) {
+  const Prefix = titleOf(prefix);
   return {
     record: { field: `record${Prefix}Observations`, query: `mutation($o: [JSONObject!]!) { record${Prefix}Observations(observations: $o) }` },
     list: { field: `${prefix}Observations`, query: `query($s: String, $u: String, $l: Int, $o: Int) { ${prefix}Observations(since: $s, until: $u, limit: $l, offset: $o) }` },
@@ -53,11 +50,8 @@ export function createObservationsContext(headers: IncomingHttpHeaders, peers: O
   const plan = headers['x-plan'];
   const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : 'observations';
   /** One of the kind's operations on the subgraph that values it, for `organisation`. */
-  const call = async <T>(kind: ObservationKindEnum, name: keyof (typeof OPERATIONS)[ObservationKindEnum], variables: Record<string, unknown>, organisation: string, id: string): Promise<T> => {
-    const { field, query } = OPERATIONS[kind][name];
-    const client = kind === ObservationKindEnum.HOME ? peers.residential : peers.vehicle;
-    return (await client.request<Record<string, T>>(query, variables, { organisation, requestId: id }))[field];
-  };
+  const call = <T>(kind: ObservationKindEnum, name: keyof (typeof OPERATIONS)[ObservationKindEnum], variables: Record<string, unknown>, organisation: string, id: string): Promise<T> =>
+    askValuingPeer<T>(peers, kind, OPERATIONS[kind][name], variables, { organisation, requestId: id });
   return {
     principal: typeof org === 'string' && org !== '' && typeof plan === 'string' && plan !== '' ? { org, plan } : null,
     requestId,

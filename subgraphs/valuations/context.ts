@@ -3,7 +3,7 @@
  * valuation subgraphs' record fields (@inaccessible), reached through the graph. It holds no state.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { GraphClient } from '../common/graph-client';
+import { askValuingPeer, titleOf, type ValuedKind, type ValuingPeers } from '../common/valuing-peers';
 import type { Revalued } from '../common/record-resolvers';
 import type { ValuationRecord } from '../common/valuation-records';
 import { ValuationKindEnum } from './types';
@@ -24,14 +24,11 @@ export interface ValuationsContext {
   revalue(kind: ValuationKindEnum, id: string): Promise<{ previous: ValuationRecord; revalued: Revalued } | null>;
 }
 
-export interface ValuationPeers {
-  residential: GraphClient;
-  vehicle: GraphClient;
-}
+export type ValuationPeers = ValuingPeers;
 
 /** The operations on a valuation subgraph's record fields, named after its kind. */
-function operationsFor(prefix: 'home' | 'vehicle') {
-  const Prefix = `${prefix[0].toUpperCase()}${prefix.slice(1)}`;
+function operationsFor(prefix: ValuedKind) {
+  const Prefix = titleOf(prefix);
   return {
     record: { field: `${prefix}ValuationRecord`, query: `query($id: String!) { ${prefix}ValuationRecord(id: $id) }` },
     list: { field: `${prefix}ValuationRecords`, query: `query($s: String, $u: String, $b: String, $l: Int!) { ${prefix}ValuationRecords(since: $s, until: $u, before: $b, limit: $l) }` },
@@ -46,11 +43,8 @@ export function createValuationsContext(headers: IncomingHttpHeaders, peers: Val
   const org = headers['x-organisation'];
   const organisation = typeof org === 'string' && org !== '' ? org : null;
   const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : 'valuations';
-  const call = async <T>(kind: ValuationKindEnum, name: keyof (typeof OPERATIONS)[ValuationKindEnum], variables: Record<string, unknown>): Promise<T> => {
-    const { field, query } = OPERATIONS[kind][name];
-    const client = kind === ValuationKindEnum.HOME ? peers.residential : peers.vehicle;
-    return (await client.request<Record<string, T>>(query, variables, { organisation: organisation!, requestId }))[field];
-  };
+  const call = <T>(kind: ValuationKindEnum, name: keyof (typeof OPERATIONS)[ValuationKindEnum], variables: Record<string, unknown>): Promise<T> =>
+    askValuingPeer<T>(peers, kind, OPERATIONS[kind][name], variables, { organisation: organisation!, requestId });
   return {
     organisation,
     requestId,

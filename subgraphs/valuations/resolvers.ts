@@ -4,10 +4,9 @@
  * live with the subgraph that valued them (residential: homes, vehicle: vehicles); this one asks
  * them through the graph and merges kinds.
  */
-import { GraphQLError } from 'graphql';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { withApiErrors } from '../common/bulk';
+import { callingOrganisation, withApiErrors } from '../common/bulk';
 import { isRecordId, type ValuationRecord } from '../common/valuation-records';
 import type { ValuationsContext } from './context';
 import { periodDays } from './period';
@@ -111,8 +110,7 @@ async function findRecord(ctx: ValuationsContext, id: string): Promise<{ record:
 }
 
 function organisationOf(ctx: ValuationsContext): string {
-  if (!ctx.organisation) throw new GraphQLError('valuation records need the calling organisation', { extensions: { code: 'INVALID_API_KEY' } });
-  return ctx.organisation;
+  return callingOrganisation(ctx.organisation, 'valuation records');
 }
 
 interface AnsweredValuation {
