@@ -10,14 +10,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { rateForDate } from '../../models/currency';
-import { ApiError } from '../../schema/errors';
 import { districtOutlines } from '../dashboard/outlines';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY } from '../ops/openapi';
 import { REPORT_LANGUAGES, renderReportHtml, renderReportPdf, type Comparable, type DistrictOutline, type ReportLanguage, type ValuationReportData } from '../reports';
 import { errorResponseJsonSchema } from './response-schemas';
-import { VALUATION_RECORD_OPERATION, type RecordData } from './valuations';
+import { notFound, VALUATION_RECORD_OPERATION, type RecordData } from './valuations';
 
 const PLACE_OPERATION = { query: /* GraphQL */ `
   query ReportPlace($district: String!) {
@@ -230,7 +229,7 @@ export function registerValuationReportRoute(app: FastifyInstance, graph: Graph,
     const { lang = 'en', format = 'pdf' } = request.query as { lang?: ReportLanguage; format?: 'pdf' | 'html' };
     const executor = gatewayExecutor(graph, request);
     const { valuation } = await executor.execute<{ valuation: RecordData | null }>(VALUATION_RECORD_OPERATION, { id });
-    if (!valuation) throw new ApiError('NOT_FOUND', `no valuation ${id.slice(0, 40)} of your organisation (it was made by another, or it is past its retention)`, 'id');
+    if (!valuation) throw notFound(id);
     const data = await reportData(executor, valuation, request.principal!.org, lang);
     const name = `valuation-${valuation.id}-${lang}`;
     if (format === 'html') return reply.type('text/html; charset=utf-8').header('content-disposition', `inline; filename="${name}.html"`).send(renderReportHtml(data, lang));

@@ -79,7 +79,8 @@ const errors = { '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchem
 const idParam = { type: 'object', required: ['id'], properties: { id: { ...string, description: 'A valuation_id' } } };
 const kindQuery = { type: 'string', enum: ['home', 'vehicle'] };
 
-const notFound = (id: string) => new ApiError('NOT_FOUND', `no valuation ${id.slice(0, 40)} of your organisation (it was made by another, or it is past its retention)`, 'id');
+/** A valuation_id the caller's organisation did not make (or that is past its retention). */
+export const notFound = (id: string) => new ApiError('NOT_FOUND', `no valuation ${id.slice(0, 40)} of your organisation (it was made by another, or it is past its retention)`, 'id');
 const kindOf = (kind: string | undefined) => (kind ? kind.toUpperCase() : null);
 
 export function registerValuationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {

@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { median } from '../ensemble/metrics';
 import { loadCsv } from '../ingest/csv';
 import { DATA_DIR } from '../paths';
 import { USD_UZS_RATES, type UsdUzsRate } from './cbu-rates';
@@ -23,12 +24,6 @@ export interface RateCheck {
   table: UsdUzsRate | null;
   ok: boolean;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** One row per listing file and month with prices in both currencies. */
 export function checkRatesAgainstListings(dataDir: string = DATA_DIR, table: readonly UsdUzsRate[] = USD_UZS_RATES): RateCheck[] {

@@ -7,7 +7,7 @@
  * re-read from free text; a record then gets the listing files' row checks (cleanRecord). No price
  * fence: the prices are the bank's own, entered one by one, not a scrape's typos.
  */
-import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId, type PropertyType } from '../vocabulary';
+import { matchDistrict, type PropertyType } from '../vocabulary';
 import { cleanRecord } from './clean';
 import { observedPeriod, type ExportedObservation, type ObservationExport, type ObservedPriceType } from './observation-export';
 import type { DropReason } from './reasons';
@@ -26,8 +26,6 @@ export interface ObservationSourceReport {
   periods: { from: string; to: string } | null;
 }
 
-const DISTRICT_BY_NAME = new Map<string, DistrictId>(DISTRICT_IDS.flatMap((id) => [[id, id], [DISTRICT_NAMES[id], id]] as [string, DistrictId][]));
-
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const text = <T extends string>(value: unknown): T | null => (typeof value === 'string' && value !== '' ? (value as T) : null);
 const bool = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
@@ -35,8 +33,9 @@ const bool = (value: unknown): boolean | null => (typeof value === 'boolean' ? v
 /** The canonical request of one line as a listing record, or null when it is not one (edited by hand, or another kind). */
 function toRecord(observation: ExportedObservation): ListingRecord | null {
   const input = observation.input;
-  // The export names the district (the service's display name); the mahalla id carries its district too.
-  const district = DISTRICT_BY_NAME.get(String(input.district));
+  // The export names the district (the service's display name): the vocabulary's exact match.
+  const match = typeof input.district === 'string' ? matchDistrict(input.district) : null;
+  const district = match?.via === 'exact' ? match.id : undefined;
   const area = num(input.area);
   if (district === undefined || area === null) return null;
   const propertyType: PropertyType = input.propertyType === 'house' ? 'house' : 'apartment';

@@ -19,6 +19,7 @@ import { periodIndex } from '../ensemble/encoding';
 import type { BuildingType, DistrictId, Market, Renovation } from '../vocabulary/codes';
 import type { FeatureSource } from './features';
 import { logLevelAt, type MarketIndex } from './market-index';
+import { distance } from '../location/kdbush-esm';
 
 /** The committed table (version-independent: beside the residential versions, not in one). */
 export const COMPARABLES_PATH = join(ARTIFACTS_DIR, 'residential', 'comparables.json');
@@ -189,13 +190,9 @@ function pointOf(flat: { lat: number | null; lon: number | null; mahallaId: stri
   return (flat.mahallaId && centres?.[flat.mahallaId]) || null;
 }
 
-/** Great-circle distance in km (haversine, mean Earth radius). */
+/** Great-circle distance in km between two [lat, lon] points: the location index's own (geokdbush). */
 export function greatCircleKm(a: Point, b: Point): number {
-  const rad = Math.PI / 180;
-  const dLat = (b[0] - a[0]) * rad;
-  const dLon = (b[1] - a[1]) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
+  return distance(a[1], a[0], b[1], b[0]);
 }
 
 /** w when both are known and differ, w/2 when either is unknown, 0 when equal. */
