@@ -128,15 +128,16 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
 async function homeReport(executor: GraphExecutor, record: RecordData, v: AnsweredValuation, base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model'>, lang: ReportLanguage): Promise<ValuationReportData> {
   const request = (record.input as { request: Record<string, unknown> }).request;
   const location = v.location!;
-  const place = await executor.execute<PlaceData>(PLACE_OPERATION, { district: location.district });
+  const isHouse = request.propertyType === 'house';
+  // The comparables need nothing of the place: asked for beside it; the location index needs its point.
+  const [place, comparables] = await Promise.all([
+    executor.execute<PlaceData>(PLACE_OPERATION, { district: location.district }),
+    isHouse ? [] : comparablesOf(executor, request, location, v.marketLevel.valuationDate),
+  ]);
   const district = place.district;
   const mahalla = district?.mahallas.find((m) => m.id === location.mahallaId) ?? null;
   const point: Point | null = typeof request.lat === 'number' && typeof request.lon === 'number' ? { lat: request.lat, lon: request.lon } : (mahalla?.centre ?? district?.centroid ?? null);
-  const [index, comparables] = await Promise.all([
-    point ? executor.execute<{ locationIndex: { composite: { score: number | null }; subindexes: { id: string; score: number | null }[] } }>(LOCATION_OPERATION, point) : null,
-    request.propertyType === 'house' ? [] : comparablesOf(executor, request, location, v.marketLevel.valuationDate),
-  ]);
-  const isHouse = request.propertyType === 'house';
+  const index = point ? await executor.execute<{ locationIndex: { composite: { score: number | null }; subindexes: { id: string; score: number | null }[] } }>(LOCATION_OPERATION, point) : null;
   const object: ValuationReportData['object'] = {
     property_type: isHouse ? 'house' : 'apartment',
     district: location.district,
