@@ -31,7 +31,7 @@ export function recordCallerOf(headers: IncomingHttpHeaders): RecordCaller {
   return { organisation: text('x-organisation'), plan: text('x-plan'), requestId: text('x-request-id') };
 }
 
-export const NOT_RECORDED_WARNING = 'this valuation was not recorded (the record store did not answer): it has no valuation_id; value it again to get one';
+const NOT_RECORDED_WARNING = 'this valuation was not recorded (the record store did not answer): it has no valuation_id; value it again to get one';
 
 export class ValuationRecorder {
   constructor(

@@ -14,10 +14,10 @@ import { drawSample } from './sample';
 import { Revaluation, ValuationKindEnum, ValuationPage, ValuationRecordType, ValuationSample, type ValuationChange } from './types';
 
 const KINDS = [ValuationKindEnum.HOME, ValuationKindEnum.VEHICLE];
-export const DEFAULT_PAGE = 50;
-export const MAX_PAGE = 1000;
-export const DEFAULT_SAMPLE = 20;
-export const MAX_SAMPLE = 200;
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 1000;
+const DEFAULT_SAMPLE = 20;
+const MAX_SAMPLE = 200;
 
 @Resolver()
 export class ValuationRecordResolver {
@@ -124,7 +124,7 @@ interface AnsweredValuation {
   exchangeRate?: { usdToUzs: number } | null;
 }
 
-export function toRecordType(record: ValuationRecord): ValuationRecordType {
+function toRecordType(record: ValuationRecord): ValuationRecordType {
   const v = record.valuation as unknown as AnsweredValuation;
   return {
     id: record.id,

@@ -5,7 +5,7 @@
  * (test/valuation-records/store-contract.test.ts).
  */
 export type { RecordKind, RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
-export { isRecordId, newRecordId, recordIdTime, RECORD_ID_PREFIX } from './record-ids';
+export { isRecordId, newRecordId, recordIdTime } from './record-ids';
 export { MemoryRecordStore } from './memory-record-store';
 export { FileRecordStore } from './file-record-store';
 export { RedisRecordStore, createRecordRedisClient, type RecordRedisClient } from './redis-record-store';

@@ -37,7 +37,7 @@ export function recordIdTime(id: string): number {
 }
 
 /** The smallest id of a day and the largest: every id made that day lies between them (inclusive). */
-export function dayIdBounds(day: string): { first: string; last: string } {
+function dayIdBounds(day: string): { first: string; last: string } {
   const start = Date.parse(`${day}T00:00:00Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start)) throw new RangeError(`not a date: ${day}`);
   return { first: `${RECORD_ID_PREFIX}${timePart(start)}${'0'.repeat(16)}`, last: `${RECORD_ID_PREFIX}${timePart(start + 86_400_000 - 1)}${'Z'.repeat(16)}` };
