@@ -217,13 +217,22 @@ export function evaluate<Row>(
   const estimate = new Float64Array(n);
   const low = new Float64Array(n);
   const high = new Float64Array(n);
-  const groupOfRow = data.rows.map(config.groupOf);
   for (let i = 0; i < n; i++) {
-    const q = combinedHalfWidth(groupHalfWidth(calibration, groupOfRow[i], 0) * pred.scale[i], pred.allowance?.[i]);
+    const q = combinedHalfWidth(groupHalfWidth(calibration, config.groupOf(data.rows[i]), 0) * pred.scale[i], pred.allowance?.[i]);
     estimate[i] = Math.exp(pred.consensus[i]) * config.unitsOf(data.rows[i]);
     low[i] = estimate[i] * Math.exp(-q);
     high[i] = estimate[i] * Math.exp(q);
   }
+  return evaluateValuations(data, { estimate, low, high }, config, groupOrder);
+}
+
+/** Accuracy of given estimates and intervals (USD), overall, per calibration group and per source. */
+export function evaluateValuations<Row>(
+  data: Dataset<Row>, valued: { estimate: Float64Array; low: Float64Array; high: Float64Array }, config: Pick<CrossFitConfig<Row, unknown>, 'groupOf'>, groupOrder: readonly string[] = [],
+): GroupedEvaluation {
+  const n = data.rows.length;
+  const { estimate, low, high } = valued;
+  const groupOfRow = data.rows.map(config.groupOf);
   const metricsOf = (idx: number[]) => accuracyMetrics(pick(data.priceUsd, idx), pick(estimate, idx), pick(low, idx), pick(high, idx));
   const groups: GroupedEvaluation['groups'] = {};
   const seen = new Set(groupOfRow);

@@ -131,6 +131,8 @@ export class HouseModelSet implements HouseRuntime {
         indexRatio: round3(Math.exp(logLevel)),
         intervalWidening: widening,
       },
+      // The house model does not split houses by market.
+      marketMixture: null,
       modelVersion: manifest.version,
     };
   }

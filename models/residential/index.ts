@@ -5,5 +5,5 @@
  */
 export { ResidentialModelService } from './serving';
 export { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type HomeRequest, type ResolvedLocation } from './request';
-export type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary, ResidentialRuntime } from './valuation';
+export type { HomeValue, MarketIndexSeries, MarketLevel, MarketMixture, MarketMixtureComponent, ResidentialModelSummary, ResidentialRuntime } from './valuation';
 export { nearestComparables, comparablesTable, COMPARABLE_WEIGHTS, DEFAULT_COMPARABLES, type ComparableListing, type ComparableRequest } from './comparables';

@@ -4,6 +4,7 @@
  * output (so a batch is valued with one session call), and a `CURRENT` file naming the version in
  * service. Everything the runtime needs besides the .onnx file is in the manifest.
  */
+import type { MarketMixtureModel } from './market-mixture';
 import type { ObservationSourceReport } from '../ingest/observation-listings';
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
@@ -73,6 +74,11 @@ export interface ResidentialManifest {
   market: MarketReference;
   /** The market index the members' targets were levelled with; serving reads the valuation date's level from it. */
   marketIndex: MarketIndex;
+  /**
+   * How a flat sent without its market is valued (from 2026.11.15; absent: as the members' own
+   * "market unknown" rows, calibrated on the unlabelled sources): ./market-mixture.ts.
+   */
+  marketMixture?: MarketMixtureModel;
   evaluation: {
     /** Forward in time and across scrapes: the newest snapshot, valued by a model fitted on everything before it. */
     headline: EvaluationReport;

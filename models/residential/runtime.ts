@@ -10,6 +10,7 @@ import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
 import { indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
 import type { ApartmentRequest } from './request';
+import { MIXTURE_MARKETS, mixedValuation, newBuildProbability } from './market-mixture';
 import { nearestComparables, DEFAULT_COMPARABLES, type ComparableListing } from './comparables';
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
 import type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary } from './valuation';
@@ -38,10 +39,21 @@ export class ResidentialModelSet {
     const n = requests.length;
     if (n === 0) return [];
     const today = this.clock().toISOString().slice(0, 10);
-    const rows: FeatureSource[] = requests.map((r) => ({ ...r, period: (r.valuationDate ?? today).slice(0, 7) }));
-    const features = encodeFeatures(rows, this.manifest.features.encoding, new Float32Array(n * FEATURE_COUNT));
-    const outputs = await this.ensemble.run(features, n);
-    return requests.map((request, i) => this.assess(request, request.valuationDate ?? today, outputs[i].memberLogs, outputs[i].sigma));
+    // A flat without its market is valued as each market (./market-mixture.ts): its rows follow one another.
+    const mixture = this.manifest.marketMixture;
+    const valued = requests.map((r) => (mixture && r.market === null ? MIXTURE_MARKETS.map((market) => ({ ...r, market })) : [r]));
+    const rows: FeatureSource[] = valued.flat().map((r) => ({ ...r, period: (r.valuationDate ?? today).slice(0, 7) }));
+    const features = encodeFeatures(rows, this.manifest.features.encoding, new Float32Array(rows.length * FEATURE_COUNT));
+    const outputs = await this.ensemble.run(features, rows.length);
+    let next = 0;
+    return requests.map((request, i) => {
+      const valuationDate = request.valuationDate ?? today;
+      const components = valued[i].map((asRow) => {
+        const { memberLogs, sigma } = outputs[next++];
+        return this.component(asRow, valuationDate, memberLogs, sigma);
+      });
+      return this.assess(request, valuationDate, components);
+    });
   }
 
   /**
@@ -63,13 +75,22 @@ export class ResidentialModelSet {
     };
   }
 
-  /** From the members' log price per m² predictions for one request to the full answer. */
-  private assess(request: ApartmentRequest, valuationDate: string, memberLogPpm2: number[], sigma: number): HomeValue {
-    const { manifest } = this;
+  /** One valuation of the request (or of the request as one market) from the members' log price per m² predictions. */
+  private component(request: ApartmentRequest, valuationDate: string, memberLogPpm2: number[], sigma: number) {
     const { logLevel, allowance, ...marketLevel } = this.marketLevel(request, valuationDate);
+    const oodCount = inputFlags(request, this.manifest.market).filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
+    const value = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, this.manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
+    return { ...value, marketLevel };
+  }
+
+  /** The full answer from the request's valuation, or from its new-build and resale valuations mixed. */
+  private assess(request: ApartmentRequest, valuationDate: string, components: ReturnType<ResidentialModelSet['component']>[]): HomeValue {
+    const { manifest } = this;
+    const { marketLevel } = components[0];
     const before = inputFlags(request, manifest.market);
-    const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
-    const { estimate: rawEstimate, memberEstimates, modelSpread, low, high, widening } = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
+    const { value: { estimate: rawEstimate, memberEstimates, modelSpread, low, high, widening }, mixture } = components.length === 1
+      ? { value: components[0], mixture: null }
+      : mixedValuation(newBuildProbability(manifest.marketMixture!, request), components[0], components[1], manifest.intervals.coverage);
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 
@@ -99,6 +120,7 @@ export class ResidentialModelSet {
         flags,
       },
       marketLevel: { ...marketLevel, intervalWidening: widening },
+      marketMixture: mixture,
       modelVersion: manifest.version,
     };
   }

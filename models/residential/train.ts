@@ -23,9 +23,9 @@ import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, SOURCE_FILES, type IngestResult, type ListingRecord, type ListingSource } from '../ingest';
 import type { ObservationExport } from '../ingest/observation-export';
 import { observationListings, type ObservationSourceReport } from '../ingest/observation-listings';
-import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
+import { countBy, crossFit, crossFitSteps, evaluate, evaluateValuations, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
 import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf } from '../ensemble/source-views';
-import { calibrateIntervals, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
+import { calibrateIntervals, combinedHalfWidth, groupHalfWidth, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
 import { accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import { accuracyByConfidence, type AccuracyClass } from '../ensemble/confidence';
@@ -36,6 +36,8 @@ import { encodeFeatures, fitEncoding, FEATURE_GROUPS, FEATURE_NAMES, type Featur
 import { marketReference } from './market';
 import { fitMarketIndex, logLevelAt, monthsBeyondData, withScrapeVariance, type MarketIndex } from './market-index';
 import { calibrationGroup } from './runtime';
+import { MIXTURE_MARKETS, mixtureInterval, newBuildProbability, type MarketMixtureModel } from './market-mixture';
+import { fitMarketMixture } from './market-mixture-fit';
 import { loadGazetteer } from '../location/geocode';
 import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
 
@@ -191,23 +193,24 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const headlineFit = crossFit(before, config, (s) => progress(`forward: ${s}`));
   const headlineIndex = indexOf(headlineFit, before);
   const headlineIntervals = calibrateIntervals(INTERVALS, headlineFit.residuals, { scaleColumn: SCALE_COLUMN, index: headlineIndex });
-  const scoreForward = (fit: CrossFit<Row>, intervals: CalibratedIntervals<Row>, rows: Row[]) => {
-    const pred = fit.predict(rows);
-    const allowance = Float64Array.from(rows, (r) => randomWalkAllowance(headlineIndex, monthsBeyondData(headlineIndex, r.period)));
-    return evaluate({ ...forward, rows }, { consensus: pred.consensus, scale: intervals.scale(pred.scale), allowance }, intervals.calibration, config, DISTRICT_IDS);
+  const headlineMixture = fitMarketMixture(before.rows);
+  const scoreForward = (rows: Row[]) => {
+    const valued = valueWithMixture(headlineFit, headlineIntervals, headlineIndex, headlineMixture, rows);
+    return evaluateValuations({ ...forward, rows }, valued, config, DISTRICT_IDS);
   };
-  const headlineResult = scoreForward(headlineFit, headlineIntervals, forward.rows);
+  const headlineResult = scoreForward(forward.rows);
   const headline: EvaluationReport = {
     ...evaluationReport(`Forward in time and across scrapes: fitted on every listing before the newest snapshot (${sourceList(before)}), tested on the ${forward.rows.length} Tashkent flats of uybor's July 2026 snapshot as clients would send them (no price fences), valued at their listing month by the market index extrapolated from the fitted data; intervals calibrated on the fitted sources' leave-one-source-out residuals only.`, headlineResult, members, headlineFit.weights),
     segments: metricsBy(headlineResult.rows, segmentOf),
   };
   const headlinePredictions = headlineResult.rows.map(({ group, ...row }) => ({ district: districtOf(group), segment: segmentOf(group), ...row }));
-  const masked = MASKED_VIEWS.map(({ name, mask }) => ({ name, overall: scoreForward(headlineFit, headlineIntervals, forward.rows.map((r) => ({ ...mask(r), source: r.source }))).overall }));
+  const masked = MASKED_VIEWS.map(({ name, mask }) => ({ name, overall: scoreForward(forward.rows.map((r) => ({ ...mask(r), source: r.source }))).overall }));
 
   // Leave-one-source-out over every source; the same fit is the served model (refitted on every row).
   const all = crossFit(data, config, (s) => progress(`leave-one-source-out: ${s}`));
   const marketIndex = indexOf(all, data);
   const servedIntervals = calibrateIntervals(INTERVALS, all.residuals, { scaleColumn: SCALE_COLUMN, index: marketIndex });
+  const marketMixture = fitMarketMixture(data.rows);
   const { report: loso, heldOut: losoRows } = leaveOneSourceOut(all, config, servedIntervals, { ...SOURCE_VIEW, districts: DISTRICT_IDS, protocol: `Leave one source out: each source (one site's scrape of one season) predicted by a model fitted on the others, its market level read from an index that never saw it; intervals calibrated on the other sources' residuals. Overall, district and segment figures leave out ${OLDEST_SOURCE_GROUP}, whose level would be extrapolated backwards (shown by source only).` });
 
   // The baseline: one gradient-boosting model, same features, same views.
@@ -247,6 +250,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       intervals: servedIntervals.manifest,
       market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
       marketIndex,
+      ...(marketMixture && { marketMixture }),
       evaluation,
       districtAccuracy,
       confidence,
@@ -308,6 +312,41 @@ function confidenceRule(rows: GroupedEvaluation['rows'], districtAccuracy: Recor
     protocol: `the 10th and 90th percentiles of the relative interval widths of ${rows.length} leave-one-source-out valuations (as listed and with the basic fields only)`,
     leaveOneSourceOut: accuracyByConfidence(rows, (r) => districtAccuracy[districtOf(r.group)] ?? 'low', confidenceWidths),
   };
+}
+
+/**
+ * Estimates and intervals (USD) of held-out rows as serving makes them: a flat with its market from
+ * the fit's consensus, σ(x) and its group's quantile, with the random walk's allowance past the
+ * index's newest data; a flat without one as the mixture of its new-build and resale valuations
+ * (./market-mixture.ts), when the fit's rows had labels to learn the mixture from.
+ */
+function valueWithMixture(fit: CrossFit<Row>, intervals: CalibratedIntervals<Row>, index: MarketIndex, mixture: MarketMixtureModel | null, rows: readonly Row[]) {
+  const mixed = (r: Row) => mixture !== null && r.market === null;
+  const variants = rows.flatMap((r) => (mixed(r) ? MIXTURE_MARKETS.map((market) => ({ ...r, market })) : [r]));
+  const pred = fit.predict(variants);
+  const scale = intervals.scale(pred.scale);
+  const component = (k: number) => ({
+    center: pred.consensus[k] + Math.log(variants[k].area),
+    halfWidth: combinedHalfWidth(groupHalfWidth(intervals.calibration, calibrationGroup(variants[k]), 0) * scale[k], randomWalkAllowance(index, monthsBeyondData(index, variants[k].period))),
+  });
+  const n = rows.length;
+  const valued = { estimate: new Float64Array(n), low: new Float64Array(n), high: new Float64Array(n) };
+  let k = 0;
+  rows.forEach((r, i) => {
+    let log: { center: number; low: number; high: number };
+    if (mixed(r)) {
+      const p = newBuildProbability(mixture!, r);
+      log = mixtureInterval([{ weight: p, ...component(k) }, { weight: 1 - p, ...component(k + 1) }], intervals.calibration.coverage);
+      k += 2;
+    } else {
+      const { center, halfWidth } = component(k++);
+      log = { center, low: center - halfWidth, high: center + halfWidth };
+    }
+    valued.estimate[i] = Math.exp(log.center);
+    valued.low[i] = Math.exp(log.low);
+    valued.high[i] = Math.exp(log.high);
+  });
+  return valued;
 }
 
 /** A fit's market index with its volatility net of scrape offsets (the drift allowance's random walk). */

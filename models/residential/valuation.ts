@@ -38,7 +38,27 @@ export interface HomeValue {
   };
   /** The market level the estimate is at: the valuation date, how old the data behind it is, and what that did to the interval. */
   marketLevel: MarketLevel;
+  /** A flat sent without its market (new build or resale): how it was valued as each (./market-mixture.ts); null otherwise. */
+  marketMixture: MarketMixture | null;
   modelVersion: string;
+}
+
+/**
+ * A flat valued without its market is valued as a new build and as resale; the estimate is the
+ * median and the interval the central 90% of the two weighed by the probability of a new build.
+ */
+export interface MarketMixture {
+  /** The probability that a flat like this one is a new build (0–1), from the flats whose market is known. */
+  newBuildProbability: number;
+  /** The valuation as a new build, and as resale (USD, or the reply's currency), each with its own calibrated interval. */
+  newBuild: MarketMixtureComponent;
+  resale: MarketMixtureComponent;
+}
+
+export interface MarketMixtureComponent {
+  estimate: number;
+  low: number;
+  high: number;
 }
 
 /** Where the market index put this valuation (see models/residential/market-index.ts). */

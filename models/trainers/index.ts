@@ -12,3 +12,4 @@ export { RandomForestRegressor, RANDOM_FOREST_DEFAULTS, type RandomForestParams,
 export { RidgeRegression, RIDGE_DEFAULTS, type RidgeParams, type RidgeState } from './ridge';
 export { NearestComparablesRegressor, NEAREST_COMPARABLES_DEFAULTS, DISTANCE_EPSILON, type NearestComparablesParams, type NearestComparablesState, type Neighbours } from './nearest-comparables';
 export { makeFriedman1, type SyntheticOptions } from './datasets';
+export { LogisticRegression, LOGISTIC_REGRESSION_DEFAULTS, type LogisticRegressionParams } from './logistic-regression';

@@ -1,0 +1,139 @@
+/**
+ * A flat valued without its market (new build or resale) is a mixture, not a guess: it is valued
+ * once as a new build and once as resale, each with its own calibrated interval, and the two are
+ * weighed by the probability that a flat like it is a new build. The estimate is the mixture's
+ * median and the interval its central quantiles, so a flat that could be either gets an interval
+ * wide enough for both.
+ *
+ * The probability comes from a logistic model on what separates new builds in the listings that
+ * say which they are (storeys, floor, size, finish, frame, district): fitted at training
+ * (models/trainers/logistic-regression.ts), stored in the manifest, evaluated here for training's
+ * evaluation and serving alike.
+ */
+import { logisticProbability, type LogisticState } from '../ensemble/logistic';
+import { roundTo, type EnsembleEstimate } from '../ensemble/estimate';
+import type { MarketMixture } from './valuation';
+import { BUILDING_TYPES, DISTRICT_IDS, type Market } from '../vocabulary/codes';
+import type { FeatureSource } from './features';
+import { normalQuantile } from './market-index';
+
+/** The new-build model's inputs, in column order. */
+export const NEW_BUILD_FEATURE_NAMES = [
+  'log_total_floors', 'floor_ratio', 'log_area', 'rooms', 'area_per_room', 'unfinished', 'renovation_rank',
+  ...BUILDING_TYPES.map((t) => `building_${t}`),
+  ...DISTRICT_IDS.map((d) => `district_${d}`),
+] as const;
+
+/** Finish ranks for the model: unfinished (rough, white box) lowest. */
+const RENOVATION_RANK: Record<NonNullable<FeatureSource['renovation']>, number> = { rough: 0, pre_finish: 1, needs_repair: 2, average: 3, good: 4, euro: 5, designer: 6 };
+
+/** One flat's new-build features (NaN = missing, which the model reads as its training mean). */
+export function newBuildFeatures(row: Pick<FeatureSource, 'district' | 'area' | 'rooms' | 'floor' | 'totalFloors' | 'renovation' | 'buildingType'>): Float64Array {
+  const x = new Float64Array(NEW_BUILD_FEATURE_NAMES.length);
+  x[0] = row.totalFloors ? Math.log(row.totalFloors) : NaN;
+  x[1] = row.floor !== null && row.totalFloors ? row.floor / row.totalFloors : NaN;
+  x[2] = Math.log(row.area);
+  x[3] = row.rooms ?? NaN;
+  x[4] = row.rooms ? row.area / row.rooms : NaN;
+  x[5] = row.renovation === null ? NaN : row.renovation === 'rough' || row.renovation === 'pre_finish' ? 1 : 0;
+  x[6] = row.renovation === null ? NaN : RENOVATION_RANK[row.renovation];
+  BUILDING_TYPES.forEach((t, j) => (x[7 + j] = row.buildingType === null ? NaN : row.buildingType === t ? 1 : 0));
+  DISTRICT_IDS.forEach((d, j) => (x[7 + BUILDING_TYPES.length + j] = row.district === d ? 1 : 0));
+  return x;
+}
+
+/** The manifest's `marketMixture`: the new-build model and what it was fitted and checked on. */
+export interface MarketMixtureModel {
+  method: string;
+  features: string[];
+  state: LogisticState;
+  /** The labelled listings it was fitted on: how many, from which sources, and their share of new builds. */
+  fittedOn: { rows: number; newBuildShare: number; sources: Record<string, number> };
+  /** Each labelled source predicted by a model fitted on the others (when there are at least two). */
+  leaveOneSourceOut: NewBuildCheck[];
+}
+
+/** How well the probabilities of one held-out set match what its flats were. */
+export interface NewBuildCheck {
+  source: string;
+  rows: number;
+  newBuildShare: number;
+  meanProbability: number;
+  brier: number;
+  auc: number;
+}
+
+export function newBuildProbability(model: MarketMixtureModel, row: Parameters<typeof newBuildFeatures>[0]): number {
+  return logisticProbability(model.state, newBuildFeatures(row));
+}
+
+/** The two rows a flat without its market is valued as, new build first. */
+export const MIXTURE_MARKETS: readonly Market[] = ['new', 'resale'];
+
+/** One component of the mixture: its weight, and its estimate and interval in log price. */
+export interface MixtureComponent {
+  weight: number;
+  center: number;
+  halfWidth: number;
+}
+
+/**
+ * The median and the central `coverage` interval (log price) of a mixture whose components are
+ * read as normal in log price with the calibrated 90% half-width at their ±z: exact for one
+ * component (the median and ends are the component's own), and as wide as both need for two.
+ */
+export function mixtureInterval(components: readonly MixtureComponent[], coverage: number): { center: number; low: number; high: number } {
+  const z = normalQuantile((1 + coverage) / 2);
+  const parts = components.filter((c) => c.weight > 0).map((c) => ({ ...c, sd: Math.max(c.halfWidth, 1e-9) / z }));
+  const total = parts.reduce((s, c) => s + c.weight, 0);
+  const cdf = (x: number) => parts.reduce((s, c) => s + c.weight * normalCdf((x - c.center) / c.sd), 0) / total;
+  const lo = Math.min(...parts.map((c) => c.center - 10 * c.sd));
+  const hi = Math.max(...parts.map((c) => c.center + 10 * c.sd));
+  const at = (p: number) => bisect(cdf, p, lo, hi);
+  return { center: at(0.5), low: at((1 - coverage) / 2), high: at((1 + coverage) / 2) };
+}
+
+/**
+ * A flat's valuation from its new-build and resale valuations (serving's ensembleEstimate of each):
+ * the mixture's median and interval, each member's estimate as the weighted geometric mean of its
+ * two, their spread weighed alike, and the widening past the newest data as the mixture's own.
+ */
+export function mixedValuation(p: number, asNew: EnsembleEstimate, asResale: EnsembleEstimate, coverage: number): { value: Omit<EnsembleEstimate, 'halfWidth' | 'calibratedHalfWidth'>; mixture: MarketMixture } {
+  const mix = (halfWidth: (c: EnsembleEstimate) => number) => mixtureInterval([
+    { weight: p, center: Math.log(asNew.estimate), halfWidth: halfWidth(asNew) },
+    { weight: 1 - p, center: Math.log(asResale.estimate), halfWidth: halfWidth(asResale) },
+  ], coverage);
+  const served = mix((c) => c.halfWidth);
+  const withinData = mix((c) => c.calibratedHalfWidth);
+  const widened = asNew.widening > 0 || asResale.widening > 0;
+  const component = (c: EnsembleEstimate) => ({ estimate: roundTo(c.estimate, 100), low: roundTo(c.low, 100), high: roundTo(c.high, 100) });
+  return {
+    value: {
+      estimate: Math.exp(served.center),
+      memberEstimates: asNew.memberEstimates.map((e, j) => Math.exp(p * Math.log(e) + (1 - p) * Math.log(asResale.memberEstimates[j]))),
+      modelSpread: p * asNew.modelSpread + (1 - p) * asResale.modelSpread,
+      low: Math.exp(served.low),
+      high: Math.exp(served.high),
+      widening: widened ? Math.round((Math.sinh((served.high - served.low) / 2) / Math.sinh((withinData.high - withinData.low) / 2) - 1) * 1000) / 1000 : 0,
+    },
+    mixture: { newBuildProbability: Math.round(p * 1000) / 1000, newBuild: component(asNew), resale: component(asResale) },
+  };
+}
+
+/** x with f(x) = target for an increasing f on [lo, hi], to 1e-9. */
+function bisect(f: (x: number) => number, target: number, lo: number, hi: number): number {
+  for (let i = 0; i < 100 && hi - lo > 1e-9; i++) {
+    const mid = (lo + hi) / 2;
+    if (f(mid) < target) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** Φ(x) through erfc (the Chebyshev fit of Numerical Recipes' erfcc; relative error < 1.2e-7). */
+export function normalCdf(x: number): number {
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * z);
+  const erfc = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
