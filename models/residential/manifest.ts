@@ -81,8 +81,10 @@ export interface ResidentialManifest {
   marketMixture?: MarketMixtureModel;
   evaluation: {
     /** Forward in time and across scrapes: the newest snapshot, valued by a model fitted on everything before it. */
-    headline: EvaluationReport;
+    headline: EvaluationReport & { level?: LevelCheck };
     leaveOneSourceOut: EvaluationReport;
+    /** The forward protocol one step earlier (uybor 2025 by everything before it), from 2026.11.16. */
+    backtest?: { protocol: string; overall: AccuracyMetrics; level: LevelCheck };
     /** The forward test again with optional fields removed. */
     masked: { name: string; overall: AccuracyMetrics }[];
     baseline: BaselineReport;
@@ -97,6 +99,17 @@ export interface ResidentialManifest {
   confidence?: { widths: ConfidenceWidths; protocol: string; leaveOneSourceOut: ConfidenceLevelAccuracy[] };
   /** The district accuracy classes the confidence rule uses (from the headline evaluation). */
   districtAccuracy: Record<string, AccuracyClass>;
+}
+
+/**
+ * How much of a forward test's error is the market level (from 2026.11.16): the median error of the
+ * estimates as a ratio (0.05 = 5% above the price), and the median APE and 90% coverage once that
+ * one level error is taken out of every estimate and interval.
+ */
+export interface LevelCheck {
+  medianLevelError: number;
+  medianApeAtFoundLevel: number;
+  coverageAtFoundLevel: number;
 }
 
 /**

@@ -204,6 +204,7 @@ function summary(ctx: Context): string {
     weak.length ? `It is ${weak.join(', and ')}.` : '',
     thin.length ? `Data are thin in ${list(thin)}: treat any estimate there as indicative only.` : '',
     directionSentence(ctx),
+    backtestSentence(ctx),
     `The service it replaces published R² ${fixed(REFERENCE_OVERALL.r2, 2)} and MAPE ${pct(REFERENCE_OVERALL.mape, 0)} without saying how they were measured;`,
     `our figures come from a stricter test (later listings than those trained on, duplicates removed) and are not directly comparable, see "Where we stand and why".`,
     `The model values asking prices, not transaction prices: use the estimate, its range and its confidence together, and send low-confidence or flagged valuations to a valuer.`,
@@ -342,6 +343,7 @@ function method(ctx: Context): string {
     table(['segment, district', 'calibration rows', 'quantile', scale ? 'q (units of σ)' : 'q', ...(scale ? [] : ['interval around the estimate']), 'median width, forward test'], intervalRows, [false, true, false, true, ...(scale ? [] : [true]), true]),
     '',
     ...poolingSelection(iv),
+    ...mixtureMethod(m),
     '### Confidence rule',
     '',
     'Every valuation carries a confidence score and level (models/ensemble/confidence.ts; for homes the group is the district):',
@@ -417,7 +419,12 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
   out.push(`**Headline protocol.** ${h.protocol}`, '');
   out.push(`**Second view.** ${k.protocol}`, '');
   out.push('### Overall', '');
-  out.push(table(['evaluation', ...METRIC_HEADER], [['headline: forward in time and across scrapes (uybor July 2026)', ...metricCells(h.overall)], ['leave one source out (every source but olx 2021)', ...metricCells(k.overall)]]));
+  const backtest = ctx.m.evaluation.backtest;
+  out.push(table(['evaluation', ...METRIC_HEADER], [
+    ['headline: forward in time and across scrapes (uybor July 2026)', ...metricCells(h.overall)],
+    ...(backtest ? [['backtest: the same protocol one step earlier (uybor 2025)', ...metricCells(backtest.overall)]] : []),
+    ['leave one source out (every source but olx 2021)', ...metricCells(k.overall)],
+  ]));
   out.push('', figureLink(figures, 'predicted-vs-actual', `Each point is one held-out listing (${int(ctx.rows?.length ?? 0)}), coloured by scrape; log scales. Points on the solid line are exact; between the dashed lines the estimate is within 20% of the asking price.`));
   out.push('', '### By district (headline)', '');
   out.push(districtTable(ctx, h, true));
@@ -447,10 +454,36 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
     out.push('', '### In distribution (labelled so)', '', `${inDistribution.protocol} It is not evidence of how the model does on later listings or other sites (the 2026.11.4 card's in-scrape split said 9.7% median APE where the forward test then measured 14.8%); its rows include olx 2021's, older and noisier than the rest.`, '');
     out.push(table(['view', ...METRIC_HEADER], [['in distribution (k-fold, all sources mixed)', ...metricCells(inDistribution.overall)], ['forward (headline)', ...metricCells(ctx.headline.overall)], ['leave one source out', ...metricCells(k.overall)]]));
   }
+  out.push('', ...backtestSection(ctx));
   out.push('', ...shiftChecks(ctx));
   if (ctx.rows?.length) out.push(...confidenceSection(ctx.rows, (r) => serviceClass(ctx, r.district), "their district's class", ctx.m.confidence?.widths));
   out.push('', ...marketIndexSection(ctx, figures));
   return out.join('\n');
+}
+
+/** The summary's warning from the earlier forward step, when the manifest has one. */
+function backtestSentence(ctx: Context): string {
+  const backtest = ctx.m.evaluation.backtest;
+  if (!backtest) return '';
+  return `The same test one step earlier (uybor's 2025 listings valued by a model fitted before them) went worse: median error ${pct(backtest.overall.medianApe)}, estimates ${signedPct(backtest.level.medianLevelError)} against the asking price, range coverage ${pct(backtest.overall.intervalCoverage)}; nearly all of that was the market level, which the model extrapolates past its newest data. The further a valuation date lies past the newest data (market_level.data_age_months), the more the estimate rests on that extrapolation.`;
+}
+
+/** The second forward step, and how much of each forward step's error is the market level. */
+function backtestSection(ctx: Context): string[] {
+  const { backtest, headline } = ctx.m.evaluation;
+  if (!backtest || !headline.level) return [];
+  const rows = [['forward (uybor July 2026)', headline.level, headline.overall] as const, ['backtest (uybor 2025)', backtest.level, backtest.overall] as const];
+  const backtestWorse = Math.abs(backtest.level.medianLevelError) > Math.abs(headline.level.medianLevelError);
+  const worse = backtestWorse ? backtest.level : headline.level;
+  return [
+    '### A second forward step (backtest)', '',
+    `${backtest.protocol}`, '',
+    'How much of each forward step\'s error is the market level: the median estimate against the asking price, and the median APE and coverage once that one level error is taken out of every estimate and interval (what remains is each flat\'s own error):', '',
+    table(['forward step', 'listings', 'median level error', 'median APE', 'coverage', 'median APE at the level found', 'coverage at the level found'], rows.map(([name, level, overall]) => [
+      name, int(overall.n), signedPct(level.medianLevelError), pct(overall.medianApe), pct(overall.intervalCoverage), pct(level.medianApeAtFoundLevel), pct(level.coverageAtFoundLevel),
+    ])),
+    '', `Read together: at the level each step found, the intervals over-cover (${pct(headline.level.coverageAtFoundLevel)} and ${pct(backtest.level.coverageAtFoundLevel)}) and each flat's own error is similar (${pct(headline.level.medianApeAtFoundLevel)} and ${pct(backtest.level.medianApeAtFoundLevel)} median APE); what differs is the level the index extrapolated, off by ${signedPct(worse.medianLevelError)} on ${backtestWorse ? 'the 2025 step' : 'the 2026 step'}. The index's months are single scrapes of one site, so a site's or a scrape's own price level is read as the market's; the random-walk allowance, measured net of those offsets, did not cover that. The headline coverage above the band is therefore not a reason to narrow the intervals: on the earlier step the same method covered ${pct(backtest.overall.intervalCoverage)}.`,
+  ];
 }
 
 /** The forward test by segment, with optional fields removed, and against the baseline. */
@@ -466,6 +499,7 @@ function shiftChecks(ctx: Context): string[] {
     '', '### The forward test with fields missing', '',
     'Banks and other sites often send only the basics. The same held-out flats, valued with fields removed (the interval then comes from the calibration group the request falls in):', '',
     table(['fields sent', ...METRIC_HEADER], [['all the file has', ...metricCells(h.overall)], ...m.evaluation.masked.map((v) => [v.name, ...metricCells(v.overall)])]),
+    ...(m.marketMixture ? ['', 'Rows sent without their market are valued as the mixture of their new-build and resale valuations (section Method, "Flats sent without their market").'] : []),
     ...(ctx.loso.coreFieldsOnly ? [
       '', `Every training listing is also fitted with its optional fields removed (renovation, building type, mahalla, point, furniture, bathroom, seller; at ${fixed(m.training.maskedCopyWeight ?? 0, 2)} of its weight), so a request with the basics only is valued by what the basics say, and its interval is calibrated on such requests' residuals too. Leave one source out with the core fields and market only:`, '',
       table(['fields sent', ...METRIC_HEADER], [['all the source has', ...metricCells(ctx.loso.overall)], ['district, area, rooms, floor, floors and market only', ...metricCells(ctx.loso.coreFieldsOnly.overall)]]),
@@ -478,6 +512,18 @@ function shiftChecks(ctx: Context): string[] {
       ['leave one source out', 'this ensemble', ...metricCells(b.oursLeaveOneSourceOutOnTheSameRows)],
       ['leave one source out', 'baseline', ...metricCells(b.leaveOneSourceOut)],
     ]),
+  ];
+}
+
+/** How a flat sent without its market is valued, and how well the new-build probability held on the labelled source it never saw. */
+function mixtureMethod(m: ResidentialManifest): string[] {
+  const mixture = m.marketMixture;
+  if (!mixture) return [];
+  return [
+    '### Flats sent without their market', '',
+    `A flat sent without its market (new build or resale) is valued as both, and the two are mixed. Method: ${mixture.method}. The probability model was fitted on ${int(mixture.fittedOn.rows)} listings that say their market (${Object.entries(mixture.fittedOn.sources).map(([s, n]) => `${s}: ${int(n)}`).join(', ')}; ${pct(mixture.fittedOn.newBuildShare)} new builds). Each labelled source, its probabilities given by a model fitted on the other:`, '',
+    table(['source left out', 'listings', 'new builds', 'mean probability', 'Brier score', 'AUC'], mixture.leaveOneSourceOut.map((c) => [c.source, int(c.rows), pct(c.newBuildShare), pct(c.meanProbability), fixed(c.brier, 3), fixed(c.auc, 3)])),
+    '', 'The reply names the probability and both valuations (market_mixture). The probability carries the share of new builds of the listings it learned from: where a bank\'s book holds a different share, the mixture leans accordingly.', '',
   ];
 }
 

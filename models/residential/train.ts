@@ -39,7 +39,7 @@ import { calibrationGroup } from './runtime';
 import { MIXTURE_MARKETS, mixtureInterval, newBuildProbability, type MarketMixtureModel } from './market-mixture';
 import { fitMarketMixture } from './market-mixture-fit';
 import { loadGazetteer } from '../location/geocode';
-import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type ResidentialManifest } from './manifest';
+import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type LevelCheck, type ResidentialManifest } from './manifest';
 
 /** Each listing file's source group: one site's scrapes of one season count as one source. */
 export const SOURCE_GROUPS: Record<string, string> = {
@@ -62,6 +62,11 @@ export const TRAINING_SOURCES = Object.keys(SOURCE_GROUPS);
 const OLDEST_SOURCE_GROUP = SOURCE_GROUPS.olx_2021;
 /** The newest snapshot: the forward test, and the rows the served model adds last. */
 export const FORWARD_TEST_SOURCE = 'uybor_2026';
+/**
+ * The same protocol one step earlier: everything before uybor's 2025 scrapes → those scrapes. A
+ * second forward view, for judging interval choices without the headline's rows.
+ */
+const BACKTEST_SOURCES: readonly ListingSource[] = ['uybor_2025', 'uybor_2025_b', 'uybor_2025_en'];
 /**
  * A listing counts half as much for every RECENCY_HALF_LIFE_MONTHS it is older than the newest, in
  * fitting and in calibration. Two years, set a priori: the index now carries the level, so age only
@@ -181,29 +186,29 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const data = toDataset(records.filter((r) => r.propertyType === 'apartment' && TRAINING_SOURCES.includes(r.source)));
   // The forward test as clients would send it: its own ingestion, without price fences.
   const forward = toDataset(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === 'apartment'));
+  const backtestTest = toDataset(ingestListings({ sources: [...BACKTEST_SOURCES], priceFences: false }).records.filter((r) => r.propertyType === 'apartment'));
   const groups = new Set(data.source).size;
-  const total = 1 + crossFitSteps(members.length, groups - 1) + crossFitSteps(members.length, groups) + crossFitSteps(1, groups - 1) + crossFitSteps(members.length, IN_DISTRIBUTION_FOLDS) + 1;
+  const total = 1 + crossFitSteps(members.length, groups - 1) + crossFitSteps(members.length, groups - 2) + crossFitSteps(members.length, groups) + crossFitSteps(1, groups - 1) + crossFitSteps(members.length, IN_DISTRIBUTION_FOLDS) + 1;
   let done = 0;
   const progress = (step: string) => options.onProgress?.(++done, total, step);
   progress(`ingested ${data.rows.length} apartment listings${observations ? ` (${observations.kept} observed flats and houses among the records)` : ''}`);
 
   // Headline: everything before the newest snapshot → the newest snapshot.
-  const fitsBeforeForward = fittedBeforeForwardTest(forward.rows);
-  const before = subset(data, (i) => fitsBeforeForward(data.rows[i]));
-  const headlineFit = crossFit(before, config, (s) => progress(`forward: ${s}`));
-  const headlineIndex = indexOf(headlineFit, before);
-  const headlineIntervals = calibrateIntervals(INTERVALS, headlineFit.residuals, { scaleColumn: SCALE_COLUMN, index: headlineIndex });
-  const headlineMixture = fitMarketMixture(before.rows);
-  const scoreForward = (rows: Row[]) => {
-    const valued = valueWithMixture(headlineFit, headlineIntervals, headlineIndex, headlineMixture, rows);
-    return evaluateValuations({ ...forward, rows }, valued, config, DISTRICT_IDS);
-  };
+  const { before, fit: headlineFit, score: scoreForward } = forwardView(data, forward, FORWARD_TEST_SOURCE, config, (s) => progress(`forward: ${s}`));
   const headlineResult = scoreForward(forward.rows);
-  const headline: EvaluationReport = {
+  const headline: ResidentialManifest['evaluation']['headline'] = {
     ...evaluationReport(`Forward in time and across scrapes: fitted on every listing before the newest snapshot (${sourceList(before)}), tested on the ${forward.rows.length} Tashkent flats of uybor's July 2026 snapshot as clients would send them (no price fences), valued at their listing month by the market index extrapolated from the fitted data; intervals calibrated on the fitted sources' leave-one-source-out residuals only.`, headlineResult, members, headlineFit.weights),
     segments: metricsBy(headlineResult.rows, segmentOf),
+    level: levelCheck(headlineResult.rows),
   };
   const headlinePredictions = headlineResult.rows.map(({ group, ...row }) => ({ district: districtOf(group), segment: segmentOf(group), ...row }));
+  const backtestView = forwardView(data, backtestTest, BACKTEST_SOURCES[0], config, (s) => progress(`backtest: ${s}`));
+  const backtestResult = backtestView.score(backtestTest.rows);
+  const backtest = {
+    protocol: `The forward protocol one step earlier (a second forward view; nothing is chosen on it): fitted on ${sourceList(backtestView.before)}, tested on the ${backtestTest.rows.length} Tashkent flats of uybor's 2025 scrapes as clients would send them (no price fences). They carry no market, so each is valued as the mixture of its new-build and resale valuations.`,
+    overall: backtestResult.overall,
+    level: levelCheck(backtestResult.rows),
+  };
   const masked = MASKED_VIEWS.map(({ name, mask }) => ({ name, overall: scoreForward(forward.rows.map((r) => ({ ...mask(r), source: r.source }))).overall }));
 
   // Leave-one-source-out over every source; the same fit is the served model (refitted on every row).
@@ -231,7 +236,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const featureImportance = permutationImportance(headlineFit, forward, FEATURES);
   progress('feature importance');
 
-  const evaluation = { headline, leaveOneSourceOut: loso, masked, baseline, inDistribution, featureImportance };
+  const evaluation = { headline, backtest, leaveOneSourceOut: loso, masked, baseline, inDistribution, featureImportance };
   const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, districtEvaluation(evaluation, id)?.accuracyClass ?? 'low']));
   const confidence = confidenceRule(losoRows, districtAccuracy);
   return {
@@ -279,8 +284,8 @@ export function trainingRecords(options: Pick<TrainOptions, 'excludeSources' | '
  * from the test's first month on (an organisation's observations can be newer than the test; they
  * would tell the fit the very level it is tested on).
  */
-export function fittedBeforeForwardTest(test: readonly { period: string }[]): (row: { source: string; period: string }) => boolean {
-  const newestGroup = SOURCE_GROUPS[FORWARD_TEST_SOURCE];
+export function fittedBeforeForwardTest(test: readonly { period: string }[], testSource: string = FORWARD_TEST_SOURCE): (row: { source: string; period: string }) => boolean {
+  const newestGroup = SOURCE_GROUPS[testSource];
   const testStart = test.reduce((first, r) => (r.period < first ? r.period : first), '9999-12');
   return (row) => row.source !== newestGroup && row.period < testStart;
 }
@@ -312,6 +317,22 @@ function confidenceRule(rows: GroupedEvaluation['rows'], districtAccuracy: Recor
     protocol: `the 10th and 90th percentiles of the relative interval widths of ${rows.length} leave-one-source-out valuations (as listed and with the basic fields only)`,
     leaveOneSourceOut: accuracyByConfidence(rows, (r) => districtAccuracy[districtOf(r.group)] ?? 'low', confidenceWidths),
   };
+}
+
+/**
+ * A forward test: fitted on every row listed before the test's first month and not from its source,
+ * with the intervals calibrated and the market mixture learned on those rows alone; `score` values
+ * test rows as serving would (./market-mixture.ts for rows without their market) and reports them.
+ */
+function forwardView(data: Dataset<Row>, test: Dataset<Row>, testSource: string, config: CrossFitConfig<Row, FeatureEncoding>, progress: (step: string) => void) {
+  const fits = fittedBeforeForwardTest(test.rows, testSource);
+  const before = subset(data, (i) => fits(data.rows[i]));
+  const fit = crossFit(before, config, progress);
+  const index = indexOf(fit, before);
+  const intervals = calibrateIntervals(INTERVALS, fit.residuals, { scaleColumn: SCALE_COLUMN, index });
+  const mixture = fitMarketMixture(before.rows);
+  const score = (rows: Row[]) => evaluateValuations({ ...test, rows }, valueWithMixture(fit, intervals, index, mixture, rows), config, DISTRICT_IDS);
+  return { before, fit, score };
 }
 
 /**
@@ -347,6 +368,23 @@ function valueWithMixture(fit: CrossFit<Row>, intervals: CalibratedIntervals<Row
     valued.high[i] = Math.exp(log.high);
   });
   return valued;
+}
+
+/**
+ * How much of a forward test's error is the market level: the median log error of the estimates as
+ * a ratio (the level the fit extrapolated against the one the test found), and the median APE and
+ * coverage once that one number is taken out of every estimate and interval (the rest: each flat's own).
+ */
+function levelCheck(rows: GroupedEvaluation['rows']): LevelCheck {
+  const logError = rows.map((r) => Math.log(r.predicted / r.actual));
+  const level = quantile(logError, 0.5);
+  const shifted = rows.map((r) => ({ ...r, predicted: r.predicted * Math.exp(-level), low: r.low * Math.exp(-level), high: r.high * Math.exp(-level) }));
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    medianLevelError: round3(Math.exp(level) - 1),
+    medianApeAtFoundLevel: round3(quantile(shifted.map((r) => Math.abs(r.predicted / r.actual - 1)), 0.5)),
+    coverageAtFoundLevel: round3(shifted.filter((r) => r.actual >= r.low && r.actual <= r.high).length / rows.length),
+  };
 }
 
 /** A fit's market index with its volatility net of scrape offsets (the drift allowance's random walk). */
