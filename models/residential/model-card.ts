@@ -338,7 +338,7 @@ function method(ctx: Context): string {
     '',
     '### Intervals',
     '',
-    `${intervalText} A request is calibrated in its segment (new build, resale, or unknown when market is not given) within its district; a segment-district pair with fewer than ${iv.minRows} calibration rows uses its segment's quantile, never narrower than its own, and a segment without enough rows the city quantile (${fixed(iv.global)}) widened ×${iv.thinDataFactor}; each out-of-distribution flag on a request widens q ×${iv.outOfDistributionFactor} (at most three times).`,
+    `${intervalText} A request is calibrated in its segment (new build, resale, or unknown when market is not given${m.marketMixture ? '; a flat sent without its market is valued as both new build and resale, each in its own segment, and the two mixed: see below' : ''}) within its district; a segment-district pair with fewer than ${iv.minRows} calibration rows uses its segment's quantile, never narrower than its own, and a segment without enough rows the city quantile (${fixed(iv.global)}) widened ×${iv.thinDataFactor}; each out-of-distribution flag on a request widens q ×${iv.outOfDistributionFactor} (at most three times).`,
     '',
     table(['segment, district', 'calibration rows', 'quantile', scale ? 'q (units of σ)' : 'q', ...(scale ? [] : ['interval around the estimate']), 'median width, forward test'], intervalRows, [false, true, false, true, ...(scale ? [] : [true]), true]),
     '',
