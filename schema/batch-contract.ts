@@ -301,7 +301,7 @@ export function resultNdjsonLine(item: BatchItemResultView): string {
 export const RESULT_CSV_COLUMNS = [
   'index', 'ok', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
   'property_type', 'estimate', 'currency', 'price_per_m2', 'land_price_per_sotka', 'interval_low', 'interval_high', 'confidence',
-  'valuation_date', 'data_age_months', 'base_estimate', 'market_factor', 'error_code', 'error_message',
+  'valuation_date', 'data_age_months', 'base_estimate', 'market_factor', 'new_build_probability', 'error_code', 'error_message',
 ] as const;
 
 /**
@@ -356,6 +356,8 @@ export function resultCsvRow(item: BatchItemResultView): string {
     // The organisation's observations moved the estimate: the model's own, and the factor (blank: none).
     base_estimate: home?.marketAdjustment?.baseEstimate,
     market_factor: home?.marketAdjustment?.factor,
+    // A flat sent without its market, valued as a mixture of new build and resale (blank: market given, or a house).
+    new_build_probability: home?.marketMixture?.newBuildProbability,
     error_code: item.error?.code,
     error_message: item.error?.message,
   };

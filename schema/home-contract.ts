@@ -5,7 +5,7 @@
  * published in OpenAPI) and the subgraph's range checks are both derived from this table
  * (./field-table.ts).
  */
-import type { MarketLevel } from '../models/residential/valuation';
+import type { MarketLevel, MarketMixture, MarketMixtureComponent } from '../models/residential/valuation';
 import { CURRENCY_FIELD } from './currency-contract';
 import { requestJsonSchema, type FieldSpec } from './field-table';
 
@@ -57,6 +57,20 @@ export const MARKET_LEVEL_DESCRIPTIONS: Readonly<Record<keyof MarketLevel, strin
   intervalWidening: "How much wider the interval is for the months past the newest data (0.05 = 5% wider than the same valuation dated within the data): the index's month-to-month volatility × √months, added to the calibrated half-width as an independent error; 0 within the data",
 };
 export const MARKET_LEVEL_DESCRIPTION = 'The market level the estimate is at: the valuation date, how old the data behind it is, and what that did to the interval';
+
+/** The reply's market mixture (REST market_mixture, GraphQL HomeValuation.marketMixture): what it is, and what each field means, for both. */
+export const MARKET_MIXTURE_DESCRIPTION = "A flat sent without its market (new build or resale) is valued as both: the probability that a flat like it is a new build, and its valuation as each (before any market adjustment from the organisation's observations). estimate and interval above are their mixture: its median and central 90%. null when the market was given, and for houses";
+export const MARKET_MIXTURE_DESCRIPTIONS: Readonly<Record<keyof MarketMixture, string>> = {
+  newBuildProbability: 'The probability, 0 to 1, that a flat like this one is a new build (from its storeys, floor, size, rooms, finish, building type and district): the weight of the new-build valuation in the mixture',
+  newBuild: 'The flat valued as a new build (market new): its estimate and its own calibrated interval',
+  resale: 'The flat valued as resale (market resale): its estimate and its own calibrated interval',
+};
+export const MARKET_MIXTURE_VALUE_DESCRIPTION = "The flat valued as one market (new build or resale): its estimate and its own calibrated interval (of the same coverage as interval), in the valuation's currency";
+export const MARKET_MIXTURE_VALUE_DESCRIPTIONS: Readonly<Record<keyof MarketMixtureComponent, string>> = {
+  estimate: 'Estimated market value of the flat as this market',
+  low: 'Low end of its interval',
+  high: 'High end of its interval',
+};
 
 /** Fields of the fixed legacy example, in the order the seed request sends them. */
 export const SAMPLE_HOME_REQUEST = {

@@ -5,7 +5,7 @@
  */
 import type { Currency, ExchangeRate } from '../models/currency';
 import type { ResolvedLocation } from '../models/residential/request';
-import type { HomeValue, MarketLevel } from '../models/residential/valuation';
+import type { HomeValue, MarketLevel, MarketMixture, MarketMixtureComponent } from '../models/residential/valuation';
 import { HOME_FIELDS } from './home-contract';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 
@@ -68,6 +68,7 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
     location: { district: v.location.district, mahalla: v.location.mahalla, mahalla_id: v.location.mahallaId, matched: v.location.matched },
     market_level: toMarketLevelRest(v.marketLevel),
     market_adjustment: toMarketAdjustmentRest(v.marketAdjustment),
+    market_mixture: toMarketMixtureRest(v.marketMixture),
     valuation_id: v.valuationId ?? null,
     model_version: v.modelVersion,
     valued_at: v.valuedAt,
@@ -103,6 +104,19 @@ export function toMarketAdjustmentRest(a: MarketAdjustmentView | null | undefine
     interval_observations: a.intervalObservations,
     as_of: a.asOf,
   };
+}
+
+/** The GraphQL selection of a valuation's marketMixture, as every door asks for it (REST, MCP, batch). */
+export const MARKET_MIXTURE_SELECTION = 'marketMixture { newBuildProbability newBuild { estimate low high } resale { estimate low high } }';
+
+/**
+ * The reply's market_mixture (homes): a flat sent without its market, valued as a new build and as
+ * resale. null when the market was given, for houses, and in records made before it was answered.
+ */
+export function toMarketMixtureRest(m: MarketMixture | null | undefined) {
+  if (!m) return null;
+  const value = ({ estimate, low, high }: MarketMixtureComponent) => ({ estimate, low, high });
+  return { new_build_probability: m.newBuildProbability, new_build: value(m.newBuild), resale: value(m.resale) };
 }
 
 /** The reply's market_level (homes and vehicles alike). */

@@ -38,7 +38,12 @@ function remarks(flags: readonly string[], warnings: readonly string[]): string 
 export function homeSummary(r: HomeReply): string {
   const place = r.location.mahalla ? `${r.location.district}, mahalla ${r.location.mahalla}` : `${r.location.district} (district level)`;
   const estimated = r.property_type === 'house' ? `House: ${valuation(r).replace(/^E/, 'e')}` : valuation(r);
-  return `${estimated}. ${place}; ${grouped(r.price_per_m2)} ${r.currency}/m²${plot(r)}; model ${r.model_version}.${converted(r)}${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
+  return `${estimated}. ${place}; ${grouped(r.price_per_m2)} ${r.currency}/m²${plot(r)}; model ${r.model_version}.${mixed(r.market_mixture)}${converted(r)}${marketAge(r.market_level)}${remarks(r.anomaly.flags, r.warnings)}`;
+}
+
+/** " Market not given: valued as a new build (probability 51%) and as resale, mixed." (nothing when the market was given, or for a house) */
+function mixed(m: HomeReply['market_mixture']): string {
+  return m ? ` Market not given: valued as a new build (probability ${percent(m.new_build_probability, 0)}) and as resale, mixed.` : '';
 }
 
 /** "; plot 4,200 USD/sotka (31% of the value)" for a house valued with its plot (nothing otherwise). */

@@ -253,7 +253,11 @@ function adjustmentSection(adjustment: NonNullable<ValuationReportData['marketAd
 export function reportContent(data: ValuationReportData, lang: ReportLanguage): ReportContent {
   const t = dictionary(lang);
   const section = (id: SectionId, blocks: Block[]): Section => ({ id, title: t.sections[id], blocks });
-  const objectFields = Object.entries(data.object).map(([key, value]) => ({ label: t.objectLabels[key] ?? key, value: objectValue(key, value, lang, t) }));
+  // A flat sent without its market says how it was valued instead of showing the market as missing.
+  const mixture = data.marketMixture;
+  const objectText = (key: string, value: ObjectValue) =>
+    (key === 'market' && value === null && mixture ? t.marketNotGiven(formatPercent(mixture.newBuildProbability, lang)) : objectValue(key, value, lang, t));
+  const objectFields = Object.entries(data.object).map(([key, value]) => ({ label: t.objectLabels[key] ?? key, value: objectText(key, value) }));
   const odds = coverageOdds(data.interval.coverage);
   const sections: (Section | null)[] = [
     section('object', [{ type: 'fields', columns: 2, fields: objectFields }]),

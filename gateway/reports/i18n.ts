@@ -25,6 +25,8 @@ export interface Dictionary {
   objectLabels: Readonly<Record<string, string>>;
   /** Canonical codes of the object's values by key (renovation: euro → …); others shown as they are. */
   objectValues: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The object's market when it was not given and the flat was valued as both (the probability of a new build formatted). */
+  marketNotGiven: (newBuildProbability: string) => string;
   yes: string;
   no: string;
   estimate: {
@@ -142,6 +144,7 @@ const EN: Dictionary = {
       green: 'Green', brown: 'Brown', gold: 'Gold', bronze: 'Bronze', purple: 'Purple', turquoise: 'Turquoise', chameleon: 'Chameleon',
     },
   },
+  marketNotGiven: (p) => `Not given: valued as a new build (probability ${p}) and as resale, mixed`,
   yes: 'Yes',
   no: 'No',
   estimate: {
@@ -292,6 +295,7 @@ const RU: Dictionary = {
       green: 'Зелёный', brown: 'Коричневый', gold: 'Золотистый', bronze: 'Бронзовый', purple: 'Фиолетовый', turquoise: 'Бирюзовый', chameleon: 'Хамелеон',
     },
   },
+  marketNotGiven: (p) => `Не указан: оценена как новостройка (вероятность ${p}) и как вторичное жильё, оценки смешаны`,
   yes: 'Да',
   no: 'Нет',
   estimate: {
@@ -442,6 +446,7 @@ const UZ: Dictionary = {
       green: 'Yashil', brown: 'Jigarrang', gold: 'Tillarang', bronze: 'Bronza', purple: 'Binafsharang', turquoise: 'Feruzarang', chameleon: 'Xameleon',
     },
   },
+  marketNotGiven: (p) => `Koʻrsatilmagan: yangi bino (ehtimoli ${p}) va ikkilamchi bozor sifatida baholanib, baholar aralashtirildi`,
   yes: 'Ha',
   no: 'Yoʻq',
   estimate: {

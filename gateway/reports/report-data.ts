@@ -103,6 +103,8 @@ export interface ValuationReportData {
   anomalyFlags: string[];
   /** Present when the organisation's observations moved the model's estimate. */
   marketAdjustment: { baseEstimate: number; factor: number; group: string | null; observations: number } | null;
+  /** Present when a flat sent without its market was valued as a new build and as resale, mixed: the weight of the new build, 0–1. */
+  marketMixture: { newBuildProbability: number } | null;
   model: {
     version: string;
     trainedAt: string | null;

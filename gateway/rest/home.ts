@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { homeRequestJsonSchema, SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION, parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
+import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION, MARKET_MIXTURE_SELECTION, parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor } from '../graph/executor';
 import { homeResponseJsonSchema, errorResponseJsonSchema } from './response-schemas';
@@ -22,6 +22,7 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       location { districtName mahallaName mahallaId matched }
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
       ${MARKET_ADJUSTMENT_SELECTION}
+      ${MARKET_MIXTURE_SELECTION}
       valuationId modelVersion valuedAt warnings
     }
   }` };

@@ -4,7 +4,7 @@ import { VEHICLE_BASES } from '../../models/vehicle/valuation';
 import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from '../../models/vehicle/vocabulary';
 import { CURRENCY_DESCRIPTION, EXCHANGE_RATE_DESCRIPTION, EXCHANGE_RATE_DESCRIPTIONS } from '../../schema/currency-contract';
 import { ERROR_CATALOGUE } from '../../schema/errors';
-import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
+import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS, MARKET_MIXTURE_DESCRIPTION, MARKET_MIXTURE_DESCRIPTIONS, MARKET_MIXTURE_VALUE_DESCRIPTIONS } from '../../schema/home-contract';
 import { VALUED_VEHICLE_DESCRIPTIONS, VALUED_VEHICLE_DESCRIPTION, VEHICLE_BASIS_DESCRIPTION } from '../../schema/vehicle-contract';
 
 const number = { type: 'number' } as const;
@@ -54,6 +54,30 @@ const MARKET_ADJUSTMENT = {
     interval_group: nullableString,
     interval_observations: { type: 'integer' },
     as_of: { ...string, format: 'date' },
+  },
+} as const;
+
+/** One market of the reply's market_mixture: the flat valued as a new build, or as resale. */
+const MARKET_MIXTURE_VALUE = (description: string) => ({
+  type: 'object',
+  description,
+  required: ['estimate', 'low', 'high'],
+  properties: {
+    estimate: { ...number, description: MARKET_MIXTURE_VALUE_DESCRIPTIONS.estimate },
+    low: { ...number, description: MARKET_MIXTURE_VALUE_DESCRIPTIONS.low },
+    high: { ...number, description: MARKET_MIXTURE_VALUE_DESCRIPTIONS.high },
+  },
+}) as const;
+
+/** A flat sent without its market, valued as both (homes only). */
+const MARKET_MIXTURE = {
+  type: ['object', 'null'],
+  description: MARKET_MIXTURE_DESCRIPTION,
+  required: ['new_build_probability', 'new_build', 'resale'],
+  properties: {
+    new_build_probability: { ...number, minimum: 0, maximum: 1, description: MARKET_MIXTURE_DESCRIPTIONS.newBuildProbability },
+    new_build: MARKET_MIXTURE_VALUE(MARKET_MIXTURE_DESCRIPTIONS.newBuild),
+    resale: MARKET_MIXTURE_VALUE(MARKET_MIXTURE_DESCRIPTIONS.resale),
   },
 } as const;
 
@@ -120,6 +144,7 @@ export function homeResponseJsonSchema(): Record<string, unknown> {
       },
       market_level: MARKET_LEVEL,
       market_adjustment: MARKET_ADJUSTMENT,
+      market_mixture: MARKET_MIXTURE,
     },
   });
 }
@@ -242,7 +267,7 @@ export function batchResultLineJsonSchema(): Record<string, unknown> {
     properties: {
       index: { type: 'integer', description: 'Position in the submission, from 0' },
       ok: { type: 'boolean' },
-      result: { type: ['object', 'null'], description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with marketAdjustment when your organisation\'s observations moved it) }' },
+      result: { type: ['object', 'null'], description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with marketAdjustment when your organisation\'s observations moved it, and marketMixture when a flat was sent without its market) }' },
       error: { type: ['object', 'null'], properties: { code: string, message: string } },
     },
   };

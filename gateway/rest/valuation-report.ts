@@ -65,6 +65,7 @@ interface AnsweredValuation {
   location?: { district: string; mahalla: string | null; mahallaId: string | null };
   marketLevel: { valuationDate: string; dataAgeMonths: number; indexRatio: number };
   marketAdjustment?: { baseEstimate: number; factor: number; group: string | null; observations: number } | null;
+  marketMixture?: { newBuildProbability: number } | null;
   vehicle?: Record<string, unknown>;
   modelVersion: string;
 }
@@ -121,6 +122,7 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
     dataAgeMonths: v.marketLevel.dataAgeMonths,
     anomalyFlags: v.anomaly.flags,
     marketAdjustment: v.marketAdjustment ? { baseEstimate: usd(v.marketAdjustment.baseEstimate), factor: v.marketAdjustment.factor, group: v.marketAdjustment.group, observations: v.marketAdjustment.observations } : null,
+    marketMixture: v.marketMixture ? { newBuildProbability: v.marketMixture.newBuildProbability } : null,
   };
   return record.kind === 'HOME' ? homeReport(executor, record, v, base, lang) : vehicleReport(executor, record, v, base, lang);
 }

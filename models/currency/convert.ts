@@ -3,8 +3,9 @@
  * (UZS) is converted once, after the model and after any market adjustment, at the rate of its
  * valuation date (./cbu-rates.ts rateForDate), and names that rate (exchangeRate). Amounts in soʻm
  * are rounded: values (estimates, interval ends, the ensemble members' estimates, the base figures
- * of a market adjustment, a vehicle group's median price) to whole 1,000 soʻm, prices per unit
- * (per m², per sotka) to whole soʻm. Ratios (deviations, shares, factors, coverage) have no currency.
+ * of a market adjustment, a flat's new-build and resale valuations in a market mixture, a vehicle
+ * group's median price) to whole 1,000 soʻm, prices per unit (per m², per sotka) to whole soʻm.
+ * Ratios (deviations, shares, factors, coverage, the new-build probability) have no currency.
  * In USD a valuation is left as the model made it, with exchangeRate null.
  */
 import { rateForDate, type Currency } from './cbu-rates';
@@ -33,7 +34,15 @@ export interface PricedValuation {
   pricePerM2?: number;
   landPricePerSotka?: number | null;
   marketAdjustment?: { baseEstimate: number; baseLow: number; baseHigh: number } | null;
+  marketMixture?: { newBuild: MixtureValue; resale: MixtureValue } | null;
   exchangeRate?: ExchangeRate | null;
+}
+
+/** One market's valuation in a flat's market mixture. */
+interface MixtureValue {
+  estimate: number;
+  low: number;
+  high: number;
 }
 
 /** The anomaly checks' amounts (homes and vehicles), by how they are rounded. */
@@ -56,6 +65,8 @@ export function inCurrency<V extends PricedValuation>(view: V, currency: Currenc
     Object.entries(view.anomaly).map(([key, amount]) => [key, key in ANOMALY_AMOUNTS && typeof amount === 'number' ? inUzs(amount, ANOMALY_AMOUNTS[key]) : amount]),
   );
   const adjustment = view.marketAdjustment;
+  const mixture = view.marketMixture;
+  const mixtureValue = (m: MixtureValue) => ({ ...m, estimate: value(m.estimate), low: value(m.low), high: value(m.high) });
   return {
     ...view,
     estimate: value(view.estimate),
@@ -66,6 +77,7 @@ export function inCurrency<V extends PricedValuation>(view: V, currency: Currenc
     models: view.models.map((m) => ({ ...m, estimate: value(m.estimate) })),
     anomaly,
     ...(adjustment && { marketAdjustment: { ...adjustment, baseEstimate: value(adjustment.baseEstimate), baseLow: value(adjustment.baseLow), baseHigh: value(adjustment.baseHigh) } }),
+    ...(mixture && { marketMixture: { ...mixture, newBuild: mixtureValue(mixture.newBuild), resale: mixtureValue(mixture.resale) } }),
     exchangeRate: { usdToUzs: rate.usdToUzs, date: rate.date, source: rate.source },
     warnings: warning === null ? [...view.warnings] : [...view.warnings, warning],
   };

@@ -1,6 +1,6 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
 import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION } from '../../schema/home-contract';
+import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION, MARKET_MIXTURE_DESCRIPTION, MARKET_MIXTURE_DESCRIPTIONS, MARKET_MIXTURE_VALUE_DESCRIPTION, MARKET_MIXTURE_VALUE_DESCRIPTIONS } from '../../schema/home-contract';
 import { AccuracyMetricsFields, MarketLevelFields } from '../common/valuation-types';
 import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
@@ -108,6 +108,20 @@ export class AnomalyCheck {
 
 @ObjectType({ description: MARKET_LEVEL_DESCRIPTION })
 export class MarketLevel extends MarketLevelFields {}
+
+@ObjectType({ description: MARKET_MIXTURE_VALUE_DESCRIPTION })
+export class MarketMixtureValue {
+  @Field(() => Float, { description: MARKET_MIXTURE_VALUE_DESCRIPTIONS.estimate }) estimate!: number;
+  @Field(() => Float, { description: MARKET_MIXTURE_VALUE_DESCRIPTIONS.low }) low!: number;
+  @Field(() => Float, { description: MARKET_MIXTURE_VALUE_DESCRIPTIONS.high }) high!: number;
+}
+
+@ObjectType({ description: MARKET_MIXTURE_DESCRIPTION })
+export class MarketMixture {
+  @Field(() => Float, { description: MARKET_MIXTURE_DESCRIPTIONS.newBuildProbability }) newBuildProbability!: number;
+  @Field(() => MarketMixtureValue, { description: MARKET_MIXTURE_DESCRIPTIONS.newBuild }) newBuild!: MarketMixtureValue;
+  @Field(() => MarketMixtureValue, { description: MARKET_MIXTURE_DESCRIPTIONS.resale }) resale!: MarketMixtureValue;
+}
 
 @ArgsType()
 export class MarketIndexArgs {
@@ -220,6 +234,7 @@ export class HomeValuation {
   @Field(() => MarketLevel, { description: MARKET_LEVEL_DESCRIPTION }) marketLevel!: MarketLevel;
   @Field(() => MarketAdjustment, { nullable: true, description: "How the organisation's own observed prices moved this valuation (estimate and interval above are after it); null while it has recorded none" })
   marketAdjustment!: MarketAdjustment | null;
+  @Field(() => MarketMixture, { nullable: true, description: MARKET_MIXTURE_DESCRIPTION }) marketMixture!: MarketMixture | null;
   @Field(() => String, { nullable: true, description: "The record of this valuation (GET /api/valuations/{id}, valuation(id)): kept for the organisation that asked; null when there is no organisation or the record store did not answer (a warning says so)" })
   valuationId!: string | null;
   @Field() modelVersion!: string;

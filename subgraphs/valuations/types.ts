@@ -22,7 +22,7 @@ export class ValuationRecordType {
   @Field(() => Float) intervalHigh!: number;
   @Field({ description: 'YYYY-MM-DD: the date the value was for' }) valuationDate!: string;
   @Field(() => GraphQLJSONObject, { description: 'The request as the service understood it (canonical codes: the model\'s inputs)' }) input!: Record<string, unknown>;
-  @Field(() => GraphQLJSONObject, { description: 'The valuation as answered, whole (GraphQL field names: estimate, interval, confidence, anomaly, marketLevel, marketAdjustment, …)' }) valuation!: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { description: 'The valuation as answered, whole (GraphQL field names: estimate, interval, confidence, anomaly, marketLevel, marketAdjustment, marketMixture, …)' }) valuation!: Record<string, unknown>;
 }
 
 @ObjectType({ description: 'What moved a valuation between its record and today, as ratios (1 = no change): estimate now = estimate before × model × market × observations × exchangeRate, up to rounding' })

@@ -49,8 +49,11 @@ describe('POST /api/predict/home with currency', () => {
       district_median_price_per_m2: whole(usd.anomaly.district_median_price_per_m2, k),
       mahalla_median_price_per_m2: usd.anomaly.mahalla_median_price_per_m2 === null ? null : whole(usd.anomaly.mahalla_median_price_per_m2, k),
     });
+    // The flat is sent without its market: its new-build and resale valuations are values too.
+    const values = (c: { estimate: number; low: number; high: number }) => ({ estimate: thousands(c.estimate, k), low: thousands(c.low, k), high: thousands(c.high, k) });
+    expect(uzs.market_mixture).toEqual({ ...usd.market_mixture, new_build: values(usd.market_mixture.new_build), resale: values(usd.market_mixture.resale) });
     // What has no currency is the same: the date's month has a CBU rate, so no warning is added.
-    const { estimate: _e, currency: _c, exchange_rate: _r, price_per_m2: _p, interval: _i, models: _m, anomaly: _a, ...rest } = timeless(uzs);
+    const { estimate: _e, currency: _c, exchange_rate: _r, price_per_m2: _p, interval: _i, models: _m, anomaly: _a, market_mixture: _x, ...rest } = timeless(uzs);
     expect(rest).toEqual(Object.fromEntries(Object.keys(rest).map((key) => [key, timeless(usd)[key]])));
   });
 

@@ -60,6 +60,28 @@ describe('inCurrency', () => {
     expect(inCurrency({ ...HOUSE, landPricePerSotka: null }, 'UZS').landPricePerSotka).toBeNull();
   });
 
+  it("converts a flat's new-build and resale valuations of a market mixture as values; the probability stays", () => {
+    const k = 12_937; // 2025-04
+    const thousands = (usd: number) => Math.round((usd * k) / 1000) * 1000;
+    const flat = {
+      ...HOUSE,
+      propertyType: 'apartment',
+      landPricePerSotka: null,
+      marketAdjustment: null,
+      marketMixture: { newBuildProbability: 0.514, newBuild: { estimate: 114_600, low: 67_700, high: 193_800 }, resale: { estimate: 109_500, low: 88_000, high: 136_200 } },
+    };
+    const converted = inCurrency(flat, 'UZS');
+    expect(converted.marketMixture).toEqual({
+      newBuildProbability: 0.514,
+      newBuild: { estimate: thousands(114_600), low: thousands(67_700), high: thousands(193_800) },
+      resale: { estimate: thousands(109_500), low: thousands(88_000), high: thousands(136_200) },
+    });
+    expect(converted.marketMixture.newBuild.estimate).toBe(1_482_580_000);
+    expect(converted.marketAdjustment).toBeNull();
+    expect(inCurrency({ ...flat, marketMixture: null }, 'UZS').marketMixture).toBeNull();
+    expect(inCurrency(flat, 'USD').marketMixture).toBe(flat.marketMixture);
+  });
+
   it('adds the rule\'s warning when the valuation month has no rate of its own', () => {
     const late = inCurrency({ ...HOUSE, marketLevel: { ...HOUSE.marketLevel, valuationDate: '2026-11-24' } }, 'UZS');
     expect(late.warnings).toEqual([...HOUSE.warnings, rateForDate('2026-11-24').warning]);

@@ -88,6 +88,7 @@ export function chilanzarFlat(): ValuationReportData {
     },
     anomalyFlags: ['ASKING_PRICE_ABOVE_INTERVAL'],
     marketAdjustment: { baseEstimate: 76900, factor: 1.021, group: 'Chilanzar · resale', observations: 38 },
+    marketMixture: null,
     model: {
       version: 'residential-2026.03.1',
       trainedAt: '2026-03-01T04:00:00Z',
@@ -136,6 +137,7 @@ export function cobaltCar(): ValuationReportData {
     location: null,
     anomalyFlags: [],
     marketAdjustment: null,
+    marketMixture: null,
     model: {
       version: 'vehicle-2026.02.2',
       trainedAt: '2026-02-20',

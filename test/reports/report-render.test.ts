@@ -214,6 +214,18 @@ describe('HTML', () => {
     expect(html).not.toContain(DICTIONARIES[lang].comparables.columns.rooms);
   });
 
+  test.each(REPORT_LANGUAGES)('%s: a flat sent without its market says it was valued as a new build and as resale, with the probability', (lang) => {
+    const data = chilanzarFlat();
+    data.object.market = null;
+    data.marketMixture = { newBuildProbability: 0.514 };
+    const html = renderReportHtml(data, lang);
+    expect(html).toContain(escapeText(DICTIONARIES[lang].marketNotGiven(formatPercent(0.514, lang))));
+    expect(html).toContain(lang === 'ru' ? '51\u00a0%' : '51%');
+    // Without a mixture (a record made before it, or a model without one) the market is missing as before.
+    const before = renderReportHtml({ ...data, marketMixture: null }, lang);
+    expect(before).not.toContain(escapeText(DICTIONARIES[lang].marketNotGiven(formatPercent(0.514, lang))));
+  });
+
   test('known flags are explained in the language, unknown ones shown as they are', () => {
     const data = chilanzarFlat();
     data.anomalyFlags = ['AREA_OUTSIDE_DISTRICT_RANGE', 'SOME_FUTURE_FLAG'];
