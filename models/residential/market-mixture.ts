@@ -86,11 +86,34 @@ export function mixtureInterval(components: readonly MixtureComponent[], coverag
   const z = normalQuantile((1 + coverage) / 2);
   const parts = components.filter((c) => c.weight > 0).map((c) => ({ ...c, sd: Math.max(c.halfWidth, 1e-9) / z }));
   const total = parts.reduce((s, c) => s + c.weight, 0);
+  if (parts.length === 1) return { center: parts[0].center, low: parts[0].center - parts[0].halfWidth, high: parts[0].center + parts[0].halfWidth };
   const cdf = (x: number) => parts.reduce((s, c) => s + c.weight * normalCdf((x - c.center) / c.sd), 0) / total;
+  const pdf = (x: number) => parts.reduce((s, c) => s + (c.weight * Math.exp(-0.5 * ((x - c.center) / c.sd) ** 2)) / (c.sd * Math.sqrt(2 * Math.PI)), 0) / total;
   const lo = Math.min(...parts.map((c) => c.center - 10 * c.sd));
   const hi = Math.max(...parts.map((c) => c.center + 10 * c.sd));
-  const at = (p: number) => bisect(cdf, p, lo, hi);
-  return { center: at(0.5), low: at((1 - coverage) / 2), high: at((1 + coverage) / 2) };
+  // Each quantile starts from the weighted mean of the components' own quantiles.
+  const start = (zq: number) => parts.reduce((s, c) => s + c.weight * (c.center + zq * c.sd), 0) / total;
+  const at = (p: number, zq: number) => solveIncreasing(cdf, pdf, p, start(zq), lo, hi);
+  return { center: at(0.5, 0), low: at((1 - coverage) / 2, -z), high: at((1 + coverage) / 2, z) };
+}
+
+/**
+ * x with f(x) = target for an increasing f on [lo, hi] (f' = df): Newton's steps from `x0`, a
+ * bisection step whenever Newton would leave the bracket, to 1e-10 in f.
+ */
+function solveIncreasing(f: (x: number) => number, df: (x: number) => number, target: number, x0: number, lo: number, hi: number): number {
+  let x = Math.min(Math.max(x0, lo), hi);
+  for (let i = 0; i < 100; i++) {
+    const gap = f(x) - target;
+    if (Math.abs(gap) < 1e-10) break;
+    if (gap < 0) lo = x;
+    else hi = x;
+    const slope = df(x);
+    const newton = slope > 0 ? x - gap / slope : NaN;
+    x = newton > lo && newton < hi ? newton : (lo + hi) / 2;
+    if (hi - lo < 1e-12) break;
+  }
+  return x;
 }
 
 /**
@@ -118,16 +141,6 @@ export function mixedValuation(p: number, asNew: EnsembleEstimate, asResale: Ens
     },
     mixture: { newBuildProbability: Math.round(p * 1000) / 1000, newBuild: component(asNew), resale: component(asResale) },
   };
-}
-
-/** x with f(x) = target for an increasing f on [lo, hi], to 1e-9. */
-function bisect(f: (x: number) => number, target: number, lo: number, hi: number): number {
-  for (let i = 0; i < 100 && hi - lo > 1e-9; i++) {
-    const mid = (lo + hi) / 2;
-    if (f(mid) < target) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
 }
 
 /** Φ(x) through erfc (the Chebyshev fit of Numerical Recipes' erfcc; relative error < 1.2e-7). */
