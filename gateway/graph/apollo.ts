@@ -43,6 +43,8 @@ export interface GraphOptions {
 
 export interface Graph {
   apollo: ApolloServer<GatewayContext>;
+  /** The bounds on a document's shape this graph checks (the subscription server checks the same). */
+  documentLimits: DocumentLimits;
   /**
    * Runs an operation as the context's caller, its errors masked: with an `owner`, a persisted
    * operation on the one subgraph that owns every field in it, through the same data source the
@@ -109,6 +111,7 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
   };
   return {
     apollo,
+    documentLimits,
     async execute(operation, variables, context) {
       if (!operation.owner) {
         const response = await apollo.executeOperation({ query: operation.query, variables }, { contextValue: context });

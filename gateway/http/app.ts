@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
   const progress = deps.batchProgress;
   if (progress) {
-    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock });
+    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock, documentLimits: deps.graph.documentLimits });
     app.addHook('preClose', async () => subscriptions.close());
   }
   registerLanding(app);

@@ -23,7 +23,7 @@ import type { KeyStore } from '../auth/key-store';
 import type { Principal } from '../auth/principal';
 import { rawErrorResponse } from '../http/client-errors';
 import { getPlan, type QuotaStore } from '../quota';
-import { checkDocument } from '../graph/document-limits';
+import { checkDocument, type DocumentLimits } from '../graph/document-limits';
 import { batchProgressSchema, type BatchProgressSource, type SubscriptionContext } from './batch-progress-schema';
 
 // graphql-ws publishes its ws adapter as the subpath export `graphql-ws/use/ws`, which
@@ -61,6 +61,8 @@ export interface SubscriptionServerOptions {
   path?: string;
   /** The time bearer tokens are checked at. @default Date.now */
   clock?: () => number;
+  /** Bounds on a subscription document's shape: the graph's, so MAX_QUERY_DEPTH holds here too. @default DEFAULT_DOCUMENT_LIMITS */
+  documentLimits?: DocumentLimits;
 }
 
 export interface SubscriptionServer {
@@ -133,7 +135,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
           return [new GraphQLError('Forbidden', { extensions: { code: 'INVALID_API_KEY' } })];
         }
         principals.set(ctx, principal);
-        const refused = checkDocument(schema, payload.query);
+        const refused = checkDocument(schema, payload.query, options.documentLimits);
         return refused.length ? [...refused] : undefined;
       },
       // Before each event of a running subscription: is its key still active? (Revocation only: a bearer

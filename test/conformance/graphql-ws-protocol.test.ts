@@ -463,3 +463,30 @@ describe('a key revoked while its socket is open', () => {
     }
   });
 });
+
+describe('subscription documents are held to the configured depth limit, as /graphql is', () => {
+  let shallow: TestStack;
+  let shallowKey = '';
+  beforeAll(async () => {
+    shallow = await startTestStack({ env: { MAX_QUERY_DEPTH: '1' } });
+    shallowKey = shallow.newKey('enterprise');
+  });
+  afterAll(async () => {
+    delete process.env.MAX_QUERY_DEPTH;
+    await shallow?.stop();
+  });
+
+  test('with MAX_QUERY_DEPTH=1 a two-level subscription is refused with QUERY_TOO_DEEP, like a two-level query over HTTP', async () => {
+    const http = await shallow.post('/graphql', { query: '{ residentialModel { version } }' }, { 'x-api-key': shallowKey });
+    expect(http.status).toBe(400);
+    expect(((await http.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('QUERY_TOO_DEEP');
+
+    const socket = await acknowledged(shallowKey, shallow.url);
+    socket.send({ type: 'subscribe', id: 'deep', payload: { query: PROGRESS, variables: { id: 'x' } } });
+    const message = await socket.next();
+    expect(message).toMatchObject({ type: 'error', id: 'deep' });
+    expect((message.payload as { extensions: { code: string } }[])[0].extensions.code).toBe('QUERY_TOO_DEEP');
+    socket.ws.close(1000);
+    await socket.closed;
+  });
+});
