@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { valueEach } from '../schema/bulk';
 import { ApiError } from '../schema/errors';
+import { parseValuationDate } from '../schema/valuation-date';
 import { parseHomeRestBody, toHomeRestResponse } from '../schema/home-rest';
 import { parseVehicleRestBody, toVehicleRestResponse } from '../schema/vehicle-rest';
 import { inCurrency, type Currency } from './currency';
@@ -187,6 +188,8 @@ function memoised(runtimes: ValuateRuntimes): ValuateRuntimes {
   return { home: once(runtimes.home), vehicle: once(runtimes.vehicle) };
 }
 
+/** Any calendar date: the form alone. */
+const ANY_DATE = { earliest: '0001-01-01', monthsAhead: 12_000 };
 const OPTIONS = { input: { type: 'string' }, output: { type: 'string' }, kind: { type: 'string', default: 'home' }, 'valuation-date': { type: 'string' } } as const;
 
 async function main(argv: string[]): Promise<void> {
@@ -203,6 +206,13 @@ async function main(argv: string[]): Promise<void> {
     console.error('usage: npm run valuate -- --input requests.jsonl --output out.jsonl [--kind home|vehicle] [--valuation-date YYYY-MM-DD]');
     console.error('  (a line may carry its own "kind": "home" | "vehicle"; --kind is for lines without one)');
     console.error('  (a line may carry its own "valuation_date"; --valuation-date is for lines without one, default today)');
+    process.exit(2);
+  }
+  // The option's form is checked once, before any line (its range depends on each line's kind, so lines check that).
+  try {
+    parseValuationDate(valuationDate, '--valuation-date', ANY_DATE);
+  } catch (error) {
+    console.error((error as Error).message);
     process.exit(2);
   }
   const loaded: { home?: ResidentialModelService; vehicle?: VehicleModelSet } = {};

@@ -1,5 +1,6 @@
 /** `npm run valuate`: a file of API requests (homes, vehicles or both) in, one result or API error per line out, in order. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResidentialModelService } from '../../models/residential/serving';
@@ -153,4 +154,24 @@ it('answers a line in the currency it asks for, as the API does', async () => {
   expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: 12_937, date: '2025-04-01' } });
   expect(uzs.estimate).toBe(Math.round((usd.estimate * 12_937) / 1000) * 1000);
   expect(eur.error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'currency' });
+});
+
+describe('npm run valuate: a malformed --valuation-date', () => {
+  it('stops the run before any line, naming the option, with exit code 2 and no output file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valuate-date-'));
+    try {
+      const input = join(dir, 'in.jsonl');
+      const output = join(dir, 'out.jsonl');
+      writeFileSync(input, `${JSON.stringify(SAMPLE_HOME_REQUEST)}\n`);
+      const cli = join(__dirname, '..', '..', 'models', 'valuate-cli.js');
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(process.execPath, [cli, '--input', input, '--output', output, '--valuation-date', '2026-13-45'], (error, _stdout, stderr) => resolve({ code: error ? (error as { code?: number }).code ?? 1 : 0, stderr }));
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--valuation-date "2026-13-45" must be/);
+      expect(existsSync(output)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
