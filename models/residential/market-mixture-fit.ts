@@ -15,7 +15,7 @@ const NEW_BUILD_ALPHA = 1;
 
 type LabelledRow = Parameters<typeof newBuildFeatures>[0] & Pick<FeatureSource, 'market'> & { source: string };
 
-/** Fits the new-build model on the rows with a market label; null when fewer than 2 labelled sources' worth of both classes exist. */
+/** Fits the new-build model on the rows with a market label; null unless both new builds and resale flats are among them. */
 export function fitMarketMixture(rows: readonly LabelledRow[]): MarketMixtureModel | null {
   const labelled = rows.filter((r) => r.market !== null);
   const newBuilds = labelled.filter((r) => r.market === 'new').length;

@@ -23,7 +23,7 @@ import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, SOURCE_FILES, type IngestResult, type ListingRecord, type ListingSource } from '../ingest';
 import type { ObservationExport } from '../ingest/observation-export';
 import { observationListings, type ObservationSourceReport } from '../ingest/observation-listings';
-import { countBy, crossFit, crossFitSteps, evaluate, evaluateValuations, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
+import { countBy, crossFit, crossFitSteps, evaluateValuations, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
 import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf } from '../ensemble/source-views';
 import { calibrateIntervals, combinedHalfWidth, groupHalfWidth, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
 import { accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
@@ -64,7 +64,7 @@ const OLDEST_SOURCE_GROUP = SOURCE_GROUPS.olx_2021;
 export const FORWARD_TEST_SOURCE = 'uybor_2026';
 /**
  * The same protocol one step earlier: everything before uybor's 2025 scrapes → those scrapes. A
- * second forward view, for judging interval choices without the headline's rows.
+ * second forward view, reported beside the headline; nothing is chosen on it.
  */
 const BACKTEST_SOURCES: readonly ListingSource[] = ['uybor_2025', 'uybor_2025_b', 'uybor_2025_en'];
 /**
