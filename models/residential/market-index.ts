@@ -17,6 +17,7 @@
 import { solveSpd } from '../trainers/linalg';
 import { DISTRICT_IDS, type DistrictId, type Market } from '../vocabulary/codes';
 import { periodIndex } from '../ensemble/encoding';
+import { median } from '../ensemble/metrics';
 import { levelAt, monthsPast, type LevelPoint } from '../ensemble/level-series';
 
 export { indexBand } from '../ensemble/level-series';
@@ -65,6 +66,18 @@ export interface MarketIndex {
   scrapeVariance?: number;
   /** z for the coverage the allowance is stated at. */
   allowanceZ: number;
+  /** How the rule past the newest data would have done on the index's own history (from 2026.11.18). */
+  forecastCheck?: LevelForecastCheck;
+}
+
+/**
+ * The index's own history forecast from each earlier month as serving forecasts past the newest
+ * data (that month's smoothed level carried forward by the drift measured up to it), against the
+ * level later months found; and the same without the drift. Errors are forecast − found, in log
+ * level (positive: the forecast was too high), grouped by how many months ahead.
+ */
+export interface LevelForecastCheck {
+  byHorizon: { months: string; pairs: number; medianError: number; medianAbsError: number; medianErrorWithoutDrift: number; medianAbsErrorWithoutDrift: number }[];
 }
 
 /** Ridge penalties: zone and segment deviations are shrunk toward the city level; the rest barely. */
@@ -177,6 +190,7 @@ export function fitMarketIndex(rows: readonly IndexRow[], logPricePerM2: ArrayLi
   const segments = { new: series((p) => [col.segment + p], 1 - newShare), resale: series((p) => [col.segment + p], -newShare) };
 
   const { drift, volatility, newestLevel } = randomWalkWithDrift(city, 0);
+  const forecastCheck = levelForecastCheck(city);
   return {
     method: `hedonic time-dummy ridge regression of log price per m² on district, log area (and its square), first/last floor, log building floors (and its square), a level per listing month (months with at least ${MIN_PERIOD_ROWS} rows), zone × month and new-build/resale × month deviations shrunk toward the city level (penalty ${PENALTY.zone}); drift and volatility of the city level as a random walk with drift`,
     periods: periods.map((p) => ({ period: p, rows: counts.get(p)! })),
@@ -188,6 +202,37 @@ export function fitMarketIndex(rows: readonly IndexRow[], logPricePerM2: ArrayLi
     volatilityPerMonth: round4(volatility),
     newestLevel: round4(newestLevel),
     allowanceZ: round4(normalQuantile((1 + coverage) / 2)),
+    forecastCheck,
+  };
+}
+
+/** Horizons the forecast check groups its pairs by (months ahead, inclusive). */
+const FORECAST_HORIZONS: readonly [number, number][] = [[1, 6], [7, 18], [19, Infinity]];
+
+/** See LevelForecastCheck: every (origin, later month) pair of the city series, origins from the second point on. */
+function levelForecastCheck(points: readonly IndexPoint[]): LevelForecastCheck {
+  const t = points.map((p) => periodIndex(p.period));
+  const pairs: { h: number; error: number; errorWithoutDrift: number }[] = [];
+  for (let k = 1; k < points.length - 1; k++) {
+    const { drift, newestLevel } = randomWalkWithDrift(points.slice(0, k + 1), 0);
+    for (let j = k + 1; j < points.length; j++) {
+      const h = t[j] - t[k];
+      pairs.push({ h, error: newestLevel + drift * h - points[j].logLevel, errorWithoutDrift: newestLevel - points[j].logLevel });
+    }
+  }
+  return {
+    byHorizon: FORECAST_HORIZONS.flatMap(([from, to]) => {
+      const within = pairs.filter((p) => p.h >= from && p.h <= to);
+      if (within.length === 0) return [];
+      return [{
+        months: to === Infinity ? `${from}+` : `${from}–${to}`,
+        pairs: within.length,
+        medianError: round4(median(within.map((p) => p.error))),
+        medianAbsError: round4(median(within.map((p) => Math.abs(p.error)))),
+        medianErrorWithoutDrift: round4(median(within.map((p) => p.errorWithoutDrift))),
+        medianAbsErrorWithoutDrift: round4(median(within.map((p) => Math.abs(p.errorWithoutDrift)))),
+      }];
+    }),
   };
 }
 

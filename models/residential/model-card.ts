@@ -547,6 +547,23 @@ function marketIndexSection(ctx: Context, figures: readonly FigureName[]): strin
       p.period, int(index.periods[i]?.rows ?? 0), `${fixed(Math.exp(p.logLevel), 3)} ± ${fixed(1.96 * p.se, 3)}`, ...ZONE_IDS.map((z) => fixed(Math.exp(index.zones[z][i].logLevel), 3)), signedPct(Math.exp(index.segments.new[i].logLevel) - 1),
     ])),
     '', figureLink(figures, 'market-index', 'The index of the served version: the city level per listing month with its 95% band, and the four zones of districts.'),
+    ...forecastCheckLines(index),
+  ];
+}
+
+/** The rule past the newest data, tried on the index's own history (MarketIndex.forecastCheck). */
+function forecastCheckLines(index: ResidentialManifest['marketIndex']): string[] {
+  const check = index.forecastCheck;
+  if (!check?.byHorizon.length) return [];
+  const ratio = (log: number) => signedPct(Math.exp(log) - 1);
+  const overshoots = check.byHorizon.filter((h) => h.medianError > 0.03).map((h) => h.months);
+  const halfYear = index.allowanceZ * index.volatilityPerMonth * Math.sqrt(6);
+  return [
+    '', '**The rule past the newest data, tried on the index\'s own history.** From each month of the index, its level carried forward by the drift measured up to that month (as serving carries the newest level), against the level the later months found; and the same without the drift. Errors are the forecast against what was found (positive: too high):', '',
+    table(['months ahead', 'pairs', 'median error, with drift', 'median |error|, with drift', 'median error, without drift', 'median |error|, without drift'], check.byHorizon.map((h) => [
+      h.months, int(h.pairs), ratio(h.medianError), pct(Math.exp(h.medianAbsError) - 1), ratio(h.medianErrorWithoutDrift), pct(Math.exp(h.medianAbsErrorWithoutDrift) - 1),
+    ])),
+    '', `${overshoots.length ? `On this history the drift overshot (${overshoots.join(', ')} months ahead): most of it was learned from the rise between 2021 and 2023, which did not go on at that pace. ` : ''}The allowance the interval takes for the level past the newest data is ${pct(Math.exp(halfYear) - 1)} at six months (${fixed(index.allowanceZ, 3)} × ${fixed(index.volatilityPerMonth, 4)} × √6, in quadrature with the rest of the interval); the errors above, and the two forward steps in section Evaluation, show the level past the newest data is the largest risk of a valuation dated after it.`,
   ];
 }
 
@@ -565,7 +582,7 @@ function comparison(ctx: Context, figures: readonly FigureName[]): string {
       ['median APE', 'not published', pct(h.overall.medianApe), pct(k.overall.medianApe)],
       ['90% interval coverage', 'not published', pct(h.overall.intervalCoverage), pct(k.overall.intervalCoverage)],
       ['listings tested', 'not published', int(h.overall.n), int(k.overall.n)],
-      ['protocol', 'not published', 'held out by time and source', 'random 5-fold split'],
+      ['protocol', 'not published', 'held out by time and source', 'each source held out in turn'],
     ],
     [false, true, true, true],
   ));
