@@ -30,6 +30,24 @@ export interface ConfidenceWidths {
 }
 export const DEFAULT_CONFIDENCE_WIDTHS: ConfidenceWidths = { full: 0.2, none: 0.8 };
 
+/**
+ * A valuation dated more than this many months past the newest data it rests on has a market level
+ * that is an extrapolation (for flats, the index's own history shows a year's extrapolation off by
+ * ~20%): it carries STALE_DATA_FLAG and is never rated high. Every kind uses the same rule.
+ */
+export const STALE_DATA_MONTHS = 12;
+export const STALE_DATA_FLAG = 'MARKET_DATA_OLDER_THAN_12_MONTHS';
+
+/**
+ * The rule for a valuation whose flags may include STALE_DATA_FLAG: scored on its other flags (the
+ * data's age is stated apart, in its market level), and capped at medium when the data is stale.
+ */
+export function confidenceWithDataAge(relativeWidth: number, modelSpread: number, groupClass: AccuracyClass, flags: readonly string[], widths?: ConfidenceWidths): { level: ConfidenceLevel; score: number } {
+  const stale = flags.includes(STALE_DATA_FLAG);
+  const rated = confidence(relativeWidth, modelSpread, groupClass, flags.length - (stale ? 1 : 0), widths);
+  return stale && rated.level === 'high' ? { ...rated, level: 'medium' } : rated;
+}
+
 export function confidence(relativeWidth: number, modelSpread: number, groupClass: AccuracyClass, flagCount: number, widths: ConfidenceWidths = DEFAULT_CONFIDENCE_WIDTHS): { level: ConfidenceLevel; score: number } {
   const width = clamp(1 - (relativeWidth - widths.full) / (widths.none - widths.full));
   const agreement = clamp(1 - modelSpread / 0.3);

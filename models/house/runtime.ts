@@ -3,7 +3,7 @@
  * arithmetic as flats, with the house's own features, calibration groups and anomaly data.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble, confidence, consensusOf, ensembleEstimate, round3, roundTo, versionSummary } from '../ensemble';
+import { LoadedEnsemble, confidenceWithDataAge, consensusOf, STALE_DATA_FLAG, STALE_DATA_MONTHS, ensembleEstimate, round3, roundTo, versionSummary } from '../ensemble';
 import { randomWalkAllowance } from '../intervals/serving';
 import { logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
@@ -103,7 +103,7 @@ export class HouseModelSet implements HouseRuntime {
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
     const pricePerM2 = rawEstimate / request.area;
     const deviation = pricePerM2 / district.medianPricePerM2 - 1;
-    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread)];
+    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread), ...(dataAgeMonths > STALE_DATA_MONTHS ? [STALE_DATA_FLAG] : [])];
     const districtClass = manifest.districtAccuracy[request.district] ?? 'low';
     return {
       propertyType: 'house',
@@ -112,7 +112,7 @@ export class HouseModelSet implements HouseRuntime {
       pricePerM2: Math.round(pricePerM2),
       landPricePerSotka: landShare === null || request.landAreaSotka === null ? null : roundTo((rawEstimate * landShare) / request.landAreaSotka, 10),
       interval,
-      confidence: confidence((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags.length, manifest.confidence.widths),
+      confidence: confidenceWithDataAge((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags, manifest.confidence.widths),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
         districtMedianPricePerM2: district.medianPricePerM2,

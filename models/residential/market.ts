@@ -1,6 +1,8 @@
 /**
  * Market reference figures from the training listings, kept in the manifest for anomaly checks:
  * medians of price per m² by district and mahalla, and the range of what the district's data covers.
+ * The listings span 2021–2026, so their prices are first brought to one level (the market index's
+ * newest month): a median over raw prices of five years would sit far below today's market.
  */
 import { quantile } from '../ensemble/metrics';
 
@@ -13,6 +15,8 @@ export interface DistrictMarket {
 }
 
 export interface MarketReference {
+  /** 'YYYY-MM': the month whose price level the medians are at (from 2026.11.19; absent: prices as listed). */
+  levelledTo?: string;
   district: Record<string, DistrictMarket>;
   /** Only mahallas with at least MIN_MAHALLA_ROWS listings: fewer make no median worth quoting. */
   mahalla: Record<string, { n: number; medianPricePerM2: number }>;
@@ -25,10 +29,11 @@ export interface MarketRow {
   mahallaId: string | null;
   area: number;
   totalFloors: number | null;
+  /** The price at the level of `levelledTo`, when given. */
   priceUsd: number;
 }
 
-export function marketReference(rows: readonly MarketRow[]): MarketReference {
+export function marketReference(rows: readonly MarketRow[], levelledTo?: string): MarketReference {
   const byDistrict = groupBy(rows, (r) => r.district);
   const byMahalla = groupBy(rows.filter((r) => r.mahallaId), (r) => r.mahallaId!);
   const district: MarketReference['district'] = {};
@@ -47,7 +52,7 @@ export function marketReference(rows: readonly MarketRow[]): MarketReference {
     if (group.length < MIN_MAHALLA_ROWS) continue;
     mahalla[id] = { n: group.length, medianPricePerM2: round(quantile(group.map((r) => r.priceUsd / r.area), 0.5)) };
   }
-  return { district, mahalla };
+  return { ...(levelledTo && { levelledTo }), district, mahalla };
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {

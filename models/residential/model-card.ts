@@ -10,7 +10,7 @@ import { houseSection } from '../house/model-card';
 import { DROP_REASONS, type DropReason } from '../ingest/reasons';
 import { indexBand, ZONE_IDS } from './market-index';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
-import type { AccuracyClass } from '../ensemble/confidence';
+import { STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass } from '../ensemble/confidence';
 import {
   accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, confidenceTable, CONFIDENCE_RULE, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
   coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, featureGroupLines, figureLinker, fixed, glossary, identityLines, importanceSpec, int,
@@ -238,7 +238,7 @@ function intendedUse(ctx: Context): string {
     '',
     '- **Intended use**: collateral valuation of apartments in the 12 districts of Tashkent city, at loan origination and when a portfolio is revalued. Read the estimate together with its 90% interval, its confidence level and its anomaly flags; low-confidence or flagged valuations go to a valuer.',
     `- **Asking prices, not transaction prices**: every training price is what a seller asked on a classified-ad site (olx.uz, uybor.uz). Agreed prices usually differ after negotiation, by an amount this data cannot measure. Accuracy figures below are measured against asking prices too.`,
-    `- **Dates and the market level**: only the July 2026 uybor export dates its listings (posted_at); every other listing is dated by its scrape month. A market index (section Market index) brings every listing to the newest level (${index.newestPeriod}) and moves a valuation to its valuation_date (default: the day it is made). Past ${index.newestPeriod} the level follows the index's long-run drift (${pct(index.driftPerMonth, 2)} a month), which is an assumption, not data: the interval widens with the months, and each answer states the age of its data (market_level).`,
+    `- **Dates and the market level**: only the July 2026 uybor export dates its listings (posted_at); every other listing is dated by its scrape month. A market index (section Market index) brings every listing to the newest level (${index.newestPeriod}) and moves a valuation to its valuation_date (default: the day it is made). Past ${index.newestPeriod} the level follows the index's long-run drift (${pct(index.driftPerMonth, 2)} a month), which is an assumption, not data: the interval widens with the months, and each answer states the age of its data (market_level). More than ${STALE_DATA_MONTHS} months past the newest data a valuation carries ${STALE_DATA_FLAG} and is never rated high.`,
     `- **Apartments only**: this model values flats${houses ? `; houses (${int(houses)} cleaned listings of uybor's house file, and the houses of the 2023 and 2026 uybor files) are valued by the separate house model, section Houses` : ''}. Neither is for land or commercial property, or outside Tashkent city.`,
     thin.length ? `- **Thin districts**: ${list(thin.map(counts))}. ${thinParts.join(' ')}` : '- **Thin districts**: none in this version.',
     '- **Inputs outside the data**: areas outside a district\'s 1st–99th percentile, buildings taller than any seen in the district and unusual area per room are flagged, widen the interval and lower the confidence.',

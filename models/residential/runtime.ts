@@ -3,7 +3,7 @@
  * interval-scale model) and values requests vectorised: one ONNX session call for the whole batch.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble, confidence, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
+import { LoadedEnsemble, confidenceWithDataAge, versionSummary, ensembleEstimate, round3, roundTo, STALE_DATA_FLAG, STALE_DATA_MONTHS } from '../ensemble';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
 import { randomWalkAllowance } from '../intervals/serving';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
@@ -80,7 +80,7 @@ export class ResidentialModelSet {
     const { logLevel, allowance, ...marketLevel } = this.marketLevel(request, valuationDate);
     const oodCount = inputFlags(request, this.manifest.market).filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
     const value = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, this.manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
-    return { ...value, marketLevel };
+    return { ...value, marketLevel, logLevel };
   }
 
   /** The full answer from the request's valuation, or from its new-build and resale valuations mixed. */
@@ -94,11 +94,14 @@ export class ResidentialModelSet {
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 
-    const districtMarket = manifest.market.district[request.district];
+    // The medians are at the newest month's level (older versions: as listed); compared, and stated, at the valuation date's.
+    const toValuationDate = manifest.market.levelledTo ? Math.exp(components[0].logLevel) : 1;
+    const districtMedian = manifest.market.district[request.district] ? manifest.market.district[request.district].medianPricePerM2 * toValuationDate : null;
     const pricePerM2 = rawEstimate / request.area;
-    const deviation = districtMarket ? pricePerM2 / districtMarket.medianPricePerM2 - 1 : 0;
+    const deviation = districtMedian ? pricePerM2 / districtMedian - 1 : 0;
     const mahallaMarket = request.mahallaId ? manifest.market.mahalla[request.mahallaId] : undefined;
-    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread)];
+    const mahallaMedian = mahallaMarket ? mahallaMarket.medianPricePerM2 * toValuationDate : null;
+    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread), ...(marketLevel.dataAgeMonths > STALE_DATA_MONTHS ? [STALE_DATA_FLAG] : [])];
     const districtClass = manifest.districtAccuracy[request.district] ?? 'low';
     return {
       propertyType: 'apartment',
@@ -107,13 +110,13 @@ export class ResidentialModelSet {
       pricePerM2: Math.round(pricePerM2),
       landPricePerSotka: null,
       interval,
-      confidence: confidence((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags.length, manifest.confidence?.widths),
+      confidence: confidenceWithDataAge((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags, manifest.confidence?.widths),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
-        districtMedianPricePerM2: districtMarket?.medianPricePerM2 ?? 0,
+        districtMedianPricePerM2: districtMedian === null ? 0 : Math.round(districtMedian),
         deviationFromDistrictMedian: round3(deviation),
-        mahallaMedianPricePerM2: mahallaMarket?.medianPricePerM2 ?? null,
-        deviationFromMahallaMedian: mahallaMarket ? round3(pricePerM2 / mahallaMarket.medianPricePerM2 - 1) : null,
+        mahallaMedianPricePerM2: mahallaMedian === null ? null : Math.round(mahallaMedian),
+        deviationFromMahallaMedian: mahallaMedian === null ? null : round3(pricePerM2 / mahallaMedian - 1),
         districtMedianPricePerSotka: null,
         landShare: null,
         modelSpread: round3(modelSpread),

@@ -253,7 +253,10 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       onnx: { file: ONNX_FILE, input: 'features', output: 'prediction', columns: [...members.map((m) => m.name), SCALE_COLUMN] },
       members: fitted.map(({ spec }, j) => ({ name: spec.name, algorithm: spec.algorithm, weight: all.weights[j], hyperparameters: spec.hyperparameters })),
       intervals: servedIntervals.manifest,
-      market: marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))),
+      market: marketReference(
+        data.rows.map((r, i) => ({ district: r.district, mahallaId: r.mahallaId, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] * Math.exp(-logLevelAt(marketIndex, r.district, r.market, r.period)) })),
+        marketIndex.newestPeriod,
+      ),
       marketIndex,
       ...(marketMixture && { marketMixture }),
       evaluation,

@@ -25,7 +25,7 @@ import { readManifest, versionDir, VEHICLE_DIR, type VehicleEvaluationReport, ty
 import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS, type VehicleSegment } from './market-index';
 import { VEHICLE_OUT_OF_DISTRIBUTION_FLAGS } from './runtime';
 import type { TrainedVehicleVersion } from './train';
-import { CONFIDENCE_LEVELS, type AccuracyClass, type ConfidenceLevel } from '../ensemble/confidence';
+import { CONFIDENCE_LEVELS, STALE_DATA_MONTHS, type AccuracyClass, type ConfidenceLevel } from '../ensemble/confidence';
 import { combinedHalfWidth, linearAllowance, MIN_LEVEL_ROWS } from '../intervals';
 import { periodIndex } from '../ensemble/encoding';
 import { median, quantile, wilsonBounds, type AccuracyMetrics } from '../ensemble/metrics';
@@ -74,8 +74,8 @@ export const VEHICLE_ACCURACY_CLASS_RULE = accuracyClassRule('A make/model group
 export const VEHICLE_CODE_FACTS = {
   /** train.ts MASKED_COPY_WEIGHT: the weight of each listing's copy without its model. */
   maskedCopyWeight: 0.5,
-  /** runtime.ts STALE_DATA_MONTHS: older market data than this flags the valuation and caps its confidence at medium. */
-  staleMonths: 12,
+  /** STALE_DATA_MONTHS (models/ensemble/confidence.ts): older market data than this flags the valuation and caps its confidence at medium. */
+  staleMonths: STALE_DATA_MONTHS,
   /** train.ts: the ends of the confidence rule's width term are these percentiles of the oldest forward split's in-period widths. */
   confidenceWidthPercentiles: { full: 10, none: 90 },
   /** runtime.ts UNUSUAL_MILEAGE: kilometres per year of age. */

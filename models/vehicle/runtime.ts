@@ -9,7 +9,7 @@
  * valuation date within the data; past the newest data the level is held and the interval widens
  * by the measured drift allowance per month.
  */
-import { confidence, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
+import { confidence, STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
 import { periodIndex } from '../ensemble/encoding';
 import { linearAllowance, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
@@ -23,9 +23,8 @@ import { badgeFamily, MAKES, modelsOf } from './vocabulary';
 
 /** Flags that describe an input unlike the training data: each widens the interval. */
 export const VEHICLE_OUT_OF_DISTRIBUTION_FLAGS = new Set(['THIN_MODEL_DATA', 'YEAR_OUTSIDE_MODEL_DATA', 'UNUSUAL_MILEAGE']);
-/** The market data is older than this at the valuation date: flagged, and the confidence is never 'high'. */
-const STALE_DATA_MONTHS = 12;
-const STALE_FLAG = 'MARKET_DATA_OLDER_THAN_12_MONTHS';
+/** The market data is older than STALE_DATA_MONTHS at the valuation date: flagged, and the confidence is never 'high'. */
+const STALE_FLAG = STALE_DATA_FLAG;
 /** What each basis flags: a valuation not on the model's own data says so. */
 const BASIS_FLAGS: Readonly<Record<VehicleBasis, string | null>> = { model: null, make: 'MODEL_NOT_IN_MARKET_DATA', segment: 'MAKE_NOT_IN_MARKET_DATA' };
 

@@ -91,10 +91,12 @@ export class ModelEstimate {
 
 @ObjectType({ description: 'Data for checking the estimate against the market and the training data' })
 export class AnomalyCheck {
-  @Field(() => Float) districtMedianPricePerM2!: number;
+  @Field(() => Float, { description: "Median asking price per m² of the district's training listings (flats; houses: houses), at the valuation date's level by the market index for flats" })
+  districtMedianPricePerM2!: number;
   @Field(() => Float, { description: 'Estimated price per m² relative to the district median, e.g. 0.05 = 5% above' })
   deviationFromDistrictMedian!: number;
-  @Field(() => Float, { nullable: true }) mahallaMedianPricePerM2!: number | null;
+  @Field(() => Float, { nullable: true, description: "Median asking price per m² of the mahalla's training flats at the valuation date's level; null without a mahalla or with fewer than 5 listings there" })
+  mahallaMedianPricePerM2!: number | null;
   @Field(() => Float, { nullable: true }) deviationFromMahallaMedian!: number | null;
   @Field(() => Float, { nullable: true, description: "Houses: the district's median asking price per sotka of plot among the training houses; null for a flat" })
   districtMedianPricePerSotka!: number | null;
@@ -175,7 +177,7 @@ export class ComparableListing {
 @ObjectType({ description: 'Training listings of the model version in service in one place: how many, and their median price' })
 export class MarketStatistics {
   @Field(() => Int, { description: 'Training listings in the place' }) listings!: number;
-  @Field(() => Float, { description: 'Median price per m² (USD) of those listings' }) medianPricePerM2!: number;
+  @Field(() => Float, { description: "Median price per m² (USD) of those listings, each brought to the newest month's price level by the market index (versions before 2026.11.19: as listed)" }) medianPricePerM2!: number;
 }
 
 @ObjectType({ description: 'Held-out accuracy of the model version in service in one district' })

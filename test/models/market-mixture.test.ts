@@ -6,29 +6,18 @@
 import { LogisticRegression, matrix } from '../../models/trainers';
 import { logisticProbability } from '../../models/ensemble/logistic';
 import { mixtureInterval, newBuildProbability, normalCdf } from '../../models/residential/market-mixture';
-import { currentVersion } from '../../models/ensemble/versions';
-import { RESIDENTIAL_DIR } from '../../models/residential/manifest';
-import { ResidentialModelSet } from '../../models/residential/runtime';
 import type { ApartmentRequest } from '../../models/residential/request';
-import { Random } from '../../models/trainers/random';
-
-/** A seeded uniform generator, so the synthetic data and the Monte Carlo are fixed. */
-function rng(seed: number): () => number {
-  const random = new Random(seed);
-  return () => random.next();
-}
-function gaussian(u: () => number): number {
-  return Math.sqrt(-2 * Math.log(u() || 1e-12)) * Math.cos(2 * Math.PI * u());
-}
+import { random } from '../support/random';
+import { CHILANZAR_FLAT, useServedFlatModel } from '../support/flats';
 
 describe('LogisticRegression', () => {
   it('recovers the coefficients that generated the labels, and reads a missing input as the training mean', () => {
-    const u = rng(1);
+    const { uniform: u, normal } = random(1);
     const n = 20_000;
     const X = new Float64Array(n * 2);
     const y = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      const a = gaussian(u) * 2 + 1;
+      const a = normal() * 2 + 1;
       const b = u() < 0.5 ? 1 : 0;
       X[i * 2] = a;
       X[i * 2 + 1] = b;
@@ -78,13 +67,13 @@ describe('mixtureInterval', () => {
     // Wider than the likelier component alone, and reaching up toward the other.
     expect(m.high - m.low).toBeGreaterThan(0.5);
     expect(m.high).toBeGreaterThan(11.1 + 0.25);
-    const u = rng(7);
+    const { uniform: u, normal } = random(7);
     const z = 1.6448536269514722;
     let inside = 0;
     const draws = 200_000;
     for (let i = 0; i < draws; i++) {
       const c = u() < 0.35 ? components[0] : components[1];
-      const x = c.center + (gaussian(u) * c.halfWidth) / z;
+      const x = c.center + (normal() * c.halfWidth) / z;
       if (x >= m.low && x <= m.high) inside++;
     }
     expect(inside / draws).toBeCloseTo(0.9, 2);
@@ -98,18 +87,11 @@ describe('mixtureInterval', () => {
 });
 
 describe('the shipped flat model values a flat without its market as a mixture', () => {
-  let model: ResidentialModelSet;
-  beforeAll(async () => {
-    model = await ResidentialModelSet.load(currentVersion(RESIDENTIAL_DIR)!, RESIDENTIAL_DIR, () => new Date('2026-11-24T12:00:00Z'));
-  });
-  afterAll(() => model.close());
-
-  const flat: ApartmentRequest = {
-    district: 'chilanzar', mahallaId: null, area: 65, rooms: 2, floor: 4, totalFloors: 9, renovation: null, buildingType: null,
-    furniture: null, bathroom: null, market: null, seller: null, lat: null, lon: null, valuationDate: '2026-11-24',
-  } as ApartmentRequest;
+  const served = useServedFlatModel();
+  const flat: ApartmentRequest = { ...CHILANZAR_FLAT, area: 65, floor: 4, renovation: null, buildingType: null, market: null, valuationDate: '2026-11-24' };
 
   it('answers with both valuations and their probability; the estimate and interval are the mixture of them', async () => {
+    const model = served();
     const manifest = model.manifest;
     expect(manifest.marketMixture).toBeDefined();
     const [mixed, asNew, asResale] = await model.value([flat, { ...flat, market: 'new' }, { ...flat, market: 'resale' }]);
@@ -133,7 +115,7 @@ describe('the shipped flat model values a flat without its market as a mixture',
   });
 
   it('leans to new build for a tall monolith in white box and to resale for a low brick flat with average finish', async () => {
-    const [tall, low] = await model.value([
+    const [tall, low] = await served().value([
       { ...flat, floor: 12, totalFloors: 16, renovation: 'pre_finish', buildingType: 'monolith' },
       { ...flat, floor: 2, totalFloors: 4, renovation: 'average', buildingType: 'brick' },
     ]);

@@ -1,3 +1,4 @@
+import { STALE_DATA_FLAG, STALE_DATA_MONTHS } from '../../models/ensemble/confidence';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -357,7 +358,8 @@ describe('vehicle model card', () => {
     const source = readFileSync(join(PROJECT_ROOT, 'models', 'vehicle', 'runtime.ts'), 'utf8');
     const literal = [...source.matchAll(/flags\.push\('([A-Z_0-9]+)'\)/g)].map((m) => m[1]);
     const basis = [...source.match(/BASIS_FLAGS[^=]*= \{([^}]*)\}/)![1].matchAll(/'([A-Z_0-9]+)'/g)].map((m) => m[1]);
-    const stale = source.match(/const STALE_FLAG = '([A-Z_0-9]+)'/)![1];
+    const stale = STALE_DATA_FLAG; // the runtime's STALE_FLAG, shared with homes (models/ensemble/confidence.ts)
+    expect(source).toContain('const STALE_FLAG = STALE_DATA_FLAG');
     expect(source).toContain('flags.push(STALE_FLAG)');
     const rules = vehicleFlagRules({ thinListings: 30, minListings: 5, bases: { minMakeListings: 30 } as VehicleManifest['bases'], marketIndex: syntheticIndex() });
     expect(rules.map((r) => r.flag).sort()).toEqual([...new Set([...literal, ...basis, stale])].sort());
@@ -371,7 +373,8 @@ describe('vehicle model card', () => {
     }
     const line = (flag: string) => source.split('\n').find((l) => l.includes(`flags.push('${flag}')`))!;
     expect(line('UNUSUAL_MILEAGE')).toContain(String(VEHICLE_CODE_FACTS.unusualKmPerYear).replace(/(\d)(?=(\d{3})+$)/g, '$1_'));
-    expect(source).toContain(`const STALE_DATA_MONTHS = ${VEHICLE_CODE_FACTS.staleMonths};`);
+    expect(VEHICLE_CODE_FACTS.staleMonths).toBe(STALE_DATA_MONTHS);
+    expect(source).toContain('dataAgeMonths > STALE_DATA_MONTHS');
     expect(line('FAR_FROM_GROUP_MEDIAN')).toContain('> 0.5');
     expect(line('MODELS_DISAGREE')).toContain('> 0.2');
     expect(source).toContain('request.year < market.years.from - 1 || request.year > market.years.to + 1');
