@@ -60,16 +60,13 @@ export class ResidentialModelSet {
    * The members predict log price per m² at the newest data's level; the market index moves it to the
    * valuation date, and past the newest data the interval widens by the index's volatility.
    */
-  private marketLevel(request: ApartmentRequest, valuationDate: string): Omit<MarketLevel, 'intervalWidening'> & { logLevel: number; allowance: number } {
+  private marketLevel(request: ApartmentRequest, valuationDate: string): { reported: Omit<MarketLevel, 'intervalWidening'>; logLevel: number; allowance: number } {
     const index = this.manifest.marketIndex;
     const period = valuationDate.slice(0, 7);
     const logLevel = logLevelAt(index, request.district, request.market, period);
     const dataAgeMonths = monthsBeyondData(index, period);
     return {
-      valuationDate,
-      newestDataPeriod: index.newestPeriod,
-      dataAgeMonths,
-      indexRatio: round3(Math.exp(logLevel)),
+      reported: { valuationDate, newestDataPeriod: index.newestPeriod, dataAgeMonths, indexRatio: round3(Math.exp(logLevel)) },
       logLevel,
       allowance: randomWalkAllowance(index, dataAgeMonths),
     };
@@ -77,16 +74,16 @@ export class ResidentialModelSet {
 
   /** One valuation of the request (or of the request as one market) from the members' log price per m² predictions. */
   private component(request: ApartmentRequest, valuationDate: string, memberLogPpm2: number[], sigma: number) {
-    const { logLevel, allowance, ...marketLevel } = this.marketLevel(request, valuationDate);
+    const { logLevel, allowance } = this.marketLevel(request, valuationDate);
     const oodCount = inputFlags(request, this.manifest.market).filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
-    const value = ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, this.manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
-    return { ...value, marketLevel, logLevel };
+    return ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, this.manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
   }
 
   /** The full answer from the request's valuation, or from its new-build and resale valuations mixed. */
   private assess(request: ApartmentRequest, valuationDate: string, components: ReturnType<ResidentialModelSet['component']>[]): HomeValue {
     const { manifest } = this;
-    const { marketLevel } = components[0];
+    // The request's own level (a flat without its market: the market's mix), reported and applied to the medians.
+    const { reported: marketLevel, logLevel } = this.marketLevel(request, valuationDate);
     const before = inputFlags(request, manifest.market);
     const { value: { estimate: rawEstimate, memberEstimates, modelSpread, low, high, widening }, mixture } = components.length === 1
       ? { value: components[0], mixture: null }
@@ -95,7 +92,7 @@ export class ResidentialModelSet {
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 
     // The medians are at the newest month's level (older versions: as listed); compared, and stated, at the valuation date's.
-    const toValuationDate = manifest.market.levelledTo ? Math.exp(components[0].logLevel) : 1;
+    const toValuationDate = manifest.market.levelledTo ? Math.exp(logLevel) : 1;
     const districtMedian = manifest.market.district[request.district] ? manifest.market.district[request.district].medianPricePerM2 * toValuationDate : null;
     const pricePerM2 = rawEstimate / request.area;
     const deviation = districtMedian ? pricePerM2 / districtMedian - 1 : 0;
