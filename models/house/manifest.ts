@@ -48,6 +48,8 @@ export interface HouseManifest {
   /** The flats' market index the targets were levelled with (refitted on the flat listings of this training run). */
   marketIndex: MarketIndex;
   market: Record<string, HouseDistrictMarket>;
+  /** 'YYYY-MM': the month whose price level `market`'s medians are at, by marketIndex (from house 2026.11.4; absent: prices as listed). */
+  marketLevelledTo?: string;
   /** A district with fewer training houses than this is refused (INSUFFICIENT_MARKET_DATA). */
   minListings: number;
   evaluation: {

@@ -101,8 +101,11 @@ export class HouseModelSet implements HouseRuntime {
     );
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
+    // The medians are at the newest month's level (older versions: as listed); compared, and stated, at the valuation date's.
+    const toValuationDate = manifest.marketLevelledTo ? Math.exp(logLevel) : 1;
+    const medianPricePerM2 = district.medianPricePerM2 * toValuationDate;
     const pricePerM2 = rawEstimate / request.area;
-    const deviation = pricePerM2 / district.medianPricePerM2 - 1;
+    const deviation = pricePerM2 / medianPricePerM2 - 1;
     const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread), ...(dataAgeMonths > STALE_DATA_MONTHS ? [STALE_DATA_FLAG] : [])];
     const districtClass = manifest.districtAccuracy[request.district] ?? 'low';
     return {
@@ -115,11 +118,11 @@ export class HouseModelSet implements HouseRuntime {
       confidence: confidenceWithDataAge((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags, manifest.confidence.widths),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
-        districtMedianPricePerM2: district.medianPricePerM2,
+        districtMedianPricePerM2: Math.round(medianPricePerM2),
         deviationFromDistrictMedian: round3(deviation),
         mahallaMedianPricePerM2: null,
         deviationFromMahallaMedian: null,
-        districtMedianPricePerSotka: district.medianPricePerSotka,
+        districtMedianPricePerSotka: district.medianPricePerSotka === null ? null : Math.round((district.medianPricePerSotka * toValuationDate) / 10) * 10,
         landShare: landShare === null ? null : round3(landShare),
         modelSpread: round3(modelSpread),
         flags,

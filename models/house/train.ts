@@ -179,7 +179,7 @@ export function trainHouses(options: TrainHouseOptions = {}): TrainedHouseVersio
 
   const featureImportance = permutationImportance(headlineFit, withPlot, headlineConfig.features);
   progress('feature importance');
-  const market = houseMarket(data);
+  const market = houseMarket(data, levels.index);
   const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, loso.districts[id]?.accuracyClass ?? 'low']));
   const landShares = landSharesOf(all, data);
   const heldOutWidths = widthRange(heldOut);
@@ -201,6 +201,7 @@ export function trainHouses(options: TrainHouseOptions = {}): TrainedHouseVersio
       intervals,
       marketIndex: levels.index,
       market,
+      marketLevelledTo: levels.index.newestPeriod,
       minListings: MIN_HOUSE_LISTINGS,
       evaluation: { headline, leaveOneSourceOut: loso, withoutPlot: plotViews, landShare: landShares, featureImportance },
       districtAccuracy,
@@ -239,11 +240,16 @@ function landSharesOf(fit: CrossFit<Row>, data: Dataset<Row>): HouseManifest['ev
   };
 }
 
-/** The flats' district reference figures (models/residential/market.ts) over the houses, plus the median price per sotka of plot. */
-function houseMarket(data: Dataset<Row>): Record<string, HouseDistrictMarket> {
-  const reference = marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: null, area: r.area, totalFloors: r.totalFloors, priceUsd: data.priceUsd[i] }))).district;
+/**
+ * The flats' district reference figures (models/residential/market.ts) over the houses, plus the
+ * median price per sotka of plot, every price first brought to the index's newest month (the houses
+ * span 2023–2026).
+ */
+function houseMarket(data: Dataset<Row>, index: MarketIndex): Record<string, HouseDistrictMarket> {
+  const levelled = data.rows.map((r, i) => data.priceUsd[i] * Math.exp(-logLevelAt(index, r.district, null, r.period)));
+  const reference = marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: null, area: r.area, totalFloors: r.totalFloors, priceUsd: levelled[i] }))).district;
   return Object.fromEntries(DISTRICT_IDS.filter((id) => reference[id]).map((id) => {
-    const perSotka = data.rows.flatMap((r, i) => (r.district === id && r.landAreaSotka !== null ? [data.priceUsd[i] / r.landAreaSotka] : []));
+    const perSotka = data.rows.flatMap((r, i) => (r.district === id && r.landAreaSotka !== null ? [levelled[i] / r.landAreaSotka] : []));
     return [id, { ...reference[id], medianPricePerSotka: perSotka.length >= MIN_SOTKA_MEDIAN_ROWS ? Math.round(median(perSotka) / 10) * 10 : null }];
   }));
 }
