@@ -91,7 +91,7 @@ export class ModelEstimate {
 
 @ObjectType({ description: 'Data for checking the estimate against the market and the training data' })
 export class AnomalyCheck {
-  @Field(() => Float, { description: "Median asking price per m² of the district's training listings (flats; houses: houses), at the valuation date's level by the market index for flats" })
+  @Field(() => Float, { description: "Median asking price per m² of the district's training listings (a flat's: flats; a house's: houses), brought to the valuation date's price level by the market index" })
   districtMedianPricePerM2!: number;
   @Field(() => Float, { description: 'Estimated price per m² relative to the district median, e.g. 0.05 = 5% above' })
   deviationFromDistrictMedian!: number;
