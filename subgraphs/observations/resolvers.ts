@@ -10,6 +10,7 @@ import type { AccuracyWithDrift, LiveAccuracyReport as LiveAccuracyReportData } 
 import { ApiError } from '../../schema/errors';
 import { getPlan } from '../../schema/plans';
 import { withApiErrors } from '../common/bulk';
+import { countArgument } from '../common/arguments';
 import type { StoredObservation } from '../common/observation-store';
 import type { ObservationsContext } from './context';
 import { checkDate, checkObservation, type ForwardedItem } from './envelope';
@@ -72,8 +73,7 @@ export class ObservationResolver {
     return withApiErrors(async () => {
       if (since != null) checkDate(since, 'since');
       if (until != null) checkDate(until, 'until');
-      const wanted = limit ?? DEFAULT_LIST_LIMIT;
-      if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_LIST_LIMIT) throw new ApiError('INVALID_PARAMETER', `limit must be 1 to ${MAX_LIST_LIMIT}`, 'limit');
+      const wanted = countArgument(limit, 'limit', DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
       const skip = offset ?? 0;
       if (!Number.isInteger(skip) || skip < 0) throw new ApiError('INVALID_PARAMETER', 'offset must be a whole number ≥ 0', 'offset');
       const records = await ctx.list(kind, principalOf(ctx).org, ctx.requestId, { since: since ?? null, until: until ?? null, limit: wanted, offset: skip });

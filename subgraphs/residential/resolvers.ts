@@ -8,6 +8,7 @@ import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
+import { countArgument } from '../common/arguments';
 import { inCurrency } from '../common/currency';
 import type { Currency } from '../../models/currency';
 import type { ResidentialContext } from './context';
@@ -60,8 +61,7 @@ export class HomeValuationResolver {
   @Query(() => [ComparableListing], { description: `Comparable listings for a flat: the n (default ${DEFAULT_COMPARABLES}, at most ${MAX_COMPARABLES}) training listings of its district nearest to it in area, rooms, floor, building, market, renovation and place, best first, each with its asking price as listed and brought to the valuation date (the input's valuationDate, else today) by the market index of the model in service. The input is read as homeValuation reads it (same errors); prices are in USD whatever currency asks for. A house: [] (house comparables are not offered)` })
   comparableListings(@Arg('input', () => HomeValuationInput) input: HomeValuationInput, @Arg('n', () => Int, { nullable: true, description: `How many, 1 to ${MAX_COMPARABLES}; default ${DEFAULT_COMPARABLES}` }) n: number | null, @Ctx() ctx: ResidentialContext): Promise<ComparableListing[]> {
     return withApiErrors(() => {
-      const wanted = n ?? DEFAULT_COMPARABLES;
-      if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_COMPARABLES) throw new ApiError('INVALID_PARAMETER', `n must be 1 to ${MAX_COMPARABLES}`, 'n');
+      const wanted = countArgument(n, 'n', DEFAULT_COMPARABLES, MAX_COMPARABLES);
       const { request } = normaliseHomeInput(input);
       return ctx.runtime.comparables(request, wanted).map(toComparableListing);
     });

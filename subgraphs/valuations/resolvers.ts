@@ -7,6 +7,7 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
 import { callingOrganisation, withApiErrors } from '../common/bulk';
+import { countArgument } from '../common/arguments';
 import { isRecordId, type ValuationRecord } from '../common/valuation-records';
 import type { ValuationsContext } from './context';
 import { periodDays } from './period';
@@ -43,8 +44,7 @@ export class ValuationRecordResolver {
       if (since != null) periodDays(since, 'since');
       if (until != null) periodDays(until, 'until');
       if (before != null && !isRecordId(before)) throw new ApiError('INVALID_PARAMETER', 'before must be a valuation_id (val_…), the previous page\'s next', 'before');
-      const wanted = limit ?? DEFAULT_PAGE;
-      if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_PAGE) throw new ApiError('INVALID_PARAMETER', `limit must be 1 to ${MAX_PAGE}`, 'limit');
+      const wanted = countArgument(limit, 'limit', DEFAULT_PAGE, MAX_PAGE);
       const window = { since, until, before, limit: wanted };
       const pages = await Promise.all((kind ? [kind] : KINDS).map((k) => ctx.list(k, window)));
       // Ids sort as records were made: the newest of both kinds first.
@@ -64,8 +64,7 @@ export class ValuationRecordResolver {
     return withApiErrors(async () => {
       organisationOf(ctx);
       const { since, until } = periodDays(period);
-      const size = n ?? DEFAULT_SAMPLE;
-      if (!Number.isInteger(size) || size < 1 || size > MAX_SAMPLE) throw new ApiError('INVALID_PARAMETER', `n must be 1 to ${MAX_SAMPLE}`, 'n');
+      const size = countArgument(n, 'n', DEFAULT_SAMPLE, MAX_SAMPLE);
       if (seed != null && (seed.length === 0 || seed.length > 64)) throw new ApiError('INVALID_PARAMETER', 'seed must be 1 to 64 characters', 'seed');
       const kinds = kind ? [kind] : KINDS;
       const population = (await Promise.all(kinds.map(async (k) => (await ctx.ids(k, since, until)).map((id) => ({ kind: k, id }))))).flat();
