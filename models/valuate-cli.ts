@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { valueEach } from '../schema/bulk';
 import { ApiError } from '../schema/errors';
-import { parseValuationDate } from '../schema/valuation-date';
+import { parseDateForm } from '../schema/valuation-date';
 import { parseHomeRestBody, toHomeRestResponse } from '../schema/home-rest';
 import { parseVehicleRestBody, toVehicleRestResponse } from '../schema/vehicle-rest';
 import { inCurrency, type Currency } from './currency';
@@ -188,8 +188,6 @@ function memoised(runtimes: ValuateRuntimes): ValuateRuntimes {
   return { home: once(runtimes.home), vehicle: once(runtimes.vehicle) };
 }
 
-/** Any calendar date: the form alone. */
-const ANY_DATE = { earliest: '0001-01-01', monthsAhead: 12_000 };
 const OPTIONS = { input: { type: 'string' }, output: { type: 'string' }, kind: { type: 'string', default: 'home' }, 'valuation-date': { type: 'string' } } as const;
 
 async function main(argv: string[]): Promise<void> {
@@ -210,7 +208,7 @@ async function main(argv: string[]): Promise<void> {
   }
   // The option's form is checked once, before any line (its range depends on each line's kind, so lines check that).
   try {
-    parseValuationDate(valuationDate, '--valuation-date', ANY_DATE);
+    parseDateForm(valuationDate, '--valuation-date');
   } catch (error) {
     console.error((error as Error).message);
     process.exit(2);

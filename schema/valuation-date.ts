@@ -21,14 +21,21 @@ export function isCalendarDate(iso: string): boolean {
   return !Number.isNaN(Date.parse(iso)) && new Date(iso).toISOString().slice(0, 10) === iso;
 }
 
-/** 'YYYY-MM-DD' or 'YYYY-MM' → 'YYYY-MM-DD'; absent or blank → null; anything else, or out of range, is a 400 naming `field`. */
-export function parseValuationDate(value: string | null | undefined, field: string, range: ValuationDateRange, today: Date = new Date()): string | null {
+/** 'YYYY-MM-DD' or 'YYYY-MM' → 'YYYY-MM-DD'; absent or blank → null; a text of another form, or not a day of the calendar, is a 400 naming `field`. */
+export function parseDateForm(value: string | null | undefined, field: string): string | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
   const text = value.trim();
   const iso = text.length === 7 ? `${text}-01` : text;
   if (!DATE_FORM.test(text) || !isCalendarDate(iso)) {
     throw new ApiError('INVALID_PARAMETER', `${field} "${text.length > 60 ? `${text.slice(0, 57)}...` : text}" must be ${STRING_FORMATS.date.name}`, field);
   }
+  return iso;
+}
+
+/** As parseDateForm, and out of range is a 400 naming `field` too. */
+export function parseValuationDate(value: string | null | undefined, field: string, range: ValuationDateRange, today: Date = new Date()): string | null {
+  const iso = parseDateForm(value, field);
+  if (iso === null) return null;
   const latest = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + range.monthsAhead, today.getUTCDate())).toISOString().slice(0, 10);
   if (iso < range.earliest || iso > latest) {
     throw new ApiError('INVALID_PARAMETER', `${field} must be between ${range.earliest} and ${latest}`, field);
