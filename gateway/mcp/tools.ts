@@ -52,6 +52,7 @@ const validateGeocode = compileBodyValidator(schemas.GEOCODE_INPUT);
 const validateDistricts = compileBodyValidator(schemas.DISTRICTS_INPUT);
 const validateBatchStatus = compileBodyValidator(schemas.BATCH_STATUS_INPUT);
 const validateModelAccuracy = compileBodyValidator(schemas.MODEL_ACCURACY_INPUT);
+const validateValuation = compileBodyValidator(schemas.VALUATION_INPUT);
 
 const valueHome: ToolDefinition<replies.HomeReply> = {
   name: 'value_home',
@@ -266,8 +267,6 @@ const recordObservations: ToolDefinition<RecordedObservationsReply> = {
   run: (args, executor) => recordObservationsBody(executor, args),
   summary: summaries.recordedObservationsSummary,
 };
-
-const validateValuation = compileBodyValidator(schemas.VALUATION_INPUT);
 
 const getValuation: ToolDefinition<replies.ValuationRecordReply> = {
   name: 'get_valuation',

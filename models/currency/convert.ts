@@ -66,7 +66,7 @@ export function inCurrency<V extends PricedValuation>(view: V, currency: Currenc
   );
   const adjustment = view.marketAdjustment;
   const mixture = view.marketMixture;
-  const mixtureValue = (m: MixtureValue) => ({ ...m, estimate: value(m.estimate), low: value(m.low), high: value(m.high) });
+  const mixtureValue = (m: MixtureValue) => ({ estimate: value(m.estimate), low: value(m.low), high: value(m.high) });
   return {
     ...view,
     estimate: value(view.estimate),

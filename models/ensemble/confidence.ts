@@ -38,6 +38,11 @@ export const DEFAULT_CONFIDENCE_WIDTHS: ConfidenceWidths = { full: 0.2, none: 0.
 export const STALE_DATA_MONTHS = 12;
 export const STALE_DATA_FLAG = 'MARKET_DATA_OLDER_THAN_12_MONTHS';
 
+/** The flags a valuation's data age raises: STALE_DATA_FLAG past STALE_DATA_MONTHS, else none. */
+export function dataAgeFlags(dataAgeMonths: number): string[] {
+  return dataAgeMonths > STALE_DATA_MONTHS ? [STALE_DATA_FLAG] : [];
+}
+
 /**
  * The rule for a valuation whose flags may include STALE_DATA_FLAG: scored on its other flags (the
  * data's age is stated apart, in its market level), and capped at medium when the data is stale.

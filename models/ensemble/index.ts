@@ -9,7 +9,7 @@ export { LoadedEnsemble, type EnsembleManifest } from './artifact';
 export { HotSwappedModel, type HotSwapOptions, type ServableModelSet } from './serving';
 export { compareVersions, currentVersion, listVersions, readManifest, versionDir } from './versions';
 export { consensusOf, ensembleEstimate, round3, roundTo, type EnsembleEstimate } from './estimate';
-export { accuracyByConfidence, confidence, confidenceWithDataAge, CONFIDENCE_LEVELS, STALE_DATA_FLAG, STALE_DATA_MONTHS, DEFAULT_CONFIDENCE_WIDTHS, type AccuracyClass, type ConfidenceLevel, type ConfidenceLevelAccuracy, type ConfidenceWidths } from './confidence';
+export { accuracyByConfidence, confidence, confidenceWithDataAge, dataAgeFlags, CONFIDENCE_LEVELS, STALE_DATA_FLAG, STALE_DATA_MONTHS, DEFAULT_CONFIDENCE_WIDTHS, type AccuracyClass, type ConfidenceLevel, type ConfidenceLevelAccuracy, type ConfidenceWidths } from './confidence';
 export { accuracyClass, accuracyMetrics, median, quantile, wilsonBounds, type AccuracyMetrics } from './metrics';
 export { indexBand, levelAt, monthsPast, type LevelPoint } from './level-series';
 export { versionSummary } from './summary';

@@ -3,7 +3,7 @@
  * arithmetic as flats, with the house's own features, calibration groups and anomaly data.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble, confidenceWithDataAge, consensusOf, STALE_DATA_FLAG, STALE_DATA_MONTHS, ensembleEstimate, round3, roundTo, versionSummary } from '../ensemble';
+import { LoadedEnsemble, confidenceWithDataAge, consensusOf, dataAgeFlags, ensembleEstimate, round3, roundTo, versionSummary } from '../ensemble';
 import { randomWalkAllowance } from '../intervals/serving';
 import { logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
@@ -106,7 +106,7 @@ export class HouseModelSet implements HouseRuntime {
     const medianPricePerM2 = district.medianPricePerM2 * toValuationDate;
     const pricePerM2 = rawEstimate / request.area;
     const deviation = pricePerM2 / medianPricePerM2 - 1;
-    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread), ...(dataAgeMonths > STALE_DATA_MONTHS ? [STALE_DATA_FLAG] : [])];
+    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread), ...dataAgeFlags(dataAgeMonths)];
     const districtClass = manifest.districtAccuracy[request.district] ?? 'low';
     return {
       propertyType: 'house',

@@ -4,6 +4,7 @@
  */
 import { LogisticRegression, matrix } from '../trainers';
 import { logisticProbability } from '../ensemble/logistic';
+import { round3 } from '../ensemble/estimate';
 import { NEW_BUILD_FEATURE_NAMES, newBuildFeatures, type MarketMixtureModel, type NewBuildCheck } from './market-mixture';
 import type { FeatureSource } from './features';
 
@@ -73,5 +74,4 @@ function auc(p: readonly number[], y: readonly number[]): number {
   return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
 }
 
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -127,8 +127,8 @@ export function mixedValuation(p: number, asNew: EnsembleEstimate, asResale: Ens
     { weight: 1 - p, center: Math.log(asResale.estimate), halfWidth: halfWidth(asResale) },
   ], coverage);
   const served = mix((c) => c.halfWidth);
-  const withinData = mix((c) => c.calibratedHalfWidth);
   const widened = asNew.widening > 0 || asResale.widening > 0;
+  const withinData = widened ? mix((c) => c.calibratedHalfWidth) : served;
   const component = (c: EnsembleEstimate) => ({ estimate: roundTo(c.estimate, 100), low: roundTo(c.low, 100), high: roundTo(c.high, 100) });
   return {
     value: {

@@ -3,7 +3,7 @@
  * interval-scale model) and values requests vectorised: one ONNX session call for the whole batch.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble, confidenceWithDataAge, versionSummary, ensembleEstimate, round3, roundTo, STALE_DATA_FLAG, STALE_DATA_MONTHS } from '../ensemble';
+import { LoadedEnsemble, confidenceWithDataAge, dataAgeFlags, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
 import { randomWalkAllowance } from '../intervals/serving';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
@@ -48,11 +48,14 @@ export class ResidentialModelSet {
     let next = 0;
     return requests.map((request, i) => {
       const valuationDate = request.valuationDate ?? today;
+      // The input's flags do not depend on its market: read once, for every valuation of it.
+      const before = inputFlags(request, this.manifest.market);
+      const oodCount = before.filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
       const components = valued[i].map((asRow) => {
         const { memberLogs, sigma } = outputs[next++];
-        return this.component(asRow, valuationDate, memberLogs, sigma);
+        return this.component(asRow, valuationDate, memberLogs, sigma, oodCount);
       });
-      return this.assess(request, valuationDate, components);
+      return this.assess(request, valuationDate, before, components);
     });
   }
 
@@ -73,18 +76,16 @@ export class ResidentialModelSet {
   }
 
   /** One valuation of the request (or of the request as one market) from the members' log price per m² predictions. */
-  private component(request: ApartmentRequest, valuationDate: string, memberLogPpm2: number[], sigma: number) {
+  private component(request: ApartmentRequest, valuationDate: string, memberLogPpm2: number[], sigma: number, oodCount: number) {
     const { logLevel, allowance } = this.marketLevel(request, valuationDate);
-    const oodCount = inputFlags(request, this.manifest.market).filter((f) => OUT_OF_DISTRIBUTION_FLAGS.has(f)).length;
     return ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, this.manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
   }
 
   /** The full answer from the request's valuation, or from its new-build and resale valuations mixed. */
-  private assess(request: ApartmentRequest, valuationDate: string, components: ReturnType<ResidentialModelSet['component']>[]): HomeValue {
+  private assess(request: ApartmentRequest, valuationDate: string, before: string[], components: ReturnType<ResidentialModelSet['component']>[]): HomeValue {
     const { manifest } = this;
     // The request's own level (a flat without its market: the market's mix), reported and applied to the medians.
     const { reported: marketLevel, logLevel } = this.marketLevel(request, valuationDate);
-    const before = inputFlags(request, manifest.market);
     const { value: { estimate: rawEstimate, memberEstimates, modelSpread, low, high, widening }, mixture } = components.length === 1
       ? { value: components[0], mixture: null }
       : mixedValuation(newBuildProbability(manifest.marketMixture!, request), components[0], components[1], manifest.intervals.coverage);
@@ -98,7 +99,7 @@ export class ResidentialModelSet {
     const deviation = districtMedian ? pricePerM2 / districtMedian - 1 : 0;
     const mahallaMarket = request.mahallaId ? manifest.market.mahalla[request.mahallaId] : undefined;
     const mahallaMedian = mahallaMarket ? mahallaMarket.medianPricePerM2 * toValuationDate : null;
-    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread), ...(marketLevel.dataAgeMonths > STALE_DATA_MONTHS ? [STALE_DATA_FLAG] : [])];
+    const flags = [...before, ...estimateFlags(request, interval, deviation, modelSpread), ...dataAgeFlags(marketLevel.dataAgeMonths)];
     const districtClass = manifest.districtAccuracy[request.district] ?? 'low';
     return {
       propertyType: 'apartment',

@@ -27,6 +27,7 @@ import { countBy, crossFit, crossFitSteps, evaluateValuations, permutationImport
 import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf } from '../ensemble/source-views';
 import { calibrateIntervals, combinedHalfWidth, groupHalfWidth, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
 import { accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
+import { round3 } from '../ensemble/estimate';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import { accuracyByConfidence, type AccuracyClass } from '../ensemble/confidence';
 import type { MemberSpec } from '../ensemble/weights';
@@ -382,7 +383,6 @@ function levelCheck(rows: GroupedEvaluation['rows']): LevelCheck {
   const logError = rows.map((r) => Math.log(r.predicted / r.actual));
   const level = quantile(logError, 0.5);
   const shifted = rows.map((r) => ({ ...r, predicted: r.predicted * Math.exp(-level), low: r.low * Math.exp(-level), high: r.high * Math.exp(-level) }));
-  const round3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
     medianLevelError: round3(Math.exp(level) - 1),
     medianApeAtFoundLevel: round3(quantile(shifted.map((r) => Math.abs(r.predicted / r.actual - 1)), 0.5)),
