@@ -5,8 +5,11 @@
 
 /** Months since January 2020 of a 'YYYY-MM' period. */
 export function periodIndex(period: string): number {
-  const [year, month] = period.split('-').map(Number);
-  return (year - 2020) * 12 + (month - 1);
+  // Sliced rather than split: serving reads several per valuation, and the arrays cost more than the rest of it.
+  const dash = period.indexOf('-');
+  if (dash < 0) return NaN;
+  const next = period.indexOf('-', dash + 1);
+  return (Number(period.slice(0, dash)) - 2020) * 12 + (Number(period.slice(dash + 1, next < 0 ? undefined : next)) - 1);
 }
 
 /** Adds one target value to a group's running sum. */

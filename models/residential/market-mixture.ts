@@ -84,31 +84,56 @@ export interface MixtureComponent {
  */
 export function mixtureInterval(components: readonly MixtureComponent[], coverage: number): { center: number; low: number; high: number } {
   const z = normalQuantile((1 + coverage) / 2);
-  const parts = components.filter((c) => c.weight > 0).map((c) => ({ ...c, sd: Math.max(c.halfWidth, 1e-9) / z }));
-  const total = parts.reduce((s, c) => s + c.weight, 0);
+  const parts = components.filter((c) => c.weight > 0);
   if (parts.length === 1) return { center: parts[0].center, low: parts[0].center - parts[0].halfWidth, high: parts[0].center + parts[0].halfWidth };
-  const cdf = (x: number) => parts.reduce((s, c) => s + c.weight * normalCdf((x - c.center) / c.sd), 0) / total;
-  const pdf = (x: number) => parts.reduce((s, c) => s + (c.weight * Math.exp(-0.5 * ((x - c.center) / c.sd) ** 2)) / (c.sd * Math.sqrt(2 * Math.PI)), 0) / total;
-  const lo = Math.min(...parts.map((c) => c.center - 10 * c.sd));
-  const hi = Math.max(...parts.map((c) => c.center + 10 * c.sd));
+  // Plain arrays and one loop for the CDF and its slope together: this runs for every flat sent without its market.
+  const total = parts.reduce((s, c) => s + c.weight, 0);
+  const weight = parts.map((c) => c.weight / total);
+  const center = parts.map((c) => c.center);
+  const sd = parts.map((c) => Math.max(c.halfWidth, 1e-9) / z);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let j = 0; j < parts.length; j++) {
+    lo = Math.min(lo, center[j] - 10 * sd[j]);
+    hi = Math.max(hi, center[j] + 10 * sd[j]);
+  }
+  const cdfAndPdf = (x: number, out: [number, number]) => {
+    let cdf = 0;
+    let pdf = 0;
+    for (let j = 0; j < weight.length; j++) {
+      const u = (x - center[j]) / sd[j];
+      cdf += weight[j] * normalCdf(u);
+      pdf += (weight[j] * Math.exp(-0.5 * u * u)) / (sd[j] * SQRT_2PI);
+    }
+    out[0] = cdf;
+    out[1] = pdf;
+  };
   // Each quantile starts from the weighted mean of the components' own quantiles.
-  const start = (zq: number) => parts.reduce((s, c) => s + c.weight * (c.center + zq * c.sd), 0) / total;
-  const at = (p: number, zq: number) => solveIncreasing(cdf, pdf, p, start(zq), lo, hi);
+  const at = (p: number, zq: number) => {
+    let x0 = 0;
+    for (let j = 0; j < weight.length; j++) x0 += weight[j] * (center[j] + zq * sd[j]);
+    return solveIncreasing(cdfAndPdf, p, x0, lo, hi);
+  };
   return { center: at(0.5, 0), low: at((1 - coverage) / 2, -z), high: at((1 + coverage) / 2, z) };
 }
 
+const SQRT_2PI = Math.sqrt(2 * Math.PI);
+
 /**
- * x with f(x) = target for an increasing f on [lo, hi] (f' = df): Newton's steps from `x0`, a
- * bisection step whenever Newton would leave the bracket, to 1e-10 in f.
+ * x with f(x) = target for an increasing f on [lo, hi] (`f` writes f and f' into its second
+ * argument): Newton's steps from `x0`, a bisection step whenever Newton would leave the bracket,
+ * to 1e-10 in f.
  */
-function solveIncreasing(f: (x: number) => number, df: (x: number) => number, target: number, x0: number, lo: number, hi: number): number {
+function solveIncreasing(f: (x: number, out: [number, number]) => void, target: number, x0: number, lo: number, hi: number): number {
+  const value: [number, number] = [0, 0];
   let x = Math.min(Math.max(x0, lo), hi);
   for (let i = 0; i < 100; i++) {
-    const gap = f(x) - target;
+    f(x, value);
+    const gap = value[0] - target;
     if (Math.abs(gap) < 1e-10) break;
     if (gap < 0) lo = x;
     else hi = x;
-    const slope = df(x);
+    const slope = value[1];
     const newton = slope > 0 ? x - gap / slope : NaN;
     x = newton > lo && newton < hi ? newton : (lo + hi) / 2;
     if (hi - lo < 1e-12) break;

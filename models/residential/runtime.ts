@@ -41,8 +41,15 @@ export class ResidentialModelSet {
     const today = this.clock().toISOString().slice(0, 10);
     // A flat without its market is valued as each market (./market-mixture.ts): its rows follow one another.
     const mixture = this.manifest.marketMixture;
-    const valued = requests.map((r) => (mixture && r.market === null ? MIXTURE_MARKETS.map((market) => ({ ...r, market })) : [r]));
-    const rows: FeatureSource[] = valued.flat().map((r) => ({ ...r, period: (r.valuationDate ?? today).slice(0, 7) }));
+    const rows: (ApartmentRequest & FeatureSource)[] = [];
+    const valued = requests.map((r) => {
+      const period = (r.valuationDate ?? today).slice(0, 7);
+      return (mixture && r.market === null ? MIXTURE_MARKETS : [r.market]).map((market) => {
+        const row = { ...r, market, period };
+        rows.push(row);
+        return row;
+      });
+    });
     const features = encodeFeatures(rows, this.manifest.features.encoding, new Float32Array(rows.length * FEATURE_COUNT));
     const outputs = await this.ensemble.run(features, rows.length);
     let next = 0;
