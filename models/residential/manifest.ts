@@ -86,7 +86,8 @@ export interface ResidentialManifest {
     /** The forward protocol one step earlier (uybor 2025 by everything before it), from 2026.11.16. */
     backtest?: { protocol: string; overall: AccuracyMetrics; level: LevelCheck };
     /** The forward test again with optional fields removed. */
-    masked: { name: string; overall: AccuracyMetrics }[];
+    /** The headline flats with fields removed: overall, by each flat's own market (sent or not), and by the confidence level each would get at best (absent before 2026.11.20). */
+    masked: { name: string; overall: AccuracyMetrics; segments?: Record<string, AccuracyMetrics>; byConfidence?: ConfidenceLevelAccuracy[] }[];
     baseline: BaselineReport;
     /** Random K-fold over every source mixed: the in-distribution view, which flatters (from 2026.11.12). */
     inDistribution?: { protocol: string; overall: AccuracyMetrics };
@@ -116,7 +117,7 @@ export interface LevelCheck {
  * The evaluation a district's accuracy class and reported metrics come from: the forward test where
  * the district has MIN_CLASS_ROWS listings there, else leave one source out.
  */
-export function districtEvaluation(evaluation: ResidentialManifest['evaluation'], district: string): EvaluationReport['districts'][string] | undefined {
+export function districtEvaluation(evaluation: Pick<ResidentialManifest['evaluation'], 'headline' | 'leaveOneSourceOut'>, district: string): EvaluationReport['districts'][string] | undefined {
   const forward = evaluation.headline.districts[district];
   return (forward?.n ?? 0) >= MIN_CLASS_ROWS ? forward : evaluation.leaveOneSourceOut.districts[district] ?? forward;
 }

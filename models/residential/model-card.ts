@@ -12,7 +12,7 @@ import { indexBand, ZONE_IDS } from './market-index';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import { STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass } from '../ensemble/confidence';
 import {
-  accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, confidenceTable, CONFIDENCE_RULE, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
+  accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, confidenceTable, CONFIDENCE_RULE, coverageBounds, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
   coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, featureGroupLines, figureLinker, fixed, glossary, identityLines, importanceSpec, int,
   list, logFrame, METRIC_HEADER, metricCells, MIN_CLASS_ROWS, PALETTE, pct, pp, readEvaluationFile, renderCard, signedPct, table, writeCardFiles,
   type Direction, type RenderedCard, type Spec,
@@ -500,6 +500,7 @@ function shiftChecks(ctx: Context): string[] {
     'Banks and other sites often send only the basics. The same held-out flats, valued with fields removed (the interval then comes from the calibration group the request falls in):', '',
     table(['fields sent', ...METRIC_HEADER], [['all the file has', ...metricCells(h.overall)], ...m.evaluation.masked.map((v) => [v.name, ...metricCells(v.overall)])]),
     ...(m.marketMixture ? ['', 'Rows sent without their market are valued as the mixture of their new-build and resale valuations (section Method, "Flats sent without their market").'] : []),
+    ...maskedBreakdown(m, m.intervals.coverage),
     ...(ctx.loso.coreFieldsOnly ? [
       '', `Every training listing is also fitted with its optional fields removed (renovation, building type, mahalla, point, furniture, bathroom, seller; at ${fixed(m.training.maskedCopyWeight ?? 0, 2)} of its weight), so a request with the basics only is valued by what the basics say, and its interval is calibrated on such requests' residuals too. Leave one source out with the core fields and market only:`, '',
       table(['fields sent', ...METRIC_HEADER], [['all the source has', ...metricCells(ctx.loso.overall)], ['district, area, rooms, floor, floors and market only', ...metricCells(ctx.loso.coreFieldsOnly.overall)]]),
@@ -512,6 +513,29 @@ function shiftChecks(ctx: Context): string[] {
       ['leave one source out', 'this ensemble', ...metricCells(b.oursLeaveOneSourceOutOnTheSameRows)],
       ['leave one source out', 'baseline', ...metricCells(b.leaveOneSourceOut)],
     ]),
+  ];
+}
+
+/**
+ * The forward test with fields missing, by each flat's own market (sent or not) and by confidence
+ * level: other sites and banks send the basics, so this is what their valuations look like.
+ */
+function maskedBreakdown(m: ResidentialManifest, target: number): string[] {
+  const views = m.evaluation.masked.filter((v) => v.segments && v.byConfidence);
+  if (!views.length) return [];
+  const unordered = views.filter((v) => !v.byConfidence!.every((c, i, all) => i === 0 || c.medianApe >= all[i - 1].medianApe));
+  return [
+    '', 'The same views by each flat\'s own market (whether or not it was sent), with the coverage\'s 95% bounds against the 88–92% band:', '',
+    table(['fields sent', 'market of the flat', 'n', 'median APE', 'PPE10', 'coverage (90%)', 'coverage 95% bounds', 'verdict', 'median width'],
+      views.flatMap((v) => Object.entries(v.segments!).map(([seg, x]) => [v.name, seg, int(x.n), pct(x.medianApe), pct(x.ppe10, 0), pct(x.intervalCoverage), coverageBounds(x), coverageVerdict(x, target), pct(x.medianIntervalWidth, 0)])),
+      [false, false, true, true, true, true, false, false, true]),
+    '', 'And by the confidence level each would get at best (its own interval width and its district\'s class, members agreeing, no flag):', '',
+    table(['fields sent', 'confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'],
+      views.flatMap((v) => v.byConfidence!.map((c) => [v.name, c.level, int(c.n), pct(c.n / v.overall.n, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)])),
+      [false, false, true, true, true, true, true, true]),
+    '', unordered.length
+      ? `The median error does not rise steadily from high to low confidence with ${unordered.map((v) => v.name).join('; ')}.`
+      : 'With every set of fields the median error rises from high to low confidence.',
   ];
 }
 

@@ -210,7 +210,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
     overall: backtestResult.overall,
     level: levelCheck(backtestResult.rows),
   };
-  const masked = MASKED_VIEWS.map(({ name, mask }) => ({ name, overall: scoreForward(forward.rows.map((r) => ({ ...mask(r), source: r.source }))).overall }));
+  const maskedResults = MASKED_VIEWS.map(({ name, mask }) => ({ name, result: scoreForward(forward.rows.map((r) => ({ ...mask(r), source: r.source }))) }));
 
   // Leave-one-source-out over every source; the same fit is the served model (refitted on every row).
   const all = crossFit(data, config, (s) => progress(`leave-one-source-out: ${s}`));
@@ -237,9 +237,15 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const featureImportance = permutationImportance(headlineFit, forward, FEATURES);
   progress('feature importance');
 
-  const evaluation = { headline, backtest, leaveOneSourceOut: loso, masked, baseline, inDistribution, featureImportance };
-  const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, districtEvaluation(evaluation, id)?.accuracyClass ?? 'low']));
+  const views = { headline, backtest, leaveOneSourceOut: loso, baseline, inDistribution, featureImportance };
+  const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, districtEvaluation(views, id)?.accuracyClass ?? 'low']));
   const confidence = confidenceRule(losoRows, districtAccuracy);
+  // Each view with fields removed, by the flat's own market (whether or not it was sent) and by the confidence level it would get at best.
+  const masked = maskedResults.map(({ name, result }) => {
+    const rows = result.rows.map((r, i) => ({ ...r, group: `${forward.rows[i].market ?? 'unknown'}/${districtOf(r.group)}` }));
+    return { name, overall: result.overall, segments: metricsBy(rows, segmentOf), byConfidence: accuracyByConfidence(rows, (r) => districtAccuracy[districtOf(r.group)] ?? 'low', confidence.widths) };
+  });
+  const evaluation = { ...views, masked };
   return {
     manifest: {
       kind: 'residential',

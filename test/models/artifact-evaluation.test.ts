@@ -23,7 +23,7 @@ import { currentVersion } from '../../models/ensemble/versions';
 import { accuracyMetrics, median, wilsonBounds, type AccuracyMetrics } from '../../models/ensemble/metrics';
 import { ingestListings } from '../../models/ingest';
 import { PROJECT_ROOT } from '../../models/paths';
-import { RESIDENTIAL_DIR } from '../../models/residential/manifest';
+import { RESIDENTIAL_DIR, type ResidentialManifest } from '../../models/residential/manifest';
 import { ResidentialModelSet } from '../../models/residential/runtime';
 import { FORWARD_TEST_SOURCE, toDataset } from '../../models/residential/train';
 
@@ -180,3 +180,22 @@ describe('flats: evaluation.json’s rows through the shipped ONNX and the servi
     expect(shippedModel.intervalCoverage).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+describe('residential: the forward test with fields missing, by each flat\'s own market and by confidence level', () => {
+  const version = currentVersion(RESIDENTIAL_DIR)!;
+  const manifest = JSON.parse(readFileSync(join(RESIDENTIAL_DIR, version, 'manifest.json'), 'utf8')) as ResidentialManifest;
+  const rows = JSON.parse(readFileSync(join(RESIDENTIAL_DIR, version, 'evaluation.json'), 'utf8')).rows as Row[];
+
+  test.each(manifest.evaluation.masked.map((v) => [v.name, v] as const))('%s', (_, view) => {
+    // Keyed by the market the flat has, not the one sent: the same segments and counts as the headline rows.
+    const counts = Object.fromEntries(Object.entries(view.segments!).map(([segment, m]) => [segment, m.n]));
+    expect(counts).toEqual(rows.reduce<Record<string, number>>((c, r) => ({ ...c, [r.segment!]: (c[r.segment!] ?? 0) + 1 }), {}));
+    // Every flat has one confidence level, the levels in order high, medium, low.
+    expect(view.byConfidence!.reduce((s, c) => s + c.n, 0)).toBe(view.overall.n);
+    expect(view.byConfidence!.map((c) => c.level)).toEqual(['high', 'medium', 'low'].filter((l) => view.byConfidence!.some((c) => c.level === l)));
+    // The segments' coverages pool to the overall one.
+    const covered = Object.values(view.segments!).reduce((s, m) => s + m.intervalCoverage * m.n, 0);
+    expect(covered / view.overall.n).toBeCloseTo(view.overall.intervalCoverage, 9);
+  });
+});
+

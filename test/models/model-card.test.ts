@@ -86,7 +86,19 @@ function syntheticManifest(): ResidentialManifest {
     evaluation: {
       headline: report('Synthetic time split: fitted on old rows, tested on new rows.', HEADLINE_OVERALL),
       leaveOneSourceOut: { ...report('Synthetic leave one source out.', KFOLD_OVERALL), segments: { new: KFOLD_OVERALL, resale: KFOLD_OVERALL }, worstSource: 'uybor_2025_b' },
-      masked: [{ name: 'district, area, rooms, floor and floors only', overall: KFOLD_OVERALL }],
+      masked: [{
+        name: 'district, area, rooms, floor and floors only',
+        overall: KFOLD_OVERALL,
+        segments: {
+          new: { ...KFOLD_OVERALL, n: 1321, medianApe: 0.161, ppe10: 0.34, intervalCoverage: 0.952, intervalCoverageBounds95: { low: 0.94, high: 0.962 }, medianIntervalWidth: 1.34 },
+          resale: { ...KFOLD_OVERALL, n: 3000, medianApe: 0.071, intervalCoverage: 0.89, intervalCoverageBounds95: { low: 0.878, high: 0.901 } },
+        },
+        byConfidence: [
+          { level: 'high', n: 1000, medianApe: 0.05, ppe10: 0.7, ppe20: 0.9, coverage: 0.91 },
+          { level: 'medium', n: 2000, medianApe: 0.04, ppe10: 0.6, ppe20: 0.8, coverage: 0.9 },
+          { level: 'low', n: 1321, medianApe: 0.2, ppe10: 0.3, ppe20: 0.5, coverage: 0.93 },
+        ],
+      }],
       baseline: { algorithm: 'boosted trees', hyperparameters: { maxIter: 100 }, forward: KFOLD_OVERALL, leaveOneSourceOut: KFOLD_OVERALL, oursLeaveOneSourceOutOnTheSameRows: HEADLINE_OVERALL },
       featureImportance: [{ feature: 'mahalla', importance: 0.5 }, { feature: 'total area', importance: 0.3 }, { feature: 'district', importance: 0.2 }],
     },
@@ -163,6 +175,13 @@ describe('model card', () => {
     }
     for (const name of Object.keys(FIGURE_TITLES)) expect(markdown).toContain(`(model-card/${name}.svg)`);
     expect(markdown).toContain('Trained at | 2099-01-15T10:00:00.000Z');
+
+    // The forward test with fields missing, by the flat's own market (coverage judged by its bounds) and by confidence level.
+    expect(markdown).toContain('| district, area, rooms, floor and floors only | new | 1,321 | 16.1% | 34% | 95.2% | 94.0%–96.2% | above 88–92% | 134% |');
+    expect(markdown).toContain('| district, area, rooms, floor and floors only | resale | 3,000 | 7.1% | 52% | 89.0% | 87.8%–90.1% | consistent with 88–92% | 60% |');
+    expect(markdown).toContain('| district, area, rooms, floor and floors only | medium | 2,000 | 46% | 4.0% | 60% | 80% | 90.0% |');
+    // medium's median error is below high's: said, not hidden.
+    expect(markdown).toContain('The median error does not rise steadily from high to low confidence with district, area, rooms, floor and floors only.');
   });
 
   test('the confidence rule is the one models/ensemble/confidence.ts documents, word for word', () => {
