@@ -425,6 +425,11 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
     ...(backtest ? [['backtest: the same protocol one step earlier (uybor 2025)', ...metricCells(backtest.overall)]] : []),
     ['leave one source out (every source but olx 2021)', ...metricCells(k.overall)],
   ]));
+  const misfits = backtest?.grossMisfits;
+  if (misfits) {
+    const w = misfits.overallWithout;
+    out.push('', `The backtest's R² and MAE are set by ${int(misfits.rows)} listing${misfits.rows === 1 ? '' : 's'} whose asking price cannot be a valuation error (${misfits.rule}: a price in the wrong unit or column). Without ${misfits.rows === 1 ? 'it' : 'them'}: R² ${fixed(w.r2)}, MAE ${int(w.maeUsd)} USD, median APE ${pct(w.medianApe)}, coverage ${pct(w.intervalCoverage)}. The row above keeps them, as clients' requests would.`);
+  }
   out.push('', figureLink(figures, 'predicted-vs-actual', `Each point is one held-out listing (${int(ctx.rows?.length ?? 0)}), coloured by scrape; log scales. Points on the solid line are exact; between the dashed lines the estimate is within 20% of the asking price.`));
   out.push('', '### By district (headline)', '');
   out.push(districtTable(ctx, h, true));

@@ -24,7 +24,7 @@ import { ingestListings, dataSnapshot, SOURCE_FILES, type IngestResult, type Lis
 import type { ObservationExport } from '../ingest/observation-export';
 import { observationListings, type ObservationSourceReport } from '../ingest/observation-listings';
 import { countBy, crossFit, crossFitSteps, evaluateValuations, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
-import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, segmentOf } from '../ensemble/source-views';
+import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, metricsOfRows, segmentOf } from '../ensemble/source-views';
 import { calibrateIntervals, combinedHalfWidth, groupHalfWidth, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
 import { accuracyMetrics, quantile, type AccuracyMetrics } from '../ensemble/metrics';
 import { round3 } from '../ensemble/estimate';
@@ -40,7 +40,7 @@ import { calibrationGroup } from './runtime';
 import { MIXTURE_MARKETS, mixtureInterval, newBuildProbability, type MarketMixtureModel } from './market-mixture';
 import { fitMarketMixture } from './market-mixture-fit';
 import { loadGazetteer } from '../location/geocode';
-import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type LevelCheck, type ResidentialManifest } from './manifest';
+import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type GrossMisfits, type LevelCheck, type ResidentialManifest } from './manifest';
 
 /** Each listing file's source group: one site's scrapes of one season count as one source. */
 export const SOURCE_GROUPS: Record<string, string> = {
@@ -209,6 +209,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
     protocol: `The forward protocol one step earlier (a second forward view; nothing is chosen on it): fitted on ${sourceList(backtestView.before)}, tested on the ${backtestTest.rows.length} Tashkent flats of uybor's 2025 scrapes as clients would send them (no price fences). They carry no market, so each is valued as the mixture of its new-build and resale valuations.`,
     overall: backtestResult.overall,
     level: levelCheck(backtestResult.rows),
+    ...withoutGrossMisfits(backtestResult.rows),
   };
   const maskedResults = MASKED_VIEWS.map(({ name, mask }) => ({ name, result: scoreForward(forward.rows.map((r) => ({ ...mask(r), source: r.source }))) }));
 
@@ -378,6 +379,20 @@ function valueWithMixture(fit: CrossFit<Row>, intervals: CalibratedIntervals<Row
     valued.high[i] = Math.exp(log.high);
   });
   return valued;
+}
+
+/** A listing priced at more than this multiple of its estimate, or under its inverse, is a price in the wrong unit or column, not a valuation error. */
+const GROSS_MISFIT_RATIO = 10;
+
+/**
+ * The view's metrics without its gross misfits (a soʻm price in the dollar column, say), which
+ * alone can set R² and MAE; recorded beside the full metrics, never instead of them, and only when
+ * there are any.
+ */
+function withoutGrossMisfits(rows: GroupedEvaluation['rows']): { grossMisfits?: GrossMisfits } {
+  const kept = rows.filter((r) => Math.abs(Math.log(r.actual / r.predicted)) <= Math.log(GROSS_MISFIT_RATIO));
+  if (kept.length === rows.length) return {};
+  return { grossMisfits: { rule: `asking price over ${GROSS_MISFIT_RATIO}× the estimate or under 1/${GROSS_MISFIT_RATIO} of it`, rows: rows.length - kept.length, overallWithout: metricsOfRows(kept) } };
 }
 
 /**

@@ -86,6 +86,12 @@ function syntheticManifest(): ResidentialManifest {
     evaluation: {
       headline: report('Synthetic time split: fitted on old rows, tested on new rows.', HEADLINE_OVERALL),
       leaveOneSourceOut: { ...report('Synthetic leave one source out.', KFOLD_OVERALL), segments: { new: KFOLD_OVERALL, resale: KFOLD_OVERALL }, worstSource: 'uybor_2025_b' },
+      backtest: {
+        protocol: 'Synthetic earlier step.',
+        overall: { ...KFOLD_OVERALL, r2: -0.0004, maeUsd: 1535700 },
+        level: { medianLevelError: 0.25, medianApeAtFoundLevel: 0.11, coverageAtFoundLevel: 0.96 },
+        grossMisfits: { rule: 'asking price over 10× the estimate or under 1/10 of it', rows: 2, overallWithout: { ...KFOLD_OVERALL, n: 4319, r2: 0.412, maeUsd: 20500.4 } },
+      },
       masked: [{
         name: 'district, area, rooms, floor and floors only',
         overall: KFOLD_OVERALL,
@@ -175,6 +181,10 @@ describe('model card', () => {
     }
     for (const name of Object.keys(FIGURE_TITLES)) expect(markdown).toContain(`(model-card/${name}.svg)`);
     expect(markdown).toContain('Trained at | 2099-01-15T10:00:00.000Z');
+
+    // A backtest whose R² and MAE are set by prices in the wrong unit says so, with its figures without them; the table keeps them.
+    expect(markdown).toContain('| backtest: the same protocol one step earlier (uybor 2025) | 4,321 | -0.000 | 13.0% | 9.0% | 1,535,700 |');
+    expect(markdown).toContain('set by 2 listings whose asking price cannot be a valuation error (asking price over 10× the estimate or under 1/10 of it: a price in the wrong unit or column). Without them: R² 0.412, MAE 20,500 USD, median APE 9.0%, coverage 90.0%.');
 
     // The forward test with fields missing, by the flat's own market (coverage judged by its bounds) and by confidence level.
     expect(markdown).toContain('| district, area, rooms, floor and floors only | new | 1,321 | 16.1% | 34% | 95.2% | 94.0%–96.2% | above 88–92% | 134% |');
