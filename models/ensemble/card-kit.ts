@@ -213,10 +213,15 @@ export function confidenceTable(levels: readonly ConfidenceLevelAccuracy[]): str
   return table(['confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'], levels.map((c) => [c.level, int(c.n), pct(c.n / total, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)]));
 }
 
+/** Whether the median error rises (or stays) from each confidence level to the next lower one. */
+export function errorsRiseAsConfidenceFalls(levels: readonly ConfidenceLevelAccuracy[]): boolean {
+  return levels.every((c, i) => i === 0 || c.medianApe >= levels[i - 1].medianApe);
+}
+
 /** "Does the confidence level sort valuations by error?": `whose` names the class used ("their district's class"). */
 export function confidenceSection<R extends HeldOutRow>(rows: readonly R[], classOf: (row: R) => AccuracyClass, whose: string, widths?: ConfidenceWidths): string[] {
   const conf = accuracyByConfidence(rows, classOf, widths);
-  const ordered = conf.every((c, i) => i === 0 || c.medianApe >= conf[i - 1].medianApe);
+  const ordered = errorsRiseAsConfidenceFalls(conf);
   return [
     '', '### Does the confidence level sort valuations by error?', '',
     `Held-out listings grouped by the confidence level they would get from their own interval width and ${whose}, assuming the members agree and no anomaly flag is raised (evaluation.json records neither, so this is the best level each could reach: in service some move down).`, '',

@@ -13,7 +13,7 @@ import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/cod
 import { STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass } from '../ensemble/confidence';
 import {
   accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, confidenceTable, CONFIDENCE_RULE, coverageBounds, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
-  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, featureGroupLines, figureLinker, fixed, glossary, identityLines, importanceSpec, int,
+  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, errorsRiseAsConfidenceFalls, featureGroupLines, figureLinker, fixed, glossary, identityLines, importanceSpec, int,
   list, logFrame, METRIC_HEADER, metricCells, MIN_CLASS_ROWS, PALETTE, pct, pp, readEvaluationFile, renderCard, signedPct, table, writeCardFiles,
   type Direction, type RenderedCard, type Spec,
 } from '../ensemble/card-kit';
@@ -528,7 +528,7 @@ function shiftChecks(ctx: Context): string[] {
 function maskedBreakdown(m: ResidentialManifest, target: number): string[] {
   const views = m.evaluation.masked.filter((v) => v.segments && v.byConfidence);
   if (!views.length) return [];
-  const unordered = views.filter((v) => !v.byConfidence!.every((c, i, all) => i === 0 || c.medianApe >= all[i - 1].medianApe));
+  const unordered = views.filter((v) => !errorsRiseAsConfidenceFalls(v.byConfidence!));
   return [
     '', 'The same views by each flat\'s own market (whether or not it was sent), with the coverage\'s 95% bounds against the 88–92% band:', '',
     table(['fields sent', 'market of the flat', 'n', 'median APE', 'PPE10', 'coverage (90%)', 'coverage 95% bounds', 'verdict', 'median width'],

@@ -33,7 +33,7 @@ import { groupBy } from '../ingest/outliers';
 import { Random } from '../trainers/random';
 import {
   accuracyClassRule, artifactLabel, BASE, cmp, CONFIDENCE_RULE, coverageBounds, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
-  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, featureGroupLines, figureLinker, fixed, glossary, identityLines,
+  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, errorsRiseAsConfidenceFalls, featureGroupLines, figureLinker, fixed, glossary, identityLines,
   importanceSpec, int, list, logFrame, METRIC_HEADER, METRIC_HEADER_WITH_BOUNDS, metricCells, MIN_CLASS_ROWS, PALETTE, pct, readEvaluationFile, renderCard,
   signedPct, table, writeCardFiles, type RenderedCard, type Spec,
 } from '../ensemble/card-kit';
@@ -1405,7 +1405,7 @@ function confidenceCheck(ctx: Context): string[] {
   const target = m.intervals.coverage;
   const bounded = levels.map((c) => ({ ...c, bounds: wilsonBounds(Math.round(c.coverage * c.n), c.n) }));
   const verdict = (c: (typeof bounded)[number]) => coverageVerdict({ intervalCoverage: c.coverage, intervalCoverageBounds95: c.bounds } as AccuracyMetrics, target);
-  const ordered = levels.every((c, i) => i === 0 || c.medianApe >= levels[i - 1].medianApe);
+  const ordered = errorsRiseAsConfidenceFalls(levels);
   const holds = bounded.every((c) => verdict(c) === COVERAGE_VERDICTS[1]);
   const fromHeadline = Object.keys(hf.groups).filter((g) => classSplit(ctx, g) === hf);
   const fromHeadlineRows = fromHeadline.reduce((s, g) => s + hf.groups[g].n, 0);
