@@ -29,3 +29,13 @@ export const DISTRICT_ALIASES: Readonly<Record<DistrictId, readonly string[]>> =
 
 /** Words that say "district" in the languages of the data; they carry no identity. */
 export const DISTRICT_WORDS: readonly string[] = ['district', 'район', 'р-н', 'r-n', 'rayon', 'raion', 'tumani', 'tuman'];
+
+/**
+ * The city and country around a district, as other sites prefix it ("г. Ташкент, Юнусабадский
+ * район", "Toshkent shahri, Chilonzor tumani"): whole words only, so "Новый Ташкентский район"
+ * (a district that is not ours) keeps its name.
+ */
+export const CITY_WORDS: readonly string[] = [
+  'tashkent', 'toshkent', 'ташкент', 'тошкент', 'город', 'г', 'shahri', 'shahar', 'ш', 'city',
+  'uzbekistan', "o'zbekiston", 'узбекистан', 'ўзбекистон',
+];

@@ -1,16 +1,16 @@
 /** District names in any language or script → one of the 12 Tashkent district codes. */
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from './codes';
-import { DISTRICT_ALIASES, DISTRICT_WORDS } from './district-aliases';
+import { CITY_WORDS, DISTRICT_ALIASES, DISTRICT_WORDS } from './district-aliases';
 import { editDistance, typoIndex, type FuzzyCandidate } from './fuzzy';
 import { OTHER_PLACE_NAMES } from './other-places';
 import { normaliseText, spellingKey } from './translit';
 import type { DistrictMatch } from './types';
 
-const districtWords = new RegExp(`(^| )(?:${DISTRICT_WORDS.map(normaliseText).join('|')})(?= |$)`, 'g');
+const districtWords = new RegExp(`(^| )(?:${[...DISTRICT_WORDS, ...CITY_WORDS].map(normaliseText).join('|')})(?= |$)`, 'g');
 // Russian adjectival forms: Чиланзарский → chilanzarskiy, Yashnobodsky; the stem must stay ≥ 3 letters.
 const adjectiveEnding = /(?<=\p{L}{3})sk(?:iy|ii|y|i|aya|oe|ogo|om)$/u;
 
-/** The name part of a district mention, normalised: no "district"/"район" words, no adjective ending. */
+/** The name part of a district mention, normalised: no "district"/"район" words, no city around it, no adjective ending. */
 function districtStem(text: string): string {
   return normaliseText(text).replace(districtWords, '$1').replace(/ {2,}/g, ' ').trim().replace(adjectiveEnding, '');
 }

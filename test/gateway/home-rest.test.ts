@@ -52,6 +52,8 @@ describe('the seed sample request', () => {
       { district: 'Чиланзарский район', qurilish_turi: 'Кирпичный', renovation: 'Евроремонт' },
       { district: 'Чилонзор', qurilish_turi: 'Gʻishtli', mebel: 'да', sanuzel: 'раздельный' },
       { district: 'Chilanzr', renovation: 'euro' }, // a typo
+      { district: 'г. Ташкент, Чиланзарский район' }, // with the city, as other sites write it
+      { district: 'Toshkent shahri, Chilonzor tumani' },
     ];
     const base = await json(await predict(SAMPLE_HOME_REQUEST));
     for (const v of variants) {

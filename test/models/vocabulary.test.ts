@@ -66,12 +66,19 @@ describe('matchDistrict', () => {
     ['Chilanzr', 'chilanzar', 'fuzzy'], ['Chilnazar', 'chilanzar', 'fuzzy'], ['Yunusabat', 'yunusabad', 'fuzzy'],
     ['Bektimir', 'bektemir', 'fuzzy'], ['Sergelli district', 'sergeli', 'alias'], ['Sergel district', 'sergeli', 'fuzzy'], ['Yakasarai', 'yakkasaray', 'alias'],
     ['Mirzo Ulugbk', 'mirzo_ulugbek', 'fuzzy'], ['Uchtpea', 'uchtepa', 'fuzzy'], ['Чиланзрский район', 'chilanzar', 'fuzzy'],
+    // with the city (and country) around it, as other sites write the location
+    ['Tashkent, Chilanzar', 'chilanzar', 'exact'], ['г. Ташкент, Юнусабадский район', 'yunusabad', 'exact'],
+    ['город Ташкент, Мирабадский р-н', 'mirabad', 'exact'], ['Toshkent shahri, Chilonzor tumani', 'chilanzar', 'alias'],
+    ['Тошкент ш., Яшнобод тумани', 'yashnabad', 'alias'], ['Uzbekistan, Tashkent, Sergeli district', 'sergeli', 'exact'],
+    ['Yunusabad, Tashkent', 'yunusabad', 'exact'], ['Tashkent city, Yakkasaray', 'yakkasaray', 'exact'],
   ])('%j → %s (%s)', (text, id, via) => {
     expect(matchDistrict(text)).toEqual({ id, name: expect.any(String), via });
   });
 
   test.each([
-    'Paris', 'Samarkand', 'Samarqand', '', '   ', 'district', 'Tashkent', 'Toshkent tumani',
+    'Paris', 'Samarkand', 'Samarqand', '', '   ', 'district', 'Tashkent', 'Toshkent tumani', 'г. Ташкент', 'Toshkent shahri',
+    // two districts are none
+    'Tashkent, Chilanzar, Yunusabad',
     // a 14th district (in uybor_houses_2025.csv) that the codes do not have
     'Новый Ташкентский район',
     // real districts elsewhere whose names are two edits from Mirobod / Uchtepa
