@@ -85,7 +85,14 @@ export interface NormalisedHomeInput {
   warnings: string[];
 }
 
-const MARKET_ALIASES: Record<string, Market> = { new: 'new', 'new build': 'new', novostroyka: 'new', yangi: 'new', 'новостройка': 'new', 'новостройки': 'new', resale: 'resale', secondary: 'resale', ikkilamchi: 'resale', 'вторичный': 'resale', 'вторичка': 'resale', 'вторичный рынок': 'resale' };
+/** market in English, Uzbek (Latin and Cyrillic) and Russian, as sites and banks label it; keys as aliasKey writes them (new_building = new building). */
+const MARKET_ALIASES: Record<string, Market> = {
+  new: 'new', 'new build': 'new', 'new building': 'new', 'new buildings': 'new', newbuild: 'new', 'new construction': 'new', primary: 'new', 'primary market': 'new',
+  novostroyka: 'new', novostroyki: 'new', 'новостройка': 'new', 'новостройки': 'new', 'первичка': 'new', 'первичный': 'new', 'первичный рынок': 'new',
+  yangi: 'new', 'yangi bino': 'new', 'yangi uy': 'new', 'янги': 'new', 'янги бино': 'new',
+  resale: 'resale', secondary: 'resale', 'secondary market': 'resale', 'resale market': 'resale',
+  ikkilamchi: 'resale', 'ikkilamchi bozor': 'resale', 'иккиламчи': 'resale', 'вторичный': 'resale', 'вторичка': 'resale', 'вторичный рынок': 'resale', 'вторичное жилье': 'resale', 'вторичное жильё': 'resale',
+};
 const SELLER_ALIASES: Record<string, SellerType> = { owner: 'owner', private: 'owner', mulkdor: 'owner', 'частное лицо': 'owner', 'собственник': 'owner', agency: 'agency', business: 'agency', agentlik: 'agency', 'агентство': 'agency', 'бизнес': 'agency' };
 /** property_type in English, Uzbek (Latin and Cyrillic) and Russian; keys as aliasKey writes them. */
 const PROPERTY_TYPE_ALIASES: Record<string, PropertyType> = {
@@ -266,7 +273,10 @@ function resolvePoint(lat: number | null | undefined, lon: number | null | undef
 
 /** new / resale in any of their spellings (new build, novostroyka, вторичка, …); absent → null (the market's mix). */
 export function resolveMarket(value: string | null | undefined): Market | null {
-  return category(value, 'market', (s) => MARKET_ALIASES[s.trim().toLowerCase()] ?? null);
+  if (!present(value)) return null;
+  const market = MARKET_ALIASES[aliasKey(value)];
+  if (!market) throw new ApiError('INVALID_PARAMETER', `${field('market')} "${clip(value)}" is not recognised; accepted: new or resale (or new build, primary, novostroyka, yangi, secondary, ikkilamchi, вторичка, …)`, field('market'));
+  return market;
 }
 
 function category<T>(value: string | null | undefined, graphqlName: string, match: (s: string) => T | null): T | null {

@@ -68,6 +68,20 @@ describe('POST /api/predict/home', () => {
     expect(asResale.estimate).toBe(mixed.market_mixture.resale.estimate);
   });
 
+  it('the market in the words sites and banks use is read as new or resale; an unknown word is a 400 naming market and what is accepted', async () => {
+    for (const word of ['new_building', 'Primary market', 'Yangi bino', 'Первичный рынок', 'Новостройки']) {
+      expect([word, (await predict({ ...FLAT, market: word })).estimate]).toEqual([word, mixed.market_mixture.new_build.estimate]);
+    }
+    for (const word of ['Secondary market', 'Ikkilamchi bozor', 'Вторичное жильё', 'resale-market']) {
+      expect([word, (await predict({ ...FLAT, market: word })).estimate]).toEqual([word, mixed.market_mixture.resale.estimate]);
+    }
+    const response = await fixture.post('/api/predict/home', { ...FLAT, market: 'luxury' });
+    expect(response.status).toBe(400);
+    const { error } = await json(response);
+    expect(error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'market' });
+    expect(error.message).toMatch(/^market "luxury" is not recognised; accepted: new or resale/);
+  });
+
   it('a house has none', async () => {
     const house = await predict({ ...SAMPLE_HOUSE_REQUEST, valuation_date: VALUATION_DATE });
     expect(house.property_type).toBe('house');
