@@ -8,7 +8,7 @@ import { checkInputFields, rangeMessage, restFieldName } from '../../schema/fiel
 import { parseValuationDate, type ValuationDateRange } from '../../schema/valuation-date';
 import { HOME_FIELDS, HOUSE_STOREYS, M2_PER_SOTKA } from '../../schema/home-contract';
 import {
-  DISTRICT_NAMES, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
+  DISTRICT_NAMES, districtInAddress, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
   parseYesNo, suggestDistricts, PROPERTY_TYPES, type DistrictMatch, type Market, type PropertyType, type SellerType,
 } from '../vocabulary';
 import type { FeatureSource } from './features';
@@ -241,13 +241,25 @@ export async function valueHomes(runtime: ResidentialRuntime, inputs: readonly N
  * warning) → its match; unknown → UNKNOWN_DISTRICT with suggestions. Shared by every query taking a district.
  */
 export function resolveDistrict(name: string, warnings: string[]): DistrictMatch {
-  const district = matchDistrict(name);
+  const district = matchDistrict(name) ?? districtFromAddress(name, warnings);
   if (!district) {
     const suggestions = suggestDistricts(name, 3);
     throw new ApiError('UNKNOWN_DISTRICT', `Unknown district "${clip(name)}"${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, field('district'), suggestions);
   }
   if (district.via === 'fuzzy') warnings.push(`district "${clip(name)}" read as ${district.name}`);
   return district;
+}
+
+/**
+ * A district field holding more of the address ("Chilonzor tumani, Qatortol MFY"): the district its
+ * comma-separated parts name exactly or by an alias (no typo guessing inside an address), with a
+ * warning that the rest was not read. Parts naming two districts name none.
+ */
+function districtFromAddress(text: string, warnings: string[]): DistrictMatch | null {
+  const named = text.split(',').map(districtInAddress).filter((d): d is DistrictMatch => d !== null);
+  if (named.length === 0 || named.some((d) => d.id !== named[0].id)) return null;
+  warnings.push(`district "${clip(text)}" read as ${named[0].name}; the rest of it was not used (a mahalla goes in mahalla)`);
+  return named[0];
 }
 
 /**

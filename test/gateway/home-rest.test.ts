@@ -46,6 +46,15 @@ describe('the seed sample request', () => {
     expect(large.estimate).toBeGreaterThan(small.estimate * 1.5);
   });
 
+  it('a district field holding more of the address is read as the district it names, with a warning; two districts are none', async () => {
+    const response = await predict({ ...SAMPLE_HOME_REQUEST, district: 'Chilonzor tumani, Qatortol MFY' });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.location.district).toBe('Chilanzar');
+    expect(body.warnings).toContain('district "Chilonzor tumani, Qatortol MFY" read as Chilanzar; the rest of it was not used (a mahalla goes in mahalla)');
+    await expectError(await predict({ ...SAMPLE_HOME_REQUEST, district: 'Chilanzar, Yunusabad' }), 400, 'UNKNOWN_DISTRICT', 'district');
+  });
+
   it('accepts district and category names in other scripts and spellings', async () => {
     const variants = [
       { district: 'Chilonzor tumani', qurilish_turi: 'Gishtli' },
