@@ -122,7 +122,7 @@ export class HouseModelSet implements HouseRuntime {
         deviationFromDistrictMedian: round3(deviation),
         mahallaMedianPricePerM2: null,
         deviationFromMahallaMedian: null,
-        districtMedianPricePerSotka: district.medianPricePerSotka === null ? null : Math.round((district.medianPricePerSotka * toValuationDate) / 10) * 10,
+        districtMedianPricePerSotka: district.medianPricePerSotka === null ? null : roundTo(district.medianPricePerSotka * toValuationDate, 10),
         landShare: landShare === null ? null : round3(landShare),
         modelSpread: round3(modelSpread),
         flags,

@@ -74,13 +74,13 @@ export function combinedHalfWidth(calibrated: number, allowance = 0): number {
 /** The served half-width past the newest data, and how much wider than within the data that makes the interval. */
 export function withDriftAllowance(calibrated: number, allowance: number): { halfWidth: number; widening: number } {
   const halfWidth = combinedHalfWidth(calibrated, allowance);
-  return { halfWidth, widening: intervalWidening(halfWidth, calibrated, allowance) };
+  return { halfWidth, widening: intervalWidening(halfWidth, calibrated) };
 }
 
 /**
  * How much wider (relative: 0.05 = 5%) an interval of log half-width `halfWidth` is than the same
- * valuation within the data (`calibrated`): high − low = 2·estimate·sinh(q). 0 without an allowance.
+ * valuation within the data (`calibrated`): high − low = 2·estimate·sinh(q). 0 when no wider.
  */
-export function intervalWidening(halfWidth: number, calibrated: number, allowance: number): number {
-  return allowance > 0 ? Math.round((Math.sinh(halfWidth) / Math.sinh(calibrated) - 1) * 1000) / 1000 : 0;
+export function intervalWidening(halfWidth: number, calibrated: number): number {
+  return halfWidth > calibrated ? Math.round((Math.sinh(halfWidth) / Math.sinh(calibrated) - 1) * 1000) / 1000 : 0;
 }

@@ -85,7 +85,6 @@ export interface ResidentialManifest {
     leaveOneSourceOut: EvaluationReport;
     /** The forward protocol one step earlier (uybor 2025 by everything before it), from 2026.11.16. */
     backtest?: { protocol: string; overall: AccuracyMetrics; level: LevelCheck; grossMisfits?: GrossMisfits };
-    /** The forward test again with optional fields removed. */
     /** The headline flats with fields removed: overall, by each flat's own market (sent or not), and by the confidence level each would get at best (absent before 2026.11.20). */
     masked: { name: string; overall: AccuracyMetrics; segments?: Record<string, AccuracyMetrics>; byConfidence?: ConfidenceLevelAccuracy[] }[];
     baseline: BaselineReport;
@@ -102,11 +101,6 @@ export interface ResidentialManifest {
   districtAccuracy: Record<string, AccuracyClass>;
 }
 
-/**
- * How much of a forward test's error is the market level (from 2026.11.16): the median error of the
- * estimates as a ratio (0.05 = 5% above the price), and the median APE and 90% coverage once that
- * one level error is taken out of every estimate and interval.
- */
 /** Listings whose asking price cannot be a valuation error (the rule says which), and the view's metrics without them. */
 export interface GrossMisfits {
   rule: string;
@@ -114,6 +108,11 @@ export interface GrossMisfits {
   overallWithout: AccuracyMetrics;
 }
 
+/**
+ * How much of a forward test's error is the market level (from 2026.11.16): the median error of the
+ * estimates as a ratio (0.05 = 5% above the price), and the median APE and 90% coverage once that
+ * one level error is taken out of every estimate and interval.
+ */
 export interface LevelCheck {
   medianLevelError: number;
   medianApeAtFoundLevel: number;

@@ -11,11 +11,12 @@
  * evaluation and serving alike.
  */
 import { logisticProbability, type LogisticState } from '../ensemble/logistic';
-import { roundTo, type EnsembleEstimate } from '../ensemble/estimate';
+import { round3, roundTo, type EnsembleEstimate } from '../ensemble/estimate';
+import { normalCdf, normalQuantile } from '../ensemble/normal';
+import { intervalWidening } from '../intervals/drift';
 import type { MarketMixture } from './valuation';
 import { BUILDING_TYPES, DISTRICT_IDS, type Market } from '../vocabulary/codes';
-import type { FeatureSource } from './features';
-import { normalQuantile } from './market-index';
+import { RENOVATION_ORDER, type FeatureSource } from './features';
 
 /** The new-build model's inputs, in column order. */
 export const NEW_BUILD_FEATURE_NAMES = [
@@ -23,9 +24,6 @@ export const NEW_BUILD_FEATURE_NAMES = [
   ...BUILDING_TYPES.map((t) => `building_${t}`),
   ...DISTRICT_IDS.map((d) => `district_${d}`),
 ] as const;
-
-/** Finish ranks for the model: unfinished (rough, white box) lowest. */
-const RENOVATION_RANK: Record<NonNullable<FeatureSource['renovation']>, number> = { rough: 0, pre_finish: 1, needs_repair: 2, average: 3, good: 4, euro: 5, designer: 6 };
 
 /** One flat's new-build features (NaN = missing, which the model reads as its training mean). */
 export function newBuildFeatures(row: Pick<FeatureSource, 'district' | 'area' | 'rooms' | 'floor' | 'totalFloors' | 'renovation' | 'buildingType'>): Float64Array {
@@ -36,7 +34,7 @@ export function newBuildFeatures(row: Pick<FeatureSource, 'district' | 'area' | 
   x[3] = row.rooms ?? NaN;
   x[4] = row.rooms ? row.area / row.rooms : NaN;
   x[5] = row.renovation === null ? NaN : row.renovation === 'rough' || row.renovation === 'pre_finish' ? 1 : 0;
-  x[6] = row.renovation === null ? NaN : RENOVATION_RANK[row.renovation];
+  x[6] = row.renovation === null ? NaN : RENOVATION_ORDER[row.renovation];
   BUILDING_TYPES.forEach((t, j) => (x[7 + j] = row.buildingType === null ? NaN : row.buildingType === t ? 1 : 0));
   DISTRICT_IDS.forEach((d, j) => (x[7 + BUILDING_TYPES.length + j] = row.district === d ? 1 : 0));
   return x;
@@ -162,16 +160,8 @@ export function mixedValuation(p: number, asNew: EnsembleEstimate, asResale: Ens
       modelSpread: p * asNew.modelSpread + (1 - p) * asResale.modelSpread,
       low: Math.exp(served.low),
       high: Math.exp(served.high),
-      widening: widened ? Math.round((Math.sinh((served.high - served.low) / 2) / Math.sinh((withinData.high - withinData.low) / 2) - 1) * 1000) / 1000 : 0,
+      widening: intervalWidening((served.high - served.low) / 2, (withinData.high - withinData.low) / 2),
     },
-    mixture: { newBuildProbability: Math.round(p * 1000) / 1000, newBuild: component(asNew), resale: component(asResale) },
+    mixture: { newBuildProbability: round3(p), newBuild: component(asNew), resale: component(asResale) },
   };
-}
-
-/** Φ(x) through erfc (the Chebyshev fit of Numerical Recipes' erfcc; relative error < 1.2e-7). */
-export function normalCdf(x: number): number {
-  const z = Math.abs(x) / Math.SQRT2;
-  const t = 1 / (1 + 0.5 * z);
-  const erfc = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
 }

@@ -101,7 +101,8 @@ export class ResidentialModelSet {
 
     // The medians are at the newest month's level (older versions: as listed); compared, and stated, at the valuation date's.
     const toValuationDate = manifest.market.levelledTo ? Math.exp(logLevel) : 1;
-    const districtMedian = manifest.market.district[request.district] ? manifest.market.district[request.district].medianPricePerM2 * toValuationDate : null;
+    const districtMarket = manifest.market.district[request.district];
+    const districtMedian = districtMarket ? districtMarket.medianPricePerM2 * toValuationDate : null;
     const pricePerM2 = rawEstimate / request.area;
     const deviation = districtMedian ? pricePerM2 / districtMedian - 1 : 0;
     const mahallaMarket = request.mahallaId ? manifest.market.mahalla[request.mahallaId] : undefined;

@@ -5,7 +5,8 @@
  */
 import { LogisticRegression, matrix } from '../../models/trainers';
 import { logisticProbability } from '../../models/ensemble/logistic';
-import { mixtureInterval, newBuildProbability, normalCdf } from '../../models/residential/market-mixture';
+import { mixtureInterval, newBuildProbability } from '../../models/residential/market-mixture';
+import { normalCdf } from '../../models/ensemble/normal';
 import type { ApartmentRequest } from '../../models/residential/request';
 import { random } from '../support/random';
 import { CHILANZAR_FLAT, useServedFlatModel } from '../support/flats';
