@@ -5,8 +5,9 @@
  * answered.
  *
  * A valuation is answered once its record is durable. If the store does not answer within
- * `timeoutMs` (a stalled Redis), the valuation is still answered, without an id and with a warning
- * saying it was not recorded: a bank's valuation does not wait on the audit trail, and says so.
+ * `timeoutMs` (a stalled Redis, a stuck disk), the valuation is still answered, without an id and
+ * with a warning saying it was not recorded: a bank's valuation does not wait on the audit trail,
+ * and says so.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../../schema/errors';
@@ -30,6 +31,13 @@ export function recordCallerOf(headers: IncomingHttpHeaders): RecordCaller {
   };
   return { organisation: text('x-organisation'), plan: text('x-plan'), requestId: text('x-request-id') };
 }
+
+/**
+ * How long a valuation waits on the record file's write and fsync: longer than on Redis, since a
+ * local disk busy with other writes takes hundreds of milliseconds to fsync, where a Redis that slow
+ * is stalled.
+ */
+export const FILE_RECORD_TIMEOUT_MS = 2000;
 
 const NOT_RECORDED_WARNING = 'this valuation was not recorded (the record store did not answer): it has no valuation_id; value it again to get one';
 
@@ -112,5 +120,6 @@ function retentionDays(plan: string | null): number {
 export async function openValuationRecorder(options: { kind: RecordKind; env: NodeJS.ProcessEnv; redisUrl?: string; log(message: string): void }): Promise<{ recorder: ValuationRecorder; close(): Promise<void> }> {
   const config = recordStoreConfigFromEnv(options.env);
   const store = await createRecordStore({ kind: options.kind, redisUrl: options.redisUrl ?? '', keyPrefix: config.keyPrefix, directory: config.directory, log: options.log });
-  return { recorder: new ValuationRecorder(options.kind, store, { log: options.log }), close: () => store.close() };
+  const timeoutMs = options.redisUrl ? DEFAULT_REDIS_TIMEOUT_MS : FILE_RECORD_TIMEOUT_MS;
+  return { recorder: new ValuationRecorder(options.kind, store, { log: options.log, timeoutMs }), close: () => store.close() };
 }
