@@ -9,7 +9,9 @@
  *
  * Quantile. q is the weighted conformal quantile (models/intervals/conformal.ts): the smallest
  * score whose cumulative recency weight reaches coverage × (Σ weights + 1), the new valuation
- * counting 1 (the finite-sample correction).
+ * counting 1 (the finite-sample correction). The group's weights are first scaled to sum to their
+ * Kish effective count (Σw)²/Σw², so that the new valuation counts as one observation's worth
+ * whatever the weights' scale: recency ranks the scores, it does not make old evidence scarce.
  *
  * The scores must be out of sample: each observation's adjusted estimate comes from factors fitted
  * without it (./model.ts cross-fits them), or the scores would be too small by the adjustment's own
@@ -25,7 +27,7 @@ import { conformalQuantile } from '../intervals/conformal';
 import { groupKeys } from './groups';
 
 /**
- * The effective observations (Σ recency weights) a group needs for its own interval quantile: 30.
+ * The effective observations (Kish's count of the recency weights, (Σw)²/Σw²) a group needs for its own interval quantile: 30.
  * Nine are the least for which a 90% conformal quantile exists at all ((n + 1)·0.9 ≤ n); with 30
  * the interval's coverage given its calibration scores is Beta(28, 3) distributed, sd 5 points
  * around its mean 90.3%, against 10 points at n = 9. Set before any measurement.
@@ -75,21 +77,24 @@ export function normalisedScore(priceUsd: number, estimate: number, halfWidth: n
 
 /** Each group's conformal quantile where its effective count reaches `minEffectiveN`. */
 export function fitRecalibration(items: readonly RecalibrationItem[], coverage: number, minEffectiveN = MIN_RECALIBRATION_N): Recalibration {
-  const members = new Map<string, { level: number; rows: number[]; sumW: number }>();
+  const members = new Map<string, { level: number; rows: number[]; sumW: number; sumW2: number }>();
   items.forEach((item, i) => {
     if (!(item.weight > 0) || !Number.isFinite(item.score)) return;
     groupKeys(item.groups).forEach((key, level) => {
-      const entry = members.get(key) ?? { level, rows: [], sumW: 0 };
+      const entry = members.get(key) ?? { level, rows: [], sumW: 0, sumW2: 0 };
       entry.rows.push(i);
       entry.sumW += item.weight;
+      entry.sumW2 += item.weight * item.weight;
       members.set(key, entry);
     });
   });
   const groups: Record<string, RecalibrationGroup> = {};
-  for (const [key, { level, rows, sumW }] of members) {
-    if (sumW < minEffectiveN) continue;
-    const q = Math.max(MIN_WIDTH_RATIO, conformalQuantile(rows.map((i) => items[i].score), coverage, rows.map((i) => items[i].weight)));
-    groups[key] = { key, level, observations: rows.length, effectiveN: sumW, q };
+  for (const [key, { level, rows, sumW, sumW2 }] of members) {
+    const effectiveN = (sumW * sumW) / sumW2;
+    if (effectiveN < minEffectiveN) continue;
+    const scale = sumW / sumW2; // Σ (w·scale) = effectiveN
+    const q = Math.max(MIN_WIDTH_RATIO, conformalQuantile(rows.map((i) => items[i].score), coverage, rows.map((i) => items[i].weight * scale)));
+    groups[key] = { key, level, observations: rows.length, effectiveN, q };
   }
   return { coverage, minEffectiveN, groups };
 }

@@ -2,18 +2,22 @@
  * Empirical-Bayes market factors in a group hierarchy (normal-normal model), generic over the
  * hierarchy (./groups.ts).
  *
- * Model. An observation i in lowest-level group g has log residual y_i = θ_g + ε_i, ε_i ~ N(0, σ²)
- * (its weight w_i scales its information: Var ε_i = σ²/w_i); a group's factor is its parent's plus
+ * Model. An observation i in lowest-level group g has log residual y_i = θ_g + ε_i, ε_i ~ N(0, σ²);
+ * its recency weight w_i ranks it against the others in its group's mean, and says nothing of its
+ * precision: a group of n equally old observations is n observations' worth of evidence however old
+ * they are (the weights' scale cancels). A group's factor is its parent's plus
  * a deviation, θ_g = θ_parent(g) + u_g, u_g ~ N(0, τ²_ℓ) at level ℓ; the top group's factor is
  * θ_top ~ N(0, τ²_0), τ_0 = ROOT_PRIOR_SD (a prior, not estimated: there is one top group).
  *
- * Estimation, with n_g = Σ w_i the effective count and ȳ_g = Σ w_i y_i / n_g the weighted mean of
- * every observation below g:
+ * Estimation, with ȳ_g = Σ w_i y_i / Σ w_i the weighted mean of every observation below g and
+ * n_g = (Σ w_i)² / Σ w_i² its effective count (Kish's: what n equally weighted observations the
+ * weighted mean is worth; n when the weights are equal, whatever their size):
  * 1. σ² is the pooled within-group variance at the lowest level, Σ w_i (y_i − ȳ_g(i))² / Σ w_i
  *    × N/(N − G) (N observations, G lowest groups); without repeated groups, the variance around
  *    the top mean; with one observation, DEFAULT_SIGMA. (A robust fit inflates it: ./robust.ts.)
  * 2. From the lowest level up, the variance of a group's mean around its own factor,
- *    V_g = σ²/n_g at the lowest level and V_g = Σ_children (n_c/n_g)² (τ²_child level + V_c) above;
+ *    V_g = σ² Σ w_i² / (Σ w_i)² = σ²/n_g at the lowest level and
+ *    V_g = Σ_children (W_c/W_g)² (τ²_child level + V_c) above (W = Σ w, the mean's composition);
  *    and τ²_ℓ by DerSimonian–Laird over the children of every parent at once (strata):
  *    Q = Σ_parents Σ_c W_c (ȳ_c − ȳ^W_parent)², W_c = 1/V_c, df = Σ_parents (k − 1),
  *    C = Σ_parents (ΣW − ΣW²/ΣW), τ²_ℓ = max((Q − df)/C, floor²), floor = BETWEEN_GROUP_SD_FLOOR
@@ -50,7 +54,7 @@ export interface ShrinkageItem {
   groups: readonly string[];
   /** The value pooled: a log residual. */
   value: number;
-  /** Its recency weight (./weights.ts); items weighing 0 are left out. */
+  /** Its recency weight (./weights.ts), relative: only ratios between items matter; items weighing 0 are left out. */
   weight: number;
 }
 
@@ -60,7 +64,7 @@ export interface GroupFactor {
   level: number;
   parent: string | null;
   observations: number;
-  /** Σ weights. */
+  /** Kish's effective count of the group's weights, (Σw)²/Σw²: `observations` when they weigh alike. */
   effectiveN: number;
   /** Weighted mean of every value below the group. */
   mean: number;
@@ -144,6 +148,7 @@ interface Node {
   children: string[];
   observations: number;
   sumW: number;
+  sumW2: number;
   sumWY: number;
   variance: number;
 }
@@ -165,16 +170,18 @@ export function fitShrinkage(items: readonly ShrinkageItem[], options: Shrinkage
       let node = nodes.get(key);
       if (!node) {
         const parent = level === 0 ? null : keys[level - 1];
-        node = { key, level, parent, children: [], observations: 0, sumW: 0, sumWY: 0, variance: 0 };
+        node = { key, level, parent, children: [], observations: 0, sumW: 0, sumW2: 0, sumWY: 0, variance: 0 };
         nodes.set(key, node);
         if (parent !== null) nodes.get(parent)!.children.push(key);
       }
       node.observations++;
       node.sumW += item.weight;
+      node.sumW2 += item.weight * item.weight;
       node.sumWY += item.weight * item.value;
     }
   }
   const mean = (node: Node) => node.sumWY / node.sumW;
+  const effectiveN = (node: Node) => (node.sumW * node.sumW) / node.sumW2;
   const byLevel: Node[][] = Array.from({ length: depth }, () => []);
   for (const node of nodes.values()) byLevel[node.level].push(node);
   const atLevel = (level: number) => byLevel[level];
@@ -185,7 +192,7 @@ export function fitShrinkage(items: readonly ShrinkageItem[], options: Shrinkage
   const tau2 = new Array<number>(depth).fill(floor2);
   tau2[0] = rootPriorSd ** 2;
   // Bottom up: the lowest groups' variances, each level's τ² from them, then the parents' variances.
-  for (const node of atLevel(depth - 1)) node.variance = sigma2 / node.sumW;
+  for (const node of atLevel(depth - 1)) node.variance = sigma2 / effectiveN(node);
   for (let level = depth - 1; level >= 1; level--) {
     const parents = atLevel(level - 1);
     const dl = derSimonianLaird(parents.map((p) => p.children.map((c) => nodes.get(c)!).map((c) => ({ mean: mean(c), variance: c.variance }))));
@@ -205,7 +212,7 @@ export function fitShrinkage(items: readonly ShrinkageItem[], options: Shrinkage
       const b = shrinkageWeight(tau2[level], node.variance);
       const towards = node.parent === null ? 0 : groups[node.parent].factor;
       groups[node.key] = {
-        key: node.key, level, parent: node.parent, observations: node.observations, effectiveN: node.sumW,
+        key: node.key, level, parent: node.parent, observations: node.observations, effectiveN: effectiveN(node),
         mean: mean(node), variance: node.variance, shrinkageWeight: b, factor: b * mean(node) + (1 - b) * towards,
       };
     }
@@ -213,7 +220,7 @@ export function fitShrinkage(items: readonly ShrinkageItem[], options: Shrinkage
   return { depth, sigma: Math.sqrt(sigma2), levels, groups };
 }
 
-/** σ² of one observation of weight 1 (step 1 of the module's doc comment). */
+/** σ² of one observation (step 1 of the module's doc comment): a weighted variance, so the weights' scale cancels. */
 function withinVariance(items: readonly ShrinkageItem[], depth: number, nodes: Map<string, Node>, mean: (node: Node) => number): number {
   const n = items.length;
   if (n < 2) return DEFAULT_SIGMA ** 2;

@@ -1,9 +1,11 @@
 /**
- * Recency weights: an observation counts half as much for every half-life it is older than the
- * date the adjustments are made for. The weight multiplies both its say in a group's mean and its
- * information: a group's effective number of observations is the sum of its weights, so a group
- * backed only by old prices is shrunk toward its parent as a small group would be (the market has
- * moved since; an old price says less about today's level).
+ * Recency weights: an observation counts half as much as one a half-life newer in its group's mean.
+ * They rank observations against each other and nothing more: a group's evidence is the Kish
+ * effective count of its weights, (Σw)²/Σw² (./shrinkage.ts), which does not change when every
+ * weight is halved. So 200 observations that agree, all a year older than the valuation, still
+ * move its factor most of the way (nothing newer says otherwise), while a fresh price among old
+ * ones outweighs each of them. (Until issue 31 the weights were counted as information too: a
+ * valuation dated a year after 200 observations saw about 12 of them.)
  */
 
 /**

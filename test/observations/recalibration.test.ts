@@ -39,10 +39,12 @@ describe('fitRecalibration', () => {
     expect(Math.log(adjusted.high / adjusted.low) / 2).toBeCloseTo(0.5 * logHalfWidth(base), 9);
   });
 
-  it('counts effective observations: 40 of weight ½ are 20, too few', () => {
-    const items = Array.from({ length: 40 }, (_, i) => ({ groups, score: i, weight: 0.5 }));
-    expect(fitRecalibration(items, 0.9).groups).toEqual({});
-    expect(Object.keys(fitRecalibration(items, 0.9, 20).groups)).toHaveLength(3);
+  it('counts effective observations by Kish: 40 of weight ½ are 40; 20 of weight 1 among 40 of 0.01 are about 22, too few', () => {
+    const halves = Array.from({ length: 40 }, (_, i) => ({ groups, score: i, weight: 0.5 }));
+    expect(fitRecalibration(halves, 0.9).groups[groupKey(groups, 2)]).toEqual({ key: groupKey(groups, 2), level: 2, observations: 40, effectiveN: 40, q: fitRecalibration(halves.map((i) => ({ ...i, weight: 1 })), 0.9).groups[groupKey(groups, 2)].q });
+    const mixed = [...Array.from({ length: 20 }, (_, i) => ({ groups, score: i, weight: 1 })), ...Array.from({ length: 40 }, (_, i) => ({ groups, score: i, weight: 0.01 }))];
+    expect(fitRecalibration(mixed, 0.9).groups).toEqual({});
+    expect(Object.keys(fitRecalibration(mixed, 0.9, 20).groups)).toHaveLength(3);
   });
 
   it('covers at least the nominal share of exchangeable scores, each left out in turn', () => {

@@ -75,10 +75,18 @@ describe('fitShrinkage', () => {
     expect(floored.groups[groupKey(['T', 'a', 'x'], 2)].shrinkageWeight).toBeCloseTo(0.5, 12);
   });
 
-  it('counts weights as observations: two of weight ½ are one', () => {
+  it('counts evidence by Kish\'s effective count: weights rank observations, their scale does not thin them (issue 31)', () => {
+    // Two of weight ½ are two observations' worth; with one of weight 1 beside them, (2)² / 1.5 = 8/3.
     const halves = fitShrinkage([item(['T', 'a'], 0.1, 0.5), item(['T', 'a'], 0.3, 0.5), item(['T', 'b'], 0, 1)]);
-    expect(halves.groups[groupKey(['T', 'a'], 1)].effectiveN).toBe(1);
-    expect(halves.groups['T'].effectiveN).toBe(2);
+    expect(halves.groups[groupKey(['T', 'a'], 1)].effectiveN).toBeCloseTo(2, 12);
+    expect(halves.groups['T'].effectiveN).toBeCloseTo(8 / 3, 12);
+    // Every weight scaled alike (a valuation dated a year later): the same factors, variances and counts.
+    const scaled = fitShrinkage(items.map((i) => ({ ...i, weight: i.weight * 0.06 })));
+    const plain = fitShrinkage(items);
+    for (const key of Object.keys(plain.groups)) {
+      expect(scaled.groups[key].factor).toBeCloseTo(plain.groups[key].factor, 12);
+      expect(scaled.groups[key].effectiveN).toBeCloseTo(plain.groups[key].effectiveN, 12);
+    }
   });
 
   it('takes DEFAULT_SIGMA from a single observation, and an unseen group its nearest ancestor\'s factor', () => {
