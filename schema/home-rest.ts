@@ -38,6 +38,9 @@ export interface MarketAdjustmentView {
   intervalGroup: string | null;
   intervalObservations: number;
   asOf: string;
+  /** Absent in records made before issue 31. */
+  observationsUsed?: number;
+  effectiveObservationsUsed?: number;
 }
 
 /** Checks a REST body (personal data, types, ranges) and maps it to the GraphQL input; throws ApiError. */
@@ -85,7 +88,7 @@ export function exchangeRateRest(rate: ExchangeRate | null | undefined): { excha
 }
 
 /** The GraphQL selection of a valuation's marketAdjustment, as every door asks for it (REST, batch). */
-export const MARKET_ADJUSTMENT_SELECTION = 'marketAdjustment { baseEstimate baseLow baseHigh factor group level observations effectiveObservations shrinkage intervalMethod intervalGroup intervalObservations asOf }';
+export const MARKET_ADJUSTMENT_SELECTION = 'marketAdjustment { baseEstimate baseLow baseHigh factor group level observations effectiveObservations shrinkage intervalMethod intervalGroup intervalObservations asOf observationsUsed effectiveObservationsUsed }';
 
 /** The reply's market_adjustment (homes and vehicles alike): null while the organisation has recorded no observations of the kind. */
 export function toMarketAdjustmentRest(a: MarketAdjustmentView | null | undefined) {
@@ -103,6 +106,8 @@ export function toMarketAdjustmentRest(a: MarketAdjustmentView | null | undefine
     interval_group: a.intervalGroup,
     interval_observations: a.intervalObservations,
     as_of: a.asOf,
+    observations_used: a.observationsUsed ?? null,
+    effective_observations_used: a.effectiveObservationsUsed ?? null,
   };
 }
 

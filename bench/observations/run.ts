@@ -33,6 +33,8 @@ interface Measures {
   bias: number;
   within10: number;
   coverage: number;
+  /** Median interval width over the estimate. */
+  width: number;
 }
 
 interface Benchmark {
@@ -78,7 +80,7 @@ const newest = (observations: readonly ScoredObservation[]) => observations.redu
 
 function measures(valuations: readonly ScoredValuation[], asOf: string): Measures {
   const a = liveAccuracy(valuations, { asOf });
-  return { n: a.n, medianApe: a.medianApe, bias: a.bias.medianLogResidual, within10: a.within10, coverage: a.coverage.share };
+  return { n: a.n, medianApe: a.medianApe, bias: a.bias.medianLogResidual, within10: a.within10, coverage: a.coverage.share, width: median(valuations.map((v) => (v.high - v.low) / v.estimate)) };
 }
 
 const asBase = (o: ScoredObservation): ScoredValuation => ({ groups: o.groups, observedAt: o.observedAt, priceUsd: o.priceUsd, estimate: o.base.estimate, low: o.base.low, high: o.base.high });
@@ -87,6 +89,24 @@ const asBase = (o: ScoredObservation): ScoredValuation => ({ groups: o.groups, o
 function applied(observations: readonly ScoredObservation[], valued: readonly ScoredObservation[], options: ObservationModelOptions) {
   const model = fitObservationModel(observations, options);
   return valued.map((o) => ({ o, adjusted: adjustValuation(o.base, o.groups, model) }));
+}
+
+/**
+ * As the service values them (issue 31): each valuation dated at its own listing day, re-anchored
+ * by the model fitted as of that day on the observations observed on or before it (one fit a day).
+ */
+function pointInTime(observations: readonly ScoredObservation[], valued: readonly ScoredObservation[], hierarchy: GroupHierarchy) {
+  const models = new Map<string, ReturnType<typeof fitObservationModel> | null>();
+  return valued.map((o) => {
+    const day = o.observedAt.slice(0, 10);
+    if (!models.has(day)) {
+      const known = observations.filter((x) => x.observedAt.slice(0, 10) <= day);
+      models.set(day, known.length ? fitObservationModel(known, { hierarchy, asOf: day }) : null);
+    }
+    const model = models.get(day)!;
+    const base = { ...o.base };
+    return { o, adjusted: model ? adjustValuation(o.base, o.groups, model) : { ...base, base, adjustment: null, interval: { method: 'model' as const, coverage: o.base.coverage, group: null, level: null, observations: 0, effectiveN: 0, widthRatio: 1 } } };
+  });
 }
 
 const asAdjusted = ({ o, adjusted }: ReturnType<typeof applied>[number]): ScoredValuation => ({ groups: o.groups, observedAt: o.observedAt, priceUsd: o.priceUsd, estimate: adjusted.estimate, low: adjusted.low, high: adjusted.high });
@@ -178,6 +198,7 @@ async function runBenchmark(bench: Benchmark, base: BaseModel, value: (base: Bas
   const fitMs: number[] = [];
   const without: Measures[][] = [];
   const withObs: Measures[][] = [];
+  const asOfNewest: Measures[][] = [];
   const levelShares = new Map<string, number>();
   const intervalShares = new Map<string, number>();
   const cvRows: Measures[][] = CANDIDATES.map(() => []);
@@ -187,10 +208,12 @@ async function runBenchmark(bench: Benchmark, base: BaseModel, value: (base: Bas
     const observations = order.slice(0, cut);
     const valued = order.slice(cut);
     const fitStarted = performance.now();
-    const results = applied(observations, valued, { hierarchy: bench.hierarchy, asOf });
+    const results = pointInTime(observations, valued, bench.hierarchy);
     fitMs.push(performance.now() - fitStarted);
+    const newestResults = applied(observations, valued, { hierarchy: bench.hierarchy, asOf });
     without.push(rowsOf.map((row) => measures(valued.filter(row.has).map(asBase), asOf)));
     withObs.push(rowsOf.map((row) => measures(results.filter((r) => row.has(r.o)).map(asAdjusted), asOf)));
+    asOfNewest.push(rowsOf.map((row) => measures(newestResults.filter((r) => row.has(r.o)).map(asAdjusted), asOf)));
     for (const { adjusted } of results) {
       const level = adjusted.adjustment?.level ?? 'none';
       levelShares.set(level, (levelShares.get(level) ?? 0) + 1 / results.length / splits);
@@ -199,7 +222,12 @@ async function runBenchmark(bench: Benchmark, base: BaseModel, value: (base: Bas
     }
     if (cv !== 'no' && s < cvSplits) CANDIDATES.forEach((candidate, c) => cvRows[c].push(crossValidated(bench, observations, asOf, candidate, file.places)));
   }
-  if (cv !== 'only') printTable(rowsOf, without, withObs, levelShares, intervalShares, `one organisation's model fitted on ${Math.round(all.length * share)} observations and applied to ${all.length - Math.round(all.length * share)} valuations in ${(median(fitMs) / 1000).toFixed(2)} s (median of ${splits})`);
+  if (cv !== 'only') {
+    console.log('\nEach valuation dated at its listing day, re-anchored on the observations observed on or before that day (point in time, as the service does):');
+    printTable(rowsOf, without, withObs, levelShares, intervalShares, `one organisation's models (one a listing day) fitted on up to ${Math.round(all.length * share)} observations and applied to ${all.length - Math.round(all.length * share)} valuations in ${(median(fitMs) / 1000).toFixed(2)} s (median of ${splits})`);
+    console.log(`\nFor comparison, every valuation re-anchored on all the observations as of ${asOf} (the file's newest day):`);
+    printTable(rowsOf, without, asOfNewest);
+  }
   if (cv !== 'no') {
     console.log(`\nCross-validation inside the observations only (5 folds of the 30% of each of the first ${Math.min(cvSplits, splits)} splits, medians over those splits):\n`);
     console.log('| setting | median APE | bias | within ±10% | 90% coverage |');
@@ -211,19 +239,20 @@ async function runBenchmark(bench: Benchmark, base: BaseModel, value: (base: Bas
   }
 }
 
-function printTable(rowsOf: { name: string }[], without: Measures[][], withObs: Measures[][], levelShares: Map<string, number>, intervalShares: Map<string, number>, timing: string): void {
-  console.log('\n| rows | valuations | n | median APE | bias (median log residual) | within ±10% | 90% coverage (P10–P90 over splits) |');
-  console.log('|---|---|---:|---:|---:|---:|---:|');
+function printTable(rowsOf: { name: string }[], without: Measures[][], withObs: Measures[][], levelShares?: Map<string, number>, intervalShares?: Map<string, number>, timing?: string): void {
+  console.log('\n| rows | valuations | n | median APE | bias (median log residual) | within ±10% | 90% coverage (P10–P90 over splits) | median width |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   rowsOf.forEach((row, r) => {
     for (const [label, runs] of [['without observations', without], ['with observations', withObs]] as const) {
       const m = (key: keyof Measures) => median(runs.map((run) => run[r][key]));
       const coverages = runs.map((run) => run[r].coverage).sort((a, b) => a - b);
       const p = (q: number) => coverages[Math.min(coverages.length - 1, Math.floor(q * coverages.length))];
-      console.log(`| ${row.name} | ${label} | ${m('n').toFixed(0)} | ${pct(m('medianApe'))} | ${pct(m('bias'), 2)} | ${pct(m('within10'), 0)} | ${pct(m('coverage'))} (${pct(p(0.1))}–${pct(p(0.9))}) |`);
+      console.log(`| ${row.name} | ${label} | ${m('n').toFixed(0)} | ${pct(m('medianApe'))} | ${pct(m('bias'), 2)} | ${pct(m('within10'), 0)} | ${pct(m('coverage'))} (${pct(p(0.1))}–${pct(p(0.9))}) | ${pct(m('width'), 0)} |`);
     }
     const ratio = median(withObs.map((run) => run[r].medianApe)) / median(without.map((run) => run[r].medianApe));
-    console.log(`| ${row.name} | ratio of median APEs, with / without | | ${ratio.toFixed(2)} | | | |`);
+    console.log(`| ${row.name} | ratio of median APEs, with / without | | ${ratio.toFixed(2)} | | | | |`);
   });
+  if (!levelShares || !intervalShares) return;
   const shares = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${pct(v, 0)}`).join(', ');
   console.log(`\nfactor from the level of: ${shares(levelShares)}; interval: ${shares(intervalShares)}; ${timing}`);
 

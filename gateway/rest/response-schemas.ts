@@ -48,12 +48,14 @@ const MARKET_ADJUSTMENT = {
     group: { ...nullableString, description: 'The group whose factor applies, e.g. "Tashkent › Chilanzar › resale"' },
     level: { ...nullableString, description: 'city, district or segment (homes); all, make or model (vehicles)' },
     observations: { type: 'integer' },
-    effective_observations: { ...number, description: 'Recency-weighted count of the observations' },
+    effective_observations: { ...number, description: "The group's observations as equally weighted ones (Kish's effective count of their recency weights)" },
     shrinkage: { ...number, description: "Share of the factor from the group's own observations; the rest comes from the level above" },
     interval_method: { type: 'string', enum: ['recalibrated', 'model'], description: "recalibrated: calibrated on your organisation's own residuals; model: the model's interval moved by the factor" },
     interval_group: nullableString,
     interval_observations: { type: 'integer' },
-    as_of: { ...string, format: 'date' },
+    as_of: { ...string, format: 'date', description: "The day the adjustment was fitted as of: the valuation's date (only observations observed on or before it count)" },
+    observations_used: { type: ['integer', 'null'], description: 'Every observation the adjustment was fitted on (null in records made before it was answered)' },
+    effective_observations_used: { type: ['number', 'null'], description: "What they are worth as equally weighted observations (Kish's effective count)" },
   },
 } as const;
 

@@ -15,3 +15,4 @@ export { fitObservationModel, CROSS_FIT_FOLDS, type ObservationModel, type Obser
 export { adjustValuation, type AdjustedValuation, type AdjustmentExplanation, type IntervalExplanation } from './adjust';
 export { accuracyByGroup, inWindow, liveAccuracy, type AccuracyOptions, type AccuracyWindow, type LiveAccuracy, type ScoredValuation } from './accuracy';
 export { driftOf, BIAS_BAND, COVERAGE_BAND, DRIFT_MIN_OBSERVATIONS, DRIFT_RULE, type DriftRule, type DriftVerdict } from './drift';
+export { backtest, backtestMeasures, MAX_BACKTEST_FITS, type BacktestComparison, type BacktestMeasures, type BacktestObservation, type BacktestOptions, type BacktestReport, type BacktestRow } from './backtest';

@@ -3,6 +3,11 @@
  * in the observation store, fitted into one observation model per organisation (models/observations:
  * empirical-Bayes market factors, conformal recalibration), and applied to each valuation it asks for.
  *
+ * Point in time (issue 31). A valuation dated D is re-anchored on the observations observed on or
+ * before D, fitted as of D: a bank that backtests on its past prices gets what the service would
+ * have said that day. Fits are kept per organisation and day (today's, and the most recent
+ * MAX_PAST_FITS past days across organisations), so a portfolio valued at one date costs one fit.
+ *
  * A fitted model is kept while the store's revision for the organisation stands. A replica that
  * records observations refits at once; another replica notices within `revisionCheckMs` (it asks
  * the store for the revision at most that often per organisation), so replicas agree within a second.
@@ -11,7 +16,9 @@
  * is left running (one per organisation at a time) and the valuation goes on with the model it had
  * (none the first time), as quota checks go on without Redis. Fits run on a worker thread (the
  * service's fitter), start as soon as observations are recorded, and a valuation waits up to
- * `fitWaitMs` for one: other organisations' valuations never wait on it.
+ * `fitWaitMs` for one. Each organisation has at most one fit on the fitter at a time (its fits of
+ * other days wait their turn behind it), so one organisation valuing at many dates queues its own
+ * fits, never another organisation's.
  *
  * The organisation's live accuracy in Prometheus (./observation-metrics.ts) is refreshed after each
  * record, and after a fit that saw a revision (another replica's record) or a day the figures were not
@@ -21,6 +28,7 @@
  */
 import type { GroupHierarchy, ObservationModel, ScoredObservation } from '../../models/observations';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../schema/errors';
 import type { LiveAccuracyReport } from './live-accuracy';
 import { inlineFitter, workerFitter, type ObservationFitter } from './observation-fitting';
@@ -42,6 +50,21 @@ export const FIT_WAIT_MS = 2000;
  * of a worker thread at this size) stays bounded however many it keeps.
  */
 export const MAX_FITTED_OBSERVATIONS = 20_000;
+
+/**
+ * The past days' fits kept, across organisations: 2,000 (a fit of a few thousand observations is a
+ * few hundred kilobytes of plain data at most; most are far smaller). A bank valuing a portfolio at
+ * one past date uses one; a backtest through valuations, one a day it spans.
+ */
+export const MAX_PAST_FITS = 2_000;
+
+/**
+ * What the book has for a valuation: the model as of its day, or why there is none. `stopGap`: the
+ * day asked for, when its first fit was not ready in time and an earlier day's fit answered.
+ */
+export type ModelLookup =
+  | { model: ObservationModel; asOf: string; stopGap?: string }
+  | { model: null; asOf: string; reason: 'none' | 'pending' };
 
 export interface ObservationBookOptions {
   kind: ObservationKind;
@@ -70,6 +93,9 @@ interface FittedModel {
   model: ObservationModel | null;
 }
 
+/** The key of an organisation's fit as of a day. */
+const fitKey = (org: string, asOf: string) => `${asOf}\u0000${org}`;
+
 export class ObservationBook {
   readonly kind: ObservationKind;
   readonly hierarchy: GroupHierarchy;
@@ -80,9 +106,14 @@ export class ObservationBook {
   private readonly fitWaitMs: number;
   private readonly fitter: ObservationFitter;
   private readonly log: (message: string) => void;
+  /** Today's fit per organisation. */
   private readonly fitted = new Map<string, FittedModel>();
-  /** One fit at a time per organisation: concurrent valuations wait for the same one. */
+  /** Past days' fits, by fitKey. */
+  private readonly pastFits = new LRUCache<string, FittedModel>({ max: MAX_PAST_FITS });
+  /** One fit at a time per organisation and day (fitKey): concurrent valuations wait for the same one. */
   private readonly fitting = new Map<string, Promise<FittedModel>>();
+  /** Each organisation's fits, one after another on the fitter. */
+  private readonly fitTurns = new Map<string, Promise<unknown>>();
   /** One revision check at a time per organisation: a stalled store gets no pile of them. */
   private readonly checking = new Map<string, Promise<number>>();
   private readonly metrics: ObservationMetrics;
@@ -117,6 +148,7 @@ export class ObservationBook {
   async record(org: string, records: readonly StoredObservation[]): Promise<number> {
     const revision = await this.store.append(org, this.kind, records);
     this.fitted.delete(org);
+    for (const key of [...this.pastFits.keys()]) if (key.endsWith(`\u0000${org}`)) this.pastFits.delete(key);
     // Refit now, not on the next valuation, so that it finds the model ready.
     void this.refit(org).catch((error: Error) => this.log(`observations: refit failed (${error.message})`));
     if (records.length > 0) {
@@ -134,37 +166,82 @@ export class ObservationBook {
 
   /** The organisation's observation model as of today; null while it has no observation that can be scored. */
   async model(org: string): Promise<ObservationModel | null> {
-    const now = this.clock();
-    const asOf = dayOf(now);
-    const known = this.fitted.get(org);
-    if (known && known.asOf === asOf) {
-      if (now - known.checkedAt < this.revisionCheckMs) return known.model;
-      const revision = await this.bounded(this.singleFlight(this.checking, org, () => this.store.revision(org, this.kind)), this.timeoutMs);
-      if (revision === undefined || revision === known.revision) {
-        known.checkedAt = now; // slow store: the model it had stands until the next check
-        return known.model;
-      }
-    }
-    const fitted = await this.bounded(this.refit(org), this.fitWaitMs);
-    return fitted ? fitted.model : (known?.model ?? null);
+    return (await this.modelAsOf(org)).model;
   }
 
   /**
-   * The organisation's model fitted afresh (one fit at a time per organisation). A fit that fails
-   * (a stalled store) leaves the model it had in place until the next revision check, so that a
-   * stalled store costs each organisation one wait a check, not one a valuation.
+   * The organisation's observation model as of `date` (YYYY-MM-DD; today when absent or later):
+   * fitted on what it had observed on or before that day. `pending` when a first fit for that day
+   * did not finish within `fitWaitMs` (the valuation goes on with the model alone and says so).
    */
-  private refit(org: string): Promise<FittedModel> {
-    return this.singleFlight(this.fitting, org, async () => {
+  async modelAsOf(org: string, date?: string): Promise<ModelLookup> {
+    const now = this.clock();
+    const today = dayOf(now);
+    const asOf = date === undefined || date >= today ? today : date;
+    const cache = asOf === today ? this.fitted : this.pastFits;
+    const key = asOf === today ? org : fitKey(org, asOf);
+    const known = cache.get(key);
+    if (known && known.asOf === asOf) {
+      if (now - known.checkedAt < this.revisionCheckMs) return lookup(known.model, asOf);
+      const revision = await this.bounded(this.singleFlight(this.checking, org, () => this.store.revision(org, this.kind)), this.timeoutMs);
+      if (revision === undefined || revision === known.revision) {
+        known.checkedAt = now; // slow store: the model it had stands until the next check
+        return lookup(known.model, asOf);
+      }
+    }
+    const fitted = await this.bounded(this.refit(org, asOf), this.fitWaitMs);
+    if (fitted) return lookup(fitted.model, asOf);
+    if (known?.model) return { model: known.model, asOf: known.asOf };
+    if (known) return { model: null, asOf, reason: 'none' };
+    // Still fitting: the newest fit of an earlier day is still what was known by this one (fewer observations, never later ones).
+    const earlier = this.newestFitBefore(org, asOf);
+    return earlier ? { model: earlier, asOf: earlier.asOf, stopGap: asOf } : { model: null, asOf, reason: 'pending' };
+  }
+
+  /** The organisation's kept fit with the latest day before `asOf` that has a model, if any. */
+  private newestFitBefore(org: string, asOf: string): ObservationModel | null {
+    let best: ObservationModel | null = null;
+    const consider = (fitted: FittedModel | undefined) => {
+      if (fitted?.model && fitted.asOf < asOf && (!best || fitted.asOf > best.asOf)) best = fitted.model;
+    };
+    consider(this.fitted.get(org));
+    for (const [key, fitted] of this.pastFits.entries()) if (key.endsWith(`\u0000${org}`)) consider(fitted);
+    return best;
+  }
+
+  /**
+   * The organisation's model as of `asOf` fitted afresh (one fit at a time per organisation and day,
+   * and one at a time per organisation on the fitter). A fit that fails (a stalled store) leaves the
+   * model it had in place until the next revision check, so that a stalled store costs each
+   * organisation one wait a check, not one a valuation.
+   */
+  private refit(org: string, asOf = dayOf(this.clock())): Promise<FittedModel> {
+    const today = asOf === dayOf(this.clock());
+    const cache = today ? this.fitted : this.pastFits;
+    const key = today ? org : fitKey(org, asOf);
+    return this.singleFlight(this.fitting, fitKey(org, asOf), () => this.inTurn(org, async () => {
       const now = this.clock();
-      const asOf = dayOf(now);
       try {
-        return await this.fit(org, asOf, now);
+        const fitted = await this.fit(org, asOf, now, today ? undefined : asOf);
+        cache.set(key, fitted);
+        return fitted;
       } catch (error) {
-        this.fitted.set(org, { revision: -1, asOf, checkedAt: now, model: this.fitted.get(org)?.model ?? null });
+        cache.set(key, { revision: -1, asOf, checkedAt: now, model: cache.get(key)?.model ?? null });
         throw error;
       }
+    }));
+  }
+
+  /** Runs `task` after the organisation's earlier fits (each organisation's fits queue behind its own). */
+  private inTurn<T>(org: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.fitTurns.get(org) ?? Promise.resolve();
+    const turn = previous.then(task, task);
+    const settled = turn.catch(() => undefined);
+    this.fitTurns.set(org, settled);
+    void settled.then(() => {
+      if (this.fitTurns.get(org) === settled) this.fitTurns.delete(org);
     });
+    return turn;
   }
 
   /** What `promise` gives within `ms`, else undefined (it goes on; its result is kept when it comes); a failure is undefined too. */
@@ -238,14 +315,15 @@ export class ObservationBook {
     };
   }
 
-  private async fit(org: string, asOf: string, now: number): Promise<FittedModel> {
+  /** The organisation's model as of `asOf`, on what it observed up to `until` (every observation when absent: today's fit). */
+  private async fit(org: string, asOf: string, now: number, until?: string): Promise<FittedModel> {
     // The revision is read first: observations recorded during the fit make the next check refit.
     const revision = await this.storeCall(this.store.revision(org, this.kind));
-    const records = await this.storeCall(this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS }));
+    const records = await this.storeCall(this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS, ...(until ? { until } : {}) }));
     const observations = records.map((r) => this.scored(r)).filter((o): o is ScoredObservation => o !== null);
     const model = observations.length === 0 ? null : await this.fitter.fitModel({ task: 'model', observations, options: { hierarchy: this.hierarchy, asOf } });
     const fitted = { revision, asOf, checkedAt: now, model };
-    this.fitted.set(org, fitted);
+    if (until) return fitted;
     // A revision (or day) the metrics have not been refreshed for: recorded by another replica, or a new day's window.
     const seen = `${revision}@${asOf}`;
     // (An organisation whose observations were all pruned is refreshed once more, to none.)
@@ -255,6 +333,10 @@ export class ObservationBook {
     }
     return fitted;
   }
+}
+
+function lookup(model: ObservationModel | null, asOf: string): ModelLookup {
+  return model ? { model, asOf } : { model: null, asOf, reason: 'none' };
 }
 
 /** The UTC day of a time in ms, YYYY-MM-DD. */

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Directive, Field, Float, Int, ObjectType } from 'type-graphql';
 import { roundTo } from '../../models/ensemble';
-import { adjustValuation, type AdjustedValuation, type BaseValuation } from '../../models/observations';
+import { adjustValuation, type AdjustedValuation, type BaseValuation, type ObservationModel } from '../../models/observations';
 import { valueEach } from '../../schema/bulk';
 import { ApiError } from '../../schema/errors';
 import { itemError, type ItemError } from './bulk';
@@ -108,25 +108,36 @@ export class MarketAdjustment {
   @Field(() => String, { nullable: true, description: 'The group whose factor applies, e.g. "Tashkent › Chilanzar › resale" (null: none)' }) group!: string | null;
   @Field(() => String, { nullable: true, description: 'Its level: city, district or segment (homes); all, make or model (vehicles)' }) level!: string | null;
   @Field(() => Int, { description: 'Observations in that group' }) observations!: number;
-  @Field(() => Float, { description: 'Their recency-weighted count (older ones count less)' }) effectiveObservations!: number;
+  @Field(() => Float, { description: "Their worth as equally weighted observations (Kish's effective count of their recency weights)" }) effectiveObservations!: number;
   @Field(() => Float, { description: "Share of the factor from the group's own observations; the rest comes from the level above" }) shrinkage!: number;
   @Field({ description: "recalibrated: the interval is calibrated on the organisation's own residuals; model: the model's interval moved by the factor" }) intervalMethod!: string;
   @Field(() => String, { nullable: true, description: 'The group the interval was calibrated on' }) intervalGroup!: string | null;
   @Field(() => Int, { description: 'Observations behind the interval (0 for the model’s own)' }) intervalObservations!: number;
-  @Field({ description: 'YYYY-MM-DD: the day the adjustment was fitted as of' }) asOf!: string;
+  @Field({ description: "YYYY-MM-DD: the day the adjustment was fitted as of, the valuation's own date (point in time: only observations observed on or before it count)" }) asOf!: string;
+  @Field(() => Int, { description: 'Every observation the adjustment was fitted on (observed on or before asOf)' }) observationsUsed!: number;
+  @Field(() => Float, { description: 'What they are worth as equally weighted observations (Kish: newer ones weigh more in the means, older ones do not thin the evidence)' }) effectiveObservationsUsed!: number;
 }
 
-function marketAdjustmentOf(adjusted: AdjustedValuation, asOf: string): MarketAdjustment {
+function marketAdjustmentOf(adjusted: AdjustedValuation, model: ObservationModel): MarketAdjustment {
   const a = adjusted.adjustment;
   return {
     baseEstimate: adjusted.base.estimate, baseLow: adjusted.base.low, baseHigh: adjusted.base.high,
     factor: a?.factor ?? 1, group: a?.group ?? null, level: a?.level ?? null, observations: a?.observations ?? 0,
     effectiveObservations: a?.effectiveN ?? 0, shrinkage: a?.shrinkageWeight ?? 0,
-    intervalMethod: adjusted.interval.method, intervalGroup: adjusted.interval.group, intervalObservations: adjusted.interval.observations, asOf,
+    intervalMethod: adjusted.interval.method, intervalGroup: adjusted.interval.group, intervalObservations: adjusted.interval.observations, asOf: model.asOf,
+    observationsUsed: model.observations, effectiveObservationsUsed: roundTo(topEffectiveN(model), 0.1),
   };
 }
 
+/** The Kish effective count of every observation the model stands on: its top group's. */
+function topEffectiveN(model: ObservationModel): number {
+  const top = Object.values(model.adjustments.groups).find((group) => group.level === 0);
+  return top?.effectiveN ?? 0;
+}
+
 export interface ValuationAdjustment {
+  /** Set when an earlier day's fit stood in for the valuation's own (not ready in time): says so. */
+  warning?: string;
   /** Rounded as the models round theirs (to 100 USD). */
   estimate: number;
   interval: { low: number; high: number; coverage: number };
@@ -149,9 +160,10 @@ export function flagsAfterAdjustment(flags: readonly string[], askingPrice: numb
 
 /**
  * How the organisation's book moves a valuation at `groups` (level name → label): null while it has
- * no observations of the kind. A valuation dated more than a half-life (90 days) before the day the
- * adjustments are fitted as of is not moved (`skipped` says why): the factor measures how far the
- * model is from the organisation's prices now, which says little about a market a season before.
+ * no observations of the kind observed on or before the valuation's date. Point in time (issue 31):
+ * the model is fitted as of the valuation's date on what was observed by then, so a valuation dated
+ * in the past says what the service would have said that day. `skipped` when that day's first fit
+ * did not finish in time: the valuation goes on with the model alone and says so.
  */
 export async function adjustmentFor(
   book: ObservationBook,
@@ -159,11 +171,12 @@ export async function adjustmentFor(
   groups: Record<string, string>,
   valuation: { estimate: number; interval: { low: number; high: number; coverage: number }; marketLevel?: { valuationDate: string } | null },
 ): Promise<ValuationAdjustment | { skipped: string } | null> {
-  const model = org === null ? null : await book.model(org);
-  if (!model) return null;
-  const valuationDate = valuation.marketLevel?.valuationDate;
-  if (valuationDate && (Date.parse(model.asOf) - Date.parse(valuationDate)) / 86_400_000 > model.halfLifeDays) {
-    return { skipped: `valuation_date ${valuationDate} is more than ${model.halfLifeDays} days before ${model.asOf}, the day your observations' adjustments are fitted as of: valued with the model alone (they measure the market now)` };
+  if (org === null) return null;
+  const found = await book.modelAsOf(org, valuation.marketLevel?.valuationDate);
+  const { model } = found;
+  if (!model) {
+    if (found.reason === 'none') return null;
+    return { skipped: `your observations' adjustments as of ${found.asOf} were still being fitted (the first valuation at that date): valued with the model alone; the next valuation at that date uses them` };
   }
   const base = { estimate: valuation.estimate, low: valuation.interval.low, high: valuation.interval.high, coverage: valuation.interval.coverage };
   const adjusted = adjustValuation(base, groupPath(book, groups), model);
@@ -171,6 +184,7 @@ export async function adjustmentFor(
     estimate: roundTo(adjusted.estimate, 100),
     interval: { low: roundTo(adjusted.low, 100), high: roundTo(adjusted.high, 100), coverage: adjusted.coverage },
     factor: adjusted.estimate / valuation.estimate,
-    marketAdjustment: marketAdjustmentOf(adjusted, model.asOf),
+    marketAdjustment: marketAdjustmentOf(adjusted, model),
+    ...('stopGap' in found && found.stopGap ? { warning: `your observations' adjustments as of ${found.stopGap} were still being fitted (the first valuation at that date): this one used those fitted as of ${model.asOf} (${model.observations} observations); the next valuation at that date uses its own` } : {}),
   };
 }

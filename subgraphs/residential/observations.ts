@@ -34,12 +34,13 @@ export async function adjustHomeValuation(book: ObservationBook, org: string | n
   const adjustment = await adjustmentFor(book, org, homeGroupsOf(input), view);
   if (!adjustment) return { ...view, marketAdjustment: null };
   if ('skipped' in adjustment) return { ...view, marketAdjustment: null, warnings: [...view.warnings, adjustment.skipped] };
-  const { estimate, interval, factor, marketAdjustment } = adjustment;
+  const { estimate, interval, factor, marketAdjustment, warning } = adjustment;
   const moved = (deviation: number | null) => (deviation === null ? null : round3((1 + deviation) * factor - 1));
   return {
     ...view,
     estimate,
     interval,
+    warnings: warning ? [...view.warnings, warning] : view.warnings,
     pricePerM2: Math.round(view.pricePerM2 * factor),
     landPricePerSotka: view.landPricePerSotka === null ? null : Math.round(view.landPricePerSotka * factor),
     anomaly: {

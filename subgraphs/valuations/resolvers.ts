@@ -118,7 +118,7 @@ interface AnsweredValuation {
   interval: { low: number; high: number };
   modelVersion: string;
   marketLevel: { valuationDate: string };
-  marketAdjustment?: { baseEstimate: number } | null;
+  marketAdjustment?: { baseEstimate: number; asOf: string; observationsUsed?: number } | null;
   /** Set when answered in soʻm: the USD/UZS rate it was converted at. */
   exchangeRate?: { usdToUzs: number } | null;
 }
@@ -145,6 +145,13 @@ function toRecordType(record: ValuationRecord): ValuationRecordType {
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const pct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)}%`;
 
+/** What a valuation's re-anchoring stood on, in words (point in time: the observations up to its own date). */
+function observationsBasis(v: AnsweredValuation): string {
+  const a = v.marketAdjustment;
+  if (!a) return 'none';
+  return a.observationsUsed === undefined ? `fitted as of ${a.asOf}` : `${a.observationsUsed.toLocaleString('en')} observed by ${a.asOf}`;
+}
+
 /**
  * estimate now / before = model × market × observations × exchange rate (each a ratio; see
  * ValuationChange), up to rounding. The first three are taken in USD, the models' own currency
@@ -163,7 +170,7 @@ function changeOf(previous: ValuationRecord, current: ValuationRecord, revalued:
   const parts = [
     before.modelVersion === now.modelVersion ? `the same model (${now.modelVersion}): ${pct(model)}` : `model ${before.modelVersion} → ${now.modelVersion}: ${pct(model)}`,
     `market from ${before.marketLevel.valuationDate} to ${now.marketLevel.valuationDate}: ${pct(market)}`,
-    `your observed prices: ${pct(observations)}`,
+    `your observed prices: ${pct(observations)} (${observationsBasis(before)} then, ${observationsBasis(now)} now)`,
     ...(now.currency === 'USD' ? [] : [`the USD/UZS rate: ${pct(exchangeRate)}`]),
   ];
   return {

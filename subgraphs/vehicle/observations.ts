@@ -35,12 +35,13 @@ export async function adjustVehicleValuation(book: ObservationBook, org: string 
   const adjustment = await adjustmentFor(book, org, vehicleGroupsOf(input), view);
   if (!adjustment) return { ...view, marketAdjustment: null };
   if ('skipped' in adjustment) return { ...view, marketAdjustment: null, warnings: [...view.warnings, adjustment.skipped] };
-  const { estimate, interval, factor, marketAdjustment } = adjustment;
+  const { estimate, interval, factor, marketAdjustment, warning } = adjustment;
   const deviation = view.anomaly.deviationFromGroupMedian;
   return {
     ...view,
     estimate,
     interval,
+    warnings: warning ? [...view.warnings, warning] : view.warnings,
     anomaly: {
       ...view.anomaly,
       deviationFromGroupMedian: deviation === null ? null : round3((1 + deviation) * factor - 1),

@@ -59,11 +59,11 @@ it('observed prices 20% above the model move the organisation\'s valuations up, 
   expect((await askedOf(other)).anomaly.flags).toContain('ASKING_PRICE_ABOVE_INTERVAL');
   expect((await askedOf(bank)).anomaly.flags).not.toContain('ASKING_PRICE_ABOVE_INTERVAL');
 
-  // A valuation dated half a year back is the model's alone: today's factor measures today's market.
+  // A valuation dated half a year back is the model's alone: nothing had been observed by then (point in time, issue 31).
   const past = new Date(Date.now() - 180 * 86_400_000).toISOString().slice(0, 10);
   const pastDated = await json(await stack.post('/api/predict/home', { ...FLAT, valuation_date: past }, { 'x-api-key': bank }));
   expect(pastDated.market_adjustment).toBeNull();
-  expect(pastDated.warnings).toEqual(expect.arrayContaining([expect.stringContaining(`valuation_date ${past} is more than 90 days before`)]));
+  expect(after.market_adjustment).toMatchObject({ as_of: today(), observations_used: 30 });
 
   // Another organisation sees the model alone.
   const untouched = await valueFlat(other);
@@ -79,6 +79,37 @@ it('observed prices 20% above the model move the organisation\'s valuations up, 
   expect(listed.data.marketAdjustments.groups.map((g: { level: string }) => g.level)).toEqual(['city', 'district', 'segment']);
   const others = await graphql(other, '{ observations(kind: HOME) { id } marketAdjustments(kind: HOME) { observations } }');
   expect(others.data).toEqual({ observations: [], marketAdjustments: null });
+});
+
+it('a valuation dated in the past is re-anchored on what had been observed by its date, fitted as of it (issue 31)', async () => {
+  const bank = stack.newKey();
+  const other = stack.newKey();
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  const [then, before, longBefore] = [daysAgo(200), daysAgo(180), daysAgo(250)];
+  // Thirty prices 200 days ago at 0.8 × the model's estimate of their day, thirty today at 1.2 ×.
+  const at = async (date: string, level: number, tag: string) => Promise.all(Array.from({ length: 30 }, async (_, i) => {
+    const base = await json(await stack.post('/api/predict/home', { ...FLAT, area: 60 + i, valuation_date: date }, { 'x-api-key': other }));
+    return { kind: 'home', ...FLAT, area: 60 + i, price_usd: Math.round(base.estimate * level * (1 + 0.05 * Math.sin(i))), observed_at: date, price_type: 'sale', reference: `${tag}-${i}` };
+  }));
+  const recorded = await stack.post('/api/observations', { observations: [...await at(then, 0.8, 'old'), ...await at(today(), 1.2, 'new')] }, { 'x-api-key': bank });
+  expect((await json(recorded)).accepted).toBe(60);
+
+  const valueAt = async (date: string) => json(await stack.post('/api/predict/home', { ...FLAT, valuation_date: date }, { 'x-api-key': bank }));
+  const dated = await valueAt(before);
+  expect(dated.market_adjustment).toMatchObject({ as_of: before, observations_used: 30 });
+  expect(dated.market_adjustment.effective_observations_used).toBeCloseTo(30, 0);
+  expect(dated.market_adjustment.factor).toBeLessThan(0.88);
+  expect(dated.warnings.join(' ')).not.toMatch(/valued with the model alone/);
+  const now = await valueAt(today());
+  expect(now.market_adjustment).toMatchObject({ as_of: today(), observations_used: 60 });
+  // Today's prices weigh most (the older ones are 200 days, 2.2 half-lives, old): the factor is above 1.
+  expect(now.market_adjustment.factor).toBeGreaterThan(1.05);
+  // Before anything was observed: the model alone, without a word about adjustments.
+  const earliest = await valueAt(longBefore);
+  expect(earliest.market_adjustment).toBeNull();
+  // The same date again is answered from the same fit.
+  expect((await valueAt(before)).market_adjustment).toEqual(dated.market_adjustment);
+  expect((await json(await stack.post('/api/predict/home', { ...FLAT, valuation_date: before }, { 'x-api-key': other }))).market_adjustment).toBeNull();
 });
 
 it('a bad item is refused in its place and the others are kept', async () => {
