@@ -101,6 +101,56 @@ export function weightedMedian(values: ArrayLike<number>, weights: ArrayLike<num
   return values[order[order.length - 1]];
 }
 
+/**
+ * weightedMedian by selection (Hoare's quickselect, three-way partitions, weights carried), in
+ * linear expected time instead of a sort: for loops that take a median again and again (the robust
+ * fits). The same value, except that the cumulative weights are summed in another order, so where
+ * they reach half the total exactly (equal weights, an even count) rounding may pick the other of
+ * the two middle values.
+ */
+export function weightedMedianBySelection(values: ArrayLike<number>, weights: ArrayLike<number>): number {
+  const n = values.length;
+  if (n === 0) return NaN;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += weights[i];
+  const half = total / 2;
+  const order = Uint32Array.from({ length: n }, (_, i) => i);
+  let lo = 0;
+  let hi = n - 1;
+  let below = 0; // the weight of every value known to lie below order[lo..hi]
+  while (lo < hi) {
+    const pivot = values[order[(lo + hi) >>> 1]];
+    // Three-way partition of order[lo..hi]: < pivot, = pivot, > pivot.
+    let lt = lo;
+    let gt = hi;
+    let i = lo;
+    let less = 0;
+    let equal = 0;
+    while (i <= gt) {
+      const v = values[order[i]];
+      if (v < pivot) {
+        less += weights[order[i]];
+        [order[lt], order[i]] = [order[i], order[lt]];
+        lt++;
+        i++;
+      } else if (v > pivot) {
+        [order[gt], order[i]] = [order[i], order[gt]];
+        gt--;
+      } else {
+        equal += weights[order[i]];
+        i++;
+      }
+    }
+    if (lt > lo && below + less >= half) hi = lt - 1;
+    else if (below + less + equal >= half || gt === hi) return pivot;
+    else {
+      below += less + equal;
+      lo = gt + 1;
+    }
+  }
+  return values[order[lo]];
+}
+
 /** Linear-interpolated quantile of a sample (does not mutate the input). */
 export function quantile(values: ArrayLike<number>, q: number): number {
   const sorted = Float64Array.from(values).sort();

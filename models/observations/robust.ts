@@ -20,8 +20,8 @@
  *
  * HUBER_K = Infinity is the plain (non-robust) fit.
  */
-import { weightedMedian } from '../ensemble/metrics';
-import { factorFor, fitShrinkage, type ShrinkageItem, type ShrinkageOptions, type ShrinkageTable } from './shrinkage';
+import { weightedMedianBySelection } from '../ensemble/metrics';
+import { fitStructure, shrinkageStructure, type ShrinkageItem, type ShrinkageOptions, type ShrinkageTable } from './shrinkage';
 
 /**
  * Residuals further than this many robust sds from their group's factor are pulled in to it: 0.3,
@@ -54,29 +54,40 @@ export interface RobustOptions {
 export function fitRobustShrinkage(items: readonly ShrinkageItem[], options: RobustOptions = {}): ShrinkageTable {
   const k = options.huberK ?? HUBER_K;
   const iterations = Number.isFinite(k) ? options.maxIterations ?? MAX_ROBUST_ITERATIONS : 0;
-  let table = fitShrinkage(items, options.shrinkage);
-  if (items.length === 0 || iterations === 0) return table;
-  const values = items.map((item) => item.value);
-  const weights = items.map((item) => item.weight);
-  const overall = weightedMedian(values, weights);
-  let centres: number[] = items.map(() => overall);
+  // The groups and weights are the same in every refit: only the values are pulled.
+  const structure = shrinkageStructure(items);
+  const { used, depth, itemNodes, weights } = structure;
+  const values = Float64Array.from(used, (item) => item.value);
+  let fit = fitStructure(structure, values, options.shrinkage);
+  if (used.length === 0 || iterations === 0) return fit.table;
+  const n = used.length;
+  const overall = weightedMedianBySelection(values, weights);
+  let centres = new Float64Array(n).fill(overall);
+  const deviations = new Float64Array(n);
+  const absolute = new Float64Array(n);
+  const pulled = new Float64Array(n);
+  const lowest = (i: number) => itemNodes[i * depth + depth - 1];
   for (let it = 0; it < iterations; it++) {
-    const deviations = values.map((v, i) => v - centres[i]);
-    const c = k * Math.max(MAD_FLOOR, 1.4826 * weightedMedian(deviations.map(Math.abs), weights));
+    for (let i = 0; i < n; i++) {
+      deviations[i] = values[i] - centres[i];
+      absolute[i] = Math.abs(deviations[i]);
+    }
+    const c = k * Math.max(MAD_FLOOR, 1.4826 * weightedMedianBySelection(absolute, weights));
     let inside = 0;
     let total = 0;
-    deviations.forEach((d, i) => {
+    for (let i = 0; i < n; i++) {
       total += weights[i];
-      if (Math.abs(d) < c) inside += weights[i];
-    });
+      if (absolute[i] < c) inside += weights[i];
+      pulled[i] = centres[i] + Math.max(-c, Math.min(c, deviations[i]));
+    }
     const p = Math.max(inside / total, MIN_INSIDE_SHARE);
-    const pulled = items.map((item, i) => ({ ...item, value: centres[i] + Math.max(-c, Math.min(c, deviations[i])) }));
-    table = fitShrinkage(pulled, { ...options.shrinkage, varianceInflation: (options.shrinkage?.varianceInflation ?? 1) / (p * p) });
-    const fitted = table;
-    const next = items.map((item) => factorFor(fitted, item.groups)?.factor ?? 0);
-    const moved = next.reduce((m, x, i) => Math.max(m, Math.abs(x - centres[i])), 0);
+    fit = fitStructure(structure, pulled, { ...options.shrinkage, varianceInflation: (options.shrinkage?.varianceInflation ?? 1) / (p * p) });
+    // Every item's lowest group has a factor: the item's own.
+    const next = Float64Array.from({ length: n }, (_, i) => fit.nodeFactors[lowest(i)]);
+    let moved = 0;
+    for (let i = 0; i < n; i++) moved = Math.max(moved, Math.abs(next[i] - centres[i]));
     centres = next;
     if (moved <= ROBUST_TOLERANCE) break;
   }
-  return table;
+  return fit.table;
 }

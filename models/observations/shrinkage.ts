@@ -145,92 +145,134 @@ interface Node {
   key: string;
   level: number;
   parent: string | null;
-  children: string[];
+  /** Index of the parent node (-1 at the top). */
+  parentIndex: number;
+  children: number[];
   observations: number;
   sumW: number;
   sumW2: number;
-  sumWY: number;
-  variance: number;
+}
+
+/**
+ * The part of a fit that depends on the items' paths and weights only, not on their values: the
+ * groups, their counts and weight sums, and each item's group at each level. Built once, it serves
+ * every refit on new values (the robust fit's iterations, ./robust.ts).
+ */
+export interface ShrinkageStructure {
+  depth: number;
+  /** The items kept (positive, finite weight and a finite value when built), in their order. */
+  used: ShrinkageItem[];
+  /** In order of first appearance. */
+  nodes: Node[];
+  /** Node indices by level, in order of first appearance. */
+  byLevel: number[][];
+  /** The node of used item i at level l: itemNodes[i · depth + l]. */
+  itemNodes: Int32Array;
+  weights: Float64Array;
+}
+
+export function shrinkageStructure(items: readonly ShrinkageItem[]): ShrinkageStructure {
+  const used = items.filter((item) => item.weight > 0 && Number.isFinite(item.weight) && Number.isFinite(item.value));
+  const depth = used.length ? used[0].groups.length : 0;
+  if (used.some((item) => item.groups.length !== depth || depth === 0)) throw new Error('every item needs a path of the same, non-zero depth');
+  const index = new Map<string, number>();
+  const nodes: Node[] = [];
+  const byLevel: number[][] = Array.from({ length: depth }, () => []);
+  const itemNodes = new Int32Array(used.length * depth);
+  used.forEach((item, i) => {
+    const keys = groupKeys(item.groups);
+    for (let level = 0; level < depth; level++) {
+      const key = keys[level];
+      let at = index.get(key);
+      if (at === undefined) {
+        at = nodes.length;
+        const parentIndex = level === 0 ? -1 : itemNodes[i * depth + level - 1];
+        nodes.push({ key, level, parent: level === 0 ? null : keys[level - 1], parentIndex, children: [], observations: 0, sumW: 0, sumW2: 0 });
+        index.set(key, at);
+        byLevel[level].push(at);
+        if (parentIndex >= 0) nodes[parentIndex].children.push(at);
+      }
+      itemNodes[i * depth + level] = at;
+      const node = nodes[at];
+      node.observations++;
+      node.sumW += item.weight;
+      node.sumW2 += item.weight * item.weight;
+    }
+  });
+  return { depth, used, nodes, byLevel, itemNodes, weights: Float64Array.from(used, (item) => item.weight) };
 }
 
 /** Fits the factors of every group the items fall in. */
 export function fitShrinkage(items: readonly ShrinkageItem[], options: ShrinkageOptions = {}): ShrinkageTable {
+  const structure = shrinkageStructure(items);
+  return fitStructure(structure, Float64Array.from(structure.used, (item) => item.value), options).table;
+}
+
+/**
+ * The fit on `values` (one per used item of the structure), with each node's factor by index: what
+ * the robust fit reads an item's factor from without looking its path up again.
+ */
+export function fitStructure(structure: ShrinkageStructure, values: Float64Array, options: ShrinkageOptions = {}): { table: ShrinkageTable; nodeFactors: Float64Array } {
+  const { depth, nodes, byLevel, itemNodes, weights } = structure;
   const rootPriorSd = options.rootPriorSd ?? ROOT_PRIOR_SD;
   const floor2 = (options.betweenGroupSdFloor ?? BETWEEN_GROUP_SD_FLOOR) ** 2;
-  const used = items.filter((item) => item.weight > 0 && Number.isFinite(item.weight) && Number.isFinite(item.value));
-  const depth = used.length ? used[0].groups.length : 0;
-  if (used.some((item) => item.groups.length !== depth || depth === 0)) throw new Error('every item needs a path of the same, non-zero depth');
-  if (used.length === 0) return { depth: 0, sigma: DEFAULT_SIGMA, levels: [], groups: {} };
+  if (structure.used.length === 0) return { table: { depth: 0, sigma: DEFAULT_SIGMA, levels: [], groups: {} }, nodeFactors: new Float64Array(0) };
 
-  const nodes = new Map<string, Node>();
-  for (const item of used) {
-    const keys = groupKeys(item.groups);
-    for (let level = 0; level < depth; level++) {
-      const key = keys[level];
-      let node = nodes.get(key);
-      if (!node) {
-        const parent = level === 0 ? null : keys[level - 1];
-        node = { key, level, parent, children: [], observations: 0, sumW: 0, sumW2: 0, sumWY: 0, variance: 0 };
-        nodes.set(key, node);
-        if (parent !== null) nodes.get(parent)!.children.push(key);
-      }
-      node.observations++;
-      node.sumW += item.weight;
-      node.sumW2 += item.weight * item.weight;
-      node.sumWY += item.weight * item.value;
-    }
+  const sumWY = new Float64Array(nodes.length);
+  for (let i = 0; i < weights.length; i++) {
+    const wy = weights[i] * values[i];
+    for (let level = 0; level < depth; level++) sumWY[itemNodes[i * depth + level]] += wy;
   }
-  const mean = (node: Node) => node.sumWY / node.sumW;
+  const means = Float64Array.from(nodes, (node, at) => sumWY[at] / node.sumW);
   const effectiveN = (node: Node) => (node.sumW * node.sumW) / node.sumW2;
-  const byLevel: Node[][] = Array.from({ length: depth }, () => []);
-  for (const node of nodes.values()) byLevel[node.level].push(node);
-  const atLevel = (level: number) => byLevel[level];
+  const variances = new Float64Array(nodes.length);
 
-  const sigma2 = withinVariance(used, depth, nodes, mean) * (options.varianceInflation ?? 1);
+  const sigma2 = withinVariance(structure, values, means) * (options.varianceInflation ?? 1);
   const levels: LevelVariance[] = new Array(depth);
   levels[0] = { tau: rootPriorSd, estimate: null, strata: 0 };
   const tau2 = new Array<number>(depth).fill(floor2);
   tau2[0] = rootPriorSd ** 2;
   // Bottom up: the lowest groups' variances, each level's τ² from them, then the parents' variances.
-  for (const node of atLevel(depth - 1)) node.variance = sigma2 / effectiveN(node);
+  for (const at of byLevel[depth - 1]) variances[at] = sigma2 / effectiveN(nodes[at]);
   for (let level = depth - 1; level >= 1; level--) {
-    const parents = atLevel(level - 1);
-    const dl = derSimonianLaird(parents.map((p) => p.children.map((c) => nodes.get(c)!).map((c) => ({ mean: mean(c), variance: c.variance }))));
+    const parents = byLevel[level - 1];
+    const dl = derSimonianLaird(parents.map((p) => nodes[p].children.map((c) => ({ mean: means[c], variance: variances[c] }))));
     tau2[level] = dl.tau2 === null ? floor2 : Math.max(dl.tau2, floor2);
     levels[level] = { tau: Math.sqrt(tau2[level]), estimate: dl.tau2 === null ? null : Math.sqrt(dl.tau2), strata: dl.strata };
-    for (const parent of parents) {
-      parent.variance = parent.children.reduce((s, key) => {
-        const child = nodes.get(key)!;
-        return s + (child.sumW / parent.sumW) ** 2 * (tau2[level] + child.variance);
-      }, 0);
+    for (const p of parents) {
+      const parent = nodes[p];
+      variances[p] = parent.children.reduce((s, c) => s + (nodes[c].sumW / parent.sumW) ** 2 * (tau2[level] + variances[c]), 0);
     }
   }
   // Top down: each factor shrunk toward its parent's (the top toward no adjustment).
   const groups: Record<string, GroupFactor> = {};
+  const nodeFactors = new Float64Array(nodes.length);
   for (let level = 0; level < depth; level++) {
-    for (const node of atLevel(level)) {
-      const b = shrinkageWeight(tau2[level], node.variance);
-      const towards = node.parent === null ? 0 : groups[node.parent].factor;
+    for (const at of byLevel[level]) {
+      const node = nodes[at];
+      const b = shrinkageWeight(tau2[level], variances[at]);
+      const towards = node.parentIndex < 0 ? 0 : nodeFactors[node.parentIndex];
+      nodeFactors[at] = b * means[at] + (1 - b) * towards;
       groups[node.key] = {
         key: node.key, level, parent: node.parent, observations: node.observations, effectiveN: effectiveN(node),
-        mean: mean(node), variance: node.variance, shrinkageWeight: b, factor: b * mean(node) + (1 - b) * towards,
+        mean: means[at], variance: variances[at], shrinkageWeight: b, factor: nodeFactors[at],
       };
     }
   }
-  return { depth, sigma: Math.sqrt(sigma2), levels, groups };
+  return { table: { depth, sigma: Math.sqrt(sigma2), levels, groups }, nodeFactors };
 }
 
 /** σ² of one observation (step 1 of the module's doc comment): a weighted variance, so the weights' scale cancels. */
-function withinVariance(items: readonly ShrinkageItem[], depth: number, nodes: Map<string, Node>, mean: (node: Node) => number): number {
-  const n = items.length;
+function withinVariance({ depth, byLevel, itemNodes, weights }: ShrinkageStructure, values: Float64Array, means: Float64Array): number {
+  const n = weights.length;
   if (n < 2) return DEFAULT_SIGMA ** 2;
-  const lowest = [...nodes.values()].filter((node) => node.level === depth - 1).length;
+  const lowest = byLevel[depth - 1].length;
   const [level, correction] = n > lowest ? [depth - 1, n / (n - lowest)] : [0, n / (n - 1)];
   let ss = 0;
   let sw = 0;
-  for (const item of items) {
-    ss += item.weight * (item.value - mean(nodes.get(groupKeys(item.groups)[level])!)) ** 2;
-    sw += item.weight;
+  for (let i = 0; i < n; i++) {
+    ss += weights[i] * (values[i] - means[itemNodes[i * depth + level]]) ** 2;
+    sw += weights[i];
   }
   return (ss / sw) * correction;
 }

@@ -85,7 +85,7 @@ export class MarketAdjustmentGroup {
   @Field({ description: 'city, district or segment (homes); all, make or model (vehicles)' }) level!: string;
   @Field(() => Float, { description: 'Valuations in the group are multiplied by it' }) factor!: number;
   @Field(() => Int) observations!: number;
-  @Field(() => Float, { description: 'Recency-weighted count' }) effectiveObservations!: number;
+  @Field(() => Float, { description: "Kish's effective count of the recency weights" }) effectiveObservations!: number;
   @Field(() => Float, { description: "Share of the factor from the group's own observations; the rest from the level above" }) shrinkage!: number;
   @Field(() => Float, { nullable: true, description: "The recalibrated interval's half-width in units of the model's own (null: too few observations, the model's interval stands)" })
   intervalWidthRatio!: number | null;
