@@ -320,7 +320,8 @@ const CSV_OPTIONS: StringifyOptions = {
   },
 };
 
-function csvRecord(values: readonly unknown[]): string {
+/** One CSV record, CRLF-ended, text cells neutralised against formula injection. */
+export function csvRecord(values: readonly unknown[]): string {
   return stringifyCsv([values], CSV_OPTIONS);
 }
 

@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than this route accepts' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send Content-Type: application/json' },
+  JOB_NOT_FINISHED: { status: 409, message: 'The job has not completed yet: what it produces comes once it has' },
   INSUFFICIENT_MARKET_DATA: { status: 422, message: 'Too little market data to value this honestly' },
   RATE_LIMITED: { status: 429, message: 'The quota of your plan is exhausted' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },

@@ -1,7 +1,7 @@
 /**
  * Runs one subgraph alone, e.g. behind a load balancer: `node dist/subgraphs/main.js <name>`
  * (residential, location, vehicle, batch) with INTERNAL_TOKEN, `<NAME>_PORT` and `<NAME>_HOST`, and
- * the URL of each subgraph it calls in `<NAME>_URL` (batch calls location and residential).
+ * the URL of each subgraph it calls in `<NAME>_URL` (batch calls location, residential and vehicle).
  */
 import './common/production-mode';
 import { subgraphConfigFromEnv } from './common/config';

@@ -38,6 +38,9 @@ const VALUING_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown
 const BATCH_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown>) => number>> = {
   submitBatch: (args) => itemsOf((args.input as { items?: unknown } | undefined)?.items),
   appendBatchItems: (args) => itemsOf(args.items),
+  // A backtest's observations are batch items too: each is valued, in the background, like a portfolio's home.
+  submitBacktest: (args) => itemsOf((args.input as { observations?: unknown } | undefined)?.observations),
+  appendBacktestObservations: (args) => itemsOf(args.observations),
 };
 
 /** A field taking a list of inputs costs one per item on top of its selection. */

@@ -20,6 +20,7 @@ import { registerBatchRoutes } from '../rest/batch';
 import { registerHomeRoutes } from '../rest/home';
 import { registerLocationRoutes } from '../rest/location';
 import { registerObservationRoutes } from '../rest/observations';
+import { registerBacktestRoutes } from '../rest/backtest';
 import { registerValuationReportRoute } from '../rest/valuation-report';
 import { registerValuationRoutes } from '../rest/valuations';
 import { registerTokenRoute } from '../rest/token';
@@ -149,6 +150,7 @@ export async function buildRestApp(deps: AppDeps, auth: Authenticators = authent
   registerTokenRoute(app, auth.apiKey, deps.clock);
   registerBatchRoutes(app, deps.graph, auth);
   registerObservationRoutes(app, deps.graph, auth);
+  registerBacktestRoutes(app, deps.graph, auth);
   registerValuationRoutes(app, deps.graph, auth);
   registerValuationReportRoute(app, deps.graph, auth);
   registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION, allowedOrigins: deps.mcpAllowedOrigins ?? [] });

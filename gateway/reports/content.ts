@@ -4,6 +4,7 @@
  * the two formats cannot drift apart in content or order (issue 19 asks for the same sections).
  * Sections without data (market and location for a vehicle, no market adjustment) are left out.
  */
+import type { BacktestSectionId } from './backtest-content';
 import { dictionary, type Dictionary, type SectionId } from './i18n';
 import { MISSING, coverageOdds, formatDate, formatDateTime, formatFactor, formatNumber, formatPercent, formatUsd, formatUzs } from './format';
 import type { Comparable, DistrictOutline, ObjectValue, ReportLanguage, ValuationReportData } from './report-data';
@@ -62,7 +63,8 @@ export type Block =
   | { type: 'flags'; flags: FlagItem[] };
 
 export interface Section {
-  id: SectionId;
+  /** The valuation report's sections, or a backtest report's (./backtest-content.ts). */
+  id: SectionId | BacktestSectionId;
   title: string;
   blocks: Block[];
 }

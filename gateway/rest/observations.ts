@@ -6,16 +6,12 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { csvRows, linesOf, MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES, MAX_UPLOAD_ROW_CHARS } from '../../schema/batch-contract';
+import { MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES } from '../../schema/batch-contract';
 import { ApiError, payloadTooLarge } from '../../schema/errors';
-import type { FieldSpec } from '../../schema/field-table';
-import { HOME_FIELDS } from '../../schema/home-contract';
-import { parseHomeRestBody } from '../../schema/home-rest';
 import { getPlan } from '../../schema/plans';
-import { VEHICLE_FIELDS } from '../../schema/vehicle-contract';
-import { parseVehicleRestBody } from '../../schema/vehicle-rest';
 import { sendError } from '../http/errors';
 import { UploadBody, uploadTooLarge } from './batch';
+import { ENVELOPE, itemError, PRICE_TYPES, toObservationInput, uploadedObservations, type ItemError, type UploadType } from './observation-items';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY, withExample } from '../ops/openapi';
@@ -33,17 +29,6 @@ export const RECORD_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* 
 /** Upload items are sent on in parts of this many: one recordObservations call each. */
 const UPLOAD_PART = 10_000;
 
-/** The item fields that are not the valuation request's. */
-const ENVELOPE = ['kind', 'price_usd', 'observed_at', 'price_type', 'reference'] as const;
-const KINDS = { home: { kind: 'HOME', fields: 'home', parse: parseHomeRestBody }, vehicle: { kind: 'VEHICLE', fields: 'vehicle', parse: parseVehicleRestBody } } as const;
-const PRICE_TYPES = ['sale', 'appraisal', 'listing'];
-
-interface ItemError {
-  code: string;
-  message: string;
-  field: string | null;
-}
-
 interface RecordedData {
   recordObservations: {
     accepted: number;
@@ -51,34 +36,6 @@ interface RecordedData {
     rejected: { index: number; reference: string | null; error: ItemError }[];
   };
 }
-
-/** One item of the body → the GraphQL input, or the reason it is refused (ApiError; a file's unreadable line arrives as its error). */
-function toObservationInput(item: unknown): Record<string, unknown> {
-  if (item instanceof ApiError) throw item;
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new ApiError('INVALID_PARAMETER', 'an observation must be a JSON object');
-  const { kind, price_usd: priceUsd, observed_at: observedAt, price_type: priceType, reference, ...fields } = item as Record<string, unknown>;
-  const spec = typeof kind === 'string' ? KINDS[kind as keyof typeof KINDS] : undefined;
-  if (!spec) throw new ApiError(kind === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'kind must be home or vehicle', 'kind');
-  if (priceUsd === undefined) throw new ApiError('MISSING_PARAMETER', 'price_usd is required', 'price_usd');
-  if (typeof priceUsd !== 'number') throw new ApiError('INVALID_PARAMETER', 'price_usd must be a number', 'price_usd');
-  if (observedAt === undefined) throw new ApiError('MISSING_PARAMETER', 'observed_at is required (YYYY-MM-DD)', 'observed_at');
-  if (typeof observedAt !== 'string') throw new ApiError('INVALID_PARAMETER', 'observed_at must be a date, YYYY-MM-DD', 'observed_at');
-  if (priceType !== undefined && priceType !== null && !PRICE_TYPES.includes(priceType as string)) throw new ApiError('INVALID_PARAMETER', `price_type must be one of ${PRICE_TYPES.join(', ')}`, 'price_type');
-  if (reference !== undefined && reference !== null && typeof reference !== 'string') throw new ApiError('INVALID_PARAMETER', 'reference must be a string', 'reference');
-  // A valuation request's currency is the reply's; an observation has no reply in a currency, and its price is price_usd.
-  if (fields.currency !== undefined && fields.currency !== null) throw new ApiError('INVALID_PARAMETER', 'currency does not apply to an observation: its price is price_usd, in USD', 'currency');
-  const { input } = spec.parse(fields);
-  return {
-    kind: spec.kind,
-    [spec.fields]: input,
-    priceUsd,
-    observedAt,
-    ...(typeof priceType === 'string' && { priceType: priceType.toUpperCase() }),
-    ...(typeof reference === 'string' && { reference }),
-  };
-}
-
-const itemError = (error: ApiError): ItemError => ({ code: error.code, message: error.message, field: error.field ?? null });
 
 const OBSERVATIONS_EXAMPLE = {
   observations: [
@@ -155,52 +112,12 @@ const ROUTE_SCHEMA = {
   },
 };
 
-/** Columns read as numbers in a CSV upload: the envelope's price and every numeric field of either kind. */
-const NUMERIC_COLUMNS = new Set([
-  'price_usd',
-  ...[...HOME_FIELDS, ...VEHICLE_FIELDS].filter((f: FieldSpec) => f.kind === 'number' || f.kind === 'integer').flatMap((f) => [f.rest, ...(f.restAliases ?? [])]),
-]);
-
-/** A CSV row under its header → an item as a JSON body has it: empty cells left out, numeric columns read as numbers where they are. */
-function csvObservation(header: readonly string[], row: readonly string[]): Record<string, unknown> {
-  const item: Record<string, unknown> = {};
-  header.forEach((name, column) => {
-    const cell = row[column]?.trim();
-    if (cell === undefined || cell === '') return;
-    const number = Number(cell.replace(',', '.'));
-    item[name] = NUMERIC_COLUMNS.has(name) && Number.isFinite(number) ? number : cell;
-  });
-  return item;
-}
-
-/** The items of a CSV (header row: kind, price_usd, observed_at, … and the valuation fields) or NDJSON upload, as they stream in. */
-async function* uploadedObservations(source: AsyncIterable<Buffer>, type: 'text/csv' | 'application/x-ndjson'): AsyncGenerator<unknown> {
-  if (type === 'text/csv') {
-    let header: string[] | undefined;
-    for await (const row of csvRows(source)) {
-      if (header) yield csvObservation(header, row);
-      else header = row.map((name) => name.trim().toLowerCase());
-    }
-    return;
-  }
-  let line = 0;
-  for await (const text of linesOf(source, MAX_UPLOAD_ROW_CHARS, () => new ApiError('INVALID_PARAMETER', `Line ${line + 1} is longer than ${MAX_UPLOAD_ROW_CHARS} characters`, 'observations'))) {
-    line++;
-    if (text.trim() === '') continue;
-    try {
-      yield JSON.parse(text) as unknown;
-    } catch {
-      yield new ApiError('INVALID_JSON', `Line ${line} is not JSON`, 'observations'); // refused in its place
-    }
-  }
-}
-
 /**
  * A CSV or NDJSON upload, read as it streams in and recorded in parts of UPLOAD_PART items: each
  * part is kept once its call returns, so a connection cut mid-way keeps every part answered before.
  * More items than the plan's batch size: 400 before the part that would pass it.
  */
-async function recordUpload(graph: Graph, request: FastifyRequest, reply: FastifyReply, type: 'text/csv' | 'application/x-ndjson'): Promise<RecordedObservationsReply> {
+async function recordUpload(graph: Graph, request: FastifyRequest, reply: FastifyReply, type: UploadType): Promise<RecordedObservationsReply> {
   if (Number(request.headers['content-length']) > MAX_BATCH_UPLOAD_BYTES) {
     reply.header('connection', 'close');
     throw uploadTooLarge();

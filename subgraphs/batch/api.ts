@@ -2,6 +2,7 @@
  * What the batch resolvers run on: the engine, the plan limits, the callback URL policy and the
  * webhook secrets (./service.ts makes one).
  */
+import type { BacktestReports } from './backtest-replay';
 import type { WebhookSecretSource } from './completion-webhooks';
 import type { BatchEngine } from './engine';
 import type { CallbackUrlPolicy } from './webhooks';
@@ -14,6 +15,8 @@ export interface BatchApi {
   callbackPolicy: CallbackUrlPolicy;
   /** The organisations' webhook signing secrets, which they read to verify deliveries. */
   secrets: WebhookSecretSource;
+  /** Finished backtests' reports (replayed off the event loop). */
+  backtests?: BacktestReports;
 }
 
 /** The path of a job's NDJSON results (the REST route); also the webhook's results_url. */

@@ -54,7 +54,7 @@ export interface RunningBatchSubgraph extends RunningSubgraph {
  */
 export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
   buildSchema: buildBatchSchema,
-  calls: ['location', 'residential'],
+  calls: ['location', 'residential', 'vehicle'],
   async start({ config, env, mode, redisUrl, redisTimeoutMs, peers, log }): Promise<RunningBatchSubgraph> {
     // Alone, chunks are left to worker processes unless BATCH_WORKERS asks for some here.
     const batchConfig = batchConfigFromEnv(env, mode === 'alone' ? 0 : 1);
@@ -65,7 +65,7 @@ export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
       await secrets.close();
     };
     try {
-      const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, secrets, log });
+      const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, vehicle: peers.vehicle, secrets, log });
       const served = await start(config, service.api).catch(async (error) => {
         await service.close();
         throw error;

@@ -25,15 +25,15 @@ const DEFAULT_RESULTS_LIMIT = 100;
 const MAX_RESULTS_LIMIT = 1000;
 
 /** The caller and the batch API, or the error a client may act on. */
-function caller(ctx: BatchContext): { principal: Principal; batch: BatchApi } {
+export function caller(ctx: BatchContext): { principal: Principal; batch: BatchApi } {
   if (!ctx.principal) throw new ApiError('INVALID_API_KEY', 'Batch jobs belong to an organisation: send your API key');
   return { principal: ctx.principal, batch: ctx.batch };
 }
 
-const notFound = (id: string) => new ApiError('NOT_FOUND', `No batch job ${id}`, 'id');
+export const notFound = (id: string) => new ApiError('NOT_FOUND', `No batch job ${id}`, 'id');
 
 /** The engine's option errors (chunk size, page bounds) are the client's. */
-async function asClient<T>(body: () => Promise<T>, field: string): Promise<T> {
+export async function asClient<T>(body: () => Promise<T>, field: string): Promise<T> {
   try {
     return await body();
   } catch (error) {
@@ -48,11 +48,7 @@ export class BatchResolver {
   submitBatch(@Arg('input', () => SubmitBatchInput) input: SubmitBatchInput, @Ctx() ctx: BatchContext): Promise<BatchJob> {
     return withClientErrors(async () => {
       const { principal, batch } = caller(ctx);
-      const limit = batch.maxBatchItems(principal.plan);
-      if (input.items.length === 0) throw new ApiError('MISSING_PARAMETER', 'items must hold at least one item', 'items');
-      if (input.items.length > limit) {
-        throw new ApiError('INVALID_PARAMETER', `The ${principal.plan} plan allows at most ${limit} items per batch (got ${input.items.length}); split the portfolio`, 'items');
-      }
+      checkSubmissionSize({ principal, batch }, input.items.length, 'items');
       const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
       const job = await asClient(() => batch.engine.submit(principal.org, input.items.map(itemOf), { callbackUrl, chunkSize: input.chunkSize ?? undefined }), 'chunkSize');
       return jobView(job);
@@ -77,21 +73,7 @@ export class BatchResolver {
       "Adds the next items to a job opened by openBatch, queued as they are stored; last: true seals it. Every call but the last carries a multiple of the job's chunkSize. Past the plan's maxBatchItems in all: the job is failed and INVALID_PARAMETER on items. A sealed or ended job: INVALID_PARAMETER on id; an unknown id: NOT_FOUND",
   })
   appendBatchItems(@Args(() => AppendBatchItemsArgs) { id, items, last }: AppendBatchItemsArgs, @Ctx() ctx: BatchContext): Promise<BatchJob> {
-    return withClientErrors(async () => {
-      const { principal, batch } = caller(ctx);
-      const limit = batch.maxBatchItems(principal.plan);
-      try {
-        return jobView(await batch.engine.append(principal.org, id, items.map(itemOf), { last, maxItems: limit }));
-      } catch (error) {
-        if (error instanceof BatchJobNotFoundError) throw notFound(id);
-        if (error instanceof BatchItemLimitError) {
-          throw new ApiError('INVALID_PARAMETER', `The ${principal.plan} plan allows at most ${limit} items per batch (this part would take batch job ${id} to ${error.wouldHold}); the job was failed: split the portfolio`, 'items');
-        }
-        if (error instanceof BatchJobClosedError) throw new ApiError('INVALID_PARAMETER', `Batch job ${id} takes no more items: ${error.reason === 'sealed' ? 'its last part came already' : 'it has ended'}`, 'id');
-        if (error instanceof InvalidBatchOptionsError) throw new ApiError('INVALID_PARAMETER', error.message, 'items');
-        throw error;
-      }
-    });
+    return withClientErrors(async () => jobView(await appendToJob(caller(ctx), id, items.map(itemOf), last, 'items')));
   }
 
   @Query(() => BatchJob, { nullable: true, description: 'A batch job of your organisation; null for an unknown id' })
@@ -159,13 +141,36 @@ export class BatchResolver {
   }
 }
 
+/** One submission's items: at least one, at most the plan's maxBatchItems (else the client's error on `field`). */
+export function checkSubmissionSize({ principal, batch }: { principal: Principal; batch: BatchApi }, count: number, field: string): void {
+  const limit = batch.maxBatchItems(principal.plan);
+  if (count === 0) throw new ApiError('MISSING_PARAMETER', `${field} must hold at least one item`, field);
+  if (count > limit) throw new ApiError('INVALID_PARAMETER', `The ${principal.plan} plan allows at most ${limit} items per batch (got ${count}); split the portfolio`, field);
+}
+
+/** Appends the next items of an open job, the engine's refusals as the client's errors on `field` (the items' argument). */
+export async function appendToJob({ principal, batch }: { principal: Principal; batch: BatchApi }, id: string, items: unknown[], last: boolean, field: string): Promise<JobRecord> {
+  const limit = batch.maxBatchItems(principal.plan);
+  try {
+    return await batch.engine.append(principal.org, id, items, { last, maxItems: limit });
+  } catch (error) {
+    if (error instanceof BatchJobNotFoundError) throw notFound(id);
+    if (error instanceof BatchItemLimitError) {
+      throw new ApiError('INVALID_PARAMETER', `The ${principal.plan} plan allows at most ${limit} items per batch (this part would take batch job ${id} to ${error.wouldHold}); the job was failed: split the portfolio`, field);
+    }
+    if (error instanceof BatchJobClosedError) throw new ApiError('INVALID_PARAMETER', `Batch job ${id} takes no more items: ${error.reason === 'sealed' ? 'its last part came already' : 'it has ended'}`, 'id');
+    if (error instanceof InvalidBatchOptionsError) throw new ApiError('INVALID_PARAMETER', error.message, field);
+    throw error;
+  }
+}
+
 /** A submitted item as the engine stores it: `home` only when there is one. */
 function itemOf(item: BatchItemInput): { address: string; home?: Record<string, unknown> } {
   return item.home ? { address: item.address, home: item.home } : { address: item.address };
 }
 
 /** The callback URL, once the policy accepts it (else its error, on callbackUrl). */
-async function checkedCallbackUrl(callbackUrl: string | null | undefined, batch: BatchApi): Promise<string | undefined> {
+export async function checkedCallbackUrl(callbackUrl: string | null | undefined, batch: BatchApi): Promise<string | undefined> {
   if (callbackUrl === undefined || callbackUrl === null) return undefined;
   const check = await validateCallbackUrl(callbackUrl, batch.callbackPolicy);
   if (!check.ok) throw check.error;
@@ -173,7 +178,7 @@ async function checkedCallbackUrl(callbackUrl: string | null | undefined, batch:
 }
 
 /** `listed`: from a page of jobs, which carries no deliveries. */
-function jobView(job: JobRecord, listed = false): BatchJob {
+export function jobView(job: JobRecord, listed = false): BatchJob {
   return {
     id: job.id,
     status: job.status as BatchJobStatus,

@@ -7,6 +7,8 @@ import type { GraphClient } from '../common/graph-client';
 import type { BatchApi } from './api';
 import { sendCompletionWebhooks, type WebhookSecretSource } from './completion-webhooks';
 import type { BatchEngine } from './engine';
+import { BacktestReports, workerReplayer } from './backtest-replay';
+import { withBacktests } from './backtest-scoring';
 import { createChunkProcessor } from './processor';
 import type { CallbackUrlPolicy, RetryOptions } from './webhooks';
 
@@ -14,8 +16,10 @@ export interface BatchServiceOptions {
   engine: BatchEngine;
   /** The location subgraph: places and scores the items. */
   location: GraphClient;
-  /** The residential subgraph: values the items' homes. */
+  /** The residential subgraph: values the items' homes (and scores a home backtest's observations). */
   residential: GraphClient;
+  /** The vehicle subgraph: scores a vehicle backtest's observations. */
+  vehicle: GraphClient;
   maxBatchItems(plan: string): number;
   callbackPolicy: CallbackUrlPolicy;
   secrets: WebhookSecretSource;
@@ -40,16 +44,18 @@ export interface BatchService {
 export async function startBatchService(options: BatchServiceOptions): Promise<BatchService> {
   const { engine } = options;
   const webhooks = sendCompletionWebhooks(engine, { secrets: options.secrets, policy: options.callbackPolicy, publicBaseUrl: options.publicBaseUrl, retry: options.webhookRetry, log: options.log });
-  const processChunk = createChunkProcessor({ location: options.location, residential: options.residential });
+  const processChunk = withBacktests(createChunkProcessor({ location: options.location, residential: options.residential }), options);
   const workers = await Promise.all(
     // In process, nothing else could take the chunks.
     Array.from({ length: engine.kind === 'in-process' ? Math.max(1, options.workers ?? 1) : options.workers ?? 1 }, () => engine.startWorker({ processChunk, concurrency: options.workerConcurrency ?? 2, log: options.log })),
   );
+  const replayer = workerReplayer();
   const janitor = sweepStalledSubmissions(engine, options.submissionTimeoutMs ?? 300_000, options.log);
   return {
-    api: { engine, maxBatchItems: options.maxBatchItems, callbackPolicy: options.callbackPolicy, secrets: options.secrets },
+    api: { engine, maxBatchItems: options.maxBatchItems, callbackPolicy: options.callbackPolicy, secrets: options.secrets, backtests: new BacktestReports(engine, replayer) },
     close: async () => {
       clearInterval(janitor);
+      await replayer.close();
       await webhooks.close();
       await Promise.all(workers.map((worker) => worker.close()));
     },

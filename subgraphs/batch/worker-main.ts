@@ -4,8 +4,9 @@
  * values their homes. Start as many as the load needs, on any machine that reaches Redis and the
  * two subgraphs.
  *
- * Environment: REDIS_URL (required: the engine shared with the API processes), LOCATION_URL and
- * RESIDENTIAL_URL (the subgraphs' /graphql, default http://127.0.0.1:4002/graphql and :4001),
+ * Environment: REDIS_URL (required: the engine shared with the API processes), LOCATION_URL,
+ * RESIDENTIAL_URL and VEHICLE_URL (the subgraphs' /graphql, default http://127.0.0.1:4002/graphql,
+ * :4001 and :4003; the vehicle subgraph scores vehicle backtests),
  * INTERNAL_TOKEN (the subgraphs' shared token), BATCH_KEY_PREFIX (as the API processes; default
  * batch:), BATCH_WORKER_CONCURRENCY (chunks at once, default 2), BATCH_LOCK_DURATION_MS and
  * BATCH_STALLED_INTERVAL_MS (how soon the chunks of a worker that died go to another; default
@@ -21,6 +22,7 @@ import '../common/production-mode';
 import { httpGraphClient } from '../common/graph-client';
 import { batchConfigFromEnv, batchEngineSettings } from './config';
 import { createBatchEngine } from './engine';
+import { withBacktests } from './backtest-scoring';
 import { createChunkProcessor } from './processor';
 
 async function main(): Promise<void> {
@@ -30,12 +32,16 @@ async function main(): Promise<void> {
   if (!internalToken) throw new Error('INTERNAL_TOKEN must be set: the subgraphs answer nobody without it');
   const locationUrl = process.env.LOCATION_URL || 'http://127.0.0.1:4002/graphql';
   const residentialUrl = process.env.RESIDENTIAL_URL || 'http://127.0.0.1:4001/graphql';
+  const vehicleUrl = process.env.VEHICLE_URL || 'http://127.0.0.1:4003/graphql';
   // The same variables as the API processes (./config.ts), parsed the same way.
   const batchConfig = batchConfigFromEnv();
   const concurrency = batchConfig.workerConcurrency;
 
   const engine = await createBatchEngine({ redisUrl, ...batchEngineSettings(batchConfig) });
-  const processChunk = createChunkProcessor({ location: httpGraphClient({ url: locationUrl, internalToken }), residential: httpGraphClient({ url: residentialUrl, internalToken }) });
+  const residential = httpGraphClient({ url: residentialUrl, internalToken });
+  const portfolio = createChunkProcessor({ location: httpGraphClient({ url: locationUrl, internalToken }), residential });
+  // Backtests' observations are scored by the subgraph that values their kind.
+  const processChunk = withBacktests(portfolio, { residential, vehicle: httpGraphClient({ url: vehicleUrl, internalToken }) });
   await engine.startWorker({ processChunk, concurrency });
   console.log(`batch worker taking chunks from Redis (concurrency ${concurrency}); items placed by ${locationUrl}, homes valued by ${residentialUrl}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void engine.close().then(() => process.exit(0)));

@@ -37,6 +37,8 @@ export interface ScoredItem {
   groups: Record<string, string>;
   /** The request as normalised: what the organisation's export gives back. */
   input: Record<string, unknown>;
+  /** The model's confidence level for that valuation (a backtest reports by it). */
+  confidence: string | null;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface ScoredItem {
  * valid ones valued in one model call (no adjustment: the base a residual is taken against), and
  * `describe` giving the groups and the request as kept.
  */
-export function scorer<N, V extends { estimate: number; interval: { low: number; high: number; coverage: number }; modelVersion: string }>(
+export function scorer<N, V extends { estimate: number; interval: { low: number; high: number; coverage: number }; modelVersion: string; confidence?: { level: string } | null }>(
   normalise: (fields: Record<string, unknown>) => N,
   value: (valid: N[]) => Promise<(V | ApiError)[]>,
   describe: (input: N) => { groups: Record<string, string>; input: Record<string, unknown> },
@@ -55,7 +57,7 @@ export function scorer<N, V extends { estimate: number; interval: { low: number;
     return valued.map((result, index) => {
       if (result instanceof ApiError) return result;
       const { interval, estimate, modelVersion } = result;
-      return { base: { estimate, low: interval.low, high: interval.high, coverage: interval.coverage, modelVersion }, ...describe(normalised[index]) };
+      return { base: { estimate, low: interval.low, high: interval.high, coverage: interval.coverage, modelVersion }, confidence: result.confidence?.level ?? null, ...describe(normalised[index]) };
     });
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The fields through which the observations subgraph reaches a valuation subgraph's book (issue 18),
- * made per kind (`record<Kind>Observations`, `<kind>Observations`, `<kind>ObservationModel`).
+ * made per kind (`record<Kind>Observations`, `<kind>Observations`, `<kind>ObservationModel`), and
+ * `score<Kind>Observations`, through which the batch subgraph scores a backtest's items without keeping them.
  * @inaccessible: in no client's schema; the observations subgraph calls them on the subgraph itself
  * and answers clients with its own types. JSON both ways: the items' fields are checked here one by
  * one, so that a bad item is refused in its place instead of failing the call.
@@ -9,7 +10,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { ObservationModel } from '../../models/observations';
 import { ApiError } from '../../schema/errors';
-import { callingOrganisation, withApiErrors } from './bulk';
+import { callingOrganisation, itemError, withApiErrors } from './bulk';
 import { titleOf } from './valuing-peers';
 import type { LiveAccuracyReport } from './live-accuracy';
 import type { ObservationBook } from './observation-book';
@@ -32,6 +33,13 @@ export interface ObservationResolverOptions<C extends ObservationContext> {
   score(context: C): (items: readonly ObservationItem[]) => Promise<(ScoredItem | ApiError)[]>;
 }
 
+/** What became of one scored item: the model's valuation at its date and its groups, or why it has none. */
+export interface ScoredOutcome {
+  index: number;
+  scored: Pick<ScoredItem, 'base' | 'groups' | 'confidence'> | null;
+  error: ReturnType<typeof itemError> | null;
+}
+
 export function createObservationResolver<C extends ObservationContext>({ kind, score }: ObservationResolverOptions<C>) {
   const Kind = titleOf(kind);
 
@@ -43,6 +51,17 @@ export function createObservationResolver<C extends ObservationContext>({ kind, 
       return withApiErrors(() => {
         if (observations.length > MAX_OBSERVATIONS_PER_CALL) throw new ApiError('INVALID_PARAMETER', `at most ${MAX_OBSERVATIONS_PER_CALL} observations per call`, 'observations');
         return recordObservations(context.observations, organisationOf(context), observations.map(toItem), score(context));
+      });
+    }
+
+    @Directive('@inaccessible')
+    @Query(() => [GraphQLJSONObject], { name: `score${Kind}Observations`, description: `Internal (the batch subgraph's backtests): values observed ${kind} prices at their dates with the model alone and keeps nothing; one { index, scored { base, groups }, error } per item` })
+    scoreOnly(@Arg('observations', () => [GraphQLJSONObject]) observations: Record<string, unknown>[], @Ctx() context: C): Promise<ScoredOutcome[]> {
+      return withApiErrors(async () => {
+        if (observations.length > MAX_OBSERVATIONS_PER_CALL) throw new ApiError('INVALID_PARAMETER', `at most ${MAX_OBSERVATIONS_PER_CALL} observations per call`, 'observations');
+        organisationOf(context); // scored for an organisation's job only, as recording is
+        const scored = await score(context)(observations.map(toItem));
+        return scored.map((result, index) => (result instanceof ApiError ? { index, scored: null, error: itemError(result) } : { index, scored: { base: result.base, groups: result.groups, confidence: result.confidence }, error: null }));
       });
     }
 

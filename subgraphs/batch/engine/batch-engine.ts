@@ -105,6 +105,7 @@ export class BatchEngine {
       organisation,
       chunkSize,
       ...(options.callbackUrl !== undefined && { callbackUrl: options.callbackUrl }),
+      ...(options.type !== undefined && { type: options.type }),
     }));
   }
 

@@ -6,6 +6,7 @@ export interface JobFields {
   readonly organisation: string;
   readonly chunkSize: number;
   readonly callbackUrl?: string;
+  readonly type?: string;
   readonly createdAt: number;
   status: JobStatus;
   total: number;
@@ -34,6 +35,7 @@ export function toBatchJob(job: JobFields, deliveries?: readonly unknown[]): Bat
     startedAt: job.startedAt === undefined ? null : isoTime(job.startedAt),
     completedAt: job.completedAt === undefined ? null : isoTime(job.completedAt),
     ...(job.callbackUrl !== undefined && { callbackUrl: job.callbackUrl }),
+    ...(job.type !== undefined && { type: job.type }),
     chunkSize: job.chunkSize,
     ...(job.error !== undefined && { error: job.error }),
     ...(deliveries !== undefined && deliveries.length > 0 && { deliveries }),

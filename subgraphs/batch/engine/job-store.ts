@@ -5,6 +5,7 @@ export interface NewBatchJob {
   organisation: string;
   chunkSize: number;
   callbackUrl?: string;
+  type?: string;
 }
 
 export type TransitionResult =

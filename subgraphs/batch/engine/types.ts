@@ -28,6 +28,8 @@ export interface BatchJob {
   /** When the job ended, whichever way it ended; null until then. */
   readonly completedAt: string | null;
   readonly callbackUrl?: string;
+  /** What the job does besides valuing a portfolio (absent): `backtest:home` or `backtest:vehicle`. Stored for the transports; the engine never reads it. */
+  readonly type?: string;
   readonly chunkSize: number;
   /** Why the job failed; only on status `failed`. */
   readonly error?: string;
@@ -68,6 +70,8 @@ export interface SubmitOptions {
   callbackUrl?: string;
   /** Items per chunk: the unit of work, of retry and of storage. @default 1000 */
   chunkSize?: number;
+  /** Stored on the job as BatchJob.type. */
+  type?: string;
 }
 
 /** How one part of a submission made in several calls (BatchEngine.append) is taken. */
