@@ -56,20 +56,24 @@ export async function valuedFlats(base: BaseModel): Promise<ValuedFile> {
   await runtime.close();
   const observations: ScoredObservation[] = records.map((r, i) => ({
     kind: 'home', groups: homeGroups(r.district, r.market), observedAt: postedAt[i], priceUsd: r.priceUsd, priceType: 'listing',
-    base: { estimate: values[i].estimate, low: values[i].interval.low, high: values[i].interval.high, coverage: values[i].interval.coverage },
+    base: { estimate: values[i].estimate, low: values[i].interval.low, high: values[i].interval.high, coverage: values[i].interval.coverage, widening: values[i].marketLevel.intervalWidening },
     reference: `uybor_2026 row ${r.sourceRow}`,
   }));
   const places = new Map(observations.map((o, i) => [o, { mahallaId: records[i].mahallaId, lat: records[i].lat, lon: records[i].lon, totalFloors: records[i].totalFloors }]));
   return { observations, refused: 0, valuationMs, places };
 }
 
-/** The 2023 Chevrolet file as the vehicle trainer ingests it, valued in the scrape's month (no listing dates exist). */
-export async function valuedChevrolets(base: BaseModel): Promise<ValuedFile> {
+/**
+ * The 2023 Chevrolet file as the vehicle trainer ingests it, valued in the scrape's month (no listing
+ * dates exist), or at `valuationDate`: dated later, the base model extrapolates its level past its
+ * data and widens its intervals for the months between, as the service's car model does now.
+ */
+export async function valuedChevrolets(base: BaseModel, valuationDate?: string): Promise<ValuedFile> {
   const records = ingestVehicles({ sources: ['avtoelon_chevrolet_2023'] }).records;
   const requests: VehicleRequest[] = records.map((r) => ({
     make: r.make, model: r.model, year: r.year, mileageKm: r.mileageKm, engineLitres: r.engineLitres, fuel: r.fuel, transmission: r.transmission,
     body: r.body, drive: r.drive, trim: r.trim, defects: r.defects, region: r.region, paint: null, colour: r.colour,
-    valuationDate: `${r.period}-15`, askingPrice: null,
+    valuationDate: valuationDate ?? `${r.period}-15`, askingPrice: null,
   }));
   const runtime = await VehicleModelSet.load(base.version, base.root);
   const started = performance.now();
@@ -81,8 +85,8 @@ export async function valuedChevrolets(base: BaseModel): Promise<ValuedFile> {
     const value = values[i];
     if (value instanceof Error) return;
     observations.push({
-      kind: 'vehicle', groups: vehicleGroups(badgeFamily(r.make), r.model), observedAt: `${r.period}-15`, priceUsd: r.priceUsd, priceType: 'listing',
-      base: { estimate: value.estimate, low: value.interval.low, high: value.interval.high, coverage: value.interval.coverage },
+      kind: 'vehicle', groups: vehicleGroups(badgeFamily(r.make), r.model), observedAt: valuationDate ?? `${r.period}-15`, priceUsd: r.priceUsd, priceType: 'listing',
+      base: { estimate: value.estimate, low: value.interval.low, high: value.interval.high, coverage: value.interval.coverage, widening: value.marketLevel.intervalWidening },
       reference: `avtoelon_chevrolet_2023 row ${r.sourceRow}`,
     });
   });

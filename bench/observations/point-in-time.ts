@@ -6,7 +6,8 @@
  *      is in the time), alternated round by round: wall time, and the ratio of the medians;
  *   2. two organisations: one values a flat today at 8 connections (autocannon), alone, while the
  *      other values flats today 2 at a time (the control), and while the other values them at a
- *      new past date every call (a fit each): the first one's latency in each.
+ *      new past date every call (a fit each): the first one's latency in each;
+ *   3. a backtest of as many prices through POST /api/backtest, from the upload to the report.
  * Usage: node dist/bench/observations/point-in-time.js [--observations 10000] [--rounds 7] [--duration 5]
  */
 import { fork } from 'node:child_process';
@@ -15,27 +16,13 @@ import autocannon from 'autocannon';
 import { median } from '../../models/ensemble/metrics';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { option } from '../cli';
+import { daysAgo as day, DISTRICTS, flatObservations } from './flat-observations';
 
 interface Urls { gateway: string; key: string; otherKey: string }
 
 const OBSERVATIONS = Number(option('observations', '10000'));
 const ROUNDS = Number(option('rounds', '7'));
 const DURATION = Number(option('duration', '5'));
-const DISTRICTS = ['Chilanzar', 'Yunusabad', 'Mirzo Ulugbek', 'Yakkasaray', 'Shaykhantakhur', 'Almazar', 'Mirabad', 'Sergeli', 'Uchtepa', 'Yashnabad', 'Bektemir', 'Yangihayot'];
-const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
-
-/** Flats across the districts at a plausible 1,100–1,500 USD/m², dated over the past year. */
-function observations(n: number, seed: number) {
-  return Array.from({ length: n }, (_, i) => {
-    const area = 35 + ((i * 7 + seed) % 90);
-    const totalFloors = 4 + (i % 13);
-    return {
-      kind: 'home', district: DISTRICTS[i % DISTRICTS.length], area, rooms: 1 + Math.min(4, Math.floor(area / 28)), floor: 1 + (i % totalFloors), total_floors: totalFloors,
-      market: i % 3 === 0 ? 'new' : 'resale', price_usd: Math.round(area * (1100 + ((i * 37 + seed) % 400))), observed_at: day(i % 365), price_type: 'sale', reference: `bench-${seed}-${i}`,
-    };
-  });
-}
-
 /** 1,000 flats as GraphQL inputs, dated `valuationDate`. */
 function portfolio(valuationDate: string) {
   return Array.from({ length: 1000 }, (_, i) => {
@@ -52,7 +39,7 @@ async function main(): Promise<void> {
   });
   const post = (path: string, body: unknown, key: string) => fetch(`${urls.gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
   for (const [key, seed] of [[urls.key, 1], [urls.otherKey, 2]] as const) {
-    const response = await post('/api/observations', { observations: observations(OBSERVATIONS, seed) }, key);
+    const response = await post('/api/observations', { observations: flatObservations(OBSERVATIONS, seed, 365) }, key);
     const reply = (await response.json()) as { accepted: number };
     if (response.status !== 200 || reply.accepted !== OBSERVATIONS) throw new Error(`recording failed: HTTP ${response.status}`);
   }
@@ -97,6 +84,23 @@ async function main(): Promise<void> {
   };
   const control = await alongside(false);
   const { result: loaded, calls: fits } = await alongside(true);
+
+  // 3. A backtest of OBSERVATIONS prices through POST /api/backtest: upload, scoring job, replay, report.
+  const backtestStarted = performance.now();
+  const upload = flatObservations(OBSERVATIONS, 3, 365).map((o) => JSON.stringify(o)).join('\n');
+  const submitted = await fetch(`${urls.gateway}/api/backtest?kind=home`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', 'x-api-key': urls.key }, body: upload });
+  const { id } = (await submitted.json()) as { id: string };
+  if (submitted.status !== 202) throw new Error(`backtest refused: HTTP ${submitted.status}`);
+  let report: { observations: number; fits: number } | null = null;
+  let scoredAt = 0;
+  while (!report) {
+    const read = (await (await fetch(`${urls.gateway}/api/backtest/${id}`, { headers: { 'x-api-key': urls.key } })).json()) as { status: string; report: { observations: number; fits: number } | null };
+    if (read.status === 'failed') throw new Error('the backtest job failed');
+    if (read.status === 'completed' && !scoredAt) scoredAt = performance.now();
+    report = read.report;
+    if (!report) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const backtestMs = performance.now() - backtestStarted;
   server.send('stop');
   await new Promise((resolve) => server.once('exit', resolve));
 
@@ -106,6 +110,7 @@ async function main(): Promise<void> {
   console.log(`| dated today (the day's fit kept) | ${median(times.today).toFixed(0)} | ${times.today.map((t) => t.toFixed(0)).join(', ')} |`);
   console.log(`| dated at a past day first used by that call (one fit in the time) | ${median(times.past).toFixed(0)} | ${times.past.map((t) => t.toFixed(0)).join(', ')} |`);
   console.log(`\nratio past / today: ${(median(times.past) / median(times.today)).toFixed(2)} (aim: at most 1.2)`);
+  console.log(`\nA backtest of ${OBSERVATIONS.toLocaleString('en')} prices through POST /api/backtest (NDJSON upload, scoring job, replay with ${report.fits} fits, report): ${(backtestMs / 1000).toFixed(1)} s (job completed after ${((scoredAt - backtestStarted) / 1000).toFixed(1)} s; ${report.observations.toLocaleString('en')} replayed; aim: under 60 s)`);
   console.log('\n| one organisation, POST /api/predict/home today, 8 connections | req/s | mean ms | p99 ms |');
   console.log('|---|---:|---:|---:|');
   console.log(`| alone | ${Math.round(alone.requests.average)} | ${alone.latency.average.toFixed(2)} | ${alone.latency.p99} |`);

@@ -13,27 +13,13 @@ import autocannon from 'autocannon';
 import { median } from '../../models/ensemble/metrics';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { option } from '../cli';
+import { flatObservations } from './flat-observations';
 
 interface Urls { gateway: string; key: string; otherKey: string }
 
 const OBSERVATIONS = Number(option('observations', '10000'));
 const ROUNDS = Number(option('rounds', '5'));
 const DURATION = Number(option('duration', '5'));
-const DISTRICTS = ['Chilanzar', 'Yunusabad', 'Mirzo Ulugbek', 'Yakkasaray', 'Shaykhantakhur', 'Almazar', 'Mirabad', 'Sergeli', 'Uchtepa', 'Yashnabad', 'Bektemir', 'Yangihayot'];
-
-/** Flats across the districts, priced at a plausible 1,100–1,500 USD/m² with scatter; dated over the last 90 days. */
-function observations(n: number, seed: number) {
-  const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
-  return Array.from({ length: n }, (_, i) => {
-    const area = 35 + ((i * 7 + seed) % 90);
-    const totalFloors = 4 + (i % 13);
-    return {
-      kind: 'home', district: DISTRICTS[i % DISTRICTS.length], area, rooms: 1 + Math.min(4, Math.floor(area / 28)), floor: 1 + (i % totalFloors), total_floors: totalFloors,
-      market: i % 3 === 0 ? 'new' : 'resale', price_usd: Math.round(area * (1100 + ((i * 37 + seed) % 400))), observed_at: day(i % 90), price_type: 'sale', reference: `bench-${seed}-${i}`,
-    };
-  });
-}
-
 async function main(): Promise<void> {
   const server = fork(join(__dirname, '..', 'rest-home', 'server.js'), { stdio: 'inherit', env: { ...process.env, BENCH_MAX_BATCH_ITEMS: String(OBSERVATIONS) } });
   const urls = await new Promise<Urls>((resolve, reject) => {
@@ -45,7 +31,7 @@ async function main(): Promise<void> {
   // 1. Recording: three calls of OBSERVATIONS each (the organisation's model grows with each).
   const recordMs: number[] = [];
   for (let run = 0; run < 3; run++) {
-    const body = { observations: observations(OBSERVATIONS, run) };
+    const body = { observations: flatObservations(OBSERVATIONS, run, 90) };
     const started = performance.now();
     const response = await post('/api/observations', body, urls.key);
     const reply = (await response.json()) as { accepted: number; rejected: unknown[] };

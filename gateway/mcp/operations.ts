@@ -10,6 +10,7 @@ export { LOCATION_INDEX_BY_ADDRESS_OPERATION, LOCATION_INDEX_OPERATION } from '.
 export { VEHICLE_VALUATION_OPERATION } from '../rest/vehicle';
 export { RECORD_OBSERVATIONS_OPERATION } from '../rest/observations';
 export { VALUATION_RECORD_OPERATION } from '../rest/valuations';
+export { BACKTEST_OPERATION, SUBMIT_BACKTEST_OPERATION } from '../rest/backtest';
 
 /** The caller's live accuracy of one kind (null overall: no observations), for get_model_accuracy. */
 export const LIVE_ACCURACY_OPERATION = { owner: 'observations', query: /* GraphQL */ `

@@ -5,6 +5,8 @@
  * GraphQL data with snake_case keys.
  */
 import type { toRecordRest } from '../rest/valuations';
+import type { BacktestComparison, BacktestMeasures } from '../../models/observations';
+import { toAcceptedResponse, type AcceptedBacktest, type BacktestData } from '../rest/backtest';
 import { toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import { toJobResponse, type BatchJobData } from '../rest/batch';
 import { toLocationRestResponse, toMatchedResponse, type GeocodeData as GeocodedIndexData, type LocationIndexData } from '../rest/location';
@@ -144,3 +146,60 @@ export type ModelAccuracyReply = ReturnType<typeof modelAccuracyReply>;
 
 /** get_valuation's reply: the record as GET /api/valuations/{id} gives it, with the tool's warnings. */
 export type ValuationRecordReply = ReturnType<typeof toRecordRest> & { warnings: string[] };
+
+/** POST /api/backtest's 202 body. */
+export function backtestAcceptedReply(accepted: AcceptedBacktest, warnings: readonly string[]) {
+  return { ...toAcceptedResponse(accepted), warnings };
+}
+export type BacktestAcceptedReply = ReturnType<typeof backtestAcceptedReply>;
+
+/** Shares to four places: the reply is read by a model, and more digits say nothing. */
+const share = (value: number) => (Number.isFinite(value) ? Number(value.toFixed(4)) : null);
+
+function backtestMeasures(m: BacktestMeasures) {
+  return {
+    n: m.n,
+    median_ape: share(m.medianApe),
+    within_10: share(m.within10),
+    median_bias: share(m.bias.median),
+    bias_ci95: m.bias.ci95 && { low: share(m.bias.ci95.low), high: share(m.bias.ci95.high) },
+    coverage: share(m.coverage.share),
+    median_width: share(m.medianWidth),
+  };
+}
+
+export type BacktestMeasuresReply = ReturnType<typeof backtestMeasures>;
+
+const comparison = (c: BacktestComparison) => ({ model_alone: backtestMeasures(c.modelAlone), reanchored: backtestMeasures(c.reanchored) });
+
+/**
+ * get_backtest's reply: the job's progress and, once completed, the report summarised (overall and
+ * by month, model alone beside re-anchored) with where its files are; the by-group tables and the
+ * rows stay in GET /api/backtest/{id}, which an agent need not read.
+ */
+export function backtestReply(backtest: BacktestData, warnings: readonly string[]) {
+  const { job, report } = backtest;
+  const path = `/api/backtest/${encodeURIComponent(backtest.id)}`;
+  return {
+    id: backtest.id,
+    kind: backtest.kind.toLowerCase(),
+    status: job.status,
+    total: job.total,
+    processed: job.processed,
+    refused: job.failed,
+    error: job.error,
+    report: report
+      ? {
+          observations: report.observations,
+          from: report.from,
+          to: report.to,
+          model_versions: report.modelVersions ?? [],
+          overall: comparison(report.overall),
+          by_month: report.byMonth.map((m) => ({ month: m.month, ...comparison(m) })),
+          files: { json: path, csv: `${path}?format=csv`, summary_csv: `${path}?format=summary-csv`, pdf: `${path}?format=pdf` },
+        }
+      : null,
+    warnings,
+  };
+}
+export type BacktestReply = ReturnType<typeof backtestReply>;

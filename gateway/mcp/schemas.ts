@@ -87,6 +87,19 @@ export const VALUATION_INPUT = closed({
   properties: { valuation_id: { type: 'string', minLength: 1, maxLength: 60, description: 'The valuation_id a value_home or value_vehicle reply (or a batch result) gave: val_ and 26 letters and digits' } },
 });
 
+/** One observed price as record_observations and submit_backtest take it. */
+const OBSERVATION_ITEM = {
+  type: 'object',
+  required: ['kind', 'price_usd', 'observed_at'],
+  properties: {
+    kind: { type: 'string', enum: ['home', 'vehicle'] },
+    price_usd: { type: 'number', exclusiveMinimum: 0 },
+    observed_at: { type: 'string', description: 'YYYY-MM-DD' },
+    price_type: { type: 'string', enum: ['sale', 'appraisal', 'listing'] },
+    reference: { type: 'string', maxLength: 128 },
+  },
+};
+
 export const OBSERVATIONS_INPUT = closed({
   type: 'object',
   required: ['observations'],
@@ -95,19 +108,29 @@ export const OBSERVATIONS_INPUT = closed({
       type: 'array',
       minItems: 1,
       description: 'Each: kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD), optional price_type (sale, appraisal, listing) and reference, and the arguments of value_home or value_vehicle',
-      items: {
-        type: 'object',
-        required: ['kind', 'price_usd', 'observed_at'],
-        properties: {
-          kind: { type: 'string', enum: ['home', 'vehicle'] },
-          price_usd: { type: 'number', exclusiveMinimum: 0 },
-          observed_at: { type: 'string', description: 'YYYY-MM-DD' },
-          price_type: { type: 'string', enum: ['sale', 'appraisal', 'listing'] },
-          reference: { type: 'string', maxLength: 128 },
-        },
-      },
+      items: OBSERVATION_ITEM,
     },
   },
+});
+
+export const BACKTEST_INPUT = closed({
+  type: 'object',
+  required: ['kind', 'observations'],
+  properties: {
+    kind: { type: 'string', enum: ['home', 'vehicle'], description: 'What the prices are of: home (flats and houses) or vehicle' },
+    observations: {
+      type: 'array',
+      minItems: 1,
+      description: 'Prices observed on past dates, each as record_observations takes one (its kind may be left out)',
+      items: { ...OBSERVATION_ITEM, required: ['price_usd', 'observed_at'] },
+    },
+  },
+});
+
+export const BACKTEST_STATUS_INPUT = closed({
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 200, description: 'The backtest id submit_backtest returned' } },
 });
 
 export const MODEL_ACCURACY_INPUT = closed({
@@ -241,3 +264,46 @@ export const BATCH_STATUS_OUTPUT: JsonSchema = (() => {
   }, ['items', 'next_offset'], 'Present when results_limit was above 0');
   return { ...job, properties: { ...(job.properties as JsonSchema), results } };
 })();
+
+/** How the valuations of a backtest compared with the prices: shares as fractions (0.07 = 7%), null without prices. */
+const fraction = (description: string) => ({ type: ['number', 'null'], description });
+const BACKTEST_MEASURES = object({
+  n: { ...integer, description: 'Prices measured' },
+  median_ape: fraction('Median |estimate − price| / price'),
+  within_10: fraction('Share within ±10%'),
+  median_bias: fraction('Median log(price / estimate): + when the valuations were low'),
+  bias_ci95: { anyOf: [object({ low: number, high: number }), { type: 'null' }], description: 'Its distribution-free 95% interval; null below 6 prices' },
+  coverage: fraction('Share of prices inside the 90% interval'),
+  median_width: fraction('Median (high − low) / estimate'),
+});
+/** Every comparison's measures share one definition, as the model-accuracy metrics do: the tool list stays short. */
+const measures = { $ref: '#/$defs/measures' };
+
+export const BACKTEST_OUTPUT: JsonSchema = {
+  ...object({
+    id: string,
+    kind: { ...string, description: 'home or vehicle' },
+    status: { ...string, description: 'queued, running, completed, failed or cancelled' },
+    total: { ...integer, description: 'Observations submitted' },
+    processed: integer,
+    refused: { ...integer, description: 'Observations that could not be scored, left out of the report' },
+    error: { ...nullableString, description: 'Why the job failed' },
+    report: {
+      anyOf: [
+        object({
+          observations: { ...integer, description: 'Prices replayed' },
+          from: nullableString,
+          to: nullableString,
+          model_versions: { type: 'array', items: string },
+          overall: object({ model_alone: measures, reanchored: measures }),
+          by_month: { type: 'array', items: object({ month: { ...string, description: 'YYYY-MM' }, model_alone: measures, reanchored: measures }) },
+          files: { ...object({ json: string, csv: string, summary_csv: string, pdf: string }), description: 'GET with your key: the full report (by group too), rows, tables, the PDF (&lang=ru|uz)' },
+        }),
+        { type: 'null' },
+      ],
+      description: 'Once completed (null before): the model alone and re-anchored on earlier observations, overall and by month',
+    },
+    warnings,
+  }),
+  $defs: { measures: BACKTEST_MEASURES },
+};

@@ -5,6 +5,9 @@
  */
 import type { ValuationRecordReply } from './replies';
 import type {
+  BacktestAcceptedReply,
+  BacktestMeasuresReply,
+  BacktestReply,
   BatchAcceptedReply,
   BatchStatusReply,
   DistrictsReply,
@@ -132,4 +135,23 @@ export function valuationRecordSummary(r: ValuationRecordReply): string {
   const v = r.valuation as { estimate: number; currency: string; interval: { low: number; high: number; coverage: number }; location?: { district: string }; vehicle?: { make: string; model: string | null; year: number } };
   const what = r.kind === 'home' ? `a home in ${v.location?.district ?? 'Tashkent'}` : `a ${[v.vehicle?.make, v.vehicle?.model, v.vehicle?.year].filter(Boolean).join(' ')}`;
   return `Valuation ${r.valuation_id} of ${r.created_at.slice(0, 10)} (${what}, valued at ${r.valuation_date}): ${grouped(v.estimate)} ${v.currency} (${Math.round(v.interval.coverage * 100)}% interval ${grouped(v.interval.low)}–${grouped(v.interval.high)}), model ${r.model_version}, kept until ${r.keep_until}. Report: GET /api/valuations/${r.valuation_id}/report (PDF; ?format=html, ?lang=en|ru|uz).${remarks([], r.warnings)}`;
+}
+
+export function backtestAcceptedSummary(r: BacktestAcceptedReply): string {
+  return `Backtest ${r.id} of ${grouped(r.total)} ${r.kind} price${r.total === 1 ? '' : 's'} queued. Follow it with get_backtest (id "${r.id}").${remarks([], r.warnings)}`;
+}
+
+/** "median APE 16.7%, bias +20.0%, coverage 60.0%": a bias as the share prices lay above (+) or below (−) the valuations, as the PDF reads it. */
+function backtestMeasures(m: BacktestMeasuresReply): string {
+  const share = (x: number | null, signed = false) => (x === null ? 'n/a' : `${signed && x >= 0 ? '+' : ''}${percent(signed ? Math.expm1(x) : x)}`);
+  return `median APE ${share(m.median_ape)}, bias ${share(m.median_bias, true)}, coverage ${share(m.coverage)}`;
+}
+
+export function backtestSummary(r: BacktestReply): string {
+  const refused = r.refused ? ` ${grouped(r.refused)} refused.` : '';
+  if (!r.report) return `Backtest ${r.id} (${r.kind}): ${r.status}, ${grouped(r.processed)} of ${grouped(r.total)} prices scored.${refused}${r.error ? ` Error: ${r.error}.` : ''}${remarks([], r.warnings)}`;
+  const { overall, observations, from, to, files } = r.report;
+  const left = r.refused ? `, ${grouped(r.refused)} more refused` : '';
+  return `Backtest ${r.id} of ${grouped(observations)} ${r.kind} prices (${from} to ${to}${left}): model alone ${backtestMeasures(overall.model_alone)}; re-anchored on earlier prices ${backtestMeasures(overall.reanchored)}. `
+    + `${r.report.by_month.length} month${r.report.by_month.length === 1 ? '' : 's'} in by_month. PDF: GET ${files.pdf} (&lang=ru|uz).${remarks([], r.warnings)}`;
 }

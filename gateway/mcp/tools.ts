@@ -18,6 +18,7 @@ import { parseVehicleRestBody } from '../../schema/vehicle-rest';
 import { batchAcceptedResponseJsonSchema, homeResponseJsonSchema, vehicleResponseJsonSchema } from '../rest/response-schemas';
 import type { GraphExecutor } from '../graph/executor';
 import { RECORDED_OBSERVATIONS_SCHEMA, recordObservationsBody, type RecordedObservationsReply } from '../rest/observations';
+import { BACKTEST_ACCEPTED_SCHEMA, backtestKind, submitBacktestBody, type BacktestData } from '../rest/backtest';
 import * as ops from './operations';
 import * as replies from './replies';
 import { toolError, toolSuccess } from './results';
@@ -53,6 +54,7 @@ const validateDistricts = compileBodyValidator(schemas.DISTRICTS_INPUT);
 const validateBatchStatus = compileBodyValidator(schemas.BATCH_STATUS_INPUT);
 const validateModelAccuracy = compileBodyValidator(schemas.MODEL_ACCURACY_INPUT);
 const validateValuation = compileBodyValidator(schemas.VALUATION_INPUT);
+const validateBacktestStatus = compileBodyValidator(schemas.BACKTEST_STATUS_INPUT);
 
 const valueHome: ToolDefinition<replies.HomeReply> = {
   name: 'value_home',
@@ -290,7 +292,45 @@ const getValuation: ToolDefinition<replies.ValuationRecordReply> = {
   summary: summaries.valuationRecordSummary,
 };
 
-export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy, recordObservations, getValuation] as ToolDefinition[];
+const submitBacktest: ToolDefinition<replies.BacktestAcceptedReply> = {
+  name: 'submit_backtest',
+  title: 'Backtest the model on prices your organisation observed',
+  description: [
+    'Replay prices your organisation observed on past dates (items as record_observations takes them, all of one kind) against the model in service: each valued at its own date with the model alone and re-anchored on your observations from before that date only. Nothing is kept.',
+    'Returns the backtest id at once: follow it with get_backtest. A bad item is refused in its place; the others go on. Up to the plan\'s batch size.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.BACKTEST_INPUT,
+  output: schemas.withWarnings(BACKTEST_ACCEPTED_SCHEMA),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(args, executor) {
+    return replies.backtestAcceptedReply(await submitBacktestBody(executor, backtestKind(args.kind), args), []);
+  },
+  summary: summaries.backtestAcceptedSummary,
+};
+
+const getBacktest: ToolDefinition<replies.BacktestReply> = {
+  name: 'get_backtest',
+  title: 'Status and report of a backtest',
+  description: [
+    'One of your organisation\'s backtests: status and progress while it runs; once completed, median APE, share within ±10%, median bias (log(price / estimate)) with its 95% interval, 90% coverage and median width, overall and by month, for the model alone and re-anchored, and where the full report, CSV and PDF are.',
+    'An unknown id, or another organisation\'s: NOT_FOUND.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.BACKTEST_STATUS_INPUT,
+  output: schemas.BACKTEST_OUTPUT,
+  annotations: READ_ONLY,
+  async run(args, executor) {
+    const { body, warnings } = validateBacktestStatus(args);
+    const id = body.id as string;
+    const { backtest } = await executor.execute<{ backtest: BacktestData | null }>(ops.BACKTEST_OPERATION, { id, withReport: true });
+    if (!backtest) throw new ApiError('NOT_FOUND', `No backtest ${id.slice(0, 100)}`, 'id');
+    return replies.backtestReply(backtest, warnings);
+  },
+  summary: summaries.backtestSummary,
+};
+
+export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy, recordObservations, getValuation, submitBacktest, getBacktest] as ToolDefinition[];
 
 export interface ToolDeps {
   executor: GraphExecutor;

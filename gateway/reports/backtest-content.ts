@@ -3,12 +3,15 @@
  * plain words, then the overall, by-month and by-group tables with the model alone and re-anchored
  * on the bank's earlier observations on adjacent rows. Laid out by the valuation report's PDF
  * machinery (./pdf.ts: pdfkit, the embedded DejaVu fonts) and formatted by ./format.ts, so numbers
- * read as in the valuation report. English only: the committee's language of record.
+ * read as in the valuation report, in English, Russian or Uzbek (./backtest-i18n.ts).
  */
 import type { BacktestComparison, BacktestMeasures, BacktestReport } from '../../models/observations';
+import { backtestDictionary, type BacktestDictionary } from './backtest-i18n';
 import type { Block, ReportContent, Section, TableColumn } from './content';
 import { formatDate, formatNumber, formatPercent, MISSING } from './format';
+import { dictionary } from './i18n';
 import { contentToPdf } from './pdf';
+import type { ReportLanguage } from './report-data';
 
 export type BacktestSectionId = 'replayed' | 'overall' | 'by-month' | 'by-group' | 'reading';
 
@@ -20,93 +23,99 @@ export type BacktestReportData = BacktestReport & {
   refused?: { count: number };
 };
 
-const LANG = 'en' as const;
-const percent = (share: number) => formatPercent(share, LANG, 1);
+const percent = (share: number, lang: ReportLanguage) => formatPercent(share, lang, 1);
 /** A median log residual as the share prices lay above (+) or below (−) the valuations. */
-const logShare = (value: number) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${formatPercent(Math.expm1(value), LANG, 1)}` : MISSING);
+const logShare = (value: number, lang: ReportLanguage) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${formatPercent(Math.expm1(value), lang, 1)}` : MISSING);
 
-export function biasText(m: BacktestMeasures): string {
+export function biasText(m: BacktestMeasures, lang: ReportLanguage = 'en'): string {
   const ci = m.bias.ci95;
-  return ci ? `${logShare(m.bias.median)} [${logShare(ci.low)}, ${logShare(ci.high)}]` : logShare(m.bias.median);
+  return ci ? `${logShare(m.bias.median, lang)} [${logShare(ci.low, lang)}, ${logShare(ci.high, lang)}]` : logShare(m.bias.median, lang);
 }
 
-export function coverageText(m: BacktestMeasures): string {
-  return m.n ? `${percent(m.coverage.share)} [${percent(m.coverage.bounds95.low)}, ${percent(m.coverage.bounds95.high)}]` : MISSING;
+export function coverageText(m: BacktestMeasures, lang: ReportLanguage = 'en'): string {
+  return m.n ? `${percent(m.coverage.share, lang)} [${percent(m.coverage.bounds95.low, lang)}, ${percent(m.coverage.bounds95.high, lang)}]` : MISSING;
 }
 
-const COLUMNS: TableColumn[] = [
-  { title: '', numeric: false, weight: 2.2 },
-  { title: 'Valuation', numeric: false, weight: 1.5 },
-  { title: 'n', numeric: true, weight: 0.8 },
-  { title: 'Median APE', numeric: true, weight: 1.1 },
-  { title: 'Within ±10%', numeric: true, weight: 1.1 },
-  { title: 'Median bias [95% CI]', numeric: true, weight: 2.4 },
-  { title: '90% coverage [Wilson 95%]', numeric: true, weight: 2.4 },
-  { title: 'Median width', numeric: true, weight: 1.1 },
-];
+function columns(t: BacktestDictionary, first: string): TableColumn[] {
+  const c = t.columns;
+  return [
+    // Wide enough for "с перепривязкой" and "qayta bogʻlangan" without breaking the word.
+    { title: first, numeric: false, weight: 1.8 },
+    { title: c.valuation, numeric: false, weight: 1.9 },
+    { title: c.n, numeric: true, weight: 0.8 },
+    { title: c.medianApe, numeric: true, weight: 1.1 },
+    { title: c.within10, numeric: true, weight: 1.1 },
+    { title: c.bias, numeric: true, weight: 2.4 },
+    { title: c.coverage, numeric: true, weight: 2.4 },
+    { title: c.width, numeric: true, weight: 1.1 },
+  ];
+}
 
-function measureRow(label: string, method: string, m: BacktestMeasures): string[] {
-  return [label, method, formatNumber(m.n, LANG), percent(m.medianApe), percent(m.within10), biasText(m), coverageText(m), percent(m.medianWidth)];
+function measureRow(label: string, method: string, m: BacktestMeasures, lang: ReportLanguage): string[] {
+  return [label, method, formatNumber(m.n, lang), percent(m.medianApe, lang), percent(m.within10, lang), biasText(m, lang), coverageText(m, lang), percent(m.medianWidth, lang)];
 }
 
 /** Each comparison as two adjacent rows: the model alone, then re-anchored. */
-function comparisonTable(title: string, rows: { label: string; comparison: BacktestComparison }[]): Block {
+function comparisonTable(title: string, rows: { label: string; comparison: BacktestComparison }[], lang: ReportLanguage): Block {
+  const t = backtestDictionary(lang);
   return {
     type: 'table',
-    columns: [{ ...COLUMNS[0], title }, ...COLUMNS.slice(1)],
-    rows: rows.flatMap(({ label, comparison }) => [measureRow(label, 'model alone', comparison.modelAlone), measureRow('', 're-anchored', comparison.reanchored)]),
+    columns: columns(t, title),
+    rows: rows.flatMap(({ label, comparison }) => [measureRow(label, t.modelAlone, comparison.modelAlone, lang), measureRow('', t.reanchored, comparison.reanchored, lang)]),
   };
 }
+
+const kindOf = (report: BacktestReportData) => (report.kind === 'home' ? 'home' : 'vehicle');
+const levelName = (t: BacktestDictionary, level: string) => t.levels[level] ?? level;
 
 /** What was replayed, in plain words: counts, dates, model version, fits. */
-export function backtestStatement(report: BacktestReportData): string {
-  const kind = report.kind === 'home' ? 'home' : 'vehicle';
+export function backtestStatement(report: BacktestReportData, lang: ReportLanguage = 'en'): string {
+  const t = backtestDictionary(lang);
   const refused = report.refused?.count ?? (report.submitted !== undefined ? report.submitted - report.observations : 0);
-  const submitted = report.submitted !== undefined ? `${formatNumber(report.submitted, LANG)} ${kind} prices were submitted; ${formatNumber(refused, LANG)} could not be scored and are left out. ` : '';
-  const period = report.from && report.to ? `observed from ${formatDate(report.from, LANG)} to ${formatDate(report.to, LANG)}` : 'none observed';
-  const versions = report.modelVersions?.length ? `model version ${report.modelVersions.join(', ')}` : 'the model in service';
-  return `${submitted}${formatNumber(report.observations, LANG)} observed prices, ${period}, were each valued at their own date with ${versions}, `
-    + `then re-anchored on the organisation's observations from before that date only (the observation model the service fits), in ${formatNumber(report.fits, LANG)} fits: `
-    + 'consecutive days are replayed together in blocks, each adjusted on what came before the block, so no price ever adjusts its own valuation.';
+  const submitted = report.submitted !== undefined ? t.submitted(formatNumber(report.submitted, lang), kindOf(report), formatNumber(refused, lang)) : '';
+  const period = report.from && report.to ? t.period(formatDate(report.from, lang), formatDate(report.to, lang)) : t.noneObserved;
+  const versions = report.modelVersions?.length ? t.versions(report.modelVersions.join(', ')) : t.inService;
+  return `${submitted}${t.replayed(formatNumber(report.observations, lang), period, versions, formatNumber(report.fits, lang))}`;
 }
 
-const READING = 'APE: |estimate − price| / price. Bias: the median of log(price / estimate), shown as the share prices lay above (+) or below (−) the valuations, with a distribution-free 95% interval (none below 6 prices). Coverage: the share of prices inside the 90% interval, with Wilson 95% bounds. Width: the median of (high − low) / estimate.';
-
-export function backtestContent(report: BacktestReportData): ReportContent {
+export function backtestContent(report: BacktestReportData, lang: ReportLanguage = 'en'): ReportContent {
+  const t = backtestDictionary(lang);
   const sections: Section[] = [
-    { id: 'replayed', title: 'What was replayed', blocks: [{ type: 'text', tone: 'body', text: backtestStatement(report) }] },
-    { id: 'overall', title: 'Overall', blocks: [comparisonTable('All', [{ label: 'All', comparison: report.overall }])] },
-    { id: 'by-month', title: 'By month', blocks: [comparisonTable('Month', report.byMonth.map((m) => ({ label: m.month, comparison: m })))] },
+    { id: 'replayed', title: t.sections.replayed, blocks: [{ type: 'text', tone: 'body', text: backtestStatement(report, lang) }] },
+    { id: 'overall', title: t.sections.overall, blocks: [comparisonTable(t.all, [{ label: t.all, comparison: report.overall }], lang)] },
+    { id: 'by-month', title: t.sections['by-month'], blocks: [comparisonTable(t.month, report.byMonth.map((m) => ({ label: m.month, comparison: m })), lang)] },
     {
       id: 'by-group',
-      title: 'By group',
+      title: t.sections['by-group'],
       blocks: [...new Set(report.byGroup.map((g) => g.level))].flatMap((level): Block[] => [
-        { type: 'subheading', text: `By ${level}` },
-        comparisonTable(level, report.byGroup.filter((g) => g.level === level).map((g) => ({ label: g.group.split(' › ').slice(1).join(' › '), comparison: g }))),
+        { type: 'subheading', text: t.byLevel(levelName(t, level)) },
+        comparisonTable(levelName(t, level), report.byGroup.filter((g) => g.level === level).map((g) => ({ label: g.group.split(' › ').slice(1).join(' › '), comparison: g })), lang),
       ]),
     },
-    { id: 'reading', title: 'How to read the tables', blocks: [{ type: 'text', tone: 'note', text: READING }] },
+    { id: 'reading', title: t.sections.reading, blocks: [{ type: 'text', tone: 'note', text: t.reading }] },
   ];
+  const h = t.header;
   return {
-    lang: LANG,
-    title: `Backtest of ${report.kind} valuations against observed prices`,
-    subtitle: 'The model in service, alone and re-anchored on earlier observations, point in time',
+    lang,
+    title: t.title(kindOf(report)),
+    subtitle: t.subtitle,
     header: [
-      ...(report.jobId ? [{ label: 'Backtest', value: report.jobId }] : []),
-      { label: 'Observations replayed', value: formatNumber(report.observations, LANG) },
-      { label: 'Observed', value: report.from && report.to ? `${formatDate(report.from, LANG)} – ${formatDate(report.to, LANG)}` : MISSING },
-      { label: 'Model version', value: report.modelVersions?.join(', ') || MISSING },
-      { label: 'Fits', value: formatNumber(report.fits, LANG) },
+      ...(report.jobId ? [{ label: h.backtest, value: report.jobId }] : []),
+      { label: h.observations, value: formatNumber(report.observations, lang) },
+      { label: h.observed, value: report.from && report.to ? `${formatDate(report.from, lang)} – ${formatDate(report.to, lang)}` : MISSING },
+      { label: h.modelVersion, value: report.modelVersions?.join(', ') || MISSING },
+      { label: h.fits, value: formatNumber(report.fits, lang) },
     ],
     sections,
-    footer: `Backtest${report.jobId ? ` ${report.jobId}` : ''} · ${report.kind}`,
-    page: (n, total) => `page ${n} of ${total}`,
+    footer: t.footer(report.jobId ?? null, kindOf(report)),
+    // The valuation report's page numbering, in the same words.
+    page: dictionary(lang).page,
   };
 }
 
-/** The A4 PDF. Its dates are the data's (the last observation), so the same report renders to the same bytes. */
-export function renderBacktestPdf(report: BacktestReportData): Promise<Buffer> {
-  const content = backtestContent(report);
+/** The A4 PDF in `lang`. Its dates are the data's (the last observation), so the same report renders to the same bytes. */
+export function renderBacktestPdf(report: BacktestReportData, lang: ReportLanguage = 'en'): Promise<Buffer> {
+  const content = backtestContent(report, lang);
   const created = new Date(report.to ?? 0);
   return contentToPdf(content, { creationDate: Number.isNaN(created.getTime()) ? new Date(0) : created, subject: content.title });
 }

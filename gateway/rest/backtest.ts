@@ -7,17 +7,19 @@
  *   its place, so the report counts it and the results say why.
  * - GET /api/backtest/{id}: the job's status and, once completed, its report (JSON); ?format=csv
  *   for the per-observation rows, ?format=summary-csv for the tables, ?format=pdf for the
- *   committee's document. Progress: batchProgress(id), GET /api/batch/{id}, as any job.
+ *   committee's document, in English, Russian or Uzbek (?lang=en|ru|uz, as the valuation
+ *   reports). Progress: batchProgress(id), GET /api/batch/{id}, as any job.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { DEFAULT_CHUNK_SIZE, MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES } from '../../schema/batch-contract';
 import { ApiError, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
-import { gatewayExecutor } from '../graph/executor';
+import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { sendError } from '../http/errors';
 import { SECURITY } from '../ops/openapi';
 import { backtestRowsCsv, backtestSummaryCsv } from '../reports/backtest-csv';
 import { renderBacktestPdf, type BacktestReportData } from '../reports/backtest-content';
+import { REPORT_LANGUAGES, type ReportLanguage } from '../reports/report-data';
 import { toJobResponse, uploadPartSize, uploadTooLarge, UploadBody, type BatchJobData } from './batch';
 import { itemError, numberedObservations, toObservationInput, type UploadType } from './observation-items';
 import { errorResponseJsonSchema } from './response-schemas';
@@ -44,24 +46,24 @@ export const BACKTEST_OPERATION = { owner: 'batch', query: /* GraphQL */ `
     backtest(id: $id) { id kind job { ${JOB_SELECTION} } report @include(if: $withReport) }
   }` };
 
-interface AcceptedBacktest {
+export interface AcceptedBacktest {
   id: string;
   kind: string;
   job: { status: string; total: number; createdAt: string };
 }
 
-interface BacktestData {
+export interface BacktestData {
   id: string;
   kind: string;
   job: BatchJobData;
   report?: BacktestReportData | null;
 }
 
-const KINDS = ['home', 'vehicle'] as const;
-type Kind = (typeof KINDS)[number];
+export const KINDS = ['home', 'vehicle'] as const;
+export type Kind = (typeof KINDS)[number];
 
-function kindOf(request: FastifyRequest): Kind {
-  const kind = (request.query as Record<string, unknown> | undefined)?.kind;
+/** The backtest's kind (the query's kind, an MCP tool's argument), checked. */
+export function backtestKind(kind: unknown): Kind {
   if (kind === undefined) throw new ApiError('MISSING_PARAMETER', 'kind is required: home or vehicle', 'kind');
   if (!KINDS.includes(kind as Kind)) throw new ApiError('INVALID_PARAMETER', 'kind must be home or vehicle', 'kind');
   return kind as Kind;
@@ -83,11 +85,12 @@ export function backtestObservation(item: unknown, kind: Kind, line?: number): R
   }
 }
 
-async function submitJson(graph: Graph, request: FastifyRequest, kind: Kind): Promise<AcceptedBacktest> {
-  const { observations } = (request.body ?? {}) as { observations?: unknown };
+/** A body { observations: [ … ] } in REST names → submitBacktest through `executor`, each bad item refused in its place (REST and MCP alike). */
+export async function submitBacktestBody(executor: GraphExecutor, kind: Kind, body: unknown): Promise<AcceptedBacktest> {
+  const { observations } = (body ?? {}) as { observations?: unknown };
   if (!Array.isArray(observations)) throw new ApiError(observations === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'observations must be an array of observations (or send a CSV or NDJSON file)', 'observations');
   const input = { kind: kind.toUpperCase(), observations: observations.map((item) => backtestObservation(item, kind)) };
-  return (await gatewayExecutor(graph, request).execute<{ submitBacktest: AcceptedBacktest }>(SUBMIT_BACKTEST_OPERATION, { input })).submitBacktest;
+  return (await executor.execute<{ submitBacktest: AcceptedBacktest }>(SUBMIT_BACKTEST_OPERATION, { input })).submitBacktest;
 }
 
 /**
@@ -134,6 +137,13 @@ async function backtestOf(graph: Graph, request: FastifyRequest, id: string, wit
 const FORMATS = ['json', 'csv', 'summary-csv', 'pdf'] as const;
 type Format = (typeof FORMATS)[number];
 
+/** POST /api/backtest's 202 body (submit_backtest's reply too). */
+export const BACKTEST_ACCEPTED_SCHEMA = { type: 'object', required: ['id', 'kind', 'status', 'total', 'created_at'], properties: { id: { type: 'string' }, kind: { type: 'string' }, status: { type: 'string' }, total: { type: 'integer' }, created_at: { type: 'string' } } };
+
+export function toAcceptedResponse(accepted: AcceptedBacktest) {
+  return { id: accepted.id, kind: accepted.kind.toLowerCase(), status: 'queued' as const, total: accepted.job.total, created_at: accepted.job.createdAt };
+}
+
 const errors = { '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchema() };
 const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
 
@@ -151,7 +161,7 @@ const SUBMIT_SCHEMA = {
     },
   },
   response: {
-    202: { type: 'object', required: ['id', 'kind', 'status', 'total', 'created_at'], properties: { id: { type: 'string' }, kind: { type: 'string' }, status: { type: 'string' }, total: { type: 'integer' }, created_at: { type: 'string' } } },
+    202: BACKTEST_ACCEPTED_SCHEMA,
     ...errors,
   },
 };
@@ -159,10 +169,10 @@ const SUBMIT_SCHEMA = {
 const REPORT_SCHEMA = {
   tags: ['backtest'],
   summary: 'A backtest: its status and, once completed, its report (API key or bearer token)',
-  description: "format=json (default): { id, kind, status, job, report } (report null until the job completes; then backtest()'s report: overall, by_month … as observations, from, to, fits, overall, byMonth, byGroup, byConfidence, rows, submitted, refused, modelVersions). format=csv: one row per observation replayed; format=summary-csv: the tables; format=pdf: the committee's summary. A CSV or PDF of a job that has not completed: 409 JOB_NOT_FINISHED. Another organisation's backtest, or a job that is not one: 404 NOT_FOUND.",
+  description: "format=json (default): { id, kind, status, job, report } (report null until the job completes; then backtest()'s report: overall, by_month … as observations, from, to, fits, overall, byMonth, byGroup, byConfidence, rows, submitted, refused, modelVersions). format=csv: one row per observation replayed; format=summary-csv: the tables; format=pdf: the committee's summary, in English, Russian or Uzbek (lang=en|ru|uz, default en). A CSV or PDF of a job that has not completed: 409 JOB_NOT_FINISHED. Another organisation's backtest, or a job that is not one: 404 NOT_FOUND.",
   security: SECURITY.apiKeyOrBearer,
   params: idParam,
-  querystring: { type: 'object', properties: { format: { type: 'string', enum: [...FORMATS] } } },
+  querystring: { type: 'object', properties: { format: { type: 'string', enum: [...FORMATS] }, lang: { type: 'string', enum: [...REPORT_LANGUAGES] } } },
   response: {
     200: {
       description: 'JSON, CSV or PDF as format asks',
@@ -185,21 +195,21 @@ export function registerBacktestRoutes(app: FastifyInstance, graph: Graph, auth:
       throw error;
     });
     scope.post('/api/backtest', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: SUBMIT_SCHEMA }, async (request, reply) => {
-      const kind = kindOf(request);
+      const kind = backtestKind((request.query as Record<string, unknown> | undefined)?.kind);
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      const accepted = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, kind, type) : await submitJson(graph, request, kind);
+      const accepted = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, kind, type) : await submitBacktestBody(gatewayExecutor(graph, request), kind, request.body);
       reply.code(202).header('location', `/api/backtest/${encodeURIComponent(accepted.id)}`);
-      return { id: accepted.id, kind: accepted.kind.toLowerCase(), status: 'queued', total: accepted.job.total, created_at: accepted.job.createdAt };
+      return toAcceptedResponse(accepted);
     });
     scope.get('/api/backtest/:id', { preHandler: auth.either, schema: REPORT_SCHEMA }, async (request, reply) => {
       const { id } = request.params as { id: string };
-      const format: Format = ((request.query as { format?: Format }).format ?? 'json');
+      const { format = 'json', lang = 'en' } = request.query as { format?: Format; lang?: ReportLanguage };
       const backtest = await backtestOf(graph, request, id, true);
       const { report } = backtest;
       if (format === 'json') return reply.type('application/json; charset=utf-8').send({ id: backtest.id, kind: backtest.kind.toLowerCase(), status: backtest.job.status, job: toJobResponse(backtest.job), report: report ?? null });
       if (!report) throw new ApiError('JOB_NOT_FINISHED', `Backtest ${id.slice(0, 100)} is ${backtest.job.status}: its ${format === 'pdf' ? 'PDF' : 'CSV'} comes once it has completed`, 'id');
       const name = `backtest-${id.replace(/[^\w.-]/g, '_')}`;
-      if (format === 'pdf') return reply.type('application/pdf').header('content-disposition', `attachment; filename="${name}.pdf"`).send(await renderBacktestPdf(report));
+      if (format === 'pdf') return reply.type('application/pdf').header('content-disposition', `attachment; filename="${name}-${lang}.pdf"`).send(await renderBacktestPdf(report, lang));
       const csv = format === 'csv' ? backtestRowsCsv(report) : backtestSummaryCsv(report);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}${format === 'csv' ? '' : '-summary'}.csv"`).send(csv);
     });

@@ -4,7 +4,7 @@
  * each. The numbers are not rounded here; the service rounds as it does its own.
  */
 import type { ObservationModel } from './model';
-import { logHalfWidth, recalibrationFor } from './recalibration';
+import { logHalfWidth, MIN_WIDTH_RATIO, recalibrationFor, withinDataLogHalfWidth } from './recalibration';
 import { factorFor, type GroupFactor } from './shrinkage';
 import type { BaseValuation } from './types';
 
@@ -52,9 +52,10 @@ export function adjustValuation(base: BaseValuation, groups: readonly string[], 
   let low: number;
   let high: number;
   if (recalibrated && base.high > base.low && base.low > 0) {
-    const h = recalibrated.q * logHalfWidth(base);
+    const served = logHalfWidth(base);
+    const h = Math.max(recalibrated.q * served, MIN_WIDTH_RATIO * withinDataLogHalfWidth(base));
     [low, high] = [estimate * Math.exp(-h), estimate * Math.exp(h)];
-    interval = { method: 'recalibrated', coverage: model.recalibration.coverage, group: recalibrated.key, level: levelName(recalibrated.level), observations: recalibrated.observations, effectiveN: recalibrated.effectiveN, widthRatio: recalibrated.q };
+    interval = { method: 'recalibrated', coverage: model.recalibration.coverage, group: recalibrated.key, level: levelName(recalibrated.level), observations: recalibrated.observations, effectiveN: recalibrated.effectiveN, widthRatio: h / served };
   } else {
     [low, high] = [base.low * Math.exp(logFactor), base.high * Math.exp(logFactor)];
     interval = { method: 'model', coverage: base.coverage, group: null, level: null, observations: 0, effectiveN: 0, widthRatio: 1 };

@@ -9,7 +9,7 @@ export { isScorable, logResidual } from './types';
 export { groupKey, groupKeys, homeGroups, vehicleGroups, HOME_HIERARCHY, HOME_TOP, OTHER_VEHICLE_MODEL, VEHICLE_HIERARCHY, VEHICLE_TOP, type GroupHierarchy, type HomeSegment } from './groups';
 export { ageInDays, recencyWeight, recencyWeights, HALF_LIFE_DAYS } from './weights';
 export { derSimonianLaird, factorFor, fitShrinkage, shrinkageWeight, BETWEEN_GROUP_SD_FLOOR, DEFAULT_SIGMA, ROOT_PRIOR_SD, type GroupFactor, type ShrinkageItem, type ShrinkageOptions, type ShrinkageTable } from './shrinkage';
-export { fitRecalibration, logHalfWidth, normalisedScore, recalibrationFor, MIN_RECALIBRATION_N, MIN_WIDTH_RATIO, type Recalibration, type RecalibrationGroup } from './recalibration';
+export { fitRecalibration, logHalfWidth, normalisedScore, recalibrationFor, withinDataLogHalfWidth, MIN_RECALIBRATION_N, MIN_WIDTH_RATIO, type Recalibration, type RecalibrationGroup } from './recalibration';
 export { fitRobustShrinkage, HUBER_K, MAD_FLOOR, MAX_ROBUST_ITERATIONS, ROBUST_TOLERANCE, type RobustOptions } from './robust';
 export { fitObservationModel, CROSS_FIT_FOLDS, type ObservationModel, type ObservationModelOptions } from './model';
 export { adjustValuation, type AdjustedValuation, type AdjustmentExplanation, type IntervalExplanation } from './adjust';

@@ -17,8 +17,11 @@
  * without it (./model.ts cross-fits them), or the scores would be too small by the adjustment's own
  * fit to the observation.
  *
- * Floor. q is at least MIN_WIDTH_RATIO: an organisation's observations may narrow the model's
- * interval, never collapse it (see the constant).
+ * Floor. A recalibrated half-width is at least MIN_WIDTH_RATIO of the model's own within its data
+ * (./adjust.ts applies it): an organisation's observations may narrow the model's interval, never
+ * collapse it (see the constant). Within the data that is q ≥ MIN_WIDTH_RATIO; past it, the part of
+ * the model's width that allows for the market's unknown move since (marketLevel.intervalWidening)
+ * is what the organisation's own prices measure, so it is not floored.
  *
  * Groups. A group gets its own q from MIN_RECALIBRATION_N effective observations (Σ weights); a
  * valuation uses the lowest group on its path that has one, else the model's own interval.
@@ -35,7 +38,8 @@ import { groupKeys } from './groups';
 export const MIN_RECALIBRATION_N = 30;
 
 /**
- * The narrowest a recalibrated interval may be, in units of the model's own: half as wide. Prices
+ * The narrowest a recalibrated interval may be, in units of the model's own within its data: half
+ * as wide. Prices
  * that agree too well (appraisals that copy one another, a valuer's template, one price entered
  * for a whole block) would otherwise shrink the interval toward nothing, and a lender would take
  * an interval of one price at its word. Set on that principle, before measuring anything with it.
@@ -54,7 +58,7 @@ export interface RecalibrationGroup {
   level: number;
   observations: number;
   effectiveN: number;
-  /** The quantile of the scores, in units of the model's log half-width. */
+  /** The quantile of the scores, in units of the model's log half-width (before the floor: ./adjust.ts). */
   q: number;
 }
 
@@ -68,6 +72,16 @@ export interface Recalibration {
 /** The model's log half-width of a valuation: (log high − log low) / 2. */
 export function logHalfWidth(valuation: { low: number; high: number }): number {
   return (Math.log(valuation.high) - Math.log(valuation.low)) / 2;
+}
+
+/**
+ * The model's log half-width within its data: the served one less the allowance for the months past
+ * the newest data (high − low = 2·estimate·sinh(h), and the widening is the ratio of the two sinh − 1).
+ */
+export function withinDataLogHalfWidth(valuation: { low: number; high: number; widening?: number }): number {
+  const h = logHalfWidth(valuation);
+  const widening = valuation.widening ?? 0;
+  return widening > 0 ? Math.asinh(Math.sinh(h) / (1 + widening)) : h;
 }
 
 /** |log(price) − log(estimate)| in units of the half-width h. */
@@ -93,7 +107,7 @@ export function fitRecalibration(items: readonly RecalibrationItem[], coverage: 
     const effectiveN = (sumW * sumW) / sumW2;
     if (effectiveN < minEffectiveN) continue;
     const scale = sumW / sumW2; // Σ (w·scale) = effectiveN
-    const q = Math.max(MIN_WIDTH_RATIO, conformalQuantile(rows.map((i) => items[i].score), coverage, rows.map((i) => items[i].weight * scale)));
+    const q = conformalQuantile(rows.map((i) => items[i].score), coverage, rows.map((i) => items[i].weight * scale));
     groups[key] = { key, level, observations: rows.length, effectiveN, q };
   }
   return { coverage, minEffectiveN, groups };

@@ -15,6 +15,11 @@ export interface BaseValuation {
   low: number;
   high: number;
   coverage: number;
+  /**
+   * How much wider the interval is for the months past the model's newest data (the valuation's
+   * marketLevel.intervalWidening: 0.5 = half as wide again); 0 or absent within the data.
+   */
+  widening?: number;
 }
 
 /**

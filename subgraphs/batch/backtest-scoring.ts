@@ -13,7 +13,7 @@ import type { ChunkProcessor, ItemResult } from './engine';
 
 interface ScoredAnswer {
   index: number;
-  scored: { base: { estimate: number; low: number; high: number; coverage: number; modelVersion: string }; groups: Record<string, string>; confidence?: string | null } | null;
+  scored: { base: { estimate: number; low: number; high: number; coverage: number; widening?: number; modelVersion: string }; groups: Record<string, string>; confidence?: string | null } | null;
   error: { code: string; message: string; field: string | null } | null;
 }
 

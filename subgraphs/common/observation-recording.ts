@@ -46,7 +46,7 @@ export interface ScoredItem {
  * valid ones valued in one model call (no adjustment: the base a residual is taken against), and
  * `describe` giving the groups and the request as kept.
  */
-export function scorer<N, V extends { estimate: number; interval: { low: number; high: number; coverage: number }; modelVersion: string; confidence?: { level: string } | null }>(
+export function scorer<N, V extends { estimate: number; interval: { low: number; high: number; coverage: number }; modelVersion: string; confidence?: { level: string } | null; marketLevel?: { intervalWidening: number } | null }>(
   normalise: (fields: Record<string, unknown>) => N,
   value: (valid: N[]) => Promise<(V | ApiError)[]>,
   describe: (input: N) => { groups: Record<string, string>; input: Record<string, unknown> },
@@ -57,7 +57,8 @@ export function scorer<N, V extends { estimate: number; interval: { low: number;
     return valued.map((result, index) => {
       if (result instanceof ApiError) return result;
       const { interval, estimate, modelVersion } = result;
-      return { base: { estimate, low: interval.low, high: interval.high, coverage: interval.coverage, modelVersion }, confidence: result.confidence?.level ?? null, ...describe(normalised[index]) };
+      const widening = result.marketLevel?.intervalWidening ?? 0;
+      return { base: { estimate, low: interval.low, high: interval.high, coverage: interval.coverage, ...(widening > 0 && { widening }), modelVersion }, confidence: result.confidence?.level ?? null, ...describe(normalised[index]) };
     });
   };
 }
@@ -171,7 +172,7 @@ export async function adjustmentFor(
   book: ObservationBook,
   org: string | null,
   groups: Record<string, string>,
-  valuation: { estimate: number; interval: { low: number; high: number; coverage: number }; marketLevel?: { valuationDate: string } | null },
+  valuation: { estimate: number; interval: { low: number; high: number; coverage: number }; marketLevel?: { valuationDate: string; intervalWidening?: number } | null },
 ): Promise<ValuationAdjustment | { skipped: string } | null> {
   if (org === null) return null;
   const found = await book.modelAsOf(org, valuation.marketLevel?.valuationDate);
@@ -180,7 +181,7 @@ export async function adjustmentFor(
     if (found.reason === 'none') return null;
     return { skipped: `your observations' adjustments as of ${found.asOf} were still being fitted (the first valuation at that date): valued with the model alone; the next valuation at that date uses them` };
   }
-  const base = { estimate: valuation.estimate, low: valuation.interval.low, high: valuation.interval.high, coverage: valuation.interval.coverage };
+  const base = { estimate: valuation.estimate, low: valuation.interval.low, high: valuation.interval.high, coverage: valuation.interval.coverage, widening: valuation.marketLevel?.intervalWidening };
   const adjusted = adjustValuation(base, groupPath(book, groups), model);
   return {
     estimate: roundTo(adjusted.estimate, 100),

@@ -5,7 +5,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { LiveAccuracy, ObservationModel } from '../../models/observations';
+import { MIN_WIDTH_RATIO, type LiveAccuracy, type ObservationModel } from '../../models/observations';
 import type { AccuracyWithDrift, LiveAccuracyReport as LiveAccuracyReportData } from '../common/live-accuracy';
 import { ApiError } from '../../schema/errors';
 import { getPlan } from '../../schema/plans';
@@ -106,6 +106,11 @@ export class ObservationResolver {
   }
 }
 
+/** A group's recalibrated width for a valuation within the model's data: its quantile, floored as ./adjust applies it. */
+function recalibratedWidthRatio(q: number | undefined): number | null {
+  return q === undefined ? null : Math.max(q, MIN_WIDTH_RATIO);
+}
+
 function principalOf(ctx: ObservationsContext): { org: string; plan: string } {
   if (!ctx.principal) throw new GraphQLError('observations need the calling organisation', { extensions: { code: 'INVALID_API_KEY' } });
   return ctx.principal;
@@ -145,7 +150,7 @@ function toMarketAdjustments(model: ObservationModel, kind: ObservationKindEnum)
     .sort((a, b) => a.level - b.level || a.key.localeCompare(b.key))
     .map((g) => ({
       group: g.key, level: model.hierarchy.levels[g.level] ?? String(g.level), factor: Math.exp(g.factor), observations: g.observations,
-      effectiveObservations: g.effectiveN, shrinkage: g.shrinkageWeight, intervalWidthRatio: model.recalibration.groups[g.key]?.q ?? null,
+      effectiveObservations: g.effectiveN, shrinkage: g.shrinkageWeight, intervalWidthRatio: recalibratedWidthRatio(model.recalibration.groups[g.key]?.q),
     }));
   return {
     kind, asOf: model.asOf, observations: model.observations, halfLifeDays: model.halfLifeDays, coverage: model.recalibration.coverage,

@@ -87,7 +87,7 @@ export class MarketAdjustmentGroup {
   @Field(() => Int) observations!: number;
   @Field(() => Float, { description: "Kish's effective count of the recency weights" }) effectiveObservations!: number;
   @Field(() => Float, { description: "Share of the factor from the group's own observations; the rest from the level above" }) shrinkage!: number;
-  @Field(() => Float, { nullable: true, description: "The recalibrated interval's half-width in units of the model's own (null: too few observations, the model's interval stands)" })
+  @Field(() => Float, { nullable: true, description: "The recalibrated interval's half-width in units of the model's own, for a valuation within the model's data (at least 0.5; past the data, the model's allowance for the market's move is not floored); null: too few observations, the model's interval stands" })
   intervalWidthRatio!: number | null;
 }
 

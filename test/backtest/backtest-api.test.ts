@@ -111,6 +111,26 @@ it('replays a CSV of observed prices: model alone 20% low, re-anchored on earlie
   expect(text).toContain('re-anchored');
   expect(text).toContain('+20.0%'); // the model alone's median bias: prices 20% above the valuations
 
+  // In the reader's language: every heading and label from its dictionary, numbers as it writes them.
+  const [ru, uz] = (await pdfTexts(await Promise.all(['ru', 'uz'].map(async (lang) => {
+    const localised = await stack.fetch(`/api/backtest/${accepted.id}?format=pdf&lang=${lang}`, { headers: { 'x-api-key': bank } });
+    expect(localised.status).toBe(200);
+    expect(localised.headers.get('content-disposition')).toContain(`-${lang}.pdf`);
+    return Buffer.from(await localised.arrayBuffer());
+  })))).map(({ text }) => ({ text: text.replace(/\s+/g, ' ') })); // a label may wrap in its table cell
+
+  for (const heading of ['Бэктест оценок жилья по наблюдаемым ценам', 'Что было воспроизведено', 'В целом', 'По месяцам', 'По группам', 'По уровню «район»', 'только модель', 'с перепривязкой', 'Как читать таблицы', 'Передано цен жилья: 41']) {
+    expect(ru.text).toContain(heading);
+  }
+  for (const heading of ['Uy-joy baholarining kuzatilgan narxlar boʻyicha bektesti', 'Nima qayta hisoblandi', 'Umumiy', 'Oylar boʻyicha', 'Guruhlar boʻyicha', 'Daraja boʻyicha: tuman', 'faqat model', 'qayta bogʻlangan', 'Jadvallarni qanday oʻqish kerak']) {
+    expect(uz.text).toContain(heading);
+  }
+  for (const english of ['What was replayed', 'model alone', 'By month']) {
+    expect(ru.text).not.toContain(english);
+    expect(uz.text).not.toContain(english);
+  }
+  await expectError(await stack.fetch(`/api/backtest/${accepted.id}?format=pdf&lang=de`, { headers: { 'x-api-key': bank } }), 400, 'INVALID_PARAMETER', 'lang');
+
   // Another organisation cannot see it, read it, follow it or fill it.
   await expectError(await stack.fetch(`/api/backtest/${accepted.id}`, { headers: { 'x-api-key': other } }), 404, 'NOT_FOUND', 'id');
   await expectError(await stack.fetch(`/api/backtest/${accepted.id}?format=pdf`, { headers: { 'x-api-key': other } }), 404, 'NOT_FOUND', 'id');

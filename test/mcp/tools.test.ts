@@ -15,7 +15,7 @@ import { callOk, SAMPLE_HOME_ARGUMENTS, texts, toolErrorBody, TRANSPORTS, type C
 
 const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined }));
 
-const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy', 'record_observations', 'get_valuation'];
+const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy', 'record_observations', 'get_valuation', 'submit_backtest', 'get_backtest'];
 
 /** A REST reply without the time it was made and its record's id (each call is a valuation of its own), to compare with a tool's. */
 function timeless<T extends Record<string, unknown>>(body: T): Omit<T, 'valued_at' | 'valuation_id'> {
@@ -248,6 +248,41 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
     expect(accuracy.summary).toMatch(new RegExp(`On the ${earlier + 30} home prices your organisation recorded: median APE \\d+\\.\\d%, bias -?\\d+\\.\\d%`));
   });
 
+  it('submit_backtest then get_backtest: the job completes; overall and by month, model alone against re-anchored, as GET /api/backtest/{id} reports them', async () => {
+    // Twelve flats over three months, each priced 1.2 × the model's valuation at its date; one without a price.
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    const observations = await Promise.all(Array.from({ length: 12 }, async (_, i) => {
+      const flat = { ...SAMPLE_HOME_ARGUMENTS, area: 50 + i, valuation_date: daysAgo(90 - 7 * i) };
+      const { reply: valued } = await callOk(client, 'value_home', flat);
+      const { valuation_date: observedAt, ...args } = flat;
+      return { ...args, price_usd: Math.round((valued.market_adjustment?.base_estimate ?? valued.estimate) * 1.2), observed_at: observedAt, price_type: 'sale', reference: `bt-${i}` };
+    }));
+    const submitted = await callOk(client, 'submit_backtest', { kind: 'home', observations: [...observations, { ...SAMPLE_HOME_ARGUMENTS, observed_at: daysAgo(5) }] });
+    expect(submitted.reply).toMatchObject({ kind: 'home', status: 'queued', total: 13, warnings: [] });
+    expect(submitted.summary).toContain(`get_backtest (id "${submitted.reply.id}")`);
+    let backtest;
+    for (let attempt = 0; attempt < 300; attempt++) {
+      backtest = await callOk(client, 'get_backtest', { id: submitted.reply.id });
+      if (backtest.reply.report || ['failed', 'cancelled'].includes(backtest.reply.status)) break;
+      expect(backtest.summary).toMatch(new RegExp(`^Backtest ${submitted.reply.id} \\(home\\): (queued|running|completed), \\d+ of 13 prices scored`));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const { reply, summary } = backtest!;
+    expect(reply).toMatchObject({ id: submitted.reply.id, kind: 'home', status: 'completed', total: 13, processed: 13, refused: 1 });
+    const rest = (await json(await fixture.stack.fetch(`/api/backtest/${reply.id}`, { headers: { 'x-api-key': fixture.key } }))).report;
+    expect(reply.report).toMatchObject({ observations: 12, from: rest.from, to: rest.to, model_versions: rest.modelVersions });
+    const alone = reply.report.overall.model_alone;
+    expect(alone.n).toBe(12);
+    expect(alone.median_ape).toBeCloseTo(rest.overall.modelAlone.medianApe, 4);
+    expect(alone.median_bias).toBeCloseTo(rest.overall.modelAlone.bias.median, 4);
+    expect(alone.median_bias).toBeCloseTo(Math.log(1.2), 1);
+    expect(reply.report.overall.reanchored.coverage).toBeCloseTo(rest.overall.reanchored.coverage.share, 4);
+    expect(reply.report.by_month.map((m: { month: string }) => m.month)).toEqual(rest.byMonth.map((m: { month: string }) => m.month));
+    expect(reply.report.by_month[0].reanchored.n).toBe(rest.byMonth[0].reanchored.n);
+    expect(reply.report.files.pdf).toBe(`/api/backtest/${reply.id}?format=pdf`);
+    expect(summary).toMatch(new RegExp(`^Backtest ${reply.id} of 12 home prices \\(\\d{4}-\\d{2}-\\d{2} to \\d{4}-\\d{2}-\\d{2}, 1 more refused\\): model alone median APE \\d+\\.\\d%, bias \\+\\d+\\.\\d%, coverage \\d+\\.\\d%; re-anchored`));
+  });
+
   describe('bad arguments come back as tool errors with the API code and the argument at fault', () => {
     const cases: [string, string, Record<string, unknown>, string, string | undefined][] = [
       ['area out of range', 'value_home', { ...SAMPLE_HOME_ARGUMENTS, area: 5 }, 'INVALID_PARAMETER', 'area'],
@@ -267,6 +302,9 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
       ['an unknown model kind', 'get_model_accuracy', { kind: 'boats' }, 'INVALID_PARAMETER', 'kind'],
       ['a valuation no one made', 'get_valuation', { valuation_id: 'val_01M87CK9N1XTTY242632QNJ35S' }, 'NOT_FOUND', 'valuation_id'],
       ['a malformed valuation id', 'get_valuation', { valuation_id: 'val_nope' }, 'INVALID_PARAMETER', 'valuation_id'],
+      ['a backtest of boats', 'submit_backtest', { kind: 'boat', observations: [{ price_usd: 1, observed_at: '2025-01-01' }] }, 'INVALID_PARAMETER', 'kind'],
+      ['a backtest without observations', 'submit_backtest', { kind: 'home' }, 'MISSING_PARAMETER', 'observations'],
+      ['an unknown backtest', 'get_backtest', { id: 'no-such-backtest' }, 'NOT_FOUND', 'id'],
     ];
     it.each(cases)('%s', async (_case, tool, args, code, field) => {
       const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import {
   adjustValuation, fitObservationModel, fitRecalibration, logHalfWidth, normalisedScore, recalibrationFor, groupKey,
-  HOME_HIERARCHY, MIN_RECALIBRATION_N, MIN_WIDTH_RATIO, type ScoredObservation,
+  HOME_HIERARCHY, MIN_RECALIBRATION_N, MIN_WIDTH_RATIO, VEHICLE_HIERARCHY, withinDataLogHalfWidth, type ScoredObservation,
 } from '../../models/observations';
 import { random } from '../support/random';
 
@@ -32,11 +32,34 @@ describe('fitRecalibration', () => {
   it('never narrows an interval below half the model\'s: prices that agree exactly (a copied appraisal) keep a width', () => {
     const same = Array.from({ length: 40 }, () => ({ groups, score: 0, weight: 1 }));
     expect(MIN_WIDTH_RATIO).toBe(0.5);
-    expect(fitRecalibration(same, 0.9).groups[groupKey(groups, 2)].q).toBe(0.5);
+    // The quantile is kept as it is; the floor is applied to the valuation (./adjust.ts).
+    expect(fitRecalibration(same, 0.9).groups[groupKey(groups, 2)].q).toBe(0);
     const base = { estimate: 65000, low: 50000, high: 85000, coverage: 0.9 };
     const observations: ScoredObservation[] = Array.from({ length: 40 }, () => ({ kind: 'home', groups: ['Tashkent', 'Chilanzar', 'resale'], observedAt: '2026-11-01', priceUsd: 78000, priceType: 'appraisal', base }));
-    const adjusted = adjustValuation(base, ['Tashkent', 'Chilanzar', 'resale'], fitObservationModel(observations, { hierarchy: HOME_HIERARCHY, asOf: '2026-11-24' }));
+    const model = fitObservationModel(observations, { hierarchy: HOME_HIERARCHY, asOf: '2026-11-24' });
+    const adjusted = adjustValuation(base, ['Tashkent', 'Chilanzar', 'resale'], model);
     expect(Math.log(adjusted.high / adjusted.low) / 2).toBeCloseTo(0.5 * logHalfWidth(base), 9);
+    expect(adjusted.interval.widthRatio).toBeCloseTo(0.5, 9);
+    // Past the model's data the floor is half its width within the data: the allowance for the
+    // market's move since is what the organisation's prices measure (an interval 60% wider served).
+    const widened = { ...base, widening: 0.6 };
+    const within = withinDataLogHalfWidth(widened);
+    expect(Math.sinh(logHalfWidth(widened)) / Math.sinh(within)).toBeCloseTo(1.6, 9);
+    const past = adjustValuation(widened, ['Tashkent', 'Chilanzar', 'resale'], model);
+    expect(Math.log(past.high / past.low) / 2).toBeCloseTo(0.5 * within, 9);
+  });
+
+  it('narrows a widened interval by the quantile of the scores when that is above the floor', () => {
+    // Scores of 0.4 of the served half-width (the widened model's errors, once the factor is applied).
+    const served = { estimate: 10000, low: 4000, high: 25000, coverage: 0.9, widening: 1.5 };
+    const h = logHalfWidth(served);
+    const observations: ScoredObservation[] = Array.from({ length: 60 }, (_, i) => ({ kind: 'vehicle', groups: ['all', 'Chevrolet', 'Spark'], observedAt: '2026-05-01', priceUsd: 6500 * Math.exp((i % 2 ? 1 : -1) * 0.4 * h * ((i % 10) / 9)), priceType: 'listing', base: served }));
+    const model = fitObservationModel(observations, { hierarchy: VEHICLE_HIERARCHY, asOf: '2026-05-02' });
+    const q = model.recalibration.groups['all › Chevrolet › Spark'].q;
+    expect(q).toBeLessThan(0.5);
+    expect(q * h).toBeGreaterThan(0.5 * withinDataLogHalfWidth(served));
+    const adjusted = adjustValuation(served, ['all', 'Chevrolet', 'Spark'], model);
+    expect(Math.log(adjusted.high / adjusted.low) / 2).toBeCloseTo(q * h, 9);
   });
 
   it('counts effective observations by Kish: 40 of weight ½ are 40; 20 of weight 1 among 40 of 0.01 are about 22, too few', () => {

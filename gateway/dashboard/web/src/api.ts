@@ -234,3 +234,64 @@ const LIVE_ACCURACY = /* GraphQL */ `
 export async function fetchAccuracy(key: string, kind: ObservationKind, level: string | null): Promise<AccuracyData> {
   return graphql<AccuracyData>(key, LIVE_ACCURACY, { kind, level });
 }
+
+// ---- backtests (issue 31) ----
+
+/** How a backtest's valuations compared with the prices (models/observations/backtest.ts). */
+export interface BacktestMeasures {
+  n: number;
+  medianApe: number;
+  within10: number;
+  /** Median log(price / estimate): positive when the valuations were low. */
+  bias: { median: number; ci95: { low: number; high: number } | null };
+  coverage: { share: number; bounds95: { low: number; high: number } };
+  medianWidth: number;
+}
+
+export interface BacktestComparison {
+  modelAlone: BacktestMeasures;
+  reanchored: BacktestMeasures;
+}
+
+/** The parts of backtest().report the panel shows (the rows and groups stay in the downloads). */
+export interface BacktestReport {
+  observations: number;
+  from: string | null;
+  to: string | null;
+  fits: number;
+  submitted?: number;
+  refused?: { count: number };
+  modelVersions?: string[];
+  overall: BacktestComparison;
+  byMonth: (BacktestComparison & { month: string })[];
+}
+
+export interface Backtest {
+  id: string;
+  kind: 'HOME' | 'VEHICLE';
+  job: Job;
+  /** Null until the job has completed. */
+  report: BacktestReport | null;
+}
+
+/**
+ * The organisation's backtests among its newest jobs, newest first: backtests are batch jobs, and
+ * batchJobs does not say which are, so one more request asks backtest(id) of each (null: a portfolio).
+ */
+export async function listBacktests(key: string, limit = 50): Promise<Backtest[]> {
+  const jobs = await listJobs(key, limit);
+  if (jobs.length === 0) return [];
+  const fields = jobs.map((_, i) => `b${i}: backtest(id: $id${i}) { id kind }`).join(' ');
+  const query = `query DashboardBacktests(${jobs.map((_, i) => `$id${i}: ID!`).join(', ')}) { ${fields} }`;
+  const found = await graphql<Record<string, { id: string; kind: Backtest['kind'] } | null>>(key, query, Object.fromEntries(jobs.map((job, i) => [`id${i}`, job.id])));
+  return jobs.flatMap((job, i) => {
+    const backtest = found[`b${i}`];
+    return backtest ? [{ id: job.id, kind: backtest.kind, job, report: null }] : [];
+  });
+}
+
+/** One backtest with its report once completed; null for an unknown id or a job that is not one. */
+export async function fetchBacktest(key: string, id: string): Promise<Backtest | null> {
+  const data = await graphql<{ backtest: Backtest | null }>(key, `query DashboardBacktest($id: ID!) { backtest(id: $id) { id kind job { ${JOB_FIELDS} } report } }`, { id });
+  return data.backtest;
+}

@@ -1,8 +1,10 @@
 /**
  * The batch dashboard: sign in with an API key (kept in sessionStorage), upload a CSV portfolio,
- * follow the organisation's jobs live, download a finished job's results or open its portfolio view.
+ * follow the organisation's jobs live, download a finished job's results or open its portfolio view,
+ * read its backtests.
  */
 import { AccuracyPanel } from './accuracy';
+import { BacktestPanel } from './backtest';
 import { ApiError, fetchResultsCsv, listJobs, submitCsv, type Job } from './api';
 import { element, saveFile } from './dom';
 import { PortfolioView } from './portfolio';
@@ -32,6 +34,7 @@ let apiKey: string | null = null;
 const messages = { showError: (error: unknown) => showError(error), clearMessage: () => clearMessage() };
 const accuracy = new AccuracyPanel(messages);
 const portfolio = new PortfolioView(messages);
+const backtests = new BacktestPanel(messages);
 let watcher: ProgressWatcher | null = null;
 const jobs = new Map<string, Job>();
 const rows = new Map<string, JobRow>();
@@ -199,6 +202,7 @@ async function signIn(key: string): Promise<void> {
   ui.jobsSection.hidden = false;
   accuracy.signIn(key);
   portfolio.signIn(key);
+  backtests.signIn(key);
 }
 
 async function signOut(forget = true): Promise<void> {
@@ -214,6 +218,7 @@ async function signOut(forget = true): Promise<void> {
   ui.jobsSection.hidden = true;
   accuracy.signOut();
   portfolio.signOut();
+  backtests.signOut();
   if (forget) {
     sessionStorage.removeItem(KEY_STORAGE);
     clearMessage();

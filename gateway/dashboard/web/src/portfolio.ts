@@ -6,8 +6,9 @@
  * item a page at a time (batchResults). Each row links the valuation's record and report when the
  * results name the valuation (home.valuationId). Every text comes from the API and is set as text.
  */
-import { SERVICE_ROOT, fetchDistrictOutlines, fetchFile, fetchResultPage, openResults, type DistrictOutlines, type Job, type ResultLine } from './api';
-import { elements, saveFile, textCell, textElement } from './dom';
+import { fetchDistrictOutlines, fetchResultPage, openResults, type DistrictOutlines, type Job, type ResultLine } from './api';
+import { elements, textCell, textElement } from './dom';
+import { downloadLink } from './downloads';
 import { readNdjson } from './ndjson';
 import type { PanelMessages } from './accuracy';
 import { FLAGGED_ROW_CAP, MAP_POINT_CAP, PortfolioAggregate, histogram, valuationIdOf, type DistrictTotals, type FlaggedItem, type PortfolioSummary } from './portfolio-data';
@@ -320,32 +321,10 @@ export class PortfolioView {
       { label: 'HTML', path: `${base}/report?format=html&lang=${encodeURIComponent(lang)}`, file: `${valuationId}.html` },
     ];
     links.forEach(({ label, path, file }, i) => {
-      const link = document.createElement('a');
-      link.href = new URL(path, SERVICE_ROOT).href;
-      link.textContent = label;
-      link.dataset.testid = 'valuation-link';
-      link.dataset.kind = label.toLowerCase();
-      link.addEventListener('click', (event) => {
-        event.preventDefault(); // a plain navigation would not carry the key
-        void this.download(path, file, link);
-      });
       if (i > 0) cell.append(' · ');
-      cell.append(link);
+      cell.append(downloadLink(label, path, file, 'valuation-link', { key: () => this.apiKey, showError: (error) => this.messages.showError(error) }));
     });
     return cell;
-  }
-
-  private async download(path: string, name: string, link: HTMLAnchorElement): Promise<void> {
-    const key = this.apiKey;
-    if (!key || link.getAttribute('aria-busy') === 'true') return;
-    link.setAttribute('aria-busy', 'true');
-    try {
-      saveFile(await fetchFile(key, path), name);
-    } catch (error) {
-      this.messages.showError(error);
-    } finally {
-      link.removeAttribute('aria-busy');
-    }
   }
 }
 
