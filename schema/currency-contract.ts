@@ -3,8 +3,12 @@
  * field tables take (./home-contract.ts, ./vehicle-contract.ts), and what the reply's `currency` and
  * `exchange_rate` (GraphQL exchangeRate) mean. The rates and the conversion are models/currency's.
  */
-import { CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
+import { CBU_DAILY_RATES, CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
 import type { FieldSpec } from './field-table';
+
+/** The days the service's official rates span, as the descriptions state them. */
+const FIRST_DAY = CBU_DAILY_RATES[0].date;
+const LAST_DAY = CBU_DAILY_RATES[CBU_DAILY_RATES.length - 1].date;
 
 export const CURRENCY_FIELD: FieldSpec = {
   rest: 'currency',
@@ -12,7 +16,7 @@ export const CURRENCY_FIELD: FieldSpec = {
   kind: 'enum',
   values: CURRENCIES,
   required: false,
-  description: `The currency of the reply's amounts: ${DEFAULT_CURRENCY} (the default) or UZS (soʻm); REST, MCP and batch items take either in any case. UZS converts the valuation at the Central Bank of Uzbekistan's official USD rate for the valuation date (the newest month of the service's rate table at or before it, with a warning when that month is not the date's own); exchange_rate (GraphQL exchangeRate) in the reply names the rate, its date and its source. asking_price stays in USD`,
+  description: `The currency of the reply's amounts: ${DEFAULT_CURRENCY} (the default) or UZS (soʻm); REST, MCP and batch items take either in any case. UZS converts the valuation at the Central Bank of Uzbekistan's official USD rate of the valuation date (the rate published that day, or the newest published before it on a weekend or holiday). A date past the service's official rates (they end on ${LAST_DAY}) is converted at the last published rate, with a warning that it is not the rate of its date; a date before them (${FIRST_DAY}) at the service's monthly table of CBU rates. exchange_rate (GraphQL exchangeRate) in the reply names the rate, its day and which rate it is. asking_price stays in USD`,
   example: 'UZS',
 };
 
@@ -21,6 +25,6 @@ export const CURRENCY_DESCRIPTION = `${CURRENCIES.join(' or ')}: the currency of
 export const EXCHANGE_RATE_DESCRIPTION = 'The USD/UZS rate a valuation in UZS was converted at: present for UZS only (absent, or null in GraphQL, for USD)';
 export const EXCHANGE_RATE_DESCRIPTIONS = {
   usdToUzs: 'Soʻm per US dollar',
-  date: 'YYYY-MM-DD: the day the rate is for (it may be before the valuation date: see warnings)',
-  source: 'Where the rate comes from: the Central Bank of Uzbekistan, or a stand-in the source names',
+  date: 'YYYY-MM-DD: the day the rate is for: the valuation date, or before it on a weekend or holiday, past the official rates (then warnings say so) or from the monthly table (the first banking day of a month)',
+  source: "Which rate and from where, in words: the Central Bank of Uzbekistan's official rate of the day; its last published rate, not the rate of the valuation date; or its rate from the service's monthly table",
 } as const;

@@ -1,21 +1,24 @@
 /**
  * A valuation in the currency asked for. The models value in USD; a valuation asked for in soʻm
  * (UZS) is converted once, after the model and after any market adjustment, at the rate of its
- * valuation date (./cbu-rates.ts rateForDate), and names that rate (exchangeRate). Amounts in soʻm
+ * valuation date (./rate-of-date.ts: the CBU's official rate of that day), and names that rate,
+ * its day and which rate it is (exchangeRate). Amounts in soʻm
  * are rounded: values (estimates, interval ends, the ensemble members' estimates, the base figures
  * of a market adjustment, a flat's new-build and resale valuations in a market mixture, a vehicle
  * group's median price) to whole 1,000 soʻm, prices per unit (per m², per sotka) to whole soʻm.
  * Ratios (deviations, shares, factors, coverage, the new-build probability) have no currency.
  * In USD a valuation is left as the model made it, with exchangeRate null.
  */
-import { rateForDate, type Currency } from './cbu-rates';
+import type { Currency } from './cbu-rates';
+import { rateForDate } from './rate-of-date';
 
 /** The rate a valuation in soʻm was converted at. */
 export interface ExchangeRate {
   /** Soʻm per US dollar. */
   usdToUzs: number;
-  /** 'YYYY-MM-DD': the day the rate is for. */
+  /** 'YYYY-MM-DD': the day the rate is for (before the valuation date on a weekend or past the data). */
   date: string;
+  /** Which rate and from where, in words. */
   source: string;
 }
 

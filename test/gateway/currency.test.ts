@@ -1,10 +1,10 @@
 /**
  * Issue 19 on every door of the real service: `currency` in (REST home and vehicle, the bearer
  * route, GraphQL with the Currency enum, bulk, MCP, batch items), amounts in soʻm and
- * `exchange_rate` out, converted at the rate table's rate for the valuation date (models/currency).
+ * `exchange_rate` out, converted at the CBU's official rate of the valuation date (models/currency).
  * USD, asked for or not, stays what it was.
  */
-import { USD_UZS_RATES, rateForDate } from '../../models/currency';
+import { CBU_DAILY_RATES, rateForDate } from '../../models/currency';
 import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS, type Connected } from '../mcp/support';
@@ -24,21 +24,20 @@ const whole = (usd: number, rate: number) => Math.round(usd * rate);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const timeless = ({ valued_at: _time, valuation_id: _id, ...rest }: any) => rest; // each call is a valuation (and a record) of its own
 
-/** A date in a month with a CBU rate of its own, one before the table and one past it (within what a home valuation accepts). */
+/** A day with a CBU rate of its own (a Thursday), and one past the official rates (within what a home valuation accepts). */
 const APRIL_2025 = '2025-04-17';
-const newest = USD_UZS_RATES[USD_UZS_RATES.length - 1];
-const PAST_THE_TABLE = (() => {
-  const [year, month] = newest.period.split('-').map(Number);
-  return month === 12 ? `${year + 1}-01-15` : `${year}-${String(month + 1).padStart(2, '0')}-15`;
-})();
+const APRIL_RATE = 12_994.59; // the CBU's official rate of 2025-04-17
+const JUNE_RATE = 12_712.05; // of 2025-06-10, the vehicles' date
+const last = CBU_DAILY_RATES[CBU_DAILY_RATES.length - 1];
+const PAST_THE_RATES = '2026-09-15';
 
 describe('POST /api/predict/home with currency', () => {
   it('answers in soʻm at the CBU rate of the valuation date, every amount converted and rounded, the rate named', async () => {
     const usd = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: APRIL_2025 });
     const uzs = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: APRIL_2025, currency: 'uzs' });
-    const k = 12_937;
+    const k = APRIL_RATE;
     expect(uzs.currency).toBe('UZS');
-    expect(uzs.exchange_rate).toEqual({ usd_to_uzs: k, date: '2025-04-01', source: expect.stringMatching(/^Central Bank of Uzbekistan \(cbu\.uz\), official USD rate/) });
+    expect(uzs.exchange_rate).toEqual({ usd_to_uzs: k, date: APRIL_2025, source: 'Central Bank of Uzbekistan (cbu.uz), official USD rate of 2025-04-17' });
     expect(uzs.estimate).toBe(thousands(usd.estimate, k));
     expect(uzs.estimate % 1000).toBe(0);
     expect(uzs.interval).toEqual({ low: thousands(usd.interval.low, k), high: thousands(usd.interval.high, k), coverage: usd.interval.coverage });
@@ -52,7 +51,7 @@ describe('POST /api/predict/home with currency', () => {
     // The flat is sent without its market: its new-build and resale valuations are values too.
     const values = (c: { estimate: number; low: number; high: number }) => ({ estimate: thousands(c.estimate, k), low: thousands(c.low, k), high: thousands(c.high, k) });
     expect(uzs.market_mixture).toEqual({ ...usd.market_mixture, new_build: values(usd.market_mixture.new_build), resale: values(usd.market_mixture.resale) });
-    // What has no currency is the same: the date's month has a CBU rate, so no warning is added.
+    // What has no currency is the same: the date has a CBU rate of its own, so no warning is added.
     const { estimate: _e, currency: _c, exchange_rate: _r, price_per_m2: _p, interval: _i, models: _m, anomaly: _a, market_mixture: _x, ...rest } = timeless(uzs);
     expect(rest).toEqual(Object.fromEntries(Object.keys(rest).map((key) => [key, timeless(usd)[key]])));
   });
@@ -65,27 +64,34 @@ describe('POST /api/predict/home with currency', () => {
     expect(timeless(asked)).toEqual(timeless(plain));
   });
 
-  it('past the newest rate of the table converts at the newest, says so and names its date', async () => {
-    const usd = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: PAST_THE_TABLE });
-    const uzs = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: PAST_THE_TABLE, currency: 'UZS' });
-    expect(uzs.exchange_rate).toEqual({ usd_to_uzs: newest.usdToUzs, date: newest.date, source: newest.source });
-    expect(uzs.estimate).toBe(thousands(usd.estimate, newest.usdToUzs));
-    expect(uzs.warnings).toContain(rateForDate(PAST_THE_TABLE).warning);
-    expect(uzs.warnings.join('\n')).toContain(`no USD/UZS rate after ${newest.period} in the table: converted at the ${newest.period} rate`);
+  it('on a weekend converts at the newest official rate before it, named so, without a warning', async () => {
+    const usd = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: '2026-07-19' });
+    const uzs = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: '2026-07-19', currency: 'UZS' });
+    expect(uzs.exchange_rate).toEqual({ usd_to_uzs: 12_093.35, date: '2026-07-17', source: 'Central Bank of Uzbekistan (cbu.uz), official USD rate of 2026-07-17, the newest published before 2026-07-19' });
+    expect(uzs.warnings).toEqual(usd.warnings);
   });
 
-  it('before the oldest rate converts at the oldest, with a warning', async () => {
+  it('past the official rates converts at the last published (2026-08-21), says plainly it is not the rate of its date and names the rate\'s date', async () => {
+    const usd = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: PAST_THE_RATES });
+    const uzs = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: PAST_THE_RATES, currency: 'UZS' });
+    expect(uzs.exchange_rate).toEqual({ usd_to_uzs: last.usdToUzs, date: '2026-08-21', source: rateForDate(PAST_THE_RATES).rate.source });
+    expect(uzs.exchange_rate.source).toMatch(/last published official USD rate .* of 2026-08-21: not the rate of 2026-09-15$/);
+    expect(uzs.estimate).toBe(thousands(usd.estimate, last.usdToUzs));
+    expect(uzs.warnings).toContain("no official USD/UZS rate after 2026-08-21 in the service's data: converted at the Central Bank of Uzbekistan's last published rate, of 2026-08-21, not the rate of 2026-09-15");
+  });
+
+  it('before the official rates converts at the monthly table, with its warning', async () => {
     const uzs = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: '2021-01-15', currency: 'UZS' });
-    expect(uzs.exchange_rate).toMatchObject({ usd_to_uzs: 10_480, date: '2021-02-01' });
-    expect(uzs.warnings).toContain('no USD/UZS rate before 2021-02 in the table: converted at the 2021-02 rate');
+    expect(uzs.exchange_rate).toMatchObject({ usd_to_uzs: 10_480, date: '2021-02-01', source: expect.stringMatching(/first banking day of 2021-02.*monthly rate table$/) });
+    expect(uzs.warnings).toContain('no USD/UZS rate before 2021-02 in the monthly table: converted at the 2021-02 rate');
   });
 
   it("converts a house's plot figures (whole soʻm per sotka)", async () => {
     const usd = await predictHome({ ...SAMPLE_HOUSE_REQUEST, valuation_date: APRIL_2025 });
     const uzs = await predictHome({ ...SAMPLE_HOUSE_REQUEST, valuation_date: APRIL_2025, currency: 'UZS' });
     expect(usd.land_price_per_sotka).toEqual(expect.any(Number));
-    expect(uzs.land_price_per_sotka).toBe(whole(usd.land_price_per_sotka, 12_937));
-    expect(uzs.anomaly.district_median_price_per_sotka).toBe(whole(usd.anomaly.district_median_price_per_sotka, 12_937));
+    expect(uzs.land_price_per_sotka).toBe(whole(usd.land_price_per_sotka, APRIL_RATE));
+    expect(uzs.anomaly.district_median_price_per_sotka).toBe(whole(usd.anomaly.district_median_price_per_sotka, APRIL_RATE));
     expect(uzs.anomaly.land_share).toBe(usd.anomaly.land_share);
   });
 
@@ -93,7 +99,7 @@ describe('POST /api/predict/home with currency', () => {
     const { access_token } = await json(await fixture.stack.post('/service/auth/token', {}, { 'x-api-key': fixture.key }));
     const response = await fixture.stack.post('/service/predict/home', { ...SAMPLE_HOME_REQUEST, valuation_date: APRIL_2025, currency: 'Uzs' }, { authorization: `Bearer ${access_token}` });
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: 12_937 } });
+    expect(await json(response)).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: APRIL_RATE } });
   });
 
   it('refuses any other currency with 400 INVALID_PARAMETER naming currency', async () => {
@@ -111,8 +117,8 @@ describe('POST /api/predict/vehicle with currency', () => {
     const date = '2025-06-10';
     const usd = await predictVehicle({ ...SAMPLE_VEHICLE_REQUEST, valuation_date: date });
     const uzs = await predictVehicle({ ...SAMPLE_VEHICLE_REQUEST, valuation_date: date, currency: 'UZS' });
-    const k = 12_760;
-    expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: k, date: '2025-06-02' } });
+    const k = JUNE_RATE;
+    expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: k, date: '2025-06-10' } });
     expect(uzs.estimate).toBe(thousands(usd.estimate, k));
     expect(uzs.interval).toEqual({ low: thousands(usd.interval.low, k), high: thousands(usd.interval.high, k), coverage: usd.interval.coverage });
     expect(uzs.models).toEqual(usd.models.map((m: { name: string; estimate: number }) => ({ name: m.name, estimate: thousands(m.estimate, k) })));
@@ -139,10 +145,10 @@ describe('GraphQL: the Currency enum', () => {
     }`, { input: { ...HOME, currency: 'UZS' } });
     expect(errors).toBeUndefined();
     const rest = await predictHome({ ...SAMPLE_HOME_REQUEST, mebel: undefined, renovation: undefined, qurilish_turi: undefined, sanuzel: undefined, valuation_date: APRIL_2025, currency: 'UZS' });
-    expect(data.uzs).toMatchObject({ estimate: rest.estimate, currency: 'UZS', exchangeRate: { usdToUzs: 12_937, date: '2025-04-01', source: rest.exchange_rate.source }, interval: { low: rest.interval.low, high: rest.interval.high } });
+    expect(data.uzs).toMatchObject({ estimate: rest.estimate, currency: 'UZS', exchangeRate: { usdToUzs: APRIL_RATE, date: APRIL_2025, source: rest.exchange_rate.source }, interval: { low: rest.interval.low, high: rest.interval.high } });
     expect(data.usd.currency).toBe('USD');
     expect(data.usd.exchangeRate).toBeNull();
-    expect(data.uzs.estimate).toBe(thousands(data.usd.estimate, 12_937));
+    expect(data.uzs.estimate).toBe(thousands(data.usd.estimate, APRIL_RATE));
   });
 
   it('converts each item of a bulk query to the currency its own input asked for', async () => {
@@ -152,22 +158,22 @@ describe('GraphQL: the Currency enum', () => {
     expect(homes.errors).toBeUndefined();
     const [usd, uzs, asked, bad] = homes.data.homeValuations;
     expect([usd.valuation.currency, uzs.valuation.currency, asked.valuation.currency]).toEqual(['USD', 'UZS', 'USD']);
-    expect(uzs.valuation.estimate).toBe(thousands(usd.valuation.estimate, 12_937));
+    expect(uzs.valuation.estimate).toBe(thousands(usd.valuation.estimate, APRIL_RATE));
     expect(asked.valuation).toEqual(usd.valuation);
     expect(bad).toMatchObject({ valuation: null, error: { code: 'INVALID_PARAMETER', field: 'area' } });
 
     const vehicles = await gql(`query($inputs: [VehicleValuationInput!]!) { vehicleValuations(inputs: $inputs) { index valuation { ${FIELDS} } } }`, { inputs: [VEHICLE, { ...VEHICLE, currency: 'UZS' }] });
     expect(vehicles.errors).toBeUndefined();
     const [car, carUzs] = vehicles.data.vehicleValuations.map((r: { valuation: unknown }) => r.valuation);
-    expect(carUzs).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: 12_760, date: '2025-06-02' } });
-    expect(carUzs.estimate).toBe(thousands(car.estimate, 12_760));
+    expect(carUzs).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: JUNE_RATE, date: '2025-06-10' } });
+    expect(carUzs.estimate).toBe(thousands(car.estimate, JUNE_RATE));
     expect(car.exchangeRate).toBeNull();
   });
 
   it('values a vehicle in UZS with the enum literal', async () => {
     const { data, errors } = await gql(`{ vehicleValuation(input: { make: "Chevrolet", model: "Cobalt", year: 2019, valuationDate: "2025-06-10", currency: UZS }) { ${FIELDS} } }`);
     expect(errors).toBeUndefined();
-    expect(data.vehicleValuation).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: 12_760 } });
+    expect(data.vehicleValuation).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: JUNE_RATE } });
   });
 
   it('refuses a currency the enum does not have', async () => {
@@ -189,12 +195,12 @@ describe('MCP value_home and value_vehicle with currency', () => {
     expect(timeless(reply)).toEqual(timeless(rest));
     expect(summary).toMatch(/^Estimated [\d,]+ UZS \(90% interval/);
     expect(summary).toContain('UZS/m²');
-    expect(summary).toContain('Converted at 12,937 UZS per USD (2025-04-01).');
+    expect(summary).toContain('Converted at 12,994.59 UZS per USD (2025-04-17).');
   });
 
   it('answers a vehicle in soʻm', async () => {
     const { reply, summary } = await callOk(session.client, 'value_vehicle', { ...SAMPLE_VEHICLE_REQUEST, valuation_date: '2025-06-10', currency: 'UZS' });
-    expect(reply).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: 12_760, date: '2025-06-02' } });
+    expect(reply).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: JUNE_RATE, date: '2025-06-10' } });
     expect(summary).toMatch(/estimated [\d,]+ UZS \(90% interval/);
   });
 
@@ -215,8 +221,8 @@ describe('batch items and observations', () => {
     await until(async () => json(await fixture.stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': fixture.key } })), (job) => job.status === 'completed');
     const lines = (await (await fixture.stack.fetch(`/api/batch/${id}/results`, { headers: { 'x-api-key': fixture.key } })).text()).trim().split('\n').map((l) => JSON.parse(l));
     const [uzs, usd] = lines.map((l) => l.result.home);
-    expect(uzs).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: 12_937, date: '2025-04-01' } });
-    expect(uzs.estimate).toBe(thousands(usd.estimate, 12_937));
+    expect(uzs).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: APRIL_RATE, date: APRIL_2025 } });
+    expect(uzs.estimate).toBe(thousands(usd.estimate, APRIL_RATE));
     expect(usd.currency).toBe('USD');
     expect('exchangeRate' in usd).toBe(false);
   });

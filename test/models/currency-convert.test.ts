@@ -33,7 +33,7 @@ describe('inCurrency', () => {
   });
 
   it('converts every amount to soʻm at the rate of the valuation date: values to whole 1,000 soʻm, prices per unit to whole soʻm; ratios stay', () => {
-    const k = 12_937; // 2025-04
+    const k = 12_994.59; // the CBU's official rate of 2025-04-17
     const thousands = (usd: number) => Math.round((usd * k) / 1000) * 1000;
     expect(inCurrency(HOUSE, 'UZS')).toEqual({
       ...HOUSE,
@@ -45,23 +45,23 @@ describe('inCurrency', () => {
       models: [{ name: 'gbm', estimate: thousands(180_000) }, { name: 'knn', estimate: thousands(184_600) }],
       anomaly: { ...HOUSE.anomaly, districtMedianPricePerM2: Math.round(1_010.4 * k), districtMedianPricePerSotka: Math.round(11_900.2 * k) },
       marketAdjustment: { ...HOUSE.marketAdjustment, baseEstimate: thousands(190_000), baseLow: thousands(160_000), baseHigh: thousands(230_000) },
-      exchangeRate: { usdToUzs: k, date: '2025-04-01', source: expect.stringMatching(/^Central Bank of Uzbekistan/) },
+      exchangeRate: { usdToUzs: k, date: '2025-04-17', source: 'Central Bank of Uzbekistan (cbu.uz), official USD rate of 2025-04-17' },
       warnings: HOUSE.warnings,
     });
-    expect(inCurrency(HOUSE, 'UZS').estimate).toBe(2_358_415_000);
+    expect(inCurrency(HOUSE, 'UZS').estimate).toBe(2_368_914_000);
   });
 
   it("converts a vehicle's group median price as a value, and a flat without a plot keeps its nulls", () => {
     const car = { estimate: 11_200, currency: 'USD' as const, interval: { low: 9_800, high: 12_700, coverage: 0.9 }, models: [], anomaly: { groupMedianPrice: 11_050, deviationFromGroupMedian: 0.014, marketListings: 420 }, marketLevel: { valuationDate: '2025-06-10' }, marketAdjustment: null, warnings: [] };
     const converted = inCurrency(car, 'UZS');
-    expect(converted.anomaly).toEqual({ groupMedianPrice: 140_998_000, deviationFromGroupMedian: 0.014, marketListings: 420 });
+    expect(converted.anomaly).toEqual({ groupMedianPrice: Math.round((11_050 * 12_712.05) / 1000) * 1000, deviationFromGroupMedian: 0.014, marketListings: 420 });
     expect(converted.marketAdjustment).toBeNull();
-    expect(converted.exchangeRate).toMatchObject({ usdToUzs: 12_760, date: '2025-06-02' });
+    expect(converted.exchangeRate).toMatchObject({ usdToUzs: 12_712.05, date: '2025-06-10' });
     expect(inCurrency({ ...HOUSE, landPricePerSotka: null }, 'UZS').landPricePerSotka).toBeNull();
   });
 
   it("converts a flat's new-build and resale valuations of a market mixture as values; the probability stays", () => {
-    const k = 12_937; // 2025-04
+    const k = 12_994.59; // 2025-04-17
     const thousands = (usd: number) => Math.round((usd * k) / 1000) * 1000;
     const flat = {
       ...HOUSE,
@@ -76,16 +76,24 @@ describe('inCurrency', () => {
       newBuild: { estimate: thousands(114_600), low: thousands(67_700), high: thousands(193_800) },
       resale: { estimate: thousands(109_500), low: thousands(88_000), high: thousands(136_200) },
     });
-    expect(converted.marketMixture.newBuild.estimate).toBe(1_482_580_000);
+    expect(converted.marketMixture.newBuild.estimate).toBe(thousands(114_600));
     expect(converted.marketAdjustment).toBeNull();
     expect(inCurrency({ ...flat, marketMixture: null }, 'UZS').marketMixture).toBeNull();
     expect(inCurrency(flat, 'USD').marketMixture).toBe(flat.marketMixture);
   });
 
-  it('adds the rule\'s warning when the valuation month has no rate of its own', () => {
+  it('past the official rates converts at the last published (2026-08-21), adds the warning saying so and names the rate\'s day', () => {
     const late = inCurrency({ ...HOUSE, marketLevel: { ...HOUSE.marketLevel, valuationDate: '2026-11-24' } }, 'UZS');
     expect(late.warnings).toEqual([...HOUSE.warnings, rateForDate('2026-11-24').warning]);
-    expect(late.exchangeRate).toMatchObject({ usdToUzs: 12_031.25, date: '2026-07-21', source: expect.stringMatching(/^Not a CBU rate/) });
+    expect(late.warnings[1]).toMatch(/last published rate, of 2026-08-21, not the rate of 2026-11-24$/);
+    expect(late.exchangeRate).toMatchObject({ usdToUzs: 11_847.16, date: '2026-08-21', source: expect.stringMatching(/last published official USD rate/) });
+    expect(late.estimate).toBe(Math.round((182_300 * 11_847.16) / 1000) * 1000);
+  });
+
+  it('before the official rates converts at the monthly table, which the reply names', () => {
+    const early = inCurrency({ ...HOUSE, marketLevel: { ...HOUSE.marketLevel, valuationDate: '2024-04-17' } }, 'UZS');
+    expect(early.exchangeRate).toEqual({ usdToUzs: 12_630, date: '2024-04-01', source: expect.stringMatching(/first banking day of 2024-04.*monthly rate table$/) });
+    expect(early.warnings).toEqual(HOUSE.warnings);
   });
 
   it('refuses to convert twice', () => {
