@@ -300,7 +300,7 @@ export function resultNdjsonLine(item: BatchItemResultView): string {
 /** The CSV columns of the results: the item, where it was placed, its index, the valuation, or the error. */
 export const RESULT_CSV_COLUMNS = [
   'index', 'ok', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
-  'property_type', 'estimate', 'currency', 'price_per_m2', 'land_price_per_sotka', 'interval_low', 'interval_high', 'confidence',
+  'property_type', 'estimate', 'currency', 'price_per_m2', 'land_price_per_sotka', 'interval_low', 'interval_high', 'fsd', 'confidence',
   'valuation_date', 'data_age_months', 'base_estimate', 'market_factor', 'new_build_probability', 'error_code', 'error_message',
 ] as const;
 
@@ -351,6 +351,7 @@ export function resultCsvRow(item: BatchItemResultView): string {
     land_price_per_sotka: home?.landPricePerSotka,
     interval_low: home?.interval?.low,
     interval_high: home?.interval?.high,
+    fsd: home?.fsd,
     confidence: home?.confidence?.level,
     valuation_date: home?.marketLevel?.valuationDate,
     data_age_months: home?.marketLevel?.dataAgeMonths,

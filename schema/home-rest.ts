@@ -56,6 +56,7 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
     price_per_m2: v.pricePerM2,
     land_price_per_sotka: v.landPricePerSotka,
     interval: v.interval,
+    fsd: v.fsd ?? null,
     confidence: v.confidence,
     models: v.models,
     anomaly: {

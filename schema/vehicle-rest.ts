@@ -62,6 +62,7 @@ export function toVehicleRestResponse(v: VehicleValuationView, restWarnings: rea
     currency: v.currency,
     ...exchangeRateRest(v.exchangeRate),
     interval: v.interval,
+    fsd: v.fsd ?? null,
     confidence: v.confidence,
     models: v.models,
     anomaly: {

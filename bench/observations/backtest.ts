@@ -23,12 +23,12 @@ const pct = (x: number, digits = 1) => (Number.isNaN(x) ? '–' : `${(x * 100).t
 
 function table(title: string, rows: { name: string; comparison: BacktestComparison }[]): void {
   console.log(`\n${title}\n`);
-  console.log('| rows | valuations | n | median APE | within ±10% | median bias (95% interval) | 90% coverage (Wilson 95%) | median width |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+  console.log('| rows | valuations | n | median APE | within ±10% | median bias (95% interval) | 90% coverage (Wilson 95%) | median width | within ±FSD |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const { name, comparison } of rows) {
     for (const [label, m] of [['model alone', comparison.modelAlone], ['re-anchored', comparison.reanchored]] as const) {
       const ci = m.bias.ci95 ? ` (${pct(m.bias.ci95.low)} to ${pct(m.bias.ci95.high)})` : '';
-      console.log(`| ${name} | ${label} | ${m.n} | ${pct(m.medianApe)} | ${pct(m.within10, 0)} | ${pct(m.bias.median, 2)}${ci} | ${pct(m.coverage.share)} (${pct(m.coverage.bounds95.low)}–${pct(m.coverage.bounds95.high)}) | ${pct(m.medianWidth, 0)} |`);
+      console.log(`| ${name} | ${label} | ${m.n} | ${pct(m.medianApe)} | ${pct(m.within10, 0)} | ${pct(m.bias.median, 2)}${ci} | ${pct(m.coverage.share)} (${pct(m.coverage.bounds95.low)}–${pct(m.coverage.bounds95.high)}) | ${pct(m.medianWidth, 0)} | ${pct(m.withinFsd)} |`);
     }
   }
 }
@@ -41,6 +41,7 @@ function report(name: string, observations: ScoredObservation[], hierarchy: type
   table('Overall and by month:', [{ name: 'overall', comparison: result.overall }, ...result.byMonth.map((m) => ({ name: m.month, comparison: m }))]);
   const groups = result.byGroup.filter((g) => g.level === groupLevel).sort((a, b) => b.reanchored.n - a.reanchored.n).slice(0, 6);
   table(`The six largest groups at the ${groupLevel} level:`, groups.map((g) => ({ name: g.group, comparison: g })));
+  table('By confidence level, each side at the level of its own FSD (honest: about 68% within ±FSD):', result.byConfidence.map((c) => ({ name: c.confidence, comparison: c })));
   return result;
 }
 

@@ -1,6 +1,6 @@
 /**
  * One or two sentences per reply that an agent can quote to a person as they are, e.g.
- * "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (0.86)". The numbers
+ * "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (FSD 0.086)". The numbers
  * are the reply's own; the structured reply beside them has everything else.
  */
 import type { ValuationRecordReply } from './replies';
@@ -24,9 +24,10 @@ const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
 const percent = (fraction: number, digits = 1) => `${(fraction * 100).toFixed(digits)}%`;
 const coordinate = (value: number) => value.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
 
-/** "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (0.86)", in the reply's currency. */
-function valuation(v: { estimate: number; currency: string; interval: { low: number; high: number; coverage: number }; confidence: { level: string; score: number } }): string {
-  return `Estimated ${amount(v.estimate, v.currency)} (${percent(v.interval.coverage, 0)} interval ${grouped(v.interval.low)}–${grouped(v.interval.high)}), confidence ${v.confidence.level} (${v.confidence.score.toFixed(2)})`;
+/** "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (FSD 0.086)", in the reply's currency. */
+function valuation(v: { estimate: number; currency: string; interval: { low: number; high: number; coverage: number }; fsd: number | null; confidence: { level: string; score: number } }): string {
+  const basis = v.fsd === null ? v.confidence.score.toFixed(2) : `FSD ${v.fsd.toFixed(3)}`;
+  return `Estimated ${amount(v.estimate, v.currency)} (${percent(v.interval.coverage, 0)} interval ${grouped(v.interval.low)}–${grouped(v.interval.high)}), confidence ${v.confidence.level} (${basis})`;
 }
 
 /** " Converted at 12,937 UZS per USD (2025-04-01)." for a reply in soʻm (nothing in USD). */

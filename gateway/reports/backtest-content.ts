@@ -13,7 +13,7 @@ import { dictionary } from './i18n';
 import { contentToPdf } from './pdf';
 import type { ReportLanguage } from './report-data';
 
-export type BacktestSectionId = 'replayed' | 'overall' | 'by-month' | 'by-group' | 'reading';
+export type BacktestSectionId = 'replayed' | 'overall' | 'by-month' | 'by-group' | 'by-confidence' | 'reading';
 
 /** A backtest() report, with what the service adds when it ran as a job (absent from the CLI's when unknown). */
 export type BacktestReportData = BacktestReport & {
@@ -48,11 +48,12 @@ function columns(t: BacktestDictionary, first: string): TableColumn[] {
     { title: c.bias, numeric: true, weight: 2.4 },
     { title: c.coverage, numeric: true, weight: 2.4 },
     { title: c.width, numeric: true, weight: 1.1 },
+    { title: c.withinFsd, numeric: true, weight: 1.1 },
   ];
 }
 
 function measureRow(label: string, method: string, m: BacktestMeasures, lang: ReportLanguage): string[] {
-  return [label, method, formatNumber(m.n, lang), percent(m.medianApe, lang), percent(m.within10, lang), biasText(m, lang), coverageText(m, lang), percent(m.medianWidth, lang)];
+  return [label, method, formatNumber(m.n, lang), percent(m.medianApe, lang), percent(m.within10, lang), biasText(m, lang), coverageText(m, lang), percent(m.medianWidth, lang), m.n ? percent(m.withinFsd, lang) : MISSING];
 }
 
 /** Each comparison as two adjacent rows: the model alone, then re-anchored. */
@@ -91,6 +92,11 @@ export function backtestContent(report: BacktestReportData, lang: ReportLanguage
         { type: 'subheading', text: t.byLevel(levelName(t, level)) },
         comparisonTable(levelName(t, level), report.byGroup.filter((g) => g.level === level).map((g) => ({ label: g.group.split(' › ').slice(1).join(' › '), comparison: g })), lang),
       ]),
+    },
+    {
+      id: 'by-confidence',
+      title: t.sections['by-confidence'],
+      blocks: [comparisonTable(t.sections['by-confidence'], report.byConfidence.map((c) => ({ label: t.confidence[c.confidence] ?? c.confidence, comparison: c })), lang)],
     },
     { id: 'reading', title: t.sections.reading, blocks: [{ type: 'text', tone: 'note', text: t.reading }] },
   ];

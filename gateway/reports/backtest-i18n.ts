@@ -13,7 +13,9 @@ export interface BacktestDictionary {
   subtitle: string;
   header: { backtest: string; observations: string; observed: string; modelVersion: string; fits: string };
   sections: Record<BacktestSectionId, string>;
-  columns: { valuation: string; n: string; medianApe: string; within10: string; bias: string; coverage: string; width: string };
+  columns: { valuation: string; n: string; medianApe: string; within10: string; bias: string; coverage: string; width: string; withinFsd: string };
+  /** The confidence levels' names (high, medium, low). */
+  confidence: Readonly<Record<string, string>>;
   modelAlone: string;
   reanchored: string;
   all: string;
@@ -38,8 +40,9 @@ const EN: BacktestDictionary = {
   title: (kind) => `Backtest of ${kind} valuations against observed prices`,
   subtitle: 'The model in service, alone and re-anchored on earlier observations, point in time',
   header: { backtest: 'Backtest', observations: 'Observations replayed', observed: 'Observed', modelVersion: 'Model version', fits: 'Fits' },
-  sections: { replayed: 'What was replayed', overall: 'Overall', 'by-month': 'By month', 'by-group': 'By group', reading: 'How to read the tables' },
-  columns: { valuation: 'Valuation', n: 'n', medianApe: 'Median APE', within10: 'Within ±10%', bias: 'Median bias [95% CI]', coverage: '90% coverage [Wilson 95%]', width: 'Median width' },
+  sections: { replayed: 'What was replayed', overall: 'Overall', 'by-month': 'By month', 'by-group': 'By group', 'by-confidence': 'By confidence level (FSD)', reading: 'How to read the tables' },
+  columns: { valuation: 'Valuation', n: 'n', medianApe: 'Median APE', within10: 'Within ±10%', bias: 'Median bias [95% CI]', coverage: '90% coverage [Wilson 95%]', width: 'Median width', withinFsd: 'Within ±FSD' },
+  confidence: { high: 'high (FSD ≤ 0.15)', medium: 'medium (≤ 0.30)', low: 'low (> 0.30)' },
   modelAlone: 'model alone',
   reanchored: 're-anchored',
   all: 'All',
@@ -55,7 +58,7 @@ const EN: BacktestDictionary = {
     `${observations} observed prices, ${period}, were each valued at their own date with ${versions}, `
     + `then re-anchored on the organisation's observations from before that date only (the observation model the service fits), in ${fits} fits: `
     + 'consecutive days are replayed together in blocks, each adjusted on what came before the block, so no price ever adjusts its own valuation.',
-  reading: 'APE: |estimate − price| / price. Bias: the median of log(price / estimate), shown as the share prices lay above (+) or below (−) the valuations, with a distribution-free 95% interval (none below 6 prices). Coverage: the share of prices inside the 90% interval, with Wilson 95% bounds. Width: the median of (high − low) / estimate.',
+  reading: 'APE: |estimate − price| / price. Bias: the median of log(price / estimate), shown as the share prices lay above (+) or below (−) the valuations, with a distribution-free 95% interval (none below 6 prices). Coverage: the share of prices inside the 90% interval, with Wilson 95% bounds. Width: the median of (high − low) / estimate. FSD: the sd of the log error the 90% interval implies, ln(high / low) / 3.29; a confidence level is honest when about 68% of its prices fall within ±FSD, and each side is counted at the level of its own FSD.',
   footer: (jobId, kind) => `Backtest${jobId ? ` ${jobId}` : ''} · ${kind}`,
 };
 
@@ -65,8 +68,9 @@ const RU: BacktestDictionary = {
   title: (kind) => `Бэктест оценок ${RU_KINDS[kind]} по наблюдаемым ценам`,
   subtitle: 'Модель в эксплуатации, сама по себе и с перепривязкой к более ранним наблюдениям, на момент каждой цены',
   header: { backtest: 'Бэктест', observations: 'Воспроизведено наблюдений', observed: 'Период наблюдений', modelVersion: 'Версия модели', fits: 'Подгонок' },
-  sections: { replayed: 'Что было воспроизведено', overall: 'В целом', 'by-month': 'По месяцам', 'by-group': 'По группам', reading: 'Как читать таблицы' },
-  columns: { valuation: 'Оценка', n: 'n', medianApe: 'Медиана APE', within10: 'Доля в ±10%', bias: 'Медиана смещения [95% ДИ]', coverage: 'Покрытие 90% [Уилсон 95%]', width: 'Медиана ширины' },
+  sections: { replayed: 'Что было воспроизведено', overall: 'В целом', 'by-month': 'По месяцам', 'by-group': 'По группам', 'by-confidence': 'По уровню уверенности (FSD)', reading: 'Как читать таблицы' },
+  columns: { valuation: 'Оценка', n: 'n', medianApe: 'Медиана APE', within10: 'Доля в ±10%', bias: 'Медиана смещения [95% ДИ]', coverage: 'Покрытие 90% [Уилсон 95%]', width: 'Медиана ширины', withinFsd: 'Доля в ±FSD' },
+  confidence: { high: 'высокий (FSD ≤ 0,15)', medium: 'средний (≤ 0,30)', low: 'низкий (> 0,30)' },
   modelAlone: 'только модель',
   reanchored: 'с перепривязкой',
   all: 'Все',
@@ -82,7 +86,7 @@ const RU: BacktestDictionary = {
     `Наблюдаемые цены (${observations}), ${period}, оценены каждая на свою дату ${versions}, `
     + `затем перепривязаны к наблюдениям организации только до этой даты (модель наблюдений, которую строит сервис), за ${fits} подгонок: `
     + 'последовательные дни воспроизводятся вместе блоками, каждый скорректирован по тому, что было до блока, поэтому ни одна цена не корректирует собственную оценку.',
-  reading: 'APE: |оценка − цена| / цена. Смещение: медиана log(цена / оценка), показанная как доля, на которую цены были выше (+) или ниже (−) оценок, с непараметрическим 95% интервалом (нет при числе цен меньше 6). Покрытие: доля цен внутри 90% интервала, с границами Уилсона 95%. Ширина: медиана (верх − низ) / оценка.',
+  reading: 'APE: |оценка − цена| / цена. Смещение: медиана log(цена / оценка), показанная как доля, на которую цены были выше (+) или ниже (−) оценок, с непараметрическим 95% интервалом (нет при числе цен меньше 6). Покрытие: доля цен внутри 90% интервала, с границами Уилсона 95%. Ширина: медиана (верх − низ) / оценка. FSD: стандартное отклонение логарифмической ошибки, которое следует из 90% интервала, ln(верх / низ) / 3,29; уровень уверенности честен, когда около 68% его цен лежат в пределах ±FSD, и каждая сторона считается на уровне своего FSD.',
   footer: (jobId, kind) => `Бэктест${jobId ? ` ${jobId}` : ''} · ${kind === 'home' ? 'жильё' : 'транспортные средства'}`,
 };
 
@@ -92,8 +96,9 @@ const UZ: BacktestDictionary = {
   title: (kind) => `${UZ_KINDS[kind][0].toUpperCase()}${UZ_KINDS[kind].slice(1)} baholarining kuzatilgan narxlar boʻyicha bektesti`,
   subtitle: 'Amaldagi model, yolgʻiz va oldingi kuzatuvlarga qayta bogʻlangan holda, har bir narx sanasi boʻyicha',
   header: { backtest: 'Bektest', observations: 'Qayta hisoblangan kuzatuvlar', observed: 'Kuzatuv davri', modelVersion: 'Model versiyasi', fits: 'Moslashlar' },
-  sections: { replayed: 'Nima qayta hisoblandi', overall: 'Umumiy', 'by-month': 'Oylar boʻyicha', 'by-group': 'Guruhlar boʻyicha', reading: 'Jadvallarni qanday oʻqish kerak' },
-  columns: { valuation: 'Baho', n: 'n', medianApe: 'Median APE', within10: '±10% ichida', bias: 'Median siljish [95% IO]', coverage: '90% qamrov [Uilson 95%]', width: 'Median kenglik' },
+  sections: { replayed: 'Nima qayta hisoblandi', overall: 'Umumiy', 'by-month': 'Oylar boʻyicha', 'by-group': 'Guruhlar boʻyicha', 'by-confidence': 'Ishonch darajasi boʻyicha (FSD)', reading: 'Jadvallarni qanday oʻqish kerak' },
+  columns: { valuation: 'Baho', n: 'n', medianApe: 'Median APE', within10: '±10% ichida', bias: 'Median siljish [95% IO]', coverage: '90% qamrov [Uilson 95%]', width: 'Median kenglik', withinFsd: '±FSD ichida' },
+  confidence: { high: 'yuqori (FSD ≤ 0,15)', medium: 'oʻrta (≤ 0,30)', low: 'past (> 0,30)' },
   modelAlone: 'faqat model',
   reanchored: 'qayta bogʻlangan',
   all: 'Hammasi',
@@ -109,7 +114,7 @@ const UZ: BacktestDictionary = {
     `Kuzatilgan narxlar (${observations}), ${period}, har biri oʻz sanasida ${versions} baholandi, `
     + `soʻng tashkilotning faqat shu sanadan oldingi kuzatuvlariga qayta bogʻlandi (xizmat quradigan kuzatuvlar modeli), ${fits} ta moslashda: `
     + 'ketma-ket kunlar bloklar bilan birga qayta hisoblanadi, har biri blokdan oldingilar boʻyicha tuzatiladi, shuning uchun hech bir narx oʻz bahosini tuzatmaydi.',
-  reading: 'APE: |baho − narx| / narx. Siljish: log(narx / baho) medianasi, narxlar baholardan qancha yuqori (+) yoki past (−) boʻlgani ulushi sifatida, taqsimotga bogʻliq boʻlmagan 95% oraliq bilan (6 tadan kam narxda yoʻq). Qamrov: 90% oraliq ichidagi narxlar ulushi, Uilson 95% chegaralari bilan. Kenglik: (yuqori − quyi) / baho medianasi.',
+  reading: 'APE: |baho − narx| / narx. Siljish: log(narx / baho) medianasi, narxlar baholardan qancha yuqori (+) yoki past (−) boʻlgani ulushi sifatida, taqsimotga bogʻliq boʻlmagan 95% oraliq bilan (6 tadan kam narxda yoʻq). Qamrov: 90% oraliq ichidagi narxlar ulushi, Uilson 95% chegaralari bilan. Kenglik: (yuqori − quyi) / baho medianasi. FSD: 90% oraliqdan kelib chiqadigan logarifmik xatoning standart chetlanishi, ln(yuqori / quyi) / 3,29; ishonch darajasi halol, agar uning narxlarining taxminan 68% ±FSD ichida boʻlsa; har bir tomon oʻz FSD darajasida hisoblanadi.',
   footer: (jobId, kind) => `Bektest${jobId ? ` ${jobId}` : ''} · ${UZ_KINDS[kind]}`,
 };
 

@@ -118,13 +118,13 @@ function estimateSection(data: ValuationReportData, lang: ReportLanguage, t: Dic
         uzs: uzs && { estimateText: formatUzs(uzs.estimate, lang), lowText: formatUzs(uzs.low, lang), highText: formatUzs(uzs.high, lang) },
       },
     },
-    { type: 'text', tone: 'note', text: uzs ? t.estimate.rate(formatNumber(uzs.rate, lang, 2), formatDate(uzs.rateDate, lang), uzs.source) : t.estimate.uzsUnknown },
+    { type: 'text', tone: 'note', text: uzs ? t.estimate.rate[uzs.basis](formatNumber(uzs.rate, lang, 2), formatDate(uzs.rateDate, lang), formatDate(data.valuationDate, lang)) : t.estimate.uzsUnknown },
     { type: 'fields', columns: 1, fields },
   ];
 }
 
 function confidenceSection(data: ValuationReportData, lang: ReportLanguage, t: Dictionary): Block[] {
-  const { level, score } = data.confidence;
+  const { level, score, fsd } = data.confidence;
   return [
     {
       type: 'fields',
@@ -132,6 +132,7 @@ function confidenceSection(data: ValuationReportData, lang: ReportLanguage, t: D
       fields: [
         { label: t.confidence.level, value: `${t.confidence.levels[level] ?? level}. ${t.confidence.meaning[level] ?? ''}`.trim() },
         { label: t.confidence.score, value: formatNumber(score, lang, 2) },
+        ...(fsd === null ? [] : [{ label: t.confidence.fsd, value: formatNumber(fsd, lang, 3) }]),
       ],
     },
     { type: 'subheading', text: t.confidence.drivers },

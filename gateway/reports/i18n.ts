@@ -5,7 +5,7 @@
  * them). The Dictionary type makes a missing entry a compile error, so no language falls back to
  * another. Numbers arrive here already formatted (format.ts), so phrases only place them.
  */
-import type { ReportLanguage } from './report-data';
+import type { ReportLanguage, UzsAmounts } from './report-data';
 
 export type SectionId =
   | 'object' | 'estimate' | 'confidence' | 'market' | 'comparables' | 'location' | 'flags' | 'model' | 'adjustment' | 'disclaimer';
@@ -35,13 +35,16 @@ export interface Dictionary {
     low: string;
     high: string;
     inUzs: string;
-    rate: (rate: string, date: string, source: string) => string;
+    /** Which rate the soʻm amounts are at and from where: the rate, its day and the valuation date formatted. */
+    rate: Record<UzsAmounts['basis'], (rate: string, date: string, valuationDate: string) => string>;
     uzsUnknown: string;
     legend: string;
   };
   confidence: {
     level: string;
     score: string;
+    /** The FSD's label: the sd of the log error the interval implies (models/ensemble/fsd.ts). */
+    fsd: string;
     levels: Record<'high' | 'medium' | 'low', string>;
     meaning: Record<'high' | 'medium' | 'low', string>;
     drivers: string;
@@ -153,13 +156,22 @@ const EN: Dictionary = {
     low: 'Low',
     high: 'High',
     inUzs: 'In soʻm',
-    rate: (rate, date, source) => `At the Central Bank of Uzbekistan rate of ${rate} soʻm per US dollar on ${date} (${source}).`,
+    rate: {
+      'cbu-daily': (rate, date, valuationDate) =>
+        `At the official rate of the Central Bank of Uzbekistan of ${date}: ${rate} soʻm per US dollar${date === valuationDate ? '' : ` (the newest it published on or before the valuation date, ${valuationDate})`}.`,
+      'cbu-last-published': (rate, date, valuationDate) =>
+        `At the last official rate of the Central Bank of Uzbekistan the service has, of ${date}: ${rate} soʻm per US dollar. It is not the rate of the valuation date, ${valuationDate}.`,
+      'cbu-monthly': (rate, date) =>
+        `At the official rate of the Central Bank of Uzbekistan of ${date} from the service's monthly rate table (the first banking day of the month, rounded to whole soʻm): ${rate} soʻm per US dollar.`,
+      recorded: (rate, date) => `At the rate recorded with the valuation: ${rate} soʻm per US dollar of ${date}.`,
+    },
     uzsUnknown: 'The Central Bank rate of the valuation date is not known: no amounts in soʻm.',
     legend: 'The bar runs from the low to the high end of the interval; the mark is the estimate.',
   },
   confidence: {
     level: 'Confidence',
-    score: 'Score (0–1)',
+    score: 'Score (0–1): 1 − FSD',
+    fsd: 'FSD: the standard deviation of the log error the 90% interval implies (high ≤ 0.15, medium ≤ 0.30); about 68% of prices fall within ±FSD',
     levels: { high: 'High', medium: 'Medium', low: 'Low' },
     meaning: {
       high: 'The estimate can be used as it is.',
@@ -201,7 +213,7 @@ const EN: Dictionary = {
       TOP_FLOOR_OF_HIGH_RISE: { title: 'Top floor of a high-rise', explanation: 'The top floor of a building of 20 floors or more: such flats sell differently.' },
       FAR_FROM_DISTRICT_MEDIAN: { title: 'Far from the district median', explanation: 'The estimate is more than 60% above or below the district’s median price.' },
       MODELS_DISAGREE: { title: 'The models disagree', explanation: 'The estimates of the ensemble’s models differ by more than 20% of the estimate.' },
-      MARKET_DATA_OLDER_THAN_12_MONTHS: { title: 'Market data older than 12 months', explanation: 'The valuation date is more than 12 months after the newest listings the model learned from: the price level is an extrapolation, the interval is wider and the confidence is never high.' },
+      MARKET_DATA_OLDER_THAN_12_MONTHS: { title: 'Market data older than 12 months', explanation: 'The valuation date is more than 12 months after the newest listings the model learned from: the price level is an extrapolation, and the interval is wider for the months since, which raises its FSD and lowers the confidence.' },
       ASKING_PRICE_BELOW_INTERVAL: { title: 'Asking price below the interval', explanation: 'The asking price given is below the interval: the object may be underpriced, or its description incomplete.' },
       ASKING_PRICE_ABOVE_INTERVAL: { title: 'Asking price above the interval', explanation: 'The asking price given is above the interval: the seller may overstate the collateral’s value.' },
       PLOT_NOT_GIVEN: { title: 'Plot size not given', explanation: 'The house was valued without its plot, with a wider interval.' },
@@ -305,13 +317,22 @@ const RU: Dictionary = {
     low: 'Нижняя граница',
     high: 'Верхняя граница',
     inUzs: 'В сумах',
-    rate: (rate, date, source) => `По курсу Центрального банка Республики Узбекистан ${rate} сум за доллар США на ${date} (${source}).`,
+    rate: {
+      'cbu-daily': (rate, date, valuationDate) =>
+        `По официальному курсу Центрального банка Республики Узбекистан на ${date}: ${rate} сум за доллар США${date === valuationDate ? '' : ` (последний установленный на дату оценки, ${valuationDate})`}.`,
+      'cbu-last-published': (rate, date, valuationDate) =>
+        `По последнему имеющемуся в сервисе официальному курсу Центрального банка Республики Узбекистан, на ${date}: ${rate} сум за доллар США. Это не курс на дату оценки (${valuationDate}).`,
+      'cbu-monthly': (rate, date) =>
+        `По официальному курсу Центрального банка Республики Узбекистан на ${date} из месячной таблицы курсов сервиса (первый банковский день месяца, округлён до целых сумов): ${rate} сум за доллар США.`,
+      recorded: (rate, date) => `По курсу, записанному вместе с оценкой: ${rate} сум за доллар США на ${date}.`,
+    },
     uzsUnknown: 'Курс Центрального банка на дату оценки неизвестен: суммы в сумах не приводятся.',
     legend: 'Полоса — интервал от нижней до верхней границы; отметка — оценка.',
   },
   confidence: {
     level: 'Уверенность',
-    score: 'Балл (0–1)',
+    score: 'Балл (0–1): 1 − FSD',
+    fsd: 'FSD: стандартное отклонение логарифмической ошибки, которое следует из 90% интервала (высокий ≤ 0,15, средний ≤ 0,30); около 68% цен лежат в пределах ±FSD',
     levels: { high: 'Высокая', medium: 'Средняя', low: 'Низкая' },
     meaning: {
       high: 'Оценку можно использовать как есть.',
@@ -353,7 +374,7 @@ const RU: Dictionary = {
       TOP_FLOOR_OF_HIGH_RISE: { title: 'Последний этаж высотного дома', explanation: 'Последний этаж дома в 20 этажей и выше: такие квартиры продаются иначе.' },
       FAR_FROM_DISTRICT_MEDIAN: { title: 'Далеко от медианы района', explanation: 'Оценка более чем на 60\u00a0% выше или ниже медианной цены района.' },
       MODELS_DISAGREE: { title: 'Модели расходятся', explanation: 'Оценки моделей ансамбля расходятся более чем на 20\u00a0% от оценки.' },
-      MARKET_DATA_OLDER_THAN_12_MONTHS: { title: 'Рыночные данные старше 12 месяцев', explanation: 'Дата оценки более чем на 12 месяцев позже самых новых объявлений, на которых обучена модель: уровень цен экстраполирован, интервал шире, уверенность не бывает высокой.' },
+      MARKET_DATA_OLDER_THAN_12_MONTHS: { title: 'Рыночные данные старше 12 месяцев', explanation: 'Дата оценки более чем на 12 месяцев позже самых новых объявлений, на которых обучена модель: уровень цен экстраполирован, а интервал шире на прошедшие месяцы, что повышает FSD и снижает уверенность.' },
       ASKING_PRICE_BELOW_INTERVAL: { title: 'Цена предложения ниже интервала', explanation: 'Указанная цена предложения ниже интервала: объект может быть недооценён продавцом или описан неполно.' },
       ASKING_PRICE_ABOVE_INTERVAL: { title: 'Цена предложения выше интервала', explanation: 'Указанная цена предложения выше интервала: продавец может завышать стоимость залога.' },
       PLOT_NOT_GIVEN: { title: 'Не указан участок', explanation: 'Дом оценён без участка, интервал шире.' },
@@ -457,13 +478,22 @@ const UZ: Dictionary = {
     low: 'Quyi chegara',
     high: 'Yuqori chegara',
     inUzs: 'Soʻmda',
-    rate: (rate, date, source) => `Oʻzbekiston Respublikasi Markaziy banki kursi boʻyicha: 1 AQSH dollari = ${rate} soʻm, ${date} (${source}).`,
+    rate: {
+      'cbu-daily': (rate, date, valuationDate) =>
+        `Oʻzbekiston Respublikasi Markaziy bankining ${date} sanasidagi rasmiy kursi boʻyicha: 1 AQSH dollari = ${rate} soʻm${date === valuationDate ? '' : ` (baholash sanasi, ${valuationDate}, yoki undan oldin eʼlon qilingan eng soʻnggi kurs)`}.`,
+      'cbu-last-published': (rate, date, valuationDate) =>
+        `Oʻzbekiston Respublikasi Markaziy bankining xizmatdagi eng soʻnggi rasmiy kursi boʻyicha, ${date}: 1 AQSH dollari = ${rate} soʻm. Bu baholash sanasining (${valuationDate}) kursi emas.`,
+      'cbu-monthly': (rate, date) =>
+        `Oʻzbekiston Respublikasi Markaziy bankining ${date} sanasidagi rasmiy kursi boʻyicha, xizmatning oylik kurslar jadvalidan (oyning birinchi bank kuni, butun soʻmgacha yaxlitlangan): 1 AQSH dollari = ${rate} soʻm.`,
+      recorded: (rate, date) => `Baholash bilan birga yozilgan kurs boʻyicha: 1 AQSH dollari = ${rate} soʻm, ${date}.`,
+    },
     uzsUnknown: 'Baholash sanasidagi Markaziy bank kursi nomaʼlum: soʻmdagi qiymatlar keltirilmagan.',
     legend: 'Chiziq — oraliqning quyi chegarasidan yuqori chegarasigacha; belgi — baho.',
   },
   confidence: {
     level: 'Ishonchlilik',
-    score: 'Ball (0–1)',
+    score: 'Ball (0–1): 1 − FSD',
+    fsd: 'FSD: 90% oraliqdan kelib chiqadigan logarifmik xatoning standart chetlanishi (yuqori ≤ 0,15, oʻrta ≤ 0,30); narxlarning taxminan 68% ±FSD ichida',
     levels: { high: 'Yuqori', medium: 'Oʻrtacha', low: 'Past' },
     meaning: {
       high: 'Bahoni shundayligicha qoʻllash mumkin.',
@@ -505,7 +535,7 @@ const UZ: Dictionary = {
       TOP_FLOOR_OF_HIGH_RISE: { title: 'Koʻp qavatli binoning oxirgi qavati', explanation: '20 va undan ortiq qavatli binoning oxirgi qavati: bunday kvartiralar boshqacha sotiladi.' },
       FAR_FROM_DISTRICT_MEDIAN: { title: 'Tuman medianasidan uzoq', explanation: 'Baho tumandagi median narxdan 60 foizdan koʻproq yuqori yoki past.' },
       MODELS_DISAGREE: { title: 'Modellar bir-biriga mos kelmaydi', explanation: 'Ansambl modellarining baholari bahoning 20 foizidan koʻproq farq qiladi.' },
-      MARKET_DATA_OLDER_THAN_12_MONTHS: { title: 'Bozor maʼlumotlari 12 oydan eski', explanation: 'Baholash sanasi model oʻrgangan eng yangi eʼlonlardan 12 oydan koʻproq keyin: narx darajasi ekstrapolyatsiya qilingan, interval kengroq va ishonch darajasi hech qachon yuqori boʻlmaydi.' },
+      MARKET_DATA_OLDER_THAN_12_MONTHS: { title: 'Bozor maʼlumotlari 12 oydan eski', explanation: 'Baholash sanasi model oʻrgangan eng yangi eʼlonlardan 12 oydan koʻproq keyin: narx darajasi ekstrapolyatsiya qilingan, interval oʻtgan oylar uchun kengroq, bu FSD ni oshiradi va ishonchni pasaytiradi.' },
       ASKING_PRICE_BELOW_INTERVAL: { title: 'Soʻralgan narx oraliqdan past', explanation: 'Koʻrsatilgan soʻralgan narx oraliqdan past: obyekt arzon baholangan yoki toʻliq tavsiflanmagan boʻlishi mumkin.' },
       ASKING_PRICE_ABOVE_INTERVAL: { title: 'Soʻralgan narx oraliqdan yuqori', explanation: 'Koʻrsatilgan soʻralgan narx oraliqdan yuqori: sotuvchi garov qiymatini oshirib koʻrsatayotgan boʻlishi mumkin.' },
       PLOT_NOT_GIVEN: { title: 'Yer maydoni koʻrsatilmagan', explanation: 'Uy yer uchastkasisiz baholandi, oraliq kengroq.' },

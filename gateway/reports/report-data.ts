@@ -13,12 +13,16 @@ export interface UzsAmounts {
   estimate: number;
   low: number;
   high: number;
-  /** Soʻm per US dollar, the Central Bank's rate of the valuation date. */
+  /** Soʻm per US dollar. */
   rate: number;
   /** YYYY-MM-DD: the day the rate was set for. */
   rateDate: string;
-  /** Where the rate came from, e.g. 'cbu.uz'. */
-  source: string;
+  /**
+   * Which rate it is, said in the report's language: the Central Bank's official rate of the
+   * valuation date (or the newest before it), its last published rate (the date is past the
+   * service's rates), its rate from the service's monthly table, or a rate recorded with the valuation.
+   */
+  basis: 'cbu-daily' | 'cbu-last-published' | 'cbu-monthly' | 'recorded';
 }
 
 export interface MarketFigures {
@@ -86,10 +90,11 @@ export interface ValuationReportData {
   /** USD; coverage is the share the interval is meant to hold, e.g. 0.9. */
   interval: { low: number; high: number; coverage: number };
   /** score 0–1. */
-  confidence: { level: 'high' | 'medium' | 'low'; score: number };
+  /** fsd: null in records made before it was answered. */
+  confidence: { level: 'high' | 'medium' | 'low'; score: number; fsd: number | null };
   /** What drives the estimate: short phrases, or factor → effect. */
   drivers: { label: string; value: string }[];
-  /** The estimate and interval in soʻm at the CBU rate of the valuation date; null when not known. */
+  /** The estimate and interval in soʻm at the rate of the valuation date (see UzsAmounts.basis); null when not known. */
   uzs: UzsAmounts | null;
   /** YYYY-MM-DD. */
   valuationDate: string;

@@ -16,7 +16,8 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
     homeValuation(input: $input) {
       propertyType estimate currency ${EXCHANGE_RATE_SELECTION} pricePerM2 landPricePerSotka
       interval { low high coverage }
-      confidence { level score }
+      fsd
+      confidence { level score drivers }
       models { name estimate }
       anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka landShare modelSpread flags }
       location { districtName mahallaName mahallaId matched }

@@ -21,9 +21,11 @@ const VALUATION_FIELDS = {
     type: 'object', required: ['low', 'high', 'coverage'],
     properties: { low: number, high: number, coverage: { ...number, description: 'Share of true prices the interval contains on held-out data' } },
   },
+  fsd: { type: ['number', 'null'], description: 'Forecast standard deviation: the sd of the log error that the calibrated interval implies, ln(high / low) / (2 × 1.645) for a 90% interval; about 68% of prices fall within ±fsd of the estimate. Null in records made before it was answered' },
   confidence: {
     type: 'object', required: ['level', 'score'],
-    properties: { level: { type: 'string', enum: ['high', 'medium', 'low'] }, score: number },
+    description: 'From the fsd: level high (fsd ≤ 0.15), medium (≤ 0.30) or low; score 1 − fsd; drivers, why the interval is as wide as it is',
+    properties: { level: { type: 'string', enum: ['high', 'medium', 'low'] }, score: number, drivers: { type: 'array', items: string } },
   },
   models: { type: 'array', items: { type: 'object', required: ['name', 'estimate'], properties: { name: string, estimate: number } } },
 } as const;

@@ -9,7 +9,7 @@
  * nothing else.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { rateForDate } from '../../models/currency';
+import { rateBasisOf, rateForDate } from '../../models/currency';
 import { districtOutlines } from '../dashboard/outlines';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
@@ -59,6 +59,8 @@ interface AnsweredValuation {
   currency: string;
   exchangeRate?: { usdToUzs: number; date: string; source: string } | null;
   interval: { low: number; high: number; coverage: number };
+  /** Absent in records made before it was answered. */
+  fsd?: number;
   confidence: { level: 'high' | 'medium' | 'low'; score: number };
   models: { name: string; estimate: number }[];
   anomaly: { flags: string[]; districtMedianPricePerM2?: number | null; mahallaMedianPricePerM2?: number | null };
@@ -102,11 +104,10 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
     ...(v.marketAdjustment ? [{ label: labels.observations, value: `× ${v.marketAdjustment.factor.toFixed(3)}` }] : []),
     { label: labels.score, value: v.confidence.score.toFixed(2) },
   ];
-  // Both currencies: as answered, and the other at the rate of the valuation date.
-  const uzsRate = v.exchangeRate ?? (() => {
-    const { rate: r } = rateForDate(v.marketLevel.valuationDate);
-    return { usdToUzs: r.usdToUzs, date: r.date, source: r.source };
-  })();
+  // Both currencies: as answered, and the other at the rate of the valuation date; the basis says which rate it was.
+  const uzsRate = v.exchangeRate
+    ? { ...v.exchangeRate, basis: rateBasisOf(v.exchangeRate, v.marketLevel.valuationDate) }
+    : rateForDate(v.marketLevel.valuationDate).rate;
   const toUzs = (amount: number) => (rate ? amount : Math.round((amount * uzsRate.usdToUzs) / 1000) * 1000);
   const base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model'> = {
     valuationId: record.id,
@@ -115,9 +116,9 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
     kind: record.kind === 'HOME' ? 'home' : 'vehicle',
     estimate: usd(v.estimate),
     interval: { low: usd(v.interval.low), high: usd(v.interval.high), coverage: v.interval.coverage },
-    confidence: v.confidence,
+    confidence: { level: v.confidence.level, score: v.confidence.score, fsd: v.fsd ?? null },
     drivers,
-    uzs: { estimate: toUzs(v.estimate), low: toUzs(v.interval.low), high: toUzs(v.interval.high), rate: uzsRate.usdToUzs, rateDate: uzsRate.date, source: uzsRate.source },
+    uzs: { estimate: toUzs(v.estimate), low: toUzs(v.interval.low), high: toUzs(v.interval.high), rate: uzsRate.usdToUzs, rateDate: uzsRate.date, basis: uzsRate.basis },
     valuationDate: v.marketLevel.valuationDate,
     dataAgeMonths: v.marketLevel.dataAgeMonths,
     anomalyFlags: v.anomaly.flags,

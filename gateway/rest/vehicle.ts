@@ -18,7 +18,8 @@ export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL
     vehicleValuation(input: $input) {
       estimate currency ${EXCHANGE_RATE_SELECTION}
       interval { low high coverage }
-      confidence { level score }
+      fsd
+      confidence { level score drivers }
       models { name estimate }
       anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags }
       vehicle { ${VALUED_VEHICLE_SELECTION} }

@@ -12,7 +12,7 @@ import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import { groupBy } from '../ingest/outliers';
 import { PROJECT_ROOT } from '../paths';
-import { accuracyByConfidence, type AccuracyClass, type ConfidenceLevelAccuracy, type ConfidenceWidths } from './confidence';
+import { accuracyByConfidence, type ConfidenceLevelAccuracy } from './confidence';
 import { median, MIN_CLASS_ROWS, type AccuracyMetrics } from './metrics';
 
 /** A rendered card: its markdown and its figures. */
@@ -96,12 +96,11 @@ export function metricCells(x: AccuracyMetrics | undefined, withBounds = false):
 
 /** The confidence rule, verbatim from the header of models/ensemble/confidence.ts (a test keeps them equal). */
 export const CONFIDENCE_RULE = [
-  'Confidence score (0–1) = 0.5·width + 0.2·agreement + 0.3·group, minus 0.1 per anomaly flag, where',
-  '  width     = 1 at a relative interval width (high−low)/estimate of W1 or less, 0 at W0 or more, linear between',
-  "              (W1, W0 = 0.2, 0.8 unless the model's manifest sets its own, see ConfidenceWidths);",
-  '  agreement = 1 when the ensemble members agree, 0 at a relative spread of 0.3;',
-  "  group     = 1, 0.8, 0.6, 0.4 for the group's held-out accuracy class high, medium, moderate, low.",
-  "Level: high ≥ 0.75, medium ≥ 0.5, else low; a group of low accuracy class is never 'high'.",
+  'FSD (forecast standard deviation) = ln(high / low) / (2·z), z = 1.645 for the 90% interval served:',
+  '  the sd of the log error the calibrated interval implies (about 68% of prices within ±FSD).',
+  'Confidence score = 1 − FSD; level: high FSD ≤ 0.15, medium ≤ 0.30, low above.',
+  "Drivers: why the interval is as wide as it is (the data's age, the group's held-out accuracy,",
+  "  the ensemble's disagreement, anomaly flags, a re-anchoring on the organisation's prices).",
 ].join('\n');
 
 export { MIN_CLASS_ROWS };
@@ -208,23 +207,39 @@ export function directionTable(unit: string, entries: readonly (readonly [string
 }
 
 /** Accuracy at each confidence level, with each level's share of the valuations. */
-export function confidenceTable(levels: readonly ConfidenceLevelAccuracy[]): string {
-  const total = levels.reduce((s, c) => s + c.n, 0);
-  return table(['confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'], levels.map((c) => [c.level, int(c.n), pct(c.n / total, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)]));
+/** The band a level's share within ±FSD is held to (issue 32): about 68%, 60–76%. */
+export const WITHIN_FSD_BAND = { low: 0.6, high: 0.76 } as const;
+
+/** "honest", "too narrow" (fewer within ±FSD than the band allows, by its bounds) or "too wide". */
+export function fsdVerdict(c: ConfidenceLevelAccuracy): string {
+  if (!c.withinFsdBounds) return DASH;
+  if (c.withinFsdBounds.high < WITHIN_FSD_BAND.low) return 'FSD too small';
+  if (c.withinFsdBounds.low > WITHIN_FSD_BAND.high) return 'FSD too large';
+  return 'honest';
 }
 
-/** Whether the median error rises (or stays) from each confidence level to the next lower one. */
+export function confidenceTable(levels: readonly ConfidenceLevelAccuracy[]): string {
+  const total = levels.reduce((s, c) => s + c.n, 0);
+  const within = (c: ConfidenceLevelAccuracy) => (c.withinFsd === undefined ? DASH : `${pct(c.withinFsd)} (${pct(c.withinFsdBounds!.low)}–${pct(c.withinFsdBounds!.high)})`);
+  return table(
+    ['confidence (FSD band)', 'n', 'share', 'within ±FSD (95% bounds)', 'verdict (60–76%)', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'],
+    levels.map((c) => [c.level, int(c.n), pct(c.n / total, 0), within(c), fsdVerdict(c), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)]),
+  );
+}
+
+/** Whether the median error rises (or stays) from each confidence level to the next lower one, among the levels of at least MIN_CLASS_ROWS valuations (a handful says nothing). */
 export function errorsRiseAsConfidenceFalls(levels: readonly ConfidenceLevelAccuracy[]): boolean {
-  return levels.every((c, i) => i === 0 || c.medianApe >= levels[i - 1].medianApe);
+  const measured = levels.filter((c) => c.n >= MIN_CLASS_ROWS);
+  return measured.every((c, i) => i === 0 || c.medianApe >= measured[i - 1].medianApe);
 }
 
 /** "Does the confidence level sort valuations by error?": `whose` names the class used ("their district's class"). */
-export function confidenceSection<R extends HeldOutRow>(rows: readonly R[], classOf: (row: R) => AccuracyClass, whose: string, widths?: ConfidenceWidths): string[] {
-  const conf = accuracyByConfidence(rows, classOf, widths);
+export function confidenceSection<R extends HeldOutRow>(rows: readonly R[]): string[] {
+  const conf = accuracyByConfidence(rows);
   const ordered = errorsRiseAsConfidenceFalls(conf);
   return [
-    '', '### Does the confidence level sort valuations by error?', '',
-    `Held-out listings grouped by the confidence level they would get from their own interval width and ${whose}, assuming the members agree and no anomaly flag is raised (evaluation.json records neither, so this is the best level each could reach: in service some move down).`, '',
+    '', '### Is the stated confidence honest, and does it sort valuations by error?', '',
+    `Held-out listings grouped by the confidence level the service states for them: the band of the FSD their own 90% interval implies (the rule above). A level is honest when about 68% of its prices fall within ±FSD of the estimate; the verdict reads the share's Wilson 95% bounds against ${pct(WITHIN_FSD_BAND.low, 0)}–${pct(WITHIN_FSD_BAND.high, 0)}.`, '',
     confidenceTable(conf),
     '', ordered
       ? 'The median error rises from high to low confidence, as it should.'

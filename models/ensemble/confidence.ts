@@ -1,6 +1,8 @@
 /**
- * The confidence rule: what the service says about how far to trust one estimate, for any kind of
- * collateral. The group is the district for homes, the make/model group for vehicles.
+ * The trained confidence rule: a tier of how far to trust one estimate from its interval's width,
+ * the ensemble's agreement and its group's held-out accuracy. Vehicles calibrate their drift
+ * allowance per tier; what a client is told is the FSD of the interval served (./fsd.ts).
+ * The group is the district for homes, the make/model group for vehicles.
  *
  * Confidence score (0–1) = 0.5·width + 0.2·agreement + 0.3·group, minus 0.1 per anomaly flag, where
  *   width     = 1 at a relative interval width (high−low)/estimate of W1 or less, 0 at W0 or more, linear between
@@ -10,11 +12,11 @@
  * Level: high ≥ 0.75, medium ≥ 0.5, else low; a group of low accuracy class is never 'high'.
  */
 
-import { median } from './metrics';
+import { CONFIDENCE_LEVELS, forecastStandardDeviation, levelOfFsd, type ConfidenceLevel } from './fsd';
+import { median, wilsonBounds, type AccuracyClass } from './metrics';
 
-export const CONFIDENCE_LEVELS = ['high', 'medium', 'low'] as const;
-export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
-export type AccuracyClass = 'high' | 'medium' | 'moderate' | 'low';
+export { CONFIDENCE_LEVELS, type ConfidenceLevel } from './fsd';
+export type { AccuracyClass } from './metrics';
 
 const GROUP_SCORE: Record<AccuracyClass, number> = { high: 1, medium: 0.8, moderate: 0.6, low: 0.4 };
 
@@ -33,7 +35,7 @@ export const DEFAULT_CONFIDENCE_WIDTHS: ConfidenceWidths = { full: 0.2, none: 0.
 /**
  * A valuation dated more than this many months past the newest data it rests on has a market level
  * that is an extrapolation (for flats, the index's own history shows a year's extrapolation off by
- * ~20%): it carries STALE_DATA_FLAG and is never rated high. Every kind uses the same rule.
+ * ~20%): it carries STALE_DATA_FLAG, and its interval widens for the months (so its FSD, ./fsd.ts). Every kind uses the same rule.
  */
 export const STALE_DATA_MONTHS = 12;
 export const STALE_DATA_FLAG = 'MARKET_DATA_OLDER_THAN_12_MONTHS';
@@ -41,16 +43,6 @@ export const STALE_DATA_FLAG = 'MARKET_DATA_OLDER_THAN_12_MONTHS';
 /** The flags a valuation's data age raises: STALE_DATA_FLAG past STALE_DATA_MONTHS, else none. */
 export function dataAgeFlags(dataAgeMonths: number): string[] {
   return dataAgeMonths > STALE_DATA_MONTHS ? [STALE_DATA_FLAG] : [];
-}
-
-/**
- * The rule for a valuation whose flags may include STALE_DATA_FLAG: scored on its other flags (the
- * data's age is stated apart, in its market level), and capped at medium when the data is stale.
- */
-export function confidenceWithDataAge(relativeWidth: number, modelSpread: number, groupClass: AccuracyClass, flags: readonly string[], widths?: ConfidenceWidths): { level: ConfidenceLevel; score: number } {
-  const stale = flags.includes(STALE_DATA_FLAG);
-  const rated = confidence(relativeWidth, modelSpread, groupClass, flags.length - (stale ? 1 : 0), widths);
-  return stale && rated.level === 'high' ? { ...rated, level: 'medium' } : rated;
 }
 
 export function confidence(relativeWidth: number, modelSpread: number, groupClass: AccuracyClass, flagCount: number, widths: ConfidenceWidths = DEFAULT_CONFIDENCE_WIDTHS): { level: ConfidenceLevel; score: number } {
@@ -71,28 +63,34 @@ export interface ConfidenceLevelAccuracy {
   ppe10: number;
   ppe20: number;
   coverage: number;
+  /** Share of prices within ±FSD of the estimate (log terms), with Wilson 95% bounds: about 68% when the level is honest. Absent in manifests before issue 32. */
+  withinFsd?: number;
+  withinFsdBounds?: { low: number; high: number };
 }
 
 /**
- * The confidence level each held-out valuation would get at best (its own interval width and its
- * group's class, with full model agreement and no anomaly flag), and the accuracy at each level.
+ * The confidence level each held-out valuation is stated, the band of the FSD its own interval
+ * implies (./fsd.ts: what serving states), and the accuracy at each level. `coverage` is the
+ * interval's nominal coverage (0.9).
  */
-export function accuracyByConfidence<R extends { actual: number; predicted: number; low: number; high: number }>(
-  rows: readonly R[], classOf: (row: R) => AccuracyClass, widths: ConfidenceWidths = DEFAULT_CONFIDENCE_WIDTHS,
-  /** The width the rule reads, when not the interval's own (vehicles: the width before the drift allowance). */
-  widthOf: (row: R) => number = (r) => (r.high - r.low) / r.predicted,
-): ConfidenceLevelAccuracy[] {
-  const groups = new Map<ConfidenceLevel, { ape: number[]; covered: number }>();
+export function accuracyByConfidence<R extends { actual: number; predicted: number; low: number; high: number }>(rows: readonly R[], coverage = 0.9): ConfidenceLevelAccuracy[] {
+  const groups = new Map<ConfidenceLevel, { ape: number[]; covered: number; within: number }>();
   for (const r of rows) {
-    const { level } = confidence(widthOf(r), 0, classOf(r), 0, widths);
-    const g = groups.get(level) ?? { ape: [], covered: 0 };
+    const fsd = forecastStandardDeviation({ low: r.low, high: r.high, coverage });
+    const level = levelOfFsd(fsd);
+    const g = groups.get(level) ?? { ape: [], covered: 0, within: 0 };
     g.ape.push(Math.abs(r.actual - r.predicted) / r.actual);
     if (r.actual >= r.low && r.actual <= r.high) g.covered++;
+    if (Math.abs(Math.log(r.actual / r.predicted)) <= fsd) g.within++;
     groups.set(level, g);
   }
   return CONFIDENCE_LEVELS.filter((l) => groups.has(l)).map((level) => {
     const g = groups.get(level)!;
-    return { level, n: g.ape.length, medianApe: median(g.ape), ppe10: g.ape.filter((a) => a <= 0.1).length / g.ape.length, ppe20: g.ape.filter((a) => a <= 0.2).length / g.ape.length, coverage: g.covered / g.ape.length };
+    const n = g.ape.length;
+    return {
+      level, n, medianApe: median(g.ape), ppe10: g.ape.filter((a) => a <= 0.1).length / n, ppe20: g.ape.filter((a) => a <= 0.2).length / n, coverage: g.covered / n,
+      withinFsd: g.within / n, withinFsdBounds: wilsonBounds(g.within, n),
+    };
   });
 }
 

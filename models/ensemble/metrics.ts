@@ -2,7 +2,8 @@
  * Accuracy measures a bank's model-risk team asks for (EAA/ESSVM, IAAO): on prices in USD.
  * Pure functions over arrays of actual and predicted values.
  */
-import type { AccuracyClass } from './confidence';
+/** A group's held-out accuracy class (accuracyClass below). */
+export type AccuracyClass = 'high' | 'medium' | 'moderate' | 'low';
 
 export interface AccuracyMetrics {
   n: number;

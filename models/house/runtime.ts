@@ -3,7 +3,7 @@
  * arithmetic as flats, with the house's own features, calibration groups and anomaly data.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble, confidenceWithDataAge, consensusOf, dataAgeFlags, ensembleEstimate, round3, roundTo, versionSummary } from '../ensemble';
+import { LoadedEnsemble, statedConfidence, consensusOf, dataAgeFlags, ensembleEstimate, round3, roundTo, versionSummary } from '../ensemble';
 import { randomWalkAllowance } from '../intervals/serving';
 import { logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
@@ -115,7 +115,7 @@ export class HouseModelSet implements HouseRuntime {
       pricePerM2: Math.round(pricePerM2),
       landPricePerSotka: landShare === null || request.landAreaSotka === null ? null : roundTo((rawEstimate * landShare) / request.landAreaSotka, 10),
       interval,
-      confidence: confidenceWithDataAge((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags, manifest.confidence.widths),
+      ...statedConfidence(estimate, interval, { dataAgeMonths, widening, group: request.district, groupClass: districtClass, modelSpread, flags }),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
         districtMedianPricePerM2: Math.round(medianPricePerM2),

@@ -3,7 +3,9 @@
  * in date order, each valued as of its own date with the model in service (the base the caller
  * scored it with) and re-anchored on the organisation's observations from before that date only,
  * through the same observation model the service fits (./model.ts, ./adjust.ts). Model-alone and
- * re-anchored are reported side by side, overall, by month, by group and by confidence level.
+ * re-anchored are reported side by side, overall, by month, by group and by confidence level: each
+ * side's level is the one its own interval's FSD gives (models/ensemble/fsd.ts), and a level is
+ * honest when about 68% of its prices fall within ±FSD of the estimate (`withinFsd`).
  *
  * Point in time. A day's observations are valued with the model fitted as of that day on every
  * observation strictly before it: no observation adjusts its own valuation or one of its day. At
@@ -11,16 +13,16 @@
  * equal size, each valued with the model fitted on what came before the block (a little stricter
  * than day by day), so that a backtest's cost is bounded however many days the file spans.
  */
+import { CONFIDENCE_LEVELS } from '../ensemble/confidence';
+import { forecastStandardDeviation, levelOfFsd } from '../ensemble/fsd';
 import { median, wilsonBounds } from '../ensemble/metrics';
 import { adjustValuation, type AdjustedValuation } from './adjust';
 import { groupKey, type GroupHierarchy } from './groups';
 import { fitObservationModel, type ObservationModel, type ObservationModelOptions } from './model';
 import { isScorable, type ScoredObservation } from './types';
 
-/** An observation to replay: scored against the model in service at its date, with that valuation's confidence level when known. */
-export interface BacktestObservation extends ScoredObservation {
-  confidence?: string | null;
-}
+/** An observation to replay: scored against the model in service at its date (its base). */
+export type BacktestObservation = ScoredObservation;
 
 /**
  * The most fits one backtest makes: 60. A fit on 10,000 observations takes about half a second of
@@ -51,11 +53,21 @@ export interface BacktestMeasures {
   coverage: { share: number; covered: number; bounds95: { low: number; high: number } };
   /** Median of (high − low) / estimate. */
   medianWidth: number;
+  /** Share of prices within ±FSD of the estimate in log terms: about 68% when the stated confidence is honest. */
+  withinFsd: number;
 }
 
 export interface BacktestComparison {
   modelAlone: BacktestMeasures;
   reanchored: BacktestMeasures;
+}
+
+/** A valuation as replayed: its estimate, interval and the FSD the interval implies. */
+export interface ReplayedValuation {
+  estimate: number;
+  low: number;
+  high: number;
+  fsd: number;
 }
 
 /** One observation as replayed. */
@@ -64,9 +76,8 @@ export interface BacktestRow {
   reference: string | null;
   groups: readonly string[];
   priceUsd: number;
-  confidence: string | null;
-  modelAlone: { estimate: number; low: number; high: number };
-  reanchored: { estimate: number; low: number; high: number };
+  modelAlone: ReplayedValuation;
+  reanchored: ReplayedValuation;
   /** The date the re-anchoring was fitted as of, and the observations it stood on. */
   asOf: string;
   observationsUsed: number;
@@ -83,6 +94,7 @@ export interface BacktestReport {
   overall: BacktestComparison;
   byMonth: ({ month: string } & BacktestComparison)[];
   byGroup: ({ level: string; group: string } & BacktestComparison)[];
+  /** By confidence level, each side's rows at the level of its own FSD (so a level's n differs between the sides). */
   byConfidence: ({ confidence: string } & BacktestComparison)[];
   rows: BacktestRow[];
 }
@@ -91,7 +103,7 @@ const Z95 = 1.96;
 const day = (date: string) => date.slice(0, 10);
 
 /** The measures of valuations against their prices (NaN measures for none). */
-export function backtestMeasures(rows: readonly { priceUsd: number; estimate: number; low: number; high: number }[]): BacktestMeasures {
+export function backtestMeasures(rows: readonly ({ priceUsd: number } & ReplayedValuation)[]): BacktestMeasures {
   const n = rows.length;
   const ape = rows.map((r) => Math.abs(r.estimate - r.priceUsd) / r.priceUsd);
   const residuals = rows.map((r) => Math.log(r.priceUsd) - Math.log(r.estimate)).sort((a, b) => a - b);
@@ -103,6 +115,7 @@ export function backtestMeasures(rows: readonly { priceUsd: number; estimate: nu
     bias: { median: median(residuals), ci95: medianInterval(residuals) },
     coverage: { share: n ? covered / n : NaN, covered, bounds95: wilsonBounds(covered, n) },
     medianWidth: median(rows.map((r) => (r.high - r.low) / r.estimate)),
+    withinFsd: n ? rows.filter((r) => Math.abs(Math.log(r.priceUsd / r.estimate)) <= r.fsd).length / n : NaN,
   };
 }
 
@@ -160,11 +173,12 @@ export function backtest(observations: readonly BacktestObservation[], options: 
 }
 
 function rowOf(o: BacktestObservation, model: ObservationModel | null, asOf: string): BacktestRow {
-  const base = { estimate: o.base.estimate, low: o.base.low, high: o.base.high };
-  const adjusted: Pick<AdjustedValuation, 'estimate' | 'low' | 'high'> = model ? adjustValuation(o.base, o.groups, model) : base;
+  const replayed = ({ estimate, low, high }: Pick<AdjustedValuation, 'estimate' | 'low' | 'high'>): ReplayedValuation => ({ estimate, low, high, fsd: forecastStandardDeviation({ low, high, coverage: o.base.coverage }) });
+  const base = replayed(o.base);
+  const adjusted = model ? replayed(adjustValuation(o.base, o.groups, model)) : base;
   return {
-    observedAt: day(o.observedAt), reference: o.reference ?? null, groups: o.groups, priceUsd: o.priceUsd, confidence: o.confidence ?? null,
-    modelAlone: base, reanchored: { estimate: adjusted.estimate, low: adjusted.low, high: adjusted.high },
+    observedAt: day(o.observedAt), reference: o.reference ?? null, groups: o.groups, priceUsd: o.priceUsd,
+    modelAlone: base, reanchored: adjusted,
     asOf, observationsUsed: model?.observations ?? 0, factor: adjusted.estimate / base.estimate,
   };
 }
@@ -203,7 +217,11 @@ function summarise(hierarchy: GroupHierarchy, kind: ScoredObservation['kind'], r
     overall: compare(rows),
     byMonth: grouped(rows, (r) => r.observedAt.slice(0, 7)).map(([month, members]) => ({ month, ...compare(members) })),
     byGroup,
-    byConfidence: grouped(rows, (r) => r.confidence).map(([confidence, members]) => ({ confidence, ...compare(members) })),
+    byConfidence: CONFIDENCE_LEVELS.map((confidence) => ({
+      confidence,
+      modelAlone: backtestMeasures(rows.filter((r) => levelOfFsd(r.modelAlone.fsd) === confidence).map((r) => ({ priceUsd: r.priceUsd, ...r.modelAlone }))),
+      reanchored: backtestMeasures(rows.filter((r) => levelOfFsd(r.reanchored.fsd) === confidence).map((r) => ({ priceUsd: r.priceUsd, ...r.reanchored }))),
+    })).filter((c) => c.modelAlone.n + c.reanchored.n > 0),
     rows,
   };
 }

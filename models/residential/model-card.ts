@@ -13,7 +13,7 @@ import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/cod
 import { STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass } from '../ensemble/confidence';
 import {
   accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, confidenceTable, CONFIDENCE_RULE, coverageBounds, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
-  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, errorsRiseAsConfidenceFalls, featureGroupLines, figureLinker, fixed, glossary, identityLines, importanceSpec, int,
+  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, errorsRiseAsConfidenceFalls, featureGroupLines, figureLinker, fixed, fsdVerdict, glossary, identityLines, importanceSpec, int,
   list, logFrame, METRIC_HEADER, metricCells, MIN_CLASS_ROWS, PALETTE, pct, pp, readEvaluationFile, renderCard, signedPct, table, writeCardFiles,
   type Direction, type RenderedCard, type Spec,
 } from '../ensemble/card-kit';
@@ -238,7 +238,7 @@ function intendedUse(ctx: Context): string {
     '',
     '- **Intended use**: collateral valuation of apartments in the 12 districts of Tashkent city, at loan origination and when a portfolio is revalued. Read the estimate together with its 90% interval, its confidence level and its anomaly flags; low-confidence or flagged valuations go to a valuer.',
     `- **Asking prices, not transaction prices**: every training price is what a seller asked on a classified-ad site (olx.uz, uybor.uz). Agreed prices usually differ after negotiation, by an amount this data cannot measure. Accuracy figures below are measured against asking prices too.`,
-    `- **Dates and the market level**: only the July 2026 uybor export dates its listings (posted_at); every other listing is dated by its scrape month. A market index (section Market index) brings every listing to the newest level (${index.newestPeriod}) and moves a valuation to its valuation_date (default: the day it is made). Past ${index.newestPeriod} the level follows the index's long-run drift (${pct(index.driftPerMonth, 2)} a month), which is an assumption, not data: the interval widens with the months, and each answer states the age of its data (market_level). More than ${STALE_DATA_MONTHS} months past the newest data a valuation carries ${STALE_DATA_FLAG} and is never rated high.`,
+    `- **Dates and the market level**: only the July 2026 uybor export dates its listings (posted_at); every other listing is dated by its scrape month. A market index (section Market index) brings every listing to the newest level (${index.newestPeriod}) and moves a valuation to its valuation_date (default: the day it is made). Past ${index.newestPeriod} the level follows the index's long-run drift (${pct(index.driftPerMonth, 2)} a month), which is an assumption, not data: the interval widens with the months, and each answer states the age of its data (market_level). More than ${STALE_DATA_MONTHS} months past the newest data a valuation carries ${STALE_DATA_FLAG}; its wider interval raises its FSD and lowers its stated confidence, and its drivers say why.`,
     `- **Apartments only**: this model values flats${houses ? `; houses (${int(houses)} cleaned listings of uybor's house file, and the houses of the 2023 and 2026 uybor files) are valued by the separate house model, section Houses` : ''}. Neither is for land or commercial property, or outside Tashkent city.`,
     thin.length ? `- **Thin districts**: ${list(thin.map(counts))}. ${thinParts.join(' ')}` : '- **Thin districts**: none in this version.',
     '- **Inputs outside the data**: areas outside a district\'s 1st–99th percentile, buildings taller than any seen in the district and unusual area per room are flagged, widen the interval and lower the confidence.',
@@ -346,7 +346,7 @@ function method(ctx: Context): string {
     ...mixtureMethod(m),
     '### Confidence rule',
     '',
-    'Every valuation carries a confidence score and level (models/ensemble/confidence.ts; for homes the group is the district):',
+    'Every valuation carries its FSD and a confidence score, level and drivers (models/ensemble/fsd.ts; for homes the group a driver names is the district):',
     '',
     '```text',
     CONFIDENCE_RULE,
@@ -461,7 +461,7 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
   }
   out.push('', ...backtestSection(ctx));
   out.push('', ...shiftChecks(ctx));
-  if (ctx.rows?.length) out.push(...confidenceSection(ctx.rows, (r) => serviceClass(ctx, r.district), "their district's class", ctx.m.confidence?.widths));
+  if (ctx.rows?.length) out.push(...confidenceSection(ctx.rows));
   out.push('', ...marketIndexSection(ctx, figures));
   return out.join('\n');
 }
@@ -534,10 +534,13 @@ function maskedBreakdown(m: ResidentialManifest, target: number): string[] {
     table(['fields sent', 'market of the flat', 'n', 'median APE', 'PPE10', 'coverage (90%)', 'coverage 95% bounds', 'verdict', 'median width'],
       views.flatMap((v) => Object.entries(v.segments!).map(([seg, x]) => [v.name, seg, int(x.n), pct(x.medianApe), pct(x.ppe10, 0), pct(x.intervalCoverage), coverageBounds(x), coverageVerdict(x, target), pct(x.medianIntervalWidth, 0)])),
       [false, false, true, true, true, true, false, false, true]),
-    '', 'And by the confidence level each would get at best (its own interval width and its district\'s class, members agreeing, no flag):', '',
-    table(['fields sent', 'confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'],
-      views.flatMap((v) => v.byConfidence!.map((c) => [v.name, c.level, int(c.n), pct(c.n / v.overall.n, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage)])),
-      [false, false, true, true, true, true, true, true]),
+    '', 'And by the confidence level stated for each (the band of the FSD its own interval implies), with the share within ±FSD (about 68% when honest):', '',
+    table(['fields sent', 'confidence (FSD band)', 'n', 'share', 'within ±FSD (95% bounds)', 'FSD verdict', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)'],
+      views.flatMap((v) => v.byConfidence!.map((c) => [
+        v.name, c.level, int(c.n), pct(c.n / v.overall.n, 0), c.withinFsd === undefined ? DASH : `${pct(c.withinFsd)} (${pct(c.withinFsdBounds!.low)}–${pct(c.withinFsdBounds!.high)})`, fsdVerdict(c),
+        pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage),
+      ])),
+      [false, false, true, true, false, false, true, true, true, true]),
     '', unordered.length
       ? `The median error does not rise steadily from high to low confidence with ${unordered.map((v) => v.name).join('; ')}.`
       : 'With every set of fields the median error rises from high to low confidence.',
@@ -556,15 +559,13 @@ function mixtureMethod(m: ResidentialManifest): string[] {
   ];
 }
 
-/** This model's ends of the width term, how they were set, and the accuracy at each level leaving one source out. */
+/** The accuracy at each stated level leaving one source out (the FSD of each held-out valuation's interval). */
 function confidenceWidthLines(m: ResidentialManifest): string[] {
   if (!m.confidence) return [];
-  const { widths, protocol, leaveOneSourceOut } = m.confidence;
-  return [
-    `For this model W1 = ${fixed(widths.full, 2)} and W0 = ${fixed(widths.none, 2)}: ${protocol}. At each level, those valuations (at best: members agreeing, no flag):`, '',
-    confidenceTable(leaveOneSourceOut),
-    '',
-  ];
+  const { leaveOneSourceOut } = m.confidence;
+  // Manifests before issue 32 grouped by the score rule, not by FSD: their table says nothing of the FSD.
+  if (!leaveOneSourceOut.every((c) => c.withinFsd !== undefined)) return [];
+  return ['Leaving one source out, the valuations at each stated level:', '', confidenceTable(leaveOneSourceOut), ''];
 }
 
 function marketIndexSection(ctx: Context, figures: readonly FigureName[]): string[] {

@@ -3,7 +3,7 @@
  * interval-scale model) and values requests vectorised: one ONNX session call for the whole batch.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble, confidenceWithDataAge, dataAgeFlags, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
+import { LoadedEnsemble, dataAgeFlags, statedConfidence, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
 import { randomWalkAllowance } from '../intervals/serving';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
@@ -116,7 +116,7 @@ export class ResidentialModelSet {
       pricePerM2: Math.round(pricePerM2),
       landPricePerSotka: null,
       interval,
-      confidence: confidenceWithDataAge((interval.high - interval.low) / rawEstimate, modelSpread, districtClass, flags, manifest.confidence?.widths),
+      ...statedConfidence(estimate, interval, { dataAgeMonths: marketLevel.dataAgeMonths, widening, group: request.district, groupClass: districtClass, modelSpread, flags }),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
         districtMedianPricePerM2: districtMedian === null ? 0 : Math.round(districtMedian),

@@ -244,7 +244,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   // Each view with fields removed, by the flat's own market (whether or not it was sent) and by the confidence level it would get at best.
   const masked = maskedResults.map(({ name, result }) => {
     const rows = result.rows.map((r, i) => ({ ...r, group: `${forward.rows[i].market ?? 'unknown'}/${districtOf(r.group)}` }));
-    return { name, overall: result.overall, segments: metricsBy(rows, segmentOf), byConfidence: accuracyByConfidence(rows, (r) => districtAccuracy[districtOf(r.group)] ?? 'low', confidence.widths) };
+    return { name, overall: result.overall, segments: metricsBy(rows, segmentOf), byConfidence: accuracyByConfidence(rows) };
   });
   const evaluation = { ...views, masked };
   return {
@@ -326,7 +326,7 @@ function confidenceRule(rows: GroupedEvaluation['rows'], districtAccuracy: Recor
   return {
     widths: confidenceWidths,
     protocol: `the 10th and 90th percentiles of the relative interval widths of ${rows.length} leave-one-source-out valuations (as listed and with the basic fields only)`,
-    leaveOneSourceOut: accuracyByConfidence(rows, (r) => districtAccuracy[districtOf(r.group)] ?? 'low', confidenceWidths),
+    leaveOneSourceOut: accuracyByConfidence(rows),
   };
 }
 

@@ -3,6 +3,7 @@
  * to GraphQL, the valuate CLI writes them as JSON lines.
  */
 import type { ConfidenceLevel } from '../ensemble/confidence';
+import type { StatedConfidence } from '../ensemble/fsd';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketReference } from './market';
 import type { HomeRequest } from './request';
@@ -22,7 +23,9 @@ export interface HomeValue {
   /** Houses: the plot's share of the estimate per sotka (estimate × landShare ÷ plot); null for a flat or a house valued without its plot. */
   landPricePerSotka: number | null;
   interval: { low: number; high: number; coverage: number };
-  confidence: { level: ConfidenceLevel; score: number };
+  /** The forecast standard deviation of the log error its interval implies (models/ensemble/fsd.ts). */
+  fsd: number;
+  confidence: StatedConfidence;
   models: { name: string; estimate: number }[];
   anomaly: {
     districtMedianPricePerM2: number;

@@ -33,7 +33,7 @@ import { groupBy } from '../ingest/outliers';
 import { Random } from '../trainers/random';
 import {
   accuracyClassRule, artifactLabel, BASE, cmp, CONFIDENCE_RULE, coverageBounds, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
-  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, errorsRiseAsConfidenceFalls, featureGroupLines, figureLinker, fixed, glossary, identityLines,
+  coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, errorsRiseAsConfidenceFalls, featureGroupLines, figureLinker, fixed, fsdVerdict, glossary, identityLines,
   importanceSpec, int, list, logFrame, METRIC_HEADER, METRIC_HEADER_WITH_BOUNDS, metricCells, MIN_CLASS_ROWS, PALETTE, pct, readEvaluationFile, renderCard,
   signedPct, table, writeCardFiles, type RenderedCard, type Spec,
 } from '../ensemble/card-kit';
@@ -751,7 +751,7 @@ function summary(ctx: Context): string {
     dir ? `On the headline test the estimates ran ${dir.medianSigned < 0 ? 'below' : 'above'} the asking price (median ${signedPct(dir.medianSigned)}, ${pct(dir.above, 0)} above): ${dir.medianSigned < 0 ? 'a model that has not seen a rising market under-values, the safe direction for collateral; in a falling market the same lag over-values' : 'for collateral this is the risky direction'}.` : '',
     marketSentence(ctx),
     ctx.dataAgeMonths > VEHICLE_CODE_FACTS.staleMonths
-      ? `**The newest listings are from ${monthName(m.marketIndex.newestPeriod)}, ${ctx.dataAgeMonths} months before the training date**: a valuation now is at the ${monthName(m.marketIndex.newestPeriod)} price level, is flagged MARKET_DATA_OLDER_THAN_12_MONTHS, is never rated high, and its range is widened for ${ctx.dataAgeMonths} months of drift, on its own by a factor of ${fixed(Math.exp(Math.min(...today)), 2)} to ${fixed(Math.exp(Math.max(...today)), 2)} each way depending on the confidence level; see the next section.`
+      ? `**The newest listings are from ${monthName(m.marketIndex.newestPeriod)}, ${ctx.dataAgeMonths} months before the training date**: a valuation now is at the ${monthName(m.marketIndex.newestPeriod)} price level, is flagged MARKET_DATA_OLDER_THAN_12_MONTHS, and its range is widened for ${ctx.dataAgeMonths} months of drift, on its own by a factor of ${fixed(Math.exp(Math.min(...today)), 2)} to ${fixed(Math.exp(Math.max(...today)), 2)} each way depending on the trained tier, which raises its FSD (the stated confidence), and its drivers say why; see the next section.`
       : `The newest listings are from ${monthName(m.marketIndex.newestPeriod)}, ${ctx.dataAgeMonths} months before the training date; see the next section for what the months since do to a valuation.`,
     'The model values asking prices, not transaction prices: use the estimate, its range and its confidence together, and send low-confidence or flagged valuations to a valuer.',
   ];
@@ -811,7 +811,7 @@ function today(ctx: Context): string {
     '',
     `The card's reference date is the training date, ${ctx.referenceDate} (the card reads no clock): a valuation made then is ${months} months past the newest market data, one made later more so.`,
     '',
-    `- **The market data are ${months} months old.** The newest listings the model learned from are of ${newest}. Every valuation made more than ${VEHICLE_CODE_FACTS.staleMonths} months after them carries the flag MARKET_DATA_OLDER_THAN_12_MONTHS and its confidence level is capped at medium${months > VEHICLE_CODE_FACTS.staleMonths ? ', so **every valuation the service makes now carries it**: none is rated high' : ''}.`,
+    `- **The market data are ${months} months old.** The newest listings the model learned from are of ${newest}. Every valuation made more than ${VEHICLE_CODE_FACTS.staleMonths} months after them carries the flag MARKET_DATA_OLDER_THAN_12_MONTHS and its range is widened for the months since, which raises its FSD and lowers its stated confidence${months > VEHICLE_CODE_FACTS.staleMonths ? ': **every valuation the service makes now carries it**' : ''}.`,
     `- **An estimate is ${article(newest)} ${newest} price level.** Within the data the market index (see "Market index") moves a valuation to its date; from ${newest} on it holds the level (index_ratio ${fixed(marketLevel.index_ratio, 3)}): no trend is extrapolated.${last ? ` Its last measured step, ${monthName(last.from)} → ${monthName(last.to)}, was ${stepPct(last.change)} for domestic cars; whatever the market did after ${newest}, up or down, is not in the estimate.` : ''}`,
     `- **The interval widens with the months instead: the drift allowance** (models/intervals/drift.ts). A log half-width of (allowance per month) × (months past the data) is added in quadrature to the in-period one, the allowance per month set by the valuation's confidence level, read before the allowance and before the cap. At ${months} months:`,
     '',
@@ -849,7 +849,7 @@ export function vehicleFlagRules(m: Pick<VehicleManifest, 'thinListings' | 'minL
     { flag: 'THIN_MODEL_DATA', when: `valued on its own listings, fewer than \`thinListings\` = ${m.thinListings} of them`, scored: true },
     { flag: 'YEAR_OUTSIDE_MODEL_DATA', when: 'valued on its own listings, the model year more than one year outside the model years they cover', scored: true },
     { flag: 'UNUSUAL_MILEAGE', when: `more than ${int(VEHICLE_CODE_FACTS.unusualKmPerYear)} km per year of age (age at the valuation date from mid model year, at least half a year)`, scored: true },
-    { flag: 'MARKET_DATA_OLDER_THAN_12_MONTHS', when: `the valuation date is more than ${VEHICLE_CODE_FACTS.staleMonths} months after the newest training listings (${monthName(m.marketIndex.newestPeriod)}): the confidence level is capped at medium, the drift allowance widens the interval`, scored: false },
+    { flag: 'MARKET_DATA_OLDER_THAN_12_MONTHS', when: `the valuation date is more than ${VEHICLE_CODE_FACTS.staleMonths} months after the newest training listings (${monthName(m.marketIndex.newestPeriod)}): the drift allowance widens the interval, and so its FSD`, scored: false },
     { flag: 'FAR_FROM_GROUP_MEDIAN', when: 'the estimate is more than 50% above or below the median training asking price of the same make, model and model year', scored: true },
     { flag: 'MODELS_DISAGREE', when: 'the members\' estimates spread by more than 20% of the estimate', scored: true },
     { flag: 'ASKING_PRICE_BELOW_INTERVAL', when: 'the asking price the client gave is below the interval (raised after the confidence is set)', scored: false },
@@ -903,7 +903,7 @@ function rules(ctx: Context): string {
     CONFIDENCE_RULE,
     '```',
     '',
-    `For vehicles the manifest sets its own width ends (\`confidenceWidths\`): W1 = ${fixed(m.confidenceWidths.full, 3)} and W0 = ${fixed(m.confidenceWidths.none, 3)}, the ${VEHICLE_CODE_FACTS.confidenceWidthPercentiles.full}th and ${VEHICLE_CODE_FACTS.confidenceWidthPercentiles.none}th percentiles of the in-period relative widths on the oldest forward split (${splitName(widthSplit)}). The width the rule reads is the in-period one, before the drift allowance; the level it gives then sets the allowance (see "What this means for a bank today"). Two caps follow: a valuation on the make's or the segment's level has group class low, so never high; and a valuation more than ${VEHICLE_CODE_FACTS.staleMonths} months past the newest data (MARKET_DATA_OLDER_THAN_12_MONTHS, which is not counted as a flag) is capped at medium.`,
+    `For vehicles the manifest sets its own width ends (\`confidenceWidths\`): W1 = ${fixed(m.confidenceWidths.full, 3)} and W0 = ${fixed(m.confidenceWidths.none, 3)}, the ${VEHICLE_CODE_FACTS.confidenceWidthPercentiles.full}th and ${VEHICLE_CODE_FACTS.confidenceWidthPercentiles.none}th percentiles of the in-period relative widths on the oldest forward split (${splitName(widthSplit)}). These ends serve the trained tier only: the score 0.5·width + 0.2·agreement + 0.3·group (minus 0.1 a flag) on the in-period width, before the drift allowance, sorts valuations into tiers (high ≥ 0.75, medium ≥ 0.5, else low; a group of low class never high), and each tier has its own drift allowance (see "What this means for a bank today"). What a client is told is the FSD of the range served, allowance included, by the rule above.`,
     '',
     '### Accuracy class of a make/model group',
     '',
@@ -1410,15 +1410,16 @@ function confidenceCheck(ctx: Context): string[] {
   const fromHeadline = Object.keys(hf.groups).filter((g) => classSplit(ctx, g) === hf);
   const fromHeadlineRows = fromHeadline.reduce((s, g) => s + hf.groups[g].n, 0);
   return [
-    '### Does the confidence level sort valuations by error?', '',
-    `Headline listings grouped by the level the rule gives them (manifest \`evaluation.byConfidence\`): from their in-period width and their group's class, assuming the members agree and no flag is raised, and before the cap for old data, so the best level each could reach (in service today every "high" is reported as medium). Coverage is with the served allowance of each level.`, '',
-    table(['confidence (at best)', 'n', 'share', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)', 'coverage 95% bounds', 'verdict'], bounded.map((c) => [
-      c.level, int(c.n), pct(c.n / total, 0), pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage), `${pct(c.bounds.low)}–${pct(c.bounds.high)}`, verdict(c),
-    ]), [false, true, true, true, true, true, true, false, false]),
+    '### Is the stated confidence honest, and does it sort valuations by error?', '',
+    `Headline listings grouped by the level the service states for them (manifest \`evaluation.byConfidence\`): the band of the FSD their served range implies, drift allowance included. A level is honest when about 68% of its prices fall within ±FSD; the FSD verdict reads the share's Wilson 95% bounds against 60–76%.`, '',
+    table(['confidence (FSD band)', 'n', 'share', 'within ±FSD (95% bounds)', 'FSD verdict', 'median APE', 'PPE10', 'PPE20', 'coverage (90%)', 'coverage 95% bounds', 'coverage verdict'], bounded.map((c) => [
+      c.level, int(c.n), pct(c.n / total, 0), c.withinFsd === undefined ? DASH : `${pct(c.withinFsd)} (${pct(c.withinFsdBounds!.low)}–${pct(c.withinFsdBounds!.high)})`, fsdVerdict(c),
+      pct(c.medianApe), pct(c.ppe10, 0), pct(c.ppe20, 0), pct(c.coverage), `${pct(c.bounds.low)}–${pct(c.bounds.high)}`, verdict(c),
+    ]), [false, true, true, false, false, true, true, true, true, false, false]),
     '',
     [
       ordered ? `The median error rises from ${levels.map((c) => `${pct(c.medianApe)} (${c.level})`).join(' to ')}, as it should.` : 'The median error does **not** rise steadily from high to low confidence on this test: the confidence level needs review before it is relied on.',
-      holds ? `Coverage holds at every level, but in sample: each level's allowance is the largest any split needed at that level, this one included.` : `Coverage does not hold at every level (${list(bounded.filter((c) => verdict(c) !== COVERAGE_VERDICTS[1]).map((c) => `${c.level} ${pct(c.coverage)}`))}).`,
+      holds ? `Coverage holds at every level, but in sample: each tier's allowance is the largest any split needed at that tier, this one included.` : `Coverage does not hold at every level (${list(bounded.filter((c) => verdict(c) !== COVERAGE_VERDICTS[1]).map((c) => `${c.level} ${pct(c.coverage)}`))}).`,
       fromHeadline.length ? `The classes of ${groups(fromHeadline.length)} (${int(fromHeadlineRows)} of the ${int(hf.overall.n)} listings) come from this split itself, as they have fewer than ${MIN_CLASS_ROWS} listings in an older one: for them the level is in sample too.` : '',
     ].filter(Boolean).join(' '),
   ];

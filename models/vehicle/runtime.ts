@@ -9,7 +9,7 @@
  * valuation date within the data; past the newest data the level is held and the interval widens
  * by the measured drift allowance per month.
  */
-import { confidence, STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
+import { confidence, statedConfidence, STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
 import { periodIndex } from '../ensemble/encoding';
 import { linearAllowance, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
@@ -99,20 +99,19 @@ export class VehicleModelSet implements VehicleRuntime {
     const flags = [...before];
     if (deviation !== null && Math.abs(deviation) > 0.5) flags.push('FAR_FROM_GROUP_MEDIAN');
     if (modelSpread > 0.2) flags.push('MODELS_DISAGREE');
-    // The rule reads the in-period width, as training measured it: the data's age is stated apart
-    // (marketLevel) and caps the level below 'high'. The level then sets the drift allowance.
+    // The drift allowance is calibrated per tier of the trained rule on the in-period width (as training
+    // measured it); the confidence the client is told is the FSD of the interval served (models/ensemble/fsd.ts).
     const groupClass: AccuracyClass = basis === 'model' ? manifest.groupAccuracy[group] ?? 'low' : 'low';
-    const rated = confidence(2 * Math.sinh(calibratedHalfWidth), modelSpread, groupClass, flags.filter((f) => f !== STALE_FLAG).length, manifest.confidenceWidths);
-    const { halfWidth, widening } = withDriftAllowance(calibratedHalfWidth, linearAllowance(manifest.drift, dataAgeMonths, rated.level));
+    const tier = confidence(2 * Math.sinh(calibratedHalfWidth), modelSpread, groupClass, flags.filter((f) => f !== STALE_FLAG).length, manifest.confidenceWidths);
+    const { halfWidth, widening } = withDriftAllowance(calibratedHalfWidth, linearAllowance(manifest.drift, dataAgeMonths, tier.level));
     const interval = { low: roundTo(rawEstimate * Math.exp(-halfWidth), 100), high: roundTo(rawEstimate * Math.exp(halfWidth), 100), coverage: manifest.intervals.coverage };
     if (request.askingPrice !== null && request.askingPrice < interval.low) flags.push('ASKING_PRICE_BELOW_INTERVAL');
     if (request.askingPrice !== null && request.askingPrice > interval.high) flags.push('ASKING_PRICE_ABOVE_INTERVAL');
-    const stale = flags.includes(STALE_FLAG);
     return {
       estimate: roundTo(rawEstimate, 100),
       currency: 'USD',
       interval,
-      confidence: stale && rated.level === 'high' ? { ...rated, level: 'medium' } : rated,
+      ...statedConfidence(roundTo(rawEstimate, 100), interval, { dataAgeMonths, widening, group, groupClass, modelSpread, flags }),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
         groupMedianPrice: median,

@@ -190,7 +190,7 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
   progress('feature importance');
 
   const headlineRows = headline.result.rows.map((row, i) => ({ ...row, calibratedWidth: 2 * Math.sinh(headline.run.halfWidth[i]) }));
-  const byConfidence = accuracyByConfidence(headlineRows, (r) => groupAccuracy[r.group] ?? 'low', confidenceWidths, (r) => r.calibratedWidth);
+  const byConfidence = accuracyByConfidence(headlineRows);
 
   return {
     manifest: {

@@ -4,6 +4,7 @@
  * valuation (estimate, interval, confidence, models, anomaly) so clients handle both alike.
  */
 import type { AccuracyClass, ConfidenceLevel } from '../ensemble/confidence';
+import type { StatedConfidence } from '../ensemble/fsd';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketLevel } from '../residential/valuation';
 import type { BodyType, Colour, Drive, Fuel, Paint, RegionId, Transmission } from './vocabulary';
@@ -54,7 +55,9 @@ export interface VehicleValue {
   estimate: number;
   currency: 'USD';
   interval: { low: number; high: number; coverage: number };
-  confidence: { level: ConfidenceLevel; score: number };
+  /** The forecast standard deviation of the log error its interval implies (models/ensemble/fsd.ts). */
+  fsd: number;
+  confidence: StatedConfidence;
   models: { name: string; estimate: number }[];
   anomaly: {
     /** Median asking price of the same make, model and model year in the training data; null when none was seen. */

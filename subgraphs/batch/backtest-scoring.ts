@@ -13,7 +13,7 @@ import type { ChunkProcessor, ItemResult } from './engine';
 
 interface ScoredAnswer {
   index: number;
-  scored: { base: { estimate: number; low: number; high: number; coverage: number; widening?: number; modelVersion: string }; groups: Record<string, string>; confidence?: string | null } | null;
+  scored: { base: { estimate: number; low: number; high: number; coverage: number; widening?: number; modelVersion: string }; groups: Record<string, string> } | null;
   error: { code: string; message: string; field: string | null } | null;
 }
 
@@ -51,7 +51,7 @@ export function backtestResultOf(kind: ValuedKind, item: ForwardedItem, scored: 
   const { modelVersion, ...base } = scored.base;
   return {
     kind, groups: hierarchyOf(kind).levels.map((level) => scored.groups[level]), observedAt: item.observedAt, priceUsd: item.priceUsd, priceType: item.priceType,
-    base, ...(item.reference !== null && { reference: item.reference }), confidence: scored.confidence ?? null, modelVersion,
+    base, ...(item.reference !== null && { reference: item.reference }), modelVersion,
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Directive, Field, Float, Int, ObjectType } from 'type-graphql';
-import { roundTo } from '../../models/ensemble';
+import { restated, roundTo, type StatedConfidence } from '../../models/ensemble';
 import { adjustValuation, type AdjustedValuation, type BaseValuation, type ObservationModel } from '../../models/observations';
 import { valueEach } from '../../schema/bulk';
 import { ApiError } from '../../schema/errors';
@@ -37,8 +37,6 @@ export interface ScoredItem {
   groups: Record<string, string>;
   /** The request as normalised: what the organisation's export gives back. */
   input: Record<string, unknown>;
-  /** The model's confidence level for that valuation (a backtest reports by it). */
-  confidence: string | null;
 }
 
 /**
@@ -46,7 +44,7 @@ export interface ScoredItem {
  * valid ones valued in one model call (no adjustment: the base a residual is taken against), and
  * `describe` giving the groups and the request as kept.
  */
-export function scorer<N, V extends { estimate: number; interval: { low: number; high: number; coverage: number }; modelVersion: string; confidence?: { level: string } | null; marketLevel?: { intervalWidening: number } | null }>(
+export function scorer<N, V extends { estimate: number; interval: { low: number; high: number; coverage: number }; modelVersion: string; marketLevel?: { intervalWidening: number } | null }>(
   normalise: (fields: Record<string, unknown>) => N,
   value: (valid: N[]) => Promise<(V | ApiError)[]>,
   describe: (input: N) => { groups: Record<string, string>; input: Record<string, unknown> },
@@ -58,7 +56,7 @@ export function scorer<N, V extends { estimate: number; interval: { low: number;
       if (result instanceof ApiError) return result;
       const { interval, estimate, modelVersion } = result;
       const widening = result.marketLevel?.intervalWidening ?? 0;
-      return { base: { estimate, low: interval.low, high: interval.high, coverage: interval.coverage, ...(widening > 0 && { widening }), modelVersion }, confidence: result.confidence?.level ?? null, ...describe(normalised[index]) };
+      return { base: { estimate, low: interval.low, high: interval.high, coverage: interval.coverage, ...(widening > 0 && { widening }), modelVersion }, ...describe(normalised[index]) };
     });
   };
 }
@@ -147,6 +145,17 @@ export interface ValuationAdjustment {
   /** The adjusted estimate over the base one, unrounded: what per-m² figures and deviations move by. */
   factor: number;
   marketAdjustment: MarketAdjustment;
+}
+
+/**
+ * The confidence of a re-anchored valuation: its FSD, level and score from the interval it is now
+ * given, its drivers kept, and one more saying what the re-anchoring stood on.
+ */
+export function reanchoredConfidence(stated: StatedConfidence, estimate: number, interval: { low: number; high: number; coverage: number }, adjustment: MarketAdjustment): { fsd: number; confidence: StatedConfidence } {
+  const how = adjustment.intervalMethod === 'recalibrated'
+    ? `its interval calibrated on ${adjustment.intervalObservations} of them (${adjustment.intervalGroup})`
+    : "the model's interval moved with it";
+  return restated(estimate, interval, [...stated.drivers.slice(1), `re-anchored on ${adjustment.observationsUsed} of your organisation's observed prices up to ${adjustment.asOf}: × ${adjustment.factor.toFixed(3)} (${adjustment.group ?? 'no group'}), ${how}`]);
 }
 
 /**

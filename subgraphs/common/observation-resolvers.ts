@@ -36,7 +36,7 @@ export interface ObservationResolverOptions<C extends ObservationContext> {
 /** What became of one scored item: the model's valuation at its date and its groups, or why it has none. */
 export interface ScoredOutcome {
   index: number;
-  scored: Pick<ScoredItem, 'base' | 'groups' | 'confidence'> | null;
+  scored: Pick<ScoredItem, 'base' | 'groups'> | null;
   error: ReturnType<typeof itemError> | null;
 }
 
@@ -61,7 +61,7 @@ export function createObservationResolver<C extends ObservationContext>({ kind, 
         if (observations.length > MAX_OBSERVATIONS_PER_CALL) throw new ApiError('INVALID_PARAMETER', `at most ${MAX_OBSERVATIONS_PER_CALL} observations per call`, 'observations');
         organisationOf(context); // scored for an organisation's job only, as recording is
         const scored = await score(context)(observations.map(toItem));
-        return scored.map((result, index) => (result instanceof ApiError ? { index, scored: null, error: itemError(result) } : { index, scored: { base: result.base, groups: result.groups, confidence: result.confidence }, error: null }));
+        return scored.map((result, index) => (result instanceof ApiError ? { index, scored: null, error: itemError(result) } : { index, scored: { base: result.base, groups: result.groups }, error: null }));
       });
     }
 

@@ -23,10 +23,15 @@ export abstract class PredictionIntervalFields {
   coverage!: number;
 }
 
+/** A valuation's fsd (models/ensemble/fsd.ts). */
+export const FSD_DESCRIPTION = 'Forecast standard deviation: the sd of the log error that the calibrated interval implies, ln(high / low) / (2 × 1.645) for a 90% interval; about 68% of prices fall within ±fsd of the estimate (in log terms)';
+export const CONFIDENCE_DESCRIPTION = 'How far to trust the estimate, as the industry states it: from the fsd its calibrated interval implies';
+
 @ObjectType('ConfidenceFields')
 export abstract class ConfidenceFields {
-  @Field(() => ConfidenceLevelEnum) level!: ConfidenceLevelEnum;
-  @Field(() => Float, { description: '0 to 1' }) score!: number;
+  @Field(() => ConfidenceLevelEnum, { description: 'high: fsd ≤ 0.15; medium: ≤ 0.30; low: above' }) level!: ConfidenceLevelEnum;
+  @Field(() => Float, { description: '1 − fsd (0 to 1)' }) score!: number;
+  @Field(() => [String], { description: "Why the interval, and so the level, is what it is: the fsd and the interval first, then the data's age, the group's held-out accuracy, the ensemble's disagreement, anomaly flags, a re-anchoring on the organisation's prices" }) drivers!: string[];
 }
 
 @ObjectType('ModelEstimateFields')

@@ -8,7 +8,7 @@ import { HOME_TOP } from '../../models/observations';
 import { normaliseHomeInput, valueHomes, type ResidentialRuntime } from '../../models/residential';
 import type { HomeValuationView } from '../../schema/home-rest';
 import type { ObservationBook } from '../common/observation-book';
-import { adjustmentFor, flagsAfterAdjustment, scorer, type MarketAdjustment } from '../common/observation-recording';
+import { adjustmentFor, flagsAfterAdjustment, reanchoredConfidence, scorer, type MarketAdjustment } from '../common/observation-recording';
 
 type NormalisedHomeInput = ReturnType<typeof normaliseHomeInput>;
 
@@ -40,6 +40,7 @@ export async function adjustHomeValuation(book: ObservationBook, org: string | n
     ...view,
     estimate,
     interval,
+    ...reanchoredConfidence(view.confidence, estimate, interval, marketAdjustment),
     warnings: warning ? [...view.warnings, warning] : view.warnings,
     pricePerM2: Math.round(view.pricePerM2 * factor),
     landPricePerSotka: view.landPricePerSotka === null ? null : Math.round(view.landPricePerSotka * factor),

@@ -1,17 +1,10 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
 import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION, MARKET_MIXTURE_DESCRIPTION, MARKET_MIXTURE_DESCRIPTIONS, MARKET_MIXTURE_VALUE_DESCRIPTION, MARKET_MIXTURE_VALUE_DESCRIPTIONS } from '../../schema/home-contract';
-import { AccuracyMetricsFields, MarketLevelFields } from '../common/valuation-types';
+import { AccuracyMetricsFields, ConfidenceFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, MarketLevelFields } from '../common/valuation-types';
 import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
 import { CURRENCY_DESCRIPTION, CURRENCY_FIELD, EXCHANGE_RATE_DESCRIPTION } from '../../schema/currency-contract';
-
-export enum ConfidenceLevelEnum {
-  high = 'high',
-  medium = 'medium',
-  low = 'low',
-}
-registerEnumType(ConfidenceLevelEnum, { name: 'ConfidenceLevel', description: 'How far a bank can rely on the estimate' });
 
 export enum PropertyTypeEnum {
   apartment = 'apartment',
@@ -77,11 +70,8 @@ export class PredictionInterval {
   coverage!: number;
 }
 
-@ObjectType()
-export class Confidence {
-  @Field(() => ConfidenceLevelEnum) level!: ConfidenceLevelEnum;
-  @Field(() => Float, { description: '0 to 1' }) score!: number;
-}
+@ObjectType({ description: CONFIDENCE_DESCRIPTION })
+export class Confidence extends ConfidenceFields {}
 
 @ObjectType({ description: "One ensemble member's own estimate" })
 export class ModelEstimate {
@@ -229,6 +219,7 @@ export class HomeValuation {
   @Field(() => Float, { nullable: true, description: "Houses: the plot's share of the estimate per sotka (estimate × anomaly.landShare ÷ plot); null for a flat, or a house valued without its plot" })
   landPricePerSotka!: number | null;
   @Field(() => PredictionInterval) interval!: PredictionInterval;
+  @Field(() => Float, { description: FSD_DESCRIPTION }) fsd!: number;
   @Field(() => Confidence) confidence!: Confidence;
   @Field(() => [ModelEstimate]) models!: ModelEstimate[];
   @Field(() => AnomalyCheck) anomaly!: AnomalyCheck;

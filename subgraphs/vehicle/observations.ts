@@ -8,7 +8,7 @@ import { vehicleGroups } from '../../models/observations';
 import { normaliseVehicleInput, valueVehicles, type VehicleRuntime } from '../../models/vehicle';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import type { ObservationBook } from '../common/observation-book';
-import { adjustmentFor, flagsAfterAdjustment, scorer, type MarketAdjustment } from '../common/observation-recording';
+import { adjustmentFor, flagsAfterAdjustment, reanchoredConfidence, scorer, type MarketAdjustment } from '../common/observation-recording';
 
 type NormalisedVehicleInput = ReturnType<typeof normaliseVehicleInput>;
 
@@ -41,6 +41,7 @@ export async function adjustVehicleValuation(book: ObservationBook, org: string 
     ...view,
     estimate,
     interval,
+    ...reanchoredConfidence(view.confidence, estimate, interval, marketAdjustment),
     warnings: warning ? [...view.warnings, warning] : view.warnings,
     anomaly: {
       ...view.anomaly,

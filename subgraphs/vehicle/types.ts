@@ -10,7 +10,7 @@ import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
 import { CURRENCY_DESCRIPTION, EXCHANGE_RATE_DESCRIPTION } from '../../schema/currency-contract';
 import {
-  AccuracyMetricsFields, ConfidenceFields, CoverageBoundsFields, EnsembleMemberFields, FeatureImportanceFields,
+  AccuracyMetricsFields, ConfidenceFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, CoverageBoundsFields, EnsembleMemberFields, FeatureImportanceFields,
   ItemErrorFields, MarketLevelFields, ModelEstimateFields, PredictionIntervalFields,
 } from '../common/valuation-types';
 
@@ -46,7 +46,7 @@ export class VehicleValuationInput {
 @ObjectType({ description: 'A calibrated prediction interval' })
 export class VehiclePredictionInterval extends PredictionIntervalFields {}
 
-@ObjectType()
+@ObjectType({ description: CONFIDENCE_DESCRIPTION })
 export class VehicleConfidence extends ConfidenceFields {}
 
 @ObjectType({ description: "One ensemble member's own estimate" })
@@ -92,6 +92,7 @@ export class VehicleValuation {
   @Field({ description: CURRENCY_DESCRIPTION }) currency!: string;
   @Field(() => ExchangeRate, { nullable: true, description: EXCHANGE_RATE_DESCRIPTION }) exchangeRate!: ExchangeRate | null;
   @Field(() => VehiclePredictionInterval) interval!: VehiclePredictionInterval;
+  @Field(() => Float, { description: FSD_DESCRIPTION }) fsd!: number;
   @Field(() => VehicleConfidence) confidence!: VehicleConfidence;
   @Field(() => [VehicleModelEstimate]) models!: VehicleModelEstimate[];
   @Field(() => VehicleAnomalyCheck) anomaly!: VehicleAnomalyCheck;

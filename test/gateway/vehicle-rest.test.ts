@@ -461,7 +461,7 @@ describe('the published contract', () => {
     expect(request.properties.engine).toMatchObject({ type: ['number', 'string'], minimum: 0.5, maximum: 10 });
     expect(request.properties.valuation_date).toMatchObject({ type: 'string', pattern: expect.any(String) });
     const reply = route.responses['200'].content['application/json'].schema;
-    expect(reply.required).toEqual(['estimate', 'currency', 'interval', 'confidence', 'models', 'anomaly', 'vehicle', 'basis', 'market_level', 'market_adjustment', 'valuation_id', 'model_version', 'valued_at', 'warnings']);
+    expect(reply.required).toEqual(['estimate', 'currency', 'interval', 'fsd', 'confidence', 'models', 'anomaly', 'vehicle', 'basis', 'market_level', 'market_adjustment', 'valuation_id', 'model_version', 'valued_at', 'warnings']);
     expect(reply.properties.vehicle.required).toEqual(['make', 'model', 'year', 'trim', 'engine', 'fuel', 'transmission', 'body_type', 'drive', 'region', 'condition', 'paint', 'colour']);
     expect(reply.properties.vehicle.properties.paint.enum).toEqual(['original', 'spots', 'repainted_partly', 'fully_repainted', null]);
     expect(reply.properties.basis.enum).toEqual([...VEHICLE_BASES]);

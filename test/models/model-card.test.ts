@@ -6,6 +6,7 @@ import { PROJECT_ROOT } from '../../models/paths';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../../models/vocabulary/codes';
 import type { IngestReport } from '../../models/ingest';
 import { accuracyClass } from '../../models/ensemble/metrics';
+import { FSD_BANDS, statedConfidence } from '../../models/ensemble/fsd';
 import { setCurrentVersion, type ResidentialManifest } from '../../models/residential/manifest';
 import { malformedSvg } from '../../models/ensemble/card-kit';
 import { ACCURACY_CLASS_RULE, CONFIDENCE_RULE, FIGURE_TITLES, renderModelCard, writeModelCard, type HeldOutEvaluationFile } from '../../models/residential/model-card';
@@ -189,18 +190,24 @@ describe('model card', () => {
     // The forward test with fields missing, by the flat's own market (coverage judged by its bounds) and by confidence level.
     expect(markdown).toContain('| district, area, rooms, floor and floors only | new | 1,321 | 16.1% | 34% | 95.2% | 94.0%–96.2% | above 88–92% | 134% |');
     expect(markdown).toContain('| district, area, rooms, floor and floors only | resale | 3,000 | 7.1% | 52% | 89.0% | 87.8%–90.1% | consistent with 88–92% | 60% |');
-    expect(markdown).toContain('| district, area, rooms, floor and floors only | medium | 2,000 | 46% | 4.0% | 60% | 80% | 90.0% |');
+    expect(markdown).toContain('| district, area, rooms, floor and floors only | medium | 2,000 | 46% | – | – | 4.0% | 60% | 80% | 90.0% |');
     // medium's median error is below high's: said, not hidden.
     expect(markdown).toContain('The median error does not rise steadily from high to low confidence with district, area, rooms, floor and floors only.');
   });
 
-  test('the confidence rule is the one models/ensemble/confidence.ts documents, word for word', () => {
-    const source = readFileSync(join(PROJECT_ROOT, 'models', 'ensemble', 'confidence.ts'), 'utf8');
-    const header = source.slice(0, source.indexOf('*/')).split('\n').map((l) => l.replace(/^\s*\/?\*\*? ?/, ''));
-    const start = header.findIndex((l) => l.startsWith('Confidence score'));
-    const end = header.findIndex((l) => l.startsWith('Level:'));
-    expect(start).toBeGreaterThanOrEqual(0);
-    expect(header.slice(start, end + 1).join('\n')).toBe(CONFIDENCE_RULE);
+  test('the confidence rule in words is what models/ensemble/fsd.ts does', () => {
+    expect(CONFIDENCE_RULE).toContain(`level: high FSD ≤ ${FSD_BANDS.high}, medium ≤ ${FSD_BANDS.medium.toFixed(2)}, low above`);
+    // An interval of log half-width h at 90% implies FSD h / 1.645; the level is its band, the score 1 − FSD.
+    const stated = (fsd: number) => {
+      const h = fsd * 1.6448536269514722;
+      return statedConfidence(100_000, { low: 100_000 * Math.exp(-h), high: 100_000 * Math.exp(h), coverage: 0.9 }, { dataAgeMonths: 0, widening: 0, group: 'chilanzar', groupClass: 'high', modelSpread: 0, flags: [] });
+    };
+    for (const [fsd, level] of [[0.1, 'high'], [0.15, 'high'], [0.151, 'medium'], [0.3, 'medium'], [0.301, 'low'], [0.6, 'low']] as const) {
+      const { fsd: measured, confidence } = stated(fsd);
+      expect(measured).toBeCloseTo(fsd, 3);
+      expect(confidence).toMatchObject({ level, score: Math.round((1 - measured) * 100) / 100 });
+      expect(confidence.drivers).toHaveLength(1);
+    }
   });
 
   test('the accuracy-class rule in words matches accuracyClass', () => {

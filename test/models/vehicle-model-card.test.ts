@@ -227,7 +227,7 @@ describe('vehicle model card', () => {
       '## Honesty rules, flags and confidence', '### What an estimate stands on', '### Confidence rule', '### Accuracy class of a make/model group', '## Data', '### The three scrapes',
       '### Ingestion', '### Listings per make', '## The market', '### Depreciation by age', '### New at the dealer, dearer used: the waiting-list premium', '## Market index', '## Method',
       '### Sane ageing: monotonic constraints', '### Training rows', '### Ensemble', '### Intervals (in period)', '### Drift allowance (past the newest data)', '## Evaluation',
-      '### By make and model, 2022→2023 (headline)', '### By make and model, 2020→2022', '### Does the confidence level sort valuations by error?',
+      '### By make and model, 2022→2023 (headline)', '### By make and model, 2020→2022', '### Is the stated confidence honest, and does it sort valuations by error?',
       "### Valuations on the make's and the segment's level", '### In-period view: by make and model (k-fold)', '## How to read the numbers',
     ]) expect(markdown).toContain(heading);
     expect(markdown).toContain('| Trained at | 2025-02-15T10:00:00.000Z |');
@@ -303,7 +303,7 @@ describe('vehicle model card', () => {
     const age = months('2023-08', '2025-02');
     expect(age).toBe(18);
     expect(markdown).toContain(`**The market data are ${age} months old.**`);
-    expect(markdown).toContain('**every valuation the service makes now carries it**: none is rated high');
+    expect(markdown).toContain('which raises its FSD and lowers its stated confidence: **every valuation the service makes now carries it**.');
     for (const [level, rate, rows, own] of [['high', 0.015, '900', true], ['medium', 0.025, '800', true], ['low', 0.02, '–', false]] as const) {
       const x = pastTheData(rate, age, KFOLD.medianIntervalWidth);
       expect(markdown).toContain(`| ${level} | ${pct(rate, 2)}${own ? '' : ' (overall)'} | ${rows} | ${age} | ${x.allowance.toFixed(3)} | ${times(x.allowance)} | ${x.half.toFixed(3)} | ${times(x.half)} | ${signed(x.widening, 0)} |`);
@@ -345,7 +345,8 @@ describe('vehicle model card', () => {
     expect(markdown).toContain('| `log_mileage` | −1 | a higher value never raises the estimate |');
     expect(markdown).toContain('**The model flattens this premium on purpose.**');
     expect(markdown).toContain('The median error rises from 10.0% (high) to 15.0% (medium) to 40.0% (low), as it should.');
-    expect(markdown).toContain(`| low | 112 | 11% | 40.0% | 10% | 20% | 91.1% | ${wilson(0.9107, 112)} | consistent with 88–92% |`);
+    // The synthetic manifest has no share within ±FSD (as before issue 32): those columns say nothing.
+    expect(markdown).toContain(`| low | 112 | 11% | – | – | 40.0% | 10% | 20% | 91.1% | ${wilson(0.9107, 112)} | consistent with 88–92% |`);
     expect(markdown).toContain('Coverage holds at every level, but in sample');
     expect(markdown).toContain(`with weight ${VEHICLE_CODE_FACTS.maskedCopyWeight} (models/vehicle/train.ts)`);
     expect(markdown).toContain('`forest` got weight 0');
@@ -365,7 +366,7 @@ describe('vehicle model card', () => {
     expect(rules.map((r) => r.flag).sort()).toEqual([...new Set([...literal, ...basis, stale])].sort());
     // Scored: raised before the confidence is read (inputFlags, or assess before `const rated`), the data's age excepted.
     const assess = source.slice(source.indexOf('private assess('), source.indexOf('private inputFlags('));
-    const before = assess.slice(0, assess.indexOf('const rated = confidence('));
+    const before = assess.slice(0, assess.indexOf('const tier = confidence('));
     expect(assess).toContain('flags.filter((f) => f !== STALE_FLAG)');
     for (const r of rules) {
       const scored = r.flag !== stale && (basis.includes(r.flag) || source.slice(source.indexOf('private inputFlags(')).includes(`flags.push('${r.flag}')`) || before.includes(`flags.push('${r.flag}')`));

@@ -103,6 +103,13 @@ describe('the served vehicle version (committed artifact)', () => {
     expect(now.confidence.level).not.toBe('high');
     // The level is held past the newest data: the same estimate, a wider interval.
     expect(now.estimate).toBe(fresh.estimate);
+    // 39 months past the data (a car valued in November 2026 on August 2023's listings): low, and the drivers say why (issue 32).
+    const late = (await valueOne(then, { valuationDate: '2026-11-15' })) as VehicleValue;
+    expect(late.marketLevel.dataAgeMonths).toBe(39);
+    expect(late.fsd).toBeGreaterThan(0.3);
+    expect(late.confidence).toMatchObject({ level: 'low', score: Math.round((1 - late.fsd) * 100) / 100 });
+    expect(late.confidence.drivers[0]).toContain(`FSD ${late.fsd.toFixed(3)}`);
+    expect(late.confidence.drivers.join(' ')).toContain('market data 39 months older than the valuation date');
   });
 
   it('values a model the data does not hold on its make\'s level, a make without data on the segment\'s, and refuses without a body', async () => {

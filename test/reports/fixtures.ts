@@ -44,14 +44,14 @@ export function chilanzarFlat(): ValuationReportData {
     },
     estimate: 78500,
     interval: { low: 68200, high: 90400, coverage: 0.9 },
-    confidence: { level: 'medium', score: 0.64 },
+    confidence: { level: 'medium', score: 0.64, fsd: null }, // a record made before fsd was answered
     drivers: [
       { label: 'LightGBM', value: '79 400 USD' },
       { label: 'CatBoost', value: '77 900 USD' },
       { label: 'kNN (12 listings within 1.5 km)', value: '78 100 USD' },
       { label: 'Chilanzar market level, March 2026', value: '+1.8% since December' },
     ],
-    uzs: { estimate: 993_060_000, low: 862_780_000, high: 1_143_600_000, rate: 12650.45, rateDate: '2026-03-12', source: 'cbu.uz' },
+    uzs: { estimate: 993_060_000, low: 862_780_000, high: 1_143_600_000, rate: 12650.45, rateDate: '2026-03-12', basis: 'cbu-daily' },
     valuationDate: '2026-03-12',
     dataAgeMonths: 2,
     market: {
@@ -119,13 +119,13 @@ export function cobaltCar(): ValuationReportData {
     },
     estimate: 11200,
     interval: { low: 9800, high: 12700, coverage: 0.9 },
-    confidence: { level: 'high', score: 0.81 },
+    confidence: { level: 'high', score: 0.92, fsd: 0.079 },
     drivers: [
       { label: 'Chevrolet Cobalt 2021 median asking price', value: '11 000 USD' },
       { label: 'Mileage 58 000 km', value: '−2.1%' },
       { label: 'Automatic transmission', value: '+6.5%' },
     ],
-    uzs: { estimate: 141_685_000, low: 123_974_000, high: 160_661_000, rate: 12650.45, rateDate: '2026-03-12', source: 'cbu.uz' },
+    uzs: { estimate: 141_685_000, low: 123_974_000, high: 160_661_000, rate: 12650.45, rateDate: '2026-03-12', basis: 'cbu-daily' },
     valuationDate: '2026-03-12',
     dataAgeMonths: 1,
     market: null,

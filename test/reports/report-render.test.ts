@@ -5,6 +5,7 @@
  * disclaimer, Cyrillic and the Uzbek oʻ/gʻ.
  */
 import { renderReportHtml, renderReportPdf, REPORT_LANGUAGES, type ReportLanguage, type ValuationReportData } from '../../gateway/reports';
+import { escapeHtml } from '../../gateway/reports/html';
 import { DICTIONARIES } from '../../gateway/reports/i18n';
 import { FONT_FILES, fontPath } from '../../gateway/reports/fonts';
 import { formatDate, formatNumber, formatPercent, formatUsd, formatUzs } from '../../gateway/reports/format';
@@ -233,6 +234,34 @@ describe('HTML', () => {
     expect(html).toContain(DICTIONARIES.ru.flags.known.AREA_OUTSIDE_DISTRICT_RANGE.title);
     expect(html).toContain('SOME_FUTURE_FLAG');
     expect(html).toContain(DICTIONARIES.ru.flags.unknown);
+  });
+
+  test('says which rate the soʻm are at and from where, in its language, without a file path', () => {
+    const WORDS: Record<ReportLanguage, RegExp> = { en: /Central Bank of Uzbekistan/, ru: /Центрального банка Республики Узбекистан/, uz: /Markaziy bank/ };
+    const cases = [
+      { basis: 'cbu-daily', rateDate: '2026-03-12', valuationDate: '2026-03-12' },
+      { basis: 'cbu-daily', rateDate: '2026-03-13', valuationDate: '2026-03-15' },
+      { basis: 'cbu-last-published', rateDate: '2026-08-21', valuationDate: '2026-11-24' },
+      { basis: 'cbu-monthly', rateDate: '2024-04-01', valuationDate: '2024-04-17' },
+      { basis: 'recorded', rateDate: '2026-07-21', valuationDate: '2026-07-21' },
+    ] as const;
+    for (const lang of REPORT_LANGUAGES) {
+      for (const { basis, rateDate, valuationDate } of cases) {
+        const data = chilanzarFlat();
+        data.uzs = { ...data.uzs!, basis, rateDate };
+        data.valuationDate = valuationDate;
+        const line = DICTIONARIES[lang].estimate.rate[basis](formatNumber(data.uzs.rate, lang, 2), formatDate(rateDate, lang), formatDate(valuationDate, lang));
+        expect(renderReportHtml(data, lang)).toContain(escapeHtml(line));
+        expect(line).toContain(formatDate(rateDate, lang));
+        expect(line).not.toMatch(/data\/|\.csv|\.ts\b|cbu-/);
+        if (basis !== 'recorded') expect(line).toMatch(WORDS[lang]);
+        // The valuation date is named whenever the rate is not its own.
+        if (rateDate !== valuationDate) expect(line.includes(formatDate(valuationDate, lang))).toBe(basis === 'cbu-last-published' || basis === 'cbu-daily');
+      }
+    }
+    expect(DICTIONARIES.en.estimate.rate['cbu-last-published']('11,847.16', '21 Aug 2026', '24 Nov 2026')).toBe(
+      'At the last official rate of the Central Bank of Uzbekistan the service has, of 21 Aug 2026: 11,847.16 soʻm per US dollar. It is not the rate of the valuation date, 24 Nov 2026.',
+    );
   });
 
   test('without a rate there is no soʻm line and the report says why; without an outline the map says so', () => {
