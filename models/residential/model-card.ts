@@ -9,6 +9,7 @@
 import { houseSection } from '../house/model-card';
 import { DROP_REASONS, type DropReason } from '../ingest/reasons';
 import { indexBand, ZONE_IDS } from './market-index';
+import { regulatoryNotes } from '../ensemble/regulatory-notes';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import { STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass } from '../ensemble/confidence';
 import {
@@ -126,12 +127,26 @@ function markdown(ctx: Context, figures: readonly FigureName[]): string {
     evaluation(ctx, figures),
     comparison(ctx, figures),
     houseSection(),
+    regulatory(ctx),
     glossary(),
   ];
   return `${sections.join('\n\n')}\n`;
 }
 
 const figureLink = figureLinker<FigureName>(FIGURE_DIR, FIGURE_TITLES);
+
+/** The regulatory notes (models/ensemble/regulatory-notes.ts) on the forward rows; none without evaluation.json. */
+function regulatory(ctx: Context): string {
+  const { m, rows } = ctx;
+  if (!rows?.length) return '';
+  const [y, mo] = m.marketIndex.newestPeriod.split('-').map(Number);
+  const [ry, rm] = m.trainedAt.slice(0, 7).split('-').map(Number);
+  return regulatoryNotes({
+    groupName: 'district', rows, groupOf: (r) => r.district, label: districtName,
+    forwardView: `the ${int(rows.length)} flats of the newest snapshot, valued by a fit on the listings before it`,
+    newestData: m.marketIndex.newestPeriod, dataAgeMonths: Math.max(0, (ry - y) * 12 + (rm - mo)), trainingRows: m.training.rows,
+  }).join('\n');
+}
 
 function header(ctx: Context): string {
   const { m } = ctx;

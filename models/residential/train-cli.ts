@@ -34,7 +34,7 @@ export async function trainResidentialVersion(argv: readonly string[], observati
   console.log(`comparables: ${comparables.path} (${comparables.rows} flats, ${(comparables.bytes / 1024).toFixed(0)} KiB, data snapshot ${comparables.dataSnapshot})`);
 
   if (argv.includes('--no-promote')) return 0;
-  const decision = decidePromotion(manifest, await currentOnSameEvaluation(manifest, trained.headlineTest));
+  const decision = decidePromotion(manifest, await currentOnSameEvaluation(manifest, trained.headlineTest), 'headline', manifest.confidence?.leaveOneSourceOut);
   if (decision.promote) {
     setCurrentVersion(manifest.version);
     console.log(`promoted ${manifest.version}: ${decision.reason}`);

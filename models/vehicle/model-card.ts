@@ -30,6 +30,7 @@ import { combinedHalfWidth, linearAllowance, MIN_LEVEL_ROWS } from '../intervals
 import { periodIndex } from '../ensemble/encoding';
 import { median, quantile, wilsonBounds, type AccuracyMetrics } from '../ensemble/metrics';
 import { groupBy } from '../ingest/outliers';
+import { regulatoryNotes } from '../ensemble/regulatory-notes';
 import { Random } from '../trainers/random';
 import {
   accuracyClassRule, artifactLabel, BASE, cmp, CONFIDENCE_RULE, coverageBounds, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
@@ -635,8 +636,19 @@ function perRootMonth(f: ForwardReport): number {
 // ───────────────────────────── markdown ─────────────────────────────
 
 function markdown(ctx: Context, figures: readonly VehicleFigureName[]): string {
-  const sections = [header(ctx), summary(ctx), today(ctx), rules(ctx), data(ctx), market(ctx, figures), marketIndexSection(ctx, figures), method(ctx), evaluation(ctx, figures), glossary(glossaryLines(ctx))];
+  const sections = [header(ctx), summary(ctx), today(ctx), rules(ctx), data(ctx), market(ctx, figures), marketIndexSection(ctx, figures), method(ctx), evaluation(ctx, figures), regulatory(ctx), glossary(glossaryLines(ctx))].filter(Boolean);
   return `${sections.join('\n\n')}\n`;
+}
+
+/** The regulatory notes (models/ensemble/regulatory-notes.ts) on the headline rows, by make/model group; none without evaluation.json. */
+function regulatory(ctx: Context): string {
+  const { rows } = ctx;
+  if (!rows?.length) return '';
+  return regulatoryNotes({
+    groupName: 'make/model group', rows, groupOf: (r) => r.group,
+    forwardView: `the ${int(rows.length)} listings of ${monthName(ctx.headline.drift.test)}, valued by a fit on the snapshots before it, ${ctx.headline.drift.months} months earlier`,
+    newestData: monthName(ctx.m.marketIndex.newestPeriod), dataAgeMonths: ctx.dataAgeMonths, trainingRows: ctx.m.training.rows,
+  }).join('\n');
 }
 
 function glossaryLines(ctx: Context): string[] {

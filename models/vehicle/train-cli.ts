@@ -48,7 +48,7 @@ export async function trainVehicleVersion(argv: readonly string[], observations:
   // A new data snapshot changes the test rows; the gate then only checks the coverage band of the
   // forward headline (scored with the served interval method, drift allowance included).
   const comparable = same && same.dataSnapshot.id === manifest.dataSnapshot.id && same.evaluation.headline.protocol === manifest.evaluation.headline.protocol;
-  const decision = decidePromotion(manifest, comparable ? { version: current!, mapeOnSameEvaluation: same.evaluation.headline.overall.mape } : null, 'headline');
+  const decision = decidePromotion(manifest, comparable ? { version: current!, mapeOnSameEvaluation: same.evaluation.headline.overall.mape } : null, 'headline', manifest.evaluation.byConfidence);
   if (decision.promote) {
     setCurrentVersion(manifest.version);
     console.log(`promoted vehicle ${manifest.version}: ${decision.reason}`);

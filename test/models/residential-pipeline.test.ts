@@ -203,6 +203,18 @@ describe('versions and promotion', () => {
     expect(decidePromotion(candidate(0.15, 0.9), { version: 'a', mapeOnSameEvaluation: 0.14 }).promote).toBe(false);
     expect(decidePromotion(candidate(0.10, 0.8), { version: 'a', mapeOnSameEvaluation: 0.14 }).promote).toBe(false);
   });
+  it('refuses a version whose stated confidence is broken: far from 68% of held-out prices within ±FSD (issue 32)', () => {
+    const level = (name: 'high' | 'medium' | 'low', n: number, withinFsd: number) => ({ level: name, n, medianApe: 0.1, ppe10: 0.5, ppe20: 0.8, coverage: 0.9, withinFsd, withinFsdBounds: { low: 0, high: 1 } });
+    const honest = [level('medium', 300, 0.7), level('low', 200, 0.66)];
+    expect(decidePromotion(candidate(0.14, 0.9), null, 'headline', honest).promote).toBe(true);
+    // 58.6% and 47.2% (the car model in service): 58% over both, inside the sanity band, reported as not honest in the card.
+    expect(decidePromotion(candidate(0.14, 0.9), null, 'headline', [level('medium', 11_881, 0.586), level('low', 670, 0.472)]).promote).toBe(true);
+    const tooSmall = decidePromotion(candidate(0.14, 0.9), null, 'headline', [level('medium', 300, 0.4), level('low', 200, 0.45)]);
+    expect(tooSmall).toMatchObject({ promote: false, reason: expect.stringContaining('within ±FSD') });
+    expect(decidePromotion(candidate(0.14, 0.9), null, 'headline', [level('medium', 300, 0.95)]).promote).toBe(false);
+    // Manifests before issue 32 record no share: nothing to check.
+    expect(decidePromotion(candidate(0.14, 0.9), null, 'headline', [{ ...level('medium', 300, 0), withinFsd: undefined }]).promote).toBe(true);
+  });
   it('numbers versions YYYY.MM.N', () => {
     expect(nextVersion([], new Date('2026-11-21'))).toBe('2026.11.0');
     expect(nextVersion(['2026.11.0', '2026.11.3', '2026.10.9'], new Date('2026-11-21'))).toBe('2026.11.4');
