@@ -152,6 +152,17 @@ export function weightedMedianBySelection(values: ArrayLike<number>, weights: Ar
   return values[order[lo]];
 }
 
+/**
+ * The distribution-free 95% interval of a median: the order statistics n/2 ∓ 1.96·√n/2 of `sorted`
+ * (ascending); null below 6 values, where it would span them all.
+ */
+export function medianInterval(sorted: readonly number[]): { low: number; high: number } | null {
+  const n = sorted.length;
+  if (n < 6) return null;
+  const half = (1.96 * Math.sqrt(n)) / 2;
+  return { low: sorted[Math.max(0, Math.floor(n / 2 - half))], high: sorted[Math.min(n - 1, Math.ceil(n / 2 + half) - 1)] };
+}
+
 /** Linear-interpolated quantile of a sample (does not mutate the input). */
 export function quantile(values: ArrayLike<number>, q: number): number {
   const sorted = Float64Array.from(values).sort();

@@ -10,14 +10,13 @@
 import { derSimonianLaird } from '../observations/shrinkage';
 import { DASH, fixed, int, pct, table } from './card-kit';
 import { accuracyByConfidence } from './confidence';
-import { median } from './metrics';
+import { median, medianInterval } from './metrics';
 import type { HeldOutRow } from './card-kit';
 
 /** A group's median bias beyond this (log scale, ±5%), with its 95% interval wholly outside, is flagged. */
 export const GROUP_BIAS_BAND = 0.05;
 /** Groups with fewer held-out rows than this are not judged (their interval says nothing). */
 const MIN_GROUP_ROWS = 30;
-const Z95 = 1.96;
 
 export interface GroupBias {
   group: string;
@@ -43,12 +42,10 @@ export function groupBiases<R extends HeldOutRow>(rows: readonly R[], groupOf: (
   return [...byGroup].filter(([, xs]) => xs.length >= MIN_GROUP_ROWS).map(([group, xs]) => {
     const sorted = [...xs].sort((a, b) => a - b);
     const n = sorted.length;
-    const half = (Z95 * Math.sqrt(n)) / 2;
     const mean = xs.reduce((s, x) => s + x, 0) / n;
     const variance = xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1) / n;
-    return {
-      group, n, medianBias: median(sorted), low: sorted[Math.max(0, Math.floor(n / 2 - half))], high: sorted[Math.min(n - 1, Math.ceil(n / 2 + half) - 1)], mean, variance,
-    };
+    const { low, high } = medianInterval(sorted)!; // n ≥ MIN_GROUP_ROWS
+    return { group, n, medianBias: median(sorted), low, high, mean, variance };
   }).sort((a, b) => b.n - a.n);
 }
 

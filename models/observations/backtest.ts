@@ -15,7 +15,7 @@
  */
 import { CONFIDENCE_LEVELS } from '../ensemble/confidence';
 import { forecastStandardDeviation, levelOfFsd } from '../ensemble/fsd';
-import { median, wilsonBounds } from '../ensemble/metrics';
+import { median, medianInterval, wilsonBounds } from '../ensemble/metrics';
 import { adjustValuation, type AdjustedValuation } from './adjust';
 import { groupKey, type GroupHierarchy } from './groups';
 import { fitObservationModel, type ObservationModel, type ObservationModelOptions } from './model';
@@ -99,7 +99,6 @@ export interface BacktestReport {
   rows: BacktestRow[];
 }
 
-const Z95 = 1.96;
 const day = (date: string) => date.slice(0, 10);
 
 /** The measures of valuations against their prices (NaN measures for none). */
@@ -117,14 +116,6 @@ export function backtestMeasures(rows: readonly ({ priceUsd: number } & Replayed
     medianWidth: median(rows.map((r) => (r.high - r.low) / r.estimate)),
     withinFsd: n ? rows.filter((r) => Math.abs(Math.log(r.priceUsd / r.estimate)) <= r.fsd).length / n : NaN,
   };
-}
-
-/** The distribution-free 95% interval of a median: the order statistics n/2 ∓ 1.96·√n/2 of sorted values (null below 6). */
-function medianInterval(sorted: readonly number[]): { low: number; high: number } | null {
-  const n = sorted.length;
-  if (n < 6) return null;
-  const half = (Z95 * Math.sqrt(n)) / 2;
-  return { low: sorted[Math.max(0, Math.floor(n / 2 - half))], high: sorted[Math.min(n - 1, Math.ceil(n / 2 + half) - 1)] };
 }
 
 /** The replay's blocks of consecutive days: at most `maxFits`, each a run of whole days. */
