@@ -40,9 +40,19 @@ export interface ScoredItem {
 }
 
 /**
+ * An observed price more than this many times the model's estimate of the same home or vehicle at
+ * the same date, or less than its reciprocal, is refused (issue 33, finding 6): five times is far
+ * past any model error (the intervals are ±30–80%), and what lies there is a price in thousands,
+ * per m², in the wrong currency or of another property, which would move the organisation's
+ * valuations by its own error. Set on that principle, before measuring anything with it.
+ */
+export const MAX_PRICE_RATIO = 5;
+
+/**
  * A kind's scorer: each item's fields normalised as a valuation request dated `observedAt`, the
  * valid ones valued in one model call (no adjustment: the base a residual is taken against), and
- * `describe` giving the groups and the request as kept.
+ * `describe` giving the groups and the request as kept. A price implausibly far from the model's
+ * estimate (MAX_PRICE_RATIO) is refused in its place.
  */
 export function scorer<N, V extends { estimate: number; interval: { low: number; high: number; coverage: number }; modelVersion: string; marketLevel?: { intervalWidening: number } | null }>(
   normalise: (fields: Record<string, unknown>) => N,
@@ -55,10 +65,20 @@ export function scorer<N, V extends { estimate: number; interval: { low: number;
     return valued.map((result, index) => {
       if (result instanceof ApiError) return result;
       const { interval, estimate, modelVersion } = result;
+      const implausible = implausiblePrice(items[index], estimate);
+      if (implausible) return implausible;
       const widening = result.marketLevel?.intervalWidening ?? 0;
       return { base: { estimate, low: interval.low, high: interval.high, coverage: interval.coverage, ...(widening > 0 && { widening }), modelVersion }, ...describe(normalised[index]) };
     });
   };
+}
+
+/** The refusal of a price more than MAX_PRICE_RATIO times from the model's estimate, or null. */
+function implausiblePrice(item: ObservationItem, estimate: number): ApiError | null {
+  const ratio = item.priceUsd / estimate;
+  if (ratio <= MAX_PRICE_RATIO && ratio >= 1 / MAX_PRICE_RATIO) return null;
+  const times = ratio > 1 ? `${ratio.toFixed(1)} times` : `1/${(1 / ratio).toFixed(0)} of`;
+  return new ApiError('INVALID_PARAMETER', `price_usd ${item.priceUsd} is ${times} the model's estimate of ${Math.round(estimate)} USD for the same item at ${item.observedAt}, more than ${MAX_PRICE_RATIO} times either way: a price in thousands, per m², in soʻm, or of another property? Refused, so that it cannot move your valuations`, 'price_usd');
 }
 
 /**

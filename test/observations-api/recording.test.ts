@@ -112,6 +112,29 @@ it('a valuation dated in the past is re-anchored on what had been observed by it
   expect((await json(await stack.post('/api/predict/home', { ...FLAT, valuation_date: before }, { 'x-api-key': other }))).market_adjustment).toBeNull();
 });
 
+it('refuses a price implausibly far from the model (in thousands, per m²), so a careless upload cannot wreck the bank\'s valuations (issue 33, finding 6)', async () => {
+  const bank = stack.newKey();
+  const before = await valueFlat(bank);
+  const response = await stack.post('/api/observations', {
+    observations: [
+      { kind: 'home', ...FLAT, price_usd: 75, observed_at: today(), reference: 'thousands' },
+      { kind: 'home', ...FLAT, price_usd: Math.round(before.estimate / 65), observed_at: today(), reference: 'per-m2' },
+      { kind: 'home', ...FLAT, price_usd: before.estimate * 8, observed_at: today(), reference: 'soum-ish' },
+      { kind: 'home', ...FLAT, price_usd: Math.round(before.estimate * 1.1), observed_at: today(), reference: 'fine' },
+    ],
+  }, { 'x-api-key': bank });
+  const result = await json(response);
+  expect(result.accepted).toBe(1);
+  expect(result.rejected.map((r: { reference: string; error: { code: string; field: string } }) => [r.reference, r.error.code, r.error.field])).toEqual([
+    ['thousands', 'INVALID_PARAMETER', 'price_usd'], ['per-m2', 'INVALID_PARAMETER', 'price_usd'], ['soum-ish', 'INVALID_PARAMETER', 'price_usd'],
+  ]);
+  expect(result.rejected[0].error.message).toMatch(/in thousands, per m², in soʻm, or of another property/);
+  // The one plausible price moves the valuation a little, never to 100 USD.
+  const after = await valueFlat(bank);
+  expect(after.estimate / before.estimate).toBeGreaterThan(0.95);
+  expect(after.estimate / before.estimate).toBeLessThan(1.15);
+});
+
 it('a bad item is refused in its place and the others are kept', async () => {
   const bank = stack.newKey();
   const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
