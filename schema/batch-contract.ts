@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsvError, parse as parseCsvStream, type Options as CsvOptions } from 'csv-parse';
 import { stringify as stringifyCsv, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { ApiError } from './errors';
+import { parseJsonLine } from './json-line';
 import { enumValue, fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
 import { HOME_FIELDS } from './home-contract';
 import { checkNesting } from './nesting';
@@ -177,9 +178,9 @@ export function ndjsonUploadItem(line: string, lineNumber: number, index: number
   if (trimmed.length > MAX_UPLOAD_ROW_CHARS) throw rowTooLong(`Line ${lineNumber}`, `items[${index}]`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(trimmed);
+    parsed = parseJsonLine(trimmed);
   } catch {
-    throw new ApiError('INVALID_JSON', `Line ${lineNumber} is not valid JSON`, `items[${index}]`);
+    throw new ApiError('INVALID_JSON', `Line ${lineNumber} is not valid JSON (or carries a __proto__ or constructor.prototype key)`, `items[${index}]`);
   }
   return itemInput(parsed, `items[${index}]`);
 }

@@ -127,12 +127,15 @@ function block(b: Block): string {
 
 const section = (s: Section) => `<section id="${s.id}"><h2>${escapeHtml(s.title)}</h2>${s.blocks.map(block).join('')}</section>`;
 
+/** The report page loads and runs nothing: inline styles only. Sent as a header by the route, and kept in the page for a saved copy. */
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'";
+
 export function contentToHtml(c: ReportContent): string {
   return [
     '<!DOCTYPE html>',
     `<html lang="${c.lang}">`,
     '<head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    `<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(`${c.title} · ${c.header[0]?.value ?? ''}`)}</title>`,
     `<style>${CSS}</style></head>`,

@@ -10,6 +10,7 @@ import type { ReportLanguage, ValuationReportData } from './report-data';
 
 export type * from './report-data';
 export { REPORT_LANGUAGES } from './report-data';
+export { REPORT_CSP } from './html';
 
 /** A self-contained HTML document (inline CSS and SVG, no scripts, no external requests). */
 export function renderReportHtml(data: ValuationReportData, lang: ReportLanguage): string {

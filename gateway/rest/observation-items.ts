@@ -8,6 +8,7 @@
  */
 import { csvRows, linesOf, MAX_UPLOAD_ROW_CHARS } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
+import { parseJsonLine } from '../../schema/json-line';
 import type { FieldSpec } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import { parseHomeRestBody } from '../../schema/home-rest';
@@ -117,9 +118,9 @@ export async function* numberedObservations(source: AsyncIterable<Buffer | strin
     line++;
     if (text.trim() === '') continue;
     try {
-      yield { line, item: JSON.parse(text) as unknown };
+      yield { line, item: parseJsonLine(text) };
     } catch {
-      yield { line, item: new ApiError('INVALID_JSON', `Line ${line} is not JSON`, 'observations') }; // refused in its place
+      yield { line, item: new ApiError('INVALID_JSON', `Line ${line} is not JSON (or carries a __proto__ or constructor.prototype key)`, 'observations') }; // refused in its place
     }
   }
 }

@@ -14,7 +14,7 @@ import { districtOutlines } from '../dashboard/outlines';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY } from '../ops/openapi';
-import { REPORT_LANGUAGES, renderReportHtml, renderReportPdf, type Comparable, type DistrictOutline, type ReportLanguage, type ValuationReportData } from '../reports';
+import { REPORT_CSP, REPORT_LANGUAGES, renderReportHtml, renderReportPdf, type Comparable, type DistrictOutline, type ReportLanguage, type ValuationReportData } from '../reports';
 import { errorResponseJsonSchema } from './response-schemas';
 import { notFound, VALUATION_RECORD_OPERATION, type RecordData } from './valuations';
 
@@ -236,7 +236,7 @@ export function registerValuationReportRoute(app: FastifyInstance, graph: Graph,
     if (!valuation) throw notFound(id);
     const data = await reportData(executor, valuation, request.principal!.org, lang);
     const name = `valuation-${valuation.id}-${lang}`;
-    if (format === 'html') return reply.type('text/html; charset=utf-8').header('content-disposition', `inline; filename="${name}.html"`).send(renderReportHtml(data, lang));
+    if (format === 'html') return reply.type('text/html; charset=utf-8').header('content-security-policy', REPORT_CSP).header('content-disposition', `inline; filename="${name}.html"`).send(renderReportHtml(data, lang));
     return reply.type('application/pdf').header('content-disposition', `inline; filename="${name}.pdf"`).send(await renderReportPdf(data, lang));
   });
 }

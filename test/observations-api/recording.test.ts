@@ -135,6 +135,19 @@ it('refuses a price implausibly far from the model (in thousands, per m²), so a
   expect(after.estimate / before.estimate).toBeLessThan(1.15);
 });
 
+it('refuses an NDJSON line carrying a __proto__ key in its place, as the JSON route refuses the body (issue 33, finding 12)', async () => {
+  const bank = stack.newKey();
+  const line = (o: Record<string, unknown>) => JSON.stringify({ kind: 'home', ...FLAT, price_usd: 70_000, observed_at: today(), ...o });
+  const body = [line({ reference: 'ok' }), line({ reference: 'poisoned' }).replace('{', '{"__proto__":{"isAdmin":true},'), line({ reference: 'ctor' }).replace('{', '{"constructor":{"prototype":{"x":1}},')].join('\n');
+  const response = await stack.fetch('/api/observations', { method: 'POST', headers: { 'content-type': 'application/x-ndjson', 'x-api-key': bank }, body });
+  const result = await json(response);
+  expect(result.accepted).toBe(1);
+  expect(result.rejected.map((r: { index: number; error: { code: string } }) => [r.index, r.error.code])).toEqual([[1, 'INVALID_JSON'], [2, 'INVALID_JSON']]);
+  const asJson = await stack.fetch('/api/observations', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': bank }, body: '{"__proto__":{"isAdmin":true},"observations":[]}' });
+  expect(asJson.status).toBe(400);
+  expect((await json(asJson)).error.code).toBe('INVALID_JSON');
+});
+
 it('a bad item is refused in its place and the others are kept', async () => {
   const bank = stack.newKey();
   const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);

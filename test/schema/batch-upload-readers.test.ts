@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, validate } from 'graphql';
 import { APPEND_BATCH_ITEMS_OPERATION, CANCEL_BATCH_OPERATION, OPEN_BATCH_OPERATION } from '../../gateway/rest/batch';
-import { csvUploadItems, ndjsonUploadItems, type BatchItemInput } from '../../schema/batch-contract';
+import { csvUploadItems, ndjsonUploadItem, ndjsonUploadItems, type BatchItemInput } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
 import { SUBGRAPHS } from '../../schema/subgraphs';
 
@@ -57,7 +57,14 @@ const NDJSON_FILES: Record<string, string> = {
   'district in a home': '{"address":"a","home":{"district":"Chilanzar"}}\n',
   'personal data in a home': '{"address":"a","home":{"full_name":"x"}}\n',
   'an array instead of an item': '[1,2]\n',
+  'a __proto__ key': '{"address":"a"}\n{"__proto__":{"isAdmin":true},"address":"b"}\n',
 };
+
+it('refuses an NDJSON line with a __proto__ or constructor.prototype key as the JSON routes do (issue 33, finding 12)', () => {
+  expect(() => ndjsonUploadItem('{"__proto__":{"isAdmin":true},"address":"b"}', 2, 1)).toThrow(expect.objectContaining({ code: 'INVALID_JSON', field: 'items[1]' }));
+  expect(() => ndjsonUploadItem('{"constructor":{"prototype":{"x":1}},"address":"b"}', 3, 2)).toThrow(expect.objectContaining({ code: 'INVALID_JSON' }));
+  expect(ndjsonUploadItem('{"address":"b","constructor":"ok"}', 4, 3)).toMatchObject({ address: 'b' });
+});
 
 describe.each(Object.entries(CSV_FILES))('CSV: %s', (_name, text) => {
   it.each([1, 2, 3, 7, 64, 65_536])('read in slices of %i bytes gives what the file read whole gives', async (size) => {

@@ -42,6 +42,8 @@ it('a flat\'s report is a PDF in each language holding its estimate, id and disc
   const html = await get(`/api/valuations/${valued.valuation_id}/report?format=html&lang=ru`, bank);
   expect(html.status).toBe(200);
   expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+  // The page loads and runs nothing, by a header and not only a <meta> (issue 33, finding 12).
+  expect(html.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
   const page = await html.text();
   expect(page).toContain(valued.valuation_id);
   expect(page).toContain('<svg');
