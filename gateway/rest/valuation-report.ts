@@ -204,7 +204,7 @@ async function vehicleReport(executor: GraphExecutor, record: RecordData, v: Ans
   const text = (x: unknown) => (x === null || x === undefined ? null : typeof x === 'object' ? JSON.stringify(x) : (x as string | number | boolean));
   return {
     ...base,
-    object: { make: text(vehicle.make), model: text(vehicle.model), year: text(vehicle.year), mileage_km: text(request.mileageKm), engine: text(vehicle.engine), fuel: text(vehicle.fuel), transmission: text(vehicle.transmission), body_type: text(vehicle.bodyType), region: text(vehicle.region) },
+    object: { make: text(vehicle.make), model: text(vehicle.model), year: text(vehicle.year), mileage_km: text(request.mileageKm), engine_l: text(vehicle.engine), fuel: text(vehicle.fuel), transmission: text(vehicle.transmission), body_type: text(vehicle.bodyType), region: text(vehicle.region) },
     market: null,
     comparables: [],
     location: null,

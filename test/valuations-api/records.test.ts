@@ -43,6 +43,13 @@ it('a REST valuation is recorded as answered, readable by its organisation only'
   expect(bad.status).toBe(400);
   expect((await json(bad)).error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'id' });
   expect((await stack.fetch(`/api/valuations/${reply.valuation_id}`)).status).toBe(401);
+  // A date before 1970 is refused, not answered with an empty page (issue 33, finding 12).
+  const ancient = await get('/api/valuations?since=0001-01-01', bank);
+  expect(ancient.status).toBe(400);
+  expect((await json(ancient)).error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'since' });
+  const sample = await json(await stack.post('/graphql', { query: '{ valuationSample(period: "1969") { population } }' }, { 'x-api-key': bank }));
+  expect(sample.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER' });
+  expect((await get(`/api/valuations?since=${today()}`, bank)).status).toBe(200);
 });
 
 it('GraphQL, vehicle and batch valuations are recorded too, and list newest first across kinds, page by page', async () => {

@@ -64,5 +64,9 @@ it('a car\'s report and a soʻm valuation\'s report render too', async () => {
   const [carText, somText] = await pdfTexts([carPdf, somPdf]);
   expect(carText.text.replace(/\s+/g, ' ')).toContain(formatNumber(car.estimate, 'en'));
   expect(carText.text).toMatch(/Cobalt/);
+  // Every label in the report's language (issue 33, finding 12: "engine" was printed as the key).
+  const carHtml = await (await get(`/api/valuations/${car.valuation_id}/report?format=html&lang=ru`, bank)).text();
+  expect(carHtml).toContain('Объём двигателя, л');
+  expect(carHtml).not.toMatch(/>engine</);
   expect(somText.text.replace(/\s+/g, ' ')).toContain(formatNumber(inSom.estimate, 'en'));
 });
