@@ -33,6 +33,8 @@ const VALUING_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown
   vehicleValuations: (args) => itemsOf(args.inputs),
   locationIndex: () => 1,
   locationIndexes: (args) => itemsOf(args.points),
+  // A revaluation values the record's object again, and records it (issue 33, finding 9).
+  revalueValuation: () => 1,
 };
 /** Root fields that submit batch items: a job filled in several calls is charged call by call. */
 const BATCH_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown>) => number>> = {

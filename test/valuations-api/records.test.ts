@@ -125,6 +125,22 @@ it('revaluing a record answers beside it with the change explained, and is recor
   expect((await stack.post(`/api/valuations/${before.valuation_id}/revalue`, {}, { 'x-api-key': stack.newKey() })).status).toBe(404);
 });
 
+it('a revaluation is charged as a valuation: refused with 429 once the plan\'s valuations are spent (issue 33, finding 9)', async () => {
+  const bank = stack.newKey('pilot'); // 1,000 valuations a minute
+  const record = await valueFlat(bank);
+  const inputs = Array.from({ length: 999 }, () => ({ district: 'Chilanzar', area: 65, rooms: 3, floor: 4, totalFloors: 9 }));
+  // A minute boundary may fall between the two calls and restore the allowance: then once more.
+  let status = 0;
+  for (let attempt = 0; attempt < 2 && status !== 429; attempt++) {
+    const spent = await stack.post('/graphql', { query: 'query($i: [HomeValuationInput!]!) { homeValuations(inputs: $i) { index } }', variables: { i: inputs } }, { 'x-api-key': bank });
+    expect([200, 429]).toContain(spent.status);
+    const revalued = await stack.post(`/api/valuations/${record.valuation_id}/revalue`, {}, { 'x-api-key': bank });
+    status = revalued.status;
+    if (status === 429) expect((await json(revalued)).error.code).toBe('RATE_LIMITED');
+  }
+  expect(status).toBe(429);
+});
+
 it('a valuation in soʻm is recorded in soʻm and revalued in soʻm', async () => {
   const bank = stack.newKey();
   const before = await valueFlat(bank, { ...FLAT, currency: 'UZS' });
