@@ -10,12 +10,12 @@
  *   committee's document, in English, Russian or Uzbek (?lang=en|ru|uz, as the valuation
  *   reports). Progress: batchProgress(id), GET /api/batch/{id}, as any job.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { DEFAULT_CHUNK_SIZE, MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES } from '../../schema/batch-contract';
-import { ApiError, payloadTooLarge } from '../../schema/errors';
+import { ApiError } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
-import { sendError } from '../http/errors';
+import { registerUploadScope } from './upload-scope';
 import { SECURITY } from '../ops/openapi';
 import { backtestRowsCsv, backtestSummaryCsv } from '../reports/backtest-csv';
 import { renderBacktestPdf, type BacktestReportData } from '../reports/backtest-content';
@@ -187,13 +187,7 @@ const REPORT_SCHEMA = {
 };
 
 export function registerBacktestRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
-  // In its own scope: the CSV and NDJSON parsers accept uploads here and nowhere else.
-  void app.register(async (scope) => {
-    scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], (_request, payload, done) => done(null, payload));
-    scope.setErrorHandler((error, request, reply) => {
-      if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(request, reply, payloadTooLarge(MAX_BATCH_BODY_BYTES, 'send the observations as a CSV or NDJSON file'));
-      throw error;
-    });
+  registerUploadScope(app, 'send the observations as a CSV or NDJSON file', (scope) => {
     scope.post('/api/backtest', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: SUBMIT_SCHEMA }, async (request, reply) => {
       const kind = backtestKind((request.query as Record<string, unknown> | undefined)?.kind);
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable, Transform } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import {
   DEFAULT_CHUNK_SIZE,
   MAX_BATCH_BODY_BYTES,
@@ -29,7 +29,7 @@ import {
 } from '../../schema/batch-contract';
 import { ApiError, formatBytes, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
-import { sendError } from '../http/errors';
+import { registerUploadScope } from './upload-scope';
 import { SECURITY, withExample } from '../ops/openapi';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { batchAcceptedResponseJsonSchema, batchJobResponseJsonSchema, batchResultLineJsonSchema, errorResponseJsonSchema } from './response-schemas';
@@ -266,17 +266,8 @@ async function* resultPages(graph: Graph, request: FastifyRequest, id: string): 
 }
 
 export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler }): void {
-  // In their own scope: the CSV and NDJSON parsers accept uploads here and nowhere else.
-  void app.register(async (scope) => {
-    // The request stream itself: the route reads it as it comes (submitUpload).
-    scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], (_request, payload, done) => done(null, payload));
-    // PAYLOAD_TOO_LARGE with advice for portfolios; everything else goes to the app's handler.
-    scope.setErrorHandler((error, request, reply) => {
-      if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return sendError(request, reply, payloadTooLarge(MAX_BATCH_BODY_BYTES, 'split the portfolio'));
-      }
-      throw error;
-    });
+  // The request stream is read as it comes (submitUpload); a JSON body over the limit gets advice for portfolios.
+  registerUploadScope(app, 'split the portfolio', (scope) => {
 
     const submitSchema = {
       tags: ['batch'],

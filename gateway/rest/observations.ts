@@ -5,11 +5,11 @@
  * others go to `recordObservations` in one call. Issue 18.
  */
 import { Readable } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES } from '../../schema/batch-contract';
-import { ApiError, payloadTooLarge } from '../../schema/errors';
+import { ApiError } from '../../schema/errors';
 import { getPlan } from '../../schema/plans';
-import { sendError } from '../http/errors';
+import { registerUploadScope } from './upload-scope';
 import { UploadBody, uploadTooLarge } from './batch';
 import { ENVELOPE, itemError, PRICE_TYPES, toObservationInput, uploadedObservations, type ItemError, type UploadType } from './observation-items';
 import type { Graph } from '../graph/apollo';
@@ -232,13 +232,7 @@ async function* exportedPages(executor: GraphExecutor, query: { kind: string; si
 }
 
 export function registerObservationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
-  // In its own scope: the CSV and NDJSON parsers accept uploads here and nowhere else.
-  void app.register(async (scope) => {
-    scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], (_request, payload, done) => done(null, payload));
-    scope.setErrorHandler((error, request, reply) => {
-      if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(request, reply, payloadTooLarge(MAX_BATCH_BODY_BYTES, 'send the observations as a CSV or NDJSON file'));
-      throw error;
-    });
+  registerUploadScope(app, 'send the observations as a CSV or NDJSON file', (scope) => {
     scope.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: ROUTE_SCHEMA }, (request: FastifyRequest, reply: FastifyReply) => {
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (type === 'text/csv' || type === 'application/x-ndjson') return recordUpload(graph, request, reply, type);
