@@ -146,7 +146,7 @@ function marketAdjustmentOf(adjusted: AdjustedValuation, model: ObservationModel
     factor: a?.factor ?? 1, group: a?.group ?? null, level: a?.level ?? null, observations: a?.observations ?? 0,
     effectiveObservations: a?.effectiveN ?? 0, shrinkage: a?.shrinkageWeight ?? 0,
     intervalMethod: adjusted.interval.method, intervalGroup: adjusted.interval.group, intervalObservations: adjusted.interval.observations, asOf: model.asOf,
-    observationsUsed: model.observations, effectiveObservationsUsed: roundTo(topEffectiveN(model), 0.1),
+    observationsUsed: model.observations, effectiveObservationsUsed: Math.round(topEffectiveN(model) * 10) / 10,
   };
 }
 
