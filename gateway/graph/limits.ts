@@ -35,6 +35,8 @@ const VALUING_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown
   locationIndexes: (args) => itemsOf(args.points),
   // A revaluation values the record's object again, and records it (issue 33, finding 9).
   revalueValuation: () => 1,
+  // Each observed price is valued by the model at its date to be scored (issue 33, finding 2).
+  recordObservations: (args) => itemsOf((args.input as { observations?: unknown } | undefined)?.observations),
 };
 /** Root fields that submit batch items: a job filled in several calls is charged call by call. */
 const BATCH_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown>) => number>> = {

@@ -148,6 +148,25 @@ it('refuses an NDJSON line carrying a __proto__ key in its place, as the JSON ro
   expect((await json(asJson)).error.code).toBe('INVALID_JSON');
 });
 
+it('each observation scored is charged as a valuation: a pilot plan cannot record more than its allowance (issue 33, finding 2)', async () => {
+  const bank = stack.newKey('pilot'); // 1,000 valuations a minute
+  const observations = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ kind: 'home', ...FLAT, area: 40 + (i % 60), price_usd: 60_000, observed_at: today(), reference: `${tag}-${i}` }));
+  // A minute boundary may restore the allowance between the two calls: then once more.
+  let status = 0;
+  for (let attempt = 0; attempt < 2 && status !== 429; attempt++) {
+    const spent = await stack.post('/api/observations', { observations: observations(999, `a${attempt}`) }, { 'x-api-key': bank });
+    expect([200, 429]).toContain(spent.status);
+    const more = await stack.post('/api/observations', { observations: observations(50, `b${attempt}`) }, { 'x-api-key': bank });
+    status = more.status;
+    if (status === 429) expect((await json(more)).error.code).toBe('RATE_LIMITED');
+  }
+  expect(status).toBe(429);
+  // GraphQL is charged the same way (one valuation of the minute is left: ten do not fit).
+  const item = { kind: 'HOME', home: { district: 'Chilanzar', area: 60, rooms: 2, floor: 3, totalFloors: 9 }, priceUsd: 60_000, observedAt: today(), priceType: 'SALE' };
+  const graphql = await json(await stack.post('/graphql', { query: 'mutation($i: RecordObservationsInput!) { recordObservations(input: $i) { accepted } }', variables: { i: { observations: Array.from({ length: 10 }, () => item) } } }, { 'x-api-key': bank }));
+  expect(graphql.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+});
+
 it('a bad item is refused in its place and the others are kept', async () => {
   const bank = stack.newKey();
   const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
@@ -256,7 +275,7 @@ it('takes a CSV or NDJSON file: each row an observation, a bad row refused in it
 });
 
 it('GET /api/observations exports every kept observation of a kind as NDJSON, pages of 10,000 included, and only the caller\'s', async () => {
-  const bank = stack.newKey();
+  const bank = stack.newKey('enterprise'); // 10,050 observations are 10,050 valuations: more than a standard plan's minute
   const other = stack.newKey();
   // 10,050 flats over three days: the export crosses a page boundary of the graph query.
   const days = [0, 1, 2].map((d) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10));
