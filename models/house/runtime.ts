@@ -115,7 +115,7 @@ export class HouseModelSet implements HouseRuntime {
       pricePerM2: Math.round(pricePerM2),
       landPricePerSotka: landShare === null || request.landAreaSotka === null ? null : roundTo((rawEstimate * landShare) / request.landAreaSotka, 10),
       interval,
-      ...statedConfidence(estimate, interval, { dataAgeMonths, widening, group: request.district, groupClass: districtClass, modelSpread, flags }),
+      ...statedConfidence(estimate, interval, { dataAgeMonths, widening, group: DISTRICT_NAMES[request.district] ?? request.district, groupClass: districtClass, modelSpread, flags }),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
         districtMedianPricePerM2: Math.round(medianPricePerM2),

@@ -116,7 +116,7 @@ export class ResidentialModelSet {
       pricePerM2: Math.round(pricePerM2),
       landPricePerSotka: null,
       interval,
-      ...statedConfidence(estimate, interval, { dataAgeMonths: marketLevel.dataAgeMonths, widening, group: request.district, groupClass: districtClass, modelSpread, flags }),
+      ...statedConfidence(estimate, interval, { dataAgeMonths: marketLevel.dataAgeMonths, widening, group: DISTRICT_NAMES[request.district] ?? request.district, groupClass: districtClass, modelSpread, flags }),
       models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
       anomaly: {
         districtMedianPricePerM2: districtMedian === null ? 0 : Math.round(districtMedian),
