@@ -188,7 +188,7 @@ const REPORT_SCHEMA = {
 
 export function registerBacktestRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
   registerUploadScope(app, 'send the observations as a CSV or NDJSON file', (scope) => {
-    scope.post('/api/backtest', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: SUBMIT_SCHEMA }, async (request, reply) => {
+    scope.post('/api/backtest', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.either, schema: SUBMIT_SCHEMA }, async (request, reply) => {
       const kind = backtestKind((request.query as Record<string, unknown> | undefined)?.kind);
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const accepted = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, kind, type) : await submitBacktestBody(gatewayExecutor(graph, request), kind, request.body);

@@ -283,7 +283,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
       },
       response: { 202: batchAcceptedResponseJsonSchema(), ...errors },
     };
-    scope.post('/api/batch', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.apiKey, schema: submitSchema }, async (request, reply) => {
+    scope.post('/api/batch', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.apiKey, schema: submitSchema }, async (request, reply) => {
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const job = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, type) : await submitJson(graph, request);
       reply.code(202).header('location', `/api/batch/${encodeURIComponent(job.id)}`);

@@ -233,7 +233,7 @@ async function* exportedPages(executor: GraphExecutor, query: { kind: string; si
 
 export function registerObservationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
   registerUploadScope(app, 'send the observations as a CSV or NDJSON file', (scope) => {
-    scope.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, preHandler: auth.either, schema: ROUTE_SCHEMA }, (request: FastifyRequest, reply: FastifyReply) => {
+    scope.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.either, schema: ROUTE_SCHEMA }, (request: FastifyRequest, reply: FastifyReply) => {
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (type === 'text/csv' || type === 'application/x-ndjson') return recordUpload(graph, request, reply, type);
       return recordObservationsBody(gatewayExecutor(graph, request), request.body);

@@ -86,9 +86,17 @@ export async function principalOf(params: Readonly<Record<string, unknown>> | un
   return null;
 }
 
+/**
+ * The largest WebSocket message accepted: 64 KiB. A graphql-ws message is a subscription document
+ * and its variables (a few hundred bytes); without a bound, four sockets each sending one 49 MB
+ * message before connection_init held the other tenants' valuations for 30 s (issue 33, finding 1).
+ * A larger message closes the socket with 1009 (message too big) before it is buffered.
+ */
+export const MAX_WEBSOCKET_MESSAGE_BYTES = 64 * 1024;
+
 export function startSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
   const path = options.path ?? SUBSCRIPTIONS_PATH;
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES });
   const principals = new WeakMap<object, Principal>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
