@@ -3,12 +3,16 @@
  * field tables take (./home-contract.ts, ./vehicle-contract.ts), and what the reply's `currency` and
  * `exchange_rate` (GraphQL exchangeRate) mean. The rates and the conversion are models/currency's.
  */
-import { CBU_DAILY_RATES, CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
+import { CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
 import type { FieldSpec } from './field-table';
 
-/** The days the service's official rates span, as the descriptions state them. */
-const FIRST_DAY = CBU_DAILY_RATES[0].date;
-const LAST_DAY = CBU_DAILY_RATES[CBU_DAILY_RATES.length - 1].date;
+/**
+ * The days the service's official rates span (data/currency/cbu_usd_uzs_daily.csv), as the
+ * descriptions state them: written here so that a contract loads no data at import;
+ * test/models/currency-rates.test.ts holds them to the file.
+ */
+export const OFFICIAL_RATES_SPAN = { first: '2024-06-19', last: '2026-08-21' } as const;
+const { first: FIRST_DAY, last: LAST_DAY } = OFFICIAL_RATES_SPAN;
 
 export const CURRENCY_FIELD: FieldSpec = {
   rest: 'currency',

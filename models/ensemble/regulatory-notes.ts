@@ -11,6 +11,7 @@ import { derSimonianLaird } from '../observations/shrinkage';
 import { DASH, fixed, int, pct, table } from './card-kit';
 import { accuracyByConfidence } from './confidence';
 import { median, medianInterval } from './metrics';
+import { groupBy } from '../ingest/outliers';
 import type { HeldOutRow } from './card-kit';
 
 /** A group's median bias beyond this (log scale, ±5%), with its 95% interval wholly outside, is flagged. */
@@ -33,13 +34,8 @@ export interface GroupBias {
 
 /** Each group's bias on held-out rows (groups of at least MIN_GROUP_ROWS), largest first. */
 export function groupBiases<R extends HeldOutRow>(rows: readonly R[], groupOf: (row: R) => string): GroupBias[] {
-  const byGroup = new Map<string, number[]>();
-  for (const r of rows) {
-    const residuals = byGroup.get(groupOf(r)) ?? [];
-    residuals.push(Math.log(r.actual / r.predicted));
-    byGroup.set(groupOf(r), residuals);
-  }
-  return [...byGroup].filter(([, xs]) => xs.length >= MIN_GROUP_ROWS).map(([group, xs]) => {
+  const byGroup = [...groupBy(rows, groupOf)].map(([group, members]): [string, number[]] => [group, members.map((r) => Math.log(r.actual / r.predicted))]);
+  return byGroup.filter(([, xs]) => xs.length >= MIN_GROUP_ROWS).map(([group, xs]) => {
     const sorted = [...xs].sort((a, b) => a - b);
     const n = sorted.length;
     const mean = xs.reduce((s, x) => s + x, 0) / n;

@@ -16,6 +16,7 @@
 import { CONFIDENCE_LEVELS } from '../ensemble/confidence';
 import { forecastStandardDeviation, levelOfFsd } from '../ensemble/fsd';
 import { median, medianInterval, wilsonBounds } from '../ensemble/metrics';
+import { groupBy } from '../ingest/outliers';
 import { adjustValuation, type AdjustedValuation } from './adjust';
 import { groupKey, type GroupHierarchy } from './groups';
 import { fitObservationModel, type ObservationModel, type ObservationModelOptions } from './model';
@@ -181,16 +182,9 @@ function compare(rows: readonly BacktestRow[]): BacktestComparison {
   };
 }
 
-function grouped<K extends string>(rows: readonly BacktestRow[], keyOf: (row: BacktestRow) => K | null): [K, BacktestRow[]][] {
-  const groups = new Map<K, BacktestRow[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    if (key === null) continue;
-    const members = groups.get(key);
-    if (members) members.push(row);
-    else groups.set(key, [row]);
-  }
-  return [...groups].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+/** The rows by `keyOf`, keys in order (rows whose key is null left out). */
+function grouped(rows: readonly BacktestRow[], keyOf: (row: BacktestRow) => string | null): [string, BacktestRow[]][] {
+  return [...groupBy(rows.filter((r) => keyOf(r) !== null), (r) => keyOf(r)!)].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 function summarise(hierarchy: GroupHierarchy, kind: ScoredObservation['kind'], rows: BacktestRow[], fits: number, groupLevels: readonly string[]): BacktestReport {

@@ -8,7 +8,7 @@ import { askValuingPeer, titleOf, type ValuedKind, type ValuingPeers } from '../
 import type { ObservationOutcome } from '../common/observation-recording';
 import type { LiveAccuracyReport } from '../common/live-accuracy';
 import type { StoredObservation } from '../common/observation-store';
-import type { ForwardedItem } from './envelope';
+import type { ForwardedItem } from '../common/observation-envelope';
 import { ObservationKindEnum } from './types';
 
 export interface ObservationsContext {

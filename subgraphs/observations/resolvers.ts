@@ -13,7 +13,7 @@ import { withApiErrors } from '../common/bulk';
 import { countArgument } from '../common/arguments';
 import type { StoredObservation } from '../common/observation-store';
 import type { ObservationsContext } from './context';
-import { checkDate, checkObservation, type ForwardedItem } from './envelope';
+import { checkDate, checkObservation, type ForwardedItem } from '../common/observation-envelope';
 import { LiveAccuracyReport, MarketAdjustments, Observation, type AccuracyMeasures, ObservationKindEnum, RecordObservationsInput, RecordObservationsResult, type AcceptedObservation, type RejectedObservation } from './types';
 
 /** The most items one call to a valuation subgraph carries (its own limit). */

@@ -7,6 +7,7 @@ import { CBU_DAILY_RATES, dailyRateOn, rateBasisOf, rateForDate, USD_UZS_RATES, 
 import { CBU_DAILY_PATH, loadDailyRates, parseDailyRates } from '../../models/currency/cbu-daily';
 import { checkRatesAgainstListings, describeRateCheck, RATE_TOLERANCE } from '../../models/currency/rates-check';
 import { DATA_DIR } from '../../models/paths';
+import { OFFICIAL_RATES_SPAN } from '../../schema/currency-contract';
 
 describe('the daily official rates (data/currency/cbu_usd_uzs_daily.csv)', () => {
   it('are loaded at start: one row per published day, 2024-06-19 to 2026-08-21, oldest first', () => {
@@ -14,6 +15,8 @@ describe('the daily official rates (data/currency/cbu_usd_uzs_daily.csv)', () =>
     expect(CBU_DAILY_RATES[0]).toEqual({ date: '2024-06-19', usdToUzs: 12_627.02 });
     expect(CBU_DAILY_RATES[CBU_DAILY_RATES.length - 1]).toEqual({ date: '2026-08-21', usdToUzs: 11_847.16 });
     for (const r of CBU_DAILY_RATES) expect(r.usdToUzs).toBeGreaterThan(10_000);
+    // The contract's descriptions state the same span (schema/ loads no data).
+    expect(OFFICIAL_RATES_SPAN).toEqual({ first: CBU_DAILY_RATES[0].date, last: CBU_DAILY_RATES[CBU_DAILY_RATES.length - 1].date });
   });
 
   it('are the file data/SHA256SUMS records', () => {
