@@ -85,6 +85,8 @@ export interface ResidentialManifest {
     leaveOneSourceOut: EvaluationReport;
     /** The forward protocol one step earlier (uybor 2025 by everything before it), from 2026.11.16. */
     backtest?: { protocol: string; overall: AccuracyMetrics; level: LevelCheck; grossMisfits?: GrossMisfits };
+    /** Every forward step pooled (from 2026.11.24): issue 32 judges bias and coverage here, not on one step. */
+    pooledForward?: PooledForward;
     /** The headline flats with fields removed: overall, by each flat's own market (sent or not), and by the confidence level each would get at best (absent before 2026.11.20). */
     masked: { name: string; overall: AccuracyMetrics; segments?: Record<string, AccuracyMetrics>; byConfidence?: ConfidenceLevelAccuracy[] }[];
     baseline: BaselineReport;
@@ -106,6 +108,18 @@ export interface GrossMisfits {
   rule: string;
   rows: number;
   overallWithout: AccuracyMetrics;
+}
+
+/**
+ * The forward steps (each fitted only on the sources before its test) pooled row by row: the median
+ * bias (median of estimate / price, as a ratio − 1) and the 90% coverage with its Wilson bounds,
+ * overall and by segment.
+ */
+export interface PooledForward {
+  protocol: string;
+  steps: { source: string; n: number }[];
+  overall: AccuracyMetrics & { medianBias: number };
+  segments: Record<string, AccuracyMetrics & { medianBias: number }>;
 }
 
 /**

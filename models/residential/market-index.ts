@@ -20,6 +20,7 @@ import { periodIndex } from '../ensemble/encoding';
 import { median } from '../ensemble/metrics';
 import { normalQuantile } from '../ensemble/normal';
 import { levelAt, monthsPast, type LevelPoint } from '../ensemble/level-series';
+import { byHorizon, fitScrapeOffsets, scrapeVarianceOf, type ScrapeOffsets } from './scrape-offsets';
 
 export { indexBand } from '../ensemble/level-series';
 
@@ -68,6 +69,8 @@ export interface MarketIndex {
   newestLevel: number;
   /** Variance of a scrape's own level offset, taken out of the volatility (see withScrapeVariance). */
   scrapeVariance?: number;
+  /** Each scrape's own offset around the market level, and the newest level read from every point (from 2026.11.24). */
+  scrapeOffsets?: ScrapeOffsets;
   /** z for the coverage the allowance is stated at. */
   allowanceZ: number;
   /** How the rule past the newest data would have done on the index's own history (from 2026.11.18). */
@@ -210,9 +213,6 @@ export function fitMarketIndex(rows: readonly IndexRow[], logPricePerM2: ArrayLi
   };
 }
 
-/** Horizons the forecast check groups its pairs by (months ahead, inclusive). */
-const FORECAST_HORIZONS: readonly [number, number][] = [[1, 6], [7, 18], [19, Infinity]];
-
 /** See LevelForecastCheck: every (origin, later month) pair of the city series, origins from the second point on. */
 function levelForecastCheck(points: readonly IndexPoint[]): LevelForecastCheck {
   const t = points.map((p) => periodIndex(p.period));
@@ -225,18 +225,12 @@ function levelForecastCheck(points: readonly IndexPoint[]): LevelForecastCheck {
     }
   }
   return {
-    byHorizon: FORECAST_HORIZONS.flatMap(([from, to]) => {
-      const within = pairs.filter((p) => p.h >= from && p.h <= to);
-      if (within.length === 0) return [];
-      return [{
-        months: to === Infinity ? `${from}+` : `${from}–${to}`,
-        pairs: within.length,
-        medianError: round4(median(within.map((p) => p.error))),
-        medianAbsError: round4(median(within.map((p) => Math.abs(p.error)))),
-        medianErrorWithoutDrift: round4(median(within.map((p) => p.errorWithoutDrift))),
-        medianAbsErrorWithoutDrift: round4(median(within.map((p) => Math.abs(p.errorWithoutDrift)))),
-      }];
-    }),
+    byHorizon: byHorizon(pairs, (within) => ({
+      medianError: round4(median(within.map((p) => p.error))),
+      medianAbsError: round4(median(within.map((p) => Math.abs(p.error)))),
+      medianErrorWithoutDrift: round4(median(within.map((p) => p.errorWithoutDrift))),
+      medianAbsErrorWithoutDrift: round4(median(within.map((p) => Math.abs(p.errorWithoutDrift)))),
+    })),
   };
 }
 
@@ -277,19 +271,30 @@ function randomWalkWithDrift(points: readonly IndexPoint[], scrapeVariance: numb
 }
 
 /**
- * The index with its volatility re-estimated net of scrape offsets: `scrapeVariance` is the variance
- * of a scrape's level around the market's, measured by leave-one-source-out (each source's median
- * residual when its level came from the other sources). Those offsets are already in the intervals'
- * calibration residuals; left in the volatility they would be counted twice.
+ * The index with each scrape's own offset modelled (./scrape-offsets.ts) and its volatility
+ * re-estimated net of them. `sourceOffsets` are each source's median residual when its level came
+ * from the other sources (leave one source out); their mean square is the scrape variance. Those
+ * offsets are already in the intervals' calibration residuals; left in the volatility they would be
+ * counted twice. Past the newest data the level held is the newest point's, or the filter's reading
+ * of every point where that reading passed its rolling-origin rule.
  */
-export function withScrapeVariance(index: MarketIndex, scrapeVariance: number): MarketIndex {
+export function withScrapeVariance(index: MarketIndex, sourceOffsets: readonly { source: string; offset: number }[]): MarketIndex {
+  const scrapeVariance = scrapeVarianceOf(sourceOffsets);
   const { volatility } = randomWalkWithDrift(index.city, scrapeVariance);
-  return { ...index, volatilityPerMonth: round4(volatility), scrapeVariance: round4(scrapeVariance) };
+  const scrapeOffsets = fitScrapeOffsets(index.city, volatility, sourceOffsets);
+  return {
+    ...index,
+    volatilityPerMonth: round4(volatility),
+    scrapeVariance: round4(scrapeVariance),
+    scrapeOffsets,
+    ...(scrapeOffsets.applied ? { newestLevel: scrapeOffsets.newestReading.logLevel } : {}),
+  };
 }
 
 /**
  * The log level for a flat of this district and segment at a month, relative to the newest data
- * point. From the newest month on, the smoothed newest level, held: no drift past the data (issue
+ * point. From the newest month on, the newest level (the newest points pooled, or the scrape-offset
+ * filter's reading where it passed its rule: withScrapeVariance), held: no drift past the data (issue
  * 32's decision, on the index's own rolling-origin history: median |error| 7.6%, 5.4% and 6.6% at
  * 1–6, 7–18 and 19+ months ahead without the drift against 9.6%, 19.4% and 50.7% with it; the
  * interval's allowance for the months past the data stays). Zone and segment deviations are 0

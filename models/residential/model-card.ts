@@ -475,6 +475,7 @@ function evaluation(ctx: Context, figures: readonly FigureName[]): string {
     out.push(table(['view', ...METRIC_HEADER], [['in distribution (k-fold, all sources mixed)', ...metricCells(inDistribution.overall)], ['forward (headline)', ...metricCells(ctx.headline.overall)], ['leave one source out', ...metricCells(k.overall)]]));
   }
   out.push('', ...backtestSection(ctx));
+  out.push(...pooledForwardSection(ctx));
   out.push('', ...shiftChecks(ctx));
   if (ctx.rows?.length) out.push(...confidenceSection(ctx.rows));
   out.push('', ...marketIndexSection(ctx, figures));
@@ -504,6 +505,24 @@ function backtestSection(ctx: Context): string[] {
       name, int(overall.n), signedPct(level.medianLevelError), pct(overall.medianApe), pct(overall.intervalCoverage), pct(level.medianApeAtFoundLevel), pct(level.coverageAtFoundLevel),
     ])),
     '', `Read together: at the level each step found, the intervals over-cover (${pct(headline.level.coverageAtFoundLevel)} and ${pct(backtest.level.coverageAtFoundLevel)}) and each flat's own error is similar (${pct(headline.level.medianApeAtFoundLevel)} and ${pct(backtest.level.medianApeAtFoundLevel)} median APE); what differs is the level the index extrapolated, off by ${signedPct(worse.medianLevelError)} on ${backtestWorse ? 'the 2025 step' : 'the 2026 step'}. The index's months are single scrapes of one site, so a site's or a scrape's own price level is read as the market's; the random-walk allowance, measured net of those offsets, did not cover that. The headline coverage above the band is therefore not a reason to narrow the intervals: on the earlier step the same method covered ${pct(backtest.overall.intervalCoverage)}.`,
+  ];
+}
+
+/** Bias within ±3% and coverage whose Wilson bounds reach 88–92%: issue 32's bar for the pooled forward steps. */
+const POOLED_BIAS_BOUND = 0.03;
+
+/** Every forward step pooled: bias and coverage judged on all of them, not on one step (issue 32). */
+function pooledForwardSection(ctx: Context): string[] {
+  const pooled = ctx.m.evaluation.pooledForward;
+  if (!pooled) return [];
+  const entries = [['all', pooled.overall] as const, ...Object.entries(pooled.segments).filter(([, x]) => x.n >= 30)];
+  const biasVerdict = (bias: number) => (Math.abs(bias) <= POOLED_BIAS_BOUND ? 'within ±3%' : bias > 0 ? 'too high' : 'too low');
+  return [
+    '', '### Every forward step pooled', '',
+    `${pooled.protocol} Steps: ${pooled.steps.map((s) => `${s.source} (${int(s.n)})`).join(', ')}. Segments with fewer than 30 listings are left out of the table; the 2025 listings carry no market, so they are the unknown segment.`, '',
+    table(['segment', 'n', 'median bias', 'bias verdict (±3%)', 'median APE', 'coverage (90%)', '95% bounds', 'coverage verdict (88–92%)'], entries.map(([name, x]) => [
+      name, int(x.n), signedPct(x.medianBias), biasVerdict(x.medianBias), pct(x.medianApe), pct(x.intervalCoverage), coverageBounds(x), coverageVerdict(x, 0.9),
+    ]), [false, true, true, false, true, true, false, false]),
   ];
 }
 
@@ -594,6 +613,27 @@ function marketIndexSection(ctx: Context, figures: readonly FigureName[]): strin
     ])),
     '', figureLink(figures, 'market-index', 'The index of the served version: the city level per listing month with its 95% band, and the four zones of districts.'),
     ...forecastCheckLines(index),
+    ...scrapeOffsetLines(index),
+  ];
+}
+
+/** Each scrape's own offset, the newest level read from every point, and whether serving holds it (MarketIndex.scrapeOffsets). */
+function scrapeOffsetLines(index: ResidentialManifest['marketIndex']): string[] {
+  const offsets = index.scrapeOffsets;
+  if (!offsets) return [];
+  const ratio = (log: number) => signedPct(Math.exp(log) - 1);
+  const reading = offsets.newestReading;
+  return [
+    '', `**Each scrape's own offset.** A month of the index is mostly one site's scrape, and a scrape's own level (its site, its season, how its listings were dated) moves its point as much as a year of the market. The index models it: ${offsets.method}. Published by GraphQL \`marketIndex\` (\`scrapeOffsets\`, \`sourceOffsets\`, \`newestReading\`).`, '',
+    table(['month', 'point', 'market level read from every point', "the point's own offset", '95% band'], offsets.points.map((p, i) => [
+      p.period, fixed(Math.exp(index.city[i]?.logLevel ?? 0), 3), fixed(Math.exp(p.level), 3), ratio(p.offset), `${ratio(p.offset - 1.96 * p.se)} to ${ratio(p.offset + 1.96 * p.se)}`,
+    ]), [false, true, true, true, false]),
+    '', `Leaving one source out, each source's own offset (its median error when its level came from the other sources): ${offsets.sources.map((o) => `${o.source} ${ratio(o.offset)}`).join(', ')}.`, '',
+    `Read from every point, the level of ${index.newestPeriod} is ${ratio(reading.logLevel)} against the newest point (95% band ${ratio(reading.logLevel - 1.96 * reading.se)} to ${ratio(reading.logLevel + 1.96 * reading.se)}). The rule is the one set when a local-level filter was first tried (docs/BENCHMARKS.md, issue 32): serving holds the reading past the newest data only if, on the index's own rolling origin (from each point, the level held against the level the later points found), its median |error| is lower than the newest point's, horizon by horizon:`, '',
+    table(['months ahead', 'pairs', 'median |error|, newest point held', 'median |error|, reading of every point held'], offsets.rollingOrigin.map((h) => [h.months, int(h.pairs), pct(Math.exp(h.medianAbsErrorHeld) - 1), pct(Math.exp(h.medianAbsErrorFiltered) - 1)])),
+    '', offsets.applied
+      ? `It was: valuations past ${index.newestPeriod} hold the reading of every point.`
+      : `It was not, so valuations past ${index.newestPeriod} hold the newest points' own level; the reading and the offsets are published for a bank to weigh, and a bank's own observed prices re-anchor the level point in time. The interval already carries a scrape's offset: its calibration residuals come from sources each valued at a level the others set.`,
   ];
 }
 

@@ -167,10 +167,19 @@ export class ResidentialModelSet {
       const segment = market ? index.segments[market][i] : null;
       const log = point.logLevel + (segment?.logLevel ?? 0);
       const se = Math.hypot(point.se, segment?.se ?? 0);
-      const { index: ratio, low, high } = indexBand(log, se);
-      return { period: point.period, index: round3(ratio), low: round3(low), high: round3(high), rows: rows.get(point.period) ?? 0 };
+      return { period: point.period, ...roundedBand(indexBand(log, se)), rows: rows.get(point.period) ?? 0 };
     });
-    return { district: DISTRICT_NAMES[district], zone, market, method: index.method, newestPeriod: index.newestPeriod, driftPerMonth: index.driftPerMonth, volatilityPerMonth: index.volatilityPerMonth, points };
+    const offsets = index.scrapeOffsets;
+    const ratio = (log: number, se: number) => {
+      const band = indexBand(log, se);
+      return { offset: round3(band.index - 1), low: round3(band.low - 1), high: round3(band.high - 1) };
+    };
+    return {
+      district: DISTRICT_NAMES[district], zone, market, method: index.method, newestPeriod: index.newestPeriod, driftPerMonth: index.driftPerMonth, volatilityPerMonth: index.volatilityPerMonth, points,
+      scrapeOffsets: offsets?.points.map((p) => ({ period: p.period, ...ratio(p.offset, p.se) })) ?? [],
+      sourceOffsets: offsets?.sources.map((s) => ({ source: s.source, offset: round3(Math.exp(s.offset) - 1) })) ?? [],
+      newestReading: offsets ? { ...roundedBand(indexBand(offsets.newestReading.logLevel, offsets.newestReading.se)), applied: offsets.applied, method: offsets.method } : null,
+    };
   }
 
   async close(): Promise<void> {
@@ -191,3 +200,7 @@ export function calibrationGroup(row: Pick<FeatureSource, 'district' | 'market' 
 }
 /** Marks the calibration segment of a flat described by its basic fields only. */
 export const BASIC_FIELDS_SUFFIX = ', basic fields';
+
+function roundedBand(band: { index: number; low: number; high: number }): { index: number; low: number; high: number } {
+  return { index: round3(band.index), low: round3(band.low), high: round3(band.high) };
+}

@@ -40,7 +40,7 @@ import { calibrationGroup } from './runtime';
 import { MIXTURE_MARKETS, mixtureInterval, newBuildProbability, type MarketMixtureModel } from './market-mixture';
 import { fitMarketMixture } from './market-mixture-fit';
 import { loadGazetteer } from '../location/geocode';
-import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type GrossMisfits, type LevelCheck, type ResidentialManifest } from './manifest';
+import { districtEvaluation, ONNX_FILE, SCALE_COLUMN, type EvaluationReport, type GrossMisfits, type LevelCheck, type PooledForward, type ResidentialManifest } from './manifest';
 
 /** Each listing file's source group: one site's scrapes of one season count as one source. */
 export const SOURCE_GROUPS: Record<string, string> = {
@@ -211,6 +211,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
     level: levelCheck(backtestResult.rows),
     ...withoutGrossMisfits(backtestResult.rows),
   };
+  const pooled = pooledForward([{ source: sourceList(forward), rows: headlineResult.rows }, { source: sourceList(backtestTest), rows: backtestResult.rows }]);
   const maskedResults = MASKED_VIEWS.map(({ name, mask }) => ({ name, result: scoreForward(forward.rows.map((r) => ({ ...mask(r), source: r.source }))) }));
 
   // Leave-one-source-out over every source; the same fit is the served model (refitted on every row).
@@ -238,7 +239,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const featureImportance = permutationImportance(headlineFit, forward, FEATURES);
   progress('feature importance');
 
-  const views = { headline, backtest, leaveOneSourceOut: loso, baseline, inDistribution, featureImportance };
+  const views = { headline, backtest, pooledForward: pooled, leaveOneSourceOut: loso, baseline, inDistribution, featureImportance };
   const districtAccuracy: Record<string, AccuracyClass> = Object.fromEntries(DISTRICT_IDS.map((id) => [id, districtEvaluation(views, id)?.accuracyClass ?? 'low']));
   const confidence = confidenceRule(losoRows, districtAccuracy);
   // Each view with fields removed, by the flat's own market (whether or not it was sent) and by the confidence level it would get at best.
@@ -395,6 +396,19 @@ function withoutGrossMisfits(rows: GroupedEvaluation['rows']): { grossMisfits?: 
   return { grossMisfits: { rule: `asking price over ${GROSS_MISFIT_RATIO}× the estimate or under 1/${GROSS_MISFIT_RATIO} of it`, rows: rows.length - kept.length, overallWithout: metricsOfRows(kept) } };
 }
 
+/** The forward steps' rows pooled (PooledForward): bias and coverage overall and by segment. */
+function pooledForward(steps: { source: string; rows: GroupedEvaluation['rows'] }[]): PooledForward {
+  const rows = steps.flatMap((s) => s.rows);
+  const withBias = (of: GroupedEvaluation['rows']) => ({ ...metricsOfRows(of), medianBias: round3(Math.exp(quantile(of.map((r) => Math.log(r.predicted / r.actual)), 0.5)) - 1) });
+  const segments = [...new Set(rows.map((r) => segmentOf(r.group)))].sort();
+  return {
+    protocol: `Every forward step pooled row by row, each fitted only on the sources before its test (${steps.map((s) => s.source).join('; ')}): the median bias (estimate / price − 1) and the 90% interval's coverage with Wilson 95% bounds.`,
+    steps: steps.map((s) => ({ source: s.source, n: s.rows.length })),
+    overall: withBias(rows),
+    segments: Object.fromEntries(segments.map((k) => [k, withBias(rows.filter((r) => segmentOf(r.group) === k))])),
+  };
+}
+
 /**
  * How much of a forward test's error is the market level: the median log error of the estimates as
  * a ratio (the level the fit extrapolated against the one the test found), and the median APE and
@@ -411,23 +425,21 @@ function levelCheck(rows: GroupedEvaluation['rows']): LevelCheck {
   };
 }
 
-/** A fit's market index with its volatility net of scrape offsets (the drift allowance's random walk). */
+/** A fit's market index with each scrape's offset modelled and its volatility net of them (the drift allowance's random walk). */
 function indexOf(fit: CrossFit<Row>, data: Dataset<Row>): MarketIndex {
-  return withScrapeVariance(fit.level as MarketIndex, scrapeVariance(fit, data));
+  return withScrapeVariance(fit.level as MarketIndex, sourceOffsets(fit, data));
 }
 
 /**
- * How far a scrape's level sits from the market's: the mean square of each source's median
- * leave-one-source-out log residual, over the sources between the oldest and the newest (whose
- * levels were interpolated, not extrapolated).
+ * How far each scrape's level sits from the market's: each source's median leave-one-source-out
+ * log residual, for the sources between the oldest and the newest (whose levels were interpolated,
+ * not extrapolated).
  */
-function scrapeVariance(fit: CrossFit<Row>, data: Dataset<Row>): number {
+function sourceOffsets(fit: CrossFit<Row>, data: Dataset<Row>): { source: string; offset: number }[] {
   const newestMonth = new Map<string, number>();
   for (const r of data.rows) newestMonth.set(r.source, Math.max(newestMonth.get(r.source) ?? -Infinity, periodIndex(r.period)));
   const sources = [...newestMonth.keys()].sort((a, b) => newestMonth.get(a)! - newestMonth.get(b)!).slice(1, -1);
-  if (sources.length === 0) return 0;
-  const offsets = sources.map((source) => quantile(indicesWhere(data, (r) => r.source === source).map((i) => data.y[i] - fit.oofConsensus[i]), 0.5));
-  return offsets.reduce((s, o) => s + o * o, 0) / offsets.length;
+  return sources.map((source) => ({ source, offset: quantile(indicesWhere(data, (r) => r.source === source).map((i) => data.y[i] - fit.oofConsensus[i]), 0.5) }));
 }
 
 function evaluationReport(protocol: string, result: GroupedEvaluation, members: readonly MemberSpec[], weights: readonly number[]): EvaluationReport {

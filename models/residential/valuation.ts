@@ -89,6 +89,16 @@ export interface MarketIndexSeries {
   volatilityPerMonth: number;
   /** One point per listing month with data, oldest first: level relative to the newest month (1.0), with a 95% band. */
   points: { period: string; index: number; low: number; high: number; rows: number }[];
+  /**
+   * Each city point's own offset from the market level every point read together implies (mostly
+   * one site's scrape per month), as a ratio (0.03 = 3% above), with a 95% band; [] for versions
+   * before 2026.11.24, which did not model them.
+   */
+  scrapeOffsets: { period: string; offset: number; low: number; high: number }[];
+  /** Each source's own offset as leave one source out measured it (ratio). */
+  sourceOffsets: { source: string; offset: number }[];
+  /** The newest month's level read from every point (1.0 = the newest point), its 95% band, and whether serving holds it past the data; null before 2026.11.24. */
+  newestReading: { index: number; low: number; high: number; applied: boolean; method: string } | null;
 }
 
 /** The running model set: what the subgraph needs, whatever version is loaded. */

@@ -142,6 +142,32 @@ export class MarketIndexSeries {
   @Field(() => Float, { description: 'Long-run change of the log price level per month (0.005 ≈ 0.5% a month), measured on the index and published; not applied past the newest data, where the level is held (on the index\'s own history the drift overshot)' }) driftPerMonth!: number;
   @Field(() => Float, { description: 'Month-to-month volatility of the log level per √month: how fast the interval widens past the newest data' }) volatilityPerMonth!: number;
   @Field(() => [MarketIndexPoint], { description: 'One point per listing month with data, oldest first' }) points!: MarketIndexPoint[];
+  @Field(() => [ScrapeOffset], { description: "Each city point's own offset from the market level that every point read together implies (a month is mostly one site's scrape): how far one scrape's prices sit from the market's. Empty for versions before 2026.11.24" }) scrapeOffsets!: ScrapeOffset[];
+  @Field(() => [SourceOffset], { description: "Each source's own offset as leave one source out measured it (its median error when its level came from the other sources)" }) sourceOffsets!: SourceOffset[];
+  @Field(() => NewestLevelReading, { nullable: true, description: "The newest month's level read from every point, not the newest scrape alone; null for versions before 2026.11.24" }) newestReading!: NewestLevelReading | null;
+}
+
+@ObjectType({ description: "One index point's own offset from the market level, as a ratio (0.03 = its listings sit 3% above the market), with a 95% band" })
+export class ScrapeOffset {
+  @Field({ description: 'YYYY-MM: the listing month' }) period!: string;
+  @Field(() => Float) offset!: number;
+  @Field(() => Float) low!: number;
+  @Field(() => Float) high!: number;
+}
+
+@ObjectType({ description: "A listing source's own offset (one site's scrape of one season), as a ratio" })
+export class SourceOffset {
+  @Field({ description: "e.g. 'uybor 2025', 'olx 2024-04'" }) source!: string;
+  @Field(() => Float) offset!: number;
+}
+
+@ObjectType({ description: "The newest month's level as a reading of every point (a local linear trend with each scrape's offset as noise), relative to the newest point (1.0)" })
+export class NewestLevelReading {
+  @Field(() => Float, { description: 'Level relative to the newest point (0.97 = 3% below what the newest scrape alone says)' }) index!: number;
+  @Field(() => Float, { description: 'Lower bound of the 95% band' }) low!: number;
+  @Field(() => Float, { description: 'Upper bound of the 95% band' }) high!: number;
+  @Field({ description: "Whether valuations past the newest month hold this reading (true) or the newest point (false): the reading is applied only where its rolling-origin forecasts beat the newest point's at every horizon" }) applied!: boolean;
+  @Field({ description: 'How the reading was made' }) method!: string;
 }
 
 @ObjectType({ description: 'A comparable listing: one of the flats the residential model trains on, near the flat asked about in features and place (same district), with its asking price as listed and brought to the valuation date by the market index of the model in service. Asking prices, not transaction prices' })

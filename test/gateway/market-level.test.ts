@@ -276,6 +276,27 @@ describe('marketIndex(district, market)', () => {
     expect(points[0].period < addMonths(newestPeriod, -24)).toBe(true);
   });
 
+  it("publishes each scrape's own offset, the sources' offsets and the newest level read from every point, and which level serving holds", async () => {
+    const { data, errors } = await gql(`query { marketIndex(district: "Yunusabad") { points { period index } scrapeOffsets { period offset low high } sourceOffsets { source offset } newestReading { index low high applied method } } }`);
+    expect(errors).toBeUndefined();
+    const { points, scrapeOffsets, sourceOffsets, newestReading } = data.marketIndex;
+    expect(scrapeOffsets.map((o: { period: string }) => o.period)).toEqual(points.map((p: { period: string }) => p.period));
+    for (const o of scrapeOffsets) {
+      expect(o.low).toBeLessThanOrEqual(o.offset);
+      expect(o.high).toBeGreaterThanOrEqual(o.offset);
+      expect(Math.abs(o.offset)).toBeLessThan(0.3);
+    }
+    expect(sourceOffsets.length).toBeGreaterThanOrEqual(2);
+    for (const o of sourceOffsets) expect(o.source).toMatch(/^(uybor|olx) /);
+    expect(newestReading.method).toMatch(/local linear trend/);
+    expect(newestReading.low).toBeLessThan(newestReading.index);
+    expect(newestReading.high).toBeGreaterThan(newestReading.index);
+    // Valuations past the newest month hold the reading only where it passed its rule; else the newest point (1.0).
+    const past = await json(await predict({ ...SAMPLE_HOME_REQUEST, valuation_date: `${addMonths(newestPeriod, 3)}-15` }));
+    const expected = newestReading.applied ? newestReading.index : 1;
+    expect(past.market_level.index_ratio).toBeCloseTo(expected, 2);
+  });
+
   it('takes the district in any spelling and the segment in any of its names; months as the mix has them', async () => {
     const mix = (await marketIndex('Chilanzar')).data.marketIndex;
     const resale = (await marketIndex('Чиланзарский район', 'вторичка')).data.marketIndex;
