@@ -50,6 +50,11 @@ export const STRING_FORMATS = {
   date: { pattern: '^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$', name: 'a date YYYY-MM-DD' },
 } as const;
 
+/** How an optional value that is not recognised is answered, for homes and vehicles alike: ignored, with this warning (and what is accepted). */
+export const NOT_RECOGNISED = 'is not recognised and was ignored';
+/** How a yes/no may be written. */
+export const YES_NO_ACCEPTED = "yes/no: ha/yo'q, да/нет, true/false";
+
 export const MAX_BODY_BYTES = 64 * 1024;
 export const MAX_STRING_LENGTH = 200;
 
@@ -119,8 +124,12 @@ export function withEnumValues(fields: readonly FieldSpec[], body: unknown): unk
   return out;
 }
 
-/** A REST body (snake_case names and aliases, already checked against requestJsonSchema) → the GraphQL input. */
-export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/**
+ * A REST body (snake_case names and aliases, already checked against requestJsonSchema) → the
+ * GraphQL input. With `warnings`, an optional yes/no that reads as neither is left out with a
+ * warning (as an unrecognised optional description is); without, it is refused.
+ */
+export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Record<string, unknown>>, warnings?: string[]): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const f of fields) {
     let value = body[f.rest];
@@ -128,7 +137,11 @@ export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Rec
     if (value === undefined || value === null) continue;
     if (f.kind === 'yesno' && typeof value === 'string') {
       const parsed = parseYesNo(value);
-      if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no (ha/yo'q, да/нет, true/false)`, f.rest);
+      if (parsed === null && warnings && !f.required) {
+        warnings.push(`${f.rest} "${value.slice(0, 40)}" ${NOT_RECOGNISED}; accepted: ${YES_NO_ACCEPTED}`);
+        continue;
+      }
+      if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no (${YES_NO_ACCEPTED})`, f.rest);
       value = parsed;
     }
     input[f.kind === 'numberOrText' && typeof value === 'string' ? textGraphqlName(f) : f.graphql] = value;

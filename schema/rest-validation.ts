@@ -50,7 +50,7 @@ export function compileRestBodyParser(fields: readonly FieldSpec[]): RestBodyPar
   const currentYearBounded = fields.filter((f) => f.maxIsCurrentYear);
   return (body) => {
     const { body: record, warnings } = validate(withEnumValues(fields, body));
-    const input = restBodyToInput(fields, record);
+    const input = restBodyToInput(fields, record, warnings);
     checkInputFields(currentYearBounded, input);
     return { input, warnings };
   };

@@ -31,8 +31,6 @@ export const VEHICLE_VALUATION_DATES: ValuationDateRange = { earliest: '2020-01-
  */
 export const VEHICLE_SEGMENTS = ['domestic', 'russian', 'foreign'] as const;
 
-/** How an optional text field that is not recognised is answered: ignored, with this warning. */
-export const NOT_RECOGNISED = 'is not recognised and was ignored';
 
 const UNRECOGNISED = `an unrecognised value is ignored with a warning`;
 

@@ -4,13 +4,14 @@
  * so every surface validates and normalises the same way.
  */
 import { ApiError } from '../../schema/errors';
-import { checkInputFields, rangeMessage, restFieldName } from '../../schema/field-table';
+import { checkInputFields, NOT_RECOGNISED, rangeMessage, restFieldName, YES_NO_ACCEPTED } from '../../schema/field-table';
 import { parseValuationDate, type ValuationDateRange } from '../../schema/valuation-date';
 import { HOME_FIELDS, HOUSE_STOREYS, M2_PER_SOTKA } from '../../schema/home-contract';
 import {
   DISTRICT_NAMES, districtInAddress, matchBathroom, matchBuildingType, matchDistrict, matchMahalla, matchRenovation,
   parseYesNo, suggestDistricts, PROPERTY_TYPES, type DistrictMatch, type Market, type PropertyType, type SellerType,
 } from '../vocabulary';
+import { BATHROOM_LABELS, BUILDING_TYPE_LABELS, RENOVATION_LABELS } from '../vocabulary/attribute-labels';
 import type { FeatureSource } from './features';
 import { InsufficientHouseDataError, type HouseRequest } from '../house/valuation';
 import { reverseDistrict } from '../location/geocode';
@@ -154,8 +155,8 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     area: input.area,
-    renovation: category(input.renovation, 'renovation', matchRenovation),
-    buildingType: category(input.buildingType, 'buildingType', matchBuildingType),
+    renovation: category(input.renovation, 'renovation', matchRenovation, warnings),
+    buildingType: category(input.buildingType, 'buildingType', matchBuildingType, warnings),
     askingPrice: input.askingPrice ?? null,
     valuationDate: valuationDate(input.valuationDate),
   };
@@ -168,9 +169,9 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
       landAreaSotka,
       rooms: input.rooms,
       totalFloors: input.totalFloors ?? null,
-      gas: yesNo(input.gas, 'gas'),
-      water: yesNo(input.water, 'water'),
-      sewerage: yesNo(input.sewerage, 'sewerage'),
+      gas: yesNo(input.gas, 'gas', warnings),
+      water: yesNo(input.water, 'water', warnings),
+      sewerage: yesNo(input.sewerage, 'sewerage', warnings),
     };
   } else {
     request = {
@@ -178,10 +179,10 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
       rooms: input.rooms,
       floor: input.floor!,
       totalFloors: input.totalFloors!,
-      furniture: yesNo(input.furniture, 'furniture'),
-      bathroom: category(input.bathroom, 'bathroom', matchBathroom),
+      furniture: yesNo(input.furniture, 'furniture', warnings),
+      bathroom: category(input.bathroom, 'bathroom', matchBathroom, warnings),
       market: resolveMarket(input.market),
-      seller: category(input.sellerType, 'sellerType', (s) => SELLER_ALIASES[s.trim().toLowerCase()] ?? null),
+      seller: category(input.sellerType, 'sellerType', (s) => SELLER_ALIASES[s.trim().toLowerCase()] ?? null, warnings),
     };
   }
   return {
@@ -291,10 +292,36 @@ export function resolveMarket(value: string | null | undefined): Market | null {
   return market;
 }
 
-function category<T>(value: string | null | undefined, graphqlName: string, match: (s: string) => T | null): T | null {
+/**
+ * What each optional descriptive field accepts, as its warning says. An unrecognised value of one of
+ * them is ignored with that warning, not refused: one unknown word ("без ремонта" before it was
+ * known) must not fail a portfolio's item, and the valuation without the field is still sound (its
+ * calibration group is the one for requests that leave the field out).
+ */
+const ACCEPTED: Record<'renovation' | 'buildingType' | 'bathroom' | 'sellerType', string> = {
+  renovation: acceptedLabels(RENOVATION_LABELS),
+  buildingType: acceptedLabels(BUILDING_TYPE_LABELS),
+  bathroom: acceptedLabels(BATHROOM_LABELS),
+  sellerType: acceptedLabels(groupAliases(SELLER_ALIASES)),
+};
+
+/** { alias: code } → { code: [aliases other than the code] }. */
+function groupAliases(aliases: Readonly<Record<string, string>>): Record<string, string[]> {
+  const byCode: Record<string, string[]> = {};
+  for (const [alias, code] of Object.entries(aliases)) if (alias !== code) (byCode[code] ??= []).push(alias);
+  return byCode;
+}
+
+/** Each code with its spellings: "euro (Евроремонт, Euro renovation, …); …". */
+function acceptedLabels(labels: Readonly<Record<string, readonly string[]>>): string {
+  return Object.entries(labels).map(([code, names]) => `${code} (${names.join(', ')})`).join('; ');
+}
+
+/** A code from any spelling; absent → null; not recognised → null with a warning listing what is accepted. */
+function category<T>(value: string | null | undefined, graphqlName: keyof typeof ACCEPTED, match: (s: string) => T | null, warnings: string[]): T | null {
   if (!present(value)) return null;
   const code = match(value);
-  if (code === null) throw new ApiError('INVALID_PARAMETER', `${field(graphqlName)} "${clip(value)}" is not recognised`, field(graphqlName));
+  if (code === null) warnings.push(`${field(graphqlName)} "${clip(value)}" ${NOT_RECOGNISED}; accepted: ${ACCEPTED[graphqlName]}`);
   return code;
 }
 
@@ -308,10 +335,11 @@ function valuationDate(value: string | null | undefined): string | null {
   return parseValuationDate(value, field('valuationDate'), VALUATION_DATES);
 }
 
-function yesNo(value: boolean | string | null | undefined, graphqlName: string): boolean | null {
+/** Yes or no in any language; one that reads as neither is ignored with a warning, as an unrecognised description is. */
+function yesNo(value: boolean | string | null | undefined, graphqlName: string, warnings: string[]): boolean | null {
   if (value === null || value === undefined || value === '') return null;
   const parsed = parseYesNo(value);
-  if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${field(graphqlName)} "${clip(String(value))}" must be yes/no (ha/yo'q, да/нет, true/false)`, field(graphqlName));
+  if (parsed === null) warnings.push(`${field(graphqlName)} "${clip(String(value))}" ${NOT_RECOGNISED}; accepted: ${YES_NO_ACCEPTED}`);
   return parsed;
 }
 

@@ -11,9 +11,9 @@
  * ignored with a warning rather than refused: a wrong type, a bad range or personal data still are.
  */
 import { ApiError } from '../../schema/errors';
-import { checkInputFields, fieldBounds, restFieldName } from '../../schema/field-table';
+import { checkInputFields, fieldBounds, NOT_RECOGNISED, restFieldName } from '../../schema/field-table';
 import { parseValuationDate } from '../../schema/valuation-date';
-import { CONDITIONS, MAX_MILEAGE_KM, NOT_RECOGNISED, VEHICLE_FIELDS, VEHICLE_VALUATION_DATES } from '../../schema/vehicle-contract';
+import { CONDITIONS, MAX_MILEAGE_KM, VEHICLE_FIELDS, VEHICLE_VALUATION_DATES } from '../../schema/vehicle-contract';
 import type { ValuedVehicle, VehicleCondition, VehicleValuationView } from '../../schema/vehicle-rest';
 import { labelMatcher } from '../vocabulary/label-matcher';
 import { isPlaceholderMileage, parseEngineCell } from './ingest/parse';

@@ -12,7 +12,8 @@ export const RENOVATION_LABELS: Readonly<Record<Renovation, readonly string[]>> 
   designer: ['Авторский проект', "Author's design", 'Mualliflik loyihasi', 'custom'],
   good: ['Yaxshi', 'Хороший', 'kapital', 'Капитальный'],
   average: ['Средний', 'Medium', "O'rtacha", 'sredniy'],
-  needs_repair: ['Требует ремонта', 'Requires repairs', "Ta'mir talab", 'needs repair'],
+  // "Without renovation" as clients write it (Ta'mirsiz, Remontsiz, без ремонта): the flat needs one.
+  needs_repair: ['Требует ремонта', 'Requires repairs', "Ta'mir talab", 'needs repair', "Ta'mirsiz", 'Remontsiz', 'Без ремонта', 'No renovation'],
   pre_finish: ['Предчистовая отделка', 'Tozalashdan avvalgi pardoz', 'pre-finish'],
   rough: ['Черновая отделка', 'Rough finish', 'Qora suvoq', 'chernovaya'],
 };

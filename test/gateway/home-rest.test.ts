@@ -141,9 +141,6 @@ describe('bad input gets a clear 400 with code and field', () => {
   it('a phone number hidden in an unknown field', async () => {
     await expectError(await predict({ ...SAMPLE_HOME_REQUEST, comment: 'call 90 123 45 67' }), 400, 'PERSONAL_DATA_NOT_ACCEPTED', 'comment');
   });
-  it('an unrecognised renovation', async () => {
-    await expectError(await predict({ ...SAMPLE_HOME_REQUEST, renovation: 'xyzzy' }), 400, 'INVALID_PARAMETER', 'renovation');
-  });
   it('a body that is not an object', async () => {
     await expectError(await predict([1, 2, 3]), 400, 'INVALID_PARAMETER');
   });
@@ -152,6 +149,34 @@ describe('bad input gets a clear 400 with code and field', () => {
   });
   it('the service still answers after all that', async () => {
     expect((await predict(SAMPLE_HOME_REQUEST)).status).toBe(200);
+  });
+});
+
+describe('an optional description that is not recognised is ignored with a warning, not refused (issue 35)', () => {
+  const { renovation, qurilish_turi, mebel, sanuzel, ...basics } = SAMPLE_HOME_REQUEST;
+  it.each([
+    ['renovation', { renovation: 'xyzzy' }, { qurilish_turi, mebel, sanuzel }, /accepted: euro \(Евроремонт, .*needs_repair \(.*Ta'mirsiz/],
+    ['qurilish_turi', { qurilish_turi: 'saman' }, { renovation, mebel, sanuzel }, /accepted: panel \(Панельный, Panelli\); brick/],
+    ['sanuzel', { sanuzel: 'tashqarida' }, { renovation, qurilish_turi, mebel }, /accepted: separate \(/],
+    ['mebel', { mebel: 'qisman' }, { renovation, qurilish_turi, sanuzel }, /accepted: yes\/no/],
+    ['seller_type', { seller_type: 'broker-ish' }, { renovation, qurilish_turi, mebel, sanuzel }, /accepted: owner \(private, mulkdor/],
+  ])('%s', async (field, unknown, rest, accepted) => {
+    const withUnknown = await predict({ ...basics, ...rest, ...unknown });
+    expect(withUnknown.status).toBe(200);
+    const body = await json(withUnknown);
+    const warning = body.warnings.find((w: string) => w.startsWith(`${field} "`));
+    expect(warning).toMatch(new RegExp(`^${field} ".+" is not recognised and was ignored; accepted: `));
+    expect(warning).toMatch(accepted);
+    // Valued exactly as without the field.
+    const without = await json(await predict({ ...basics, ...rest }));
+    expect(body.estimate).toBe(without.estimate);
+  });
+
+  it.each(["Ta'mirsiz", 'Remontsiz', 'без ремонта', 'Требует ремонта', 'Таъмирсиз'])('"%s" reads as needs_repair', async (spelling) => {
+    const spelled = await json(await predict({ ...SAMPLE_HOME_REQUEST, renovation: spelling }));
+    const coded = await json(await predict({ ...SAMPLE_HOME_REQUEST, renovation: 'needs_repair' }));
+    expect(spelled.warnings ?? []).toEqual(coded.warnings ?? []);
+    expect(spelled.estimate).toBe(coded.estimate);
   });
 });
 

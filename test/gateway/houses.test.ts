@@ -78,7 +78,10 @@ describe('a house on POST /api/predict/home', () => {
     const response = await predict({ ...SAMPLE_HOUSE_REQUEST, gas: 'ha', water: true, sewerage: "yo'q", renovation: 'Evro', qurilish_turi: "G'ishtli" });
     expect(response.status).toBe(200);
     expect((await json(response)).warnings).toEqual([]);
-    await expectError(await predict({ ...SAMPLE_HOUSE_REQUEST, gas: 'maybe' }), 400, 'INVALID_PARAMETER', 'gas');
+    // A word that is neither yes nor no is ignored with a warning (issue 35), and the house valued as without it.
+    const unsure = await json(await predict({ ...SAMPLE_HOUSE_REQUEST, gas: 'maybe' }));
+    expect(unsure.warnings).toEqual([`gas "maybe" is not recognised and was ignored; accepted: yes/no: ha/yo'q, да/нет, true/false`]);
+    expect(unsure.estimate).toBe((await json(await predict(SAMPLE_HOUSE_REQUEST))).estimate);
   });
 
   it('ignores the fields that do not apply to a house, with a warning each', async () => {
