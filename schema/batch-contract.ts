@@ -123,7 +123,8 @@ function homeInput(home: unknown, at: string, fromText: boolean): Record<string,
     if (value === undefined || value === null || (fromText && value === '')) continue;
     rest[name] = homeValue(spec, value, field, fromText);
   }
-  const input = restBodyToInput(BATCH_HOME_FIELDS, rest);
+  // A yes/no that reads as neither stays text: the worker values the home without it and says so in the item's warnings.
+  const input = restBodyToInput(BATCH_HOME_FIELDS, rest, 'keep');
   return Object.keys(input).length > 0 ? input : undefined;
 }
 

@@ -126,10 +126,11 @@ export function withEnumValues(fields: readonly FieldSpec[], body: unknown): unk
 
 /**
  * A REST body (snake_case names and aliases, already checked against requestJsonSchema) → the
- * GraphQL input. With `warnings`, an optional yes/no that reads as neither is left out with a
- * warning (as an unrecognised optional description is); without, it is refused.
+ * GraphQL input. An optional yes/no that reads as neither is, by `unreadable`: left out with a
+ * warning pushed there (as an unrecognised optional description is), 'kept' as text for the
+ * valuing code to warn about (a batch item's home, valued later), or refused (the default).
  */
-export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Record<string, unknown>>, warnings?: string[]): Record<string, unknown> {
+export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Record<string, unknown>>, unreadable: string[] | 'keep' | 'refuse' = 'refuse'): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const f of fields) {
     let value = body[f.rest];
@@ -137,12 +138,12 @@ export function restBodyToInput(fields: readonly FieldSpec[], body: Readonly<Rec
     if (value === undefined || value === null) continue;
     if (f.kind === 'yesno' && typeof value === 'string') {
       const parsed = parseYesNo(value);
-      if (parsed === null && warnings && !f.required) {
-        warnings.push(`${f.rest} "${value.slice(0, 40)}" ${NOT_RECOGNISED}; accepted: ${YES_NO_ACCEPTED}`);
+      if (parsed === null && Array.isArray(unreadable) && !f.required) {
+        unreadable.push(`${f.rest} "${value.slice(0, 40)}" ${NOT_RECOGNISED}; accepted: ${YES_NO_ACCEPTED}`);
         continue;
       }
-      if (parsed === null) throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no (${YES_NO_ACCEPTED})`, f.rest);
-      value = parsed;
+      if (parsed === null && unreadable !== 'keep') throw new ApiError('INVALID_PARAMETER', `${f.rest} must be yes/no (${YES_NO_ACCEPTED})`, f.rest);
+      value = parsed ?? value;
     }
     input[f.kind === 'numberOrText' && typeof value === 'string' ? textGraphqlName(f) : f.graphql] = value;
   }

@@ -9,7 +9,7 @@
 import { LRUCache } from 'lru-cache';
 import { parseYesNo } from '../../models/vocabulary';
 import { ApiError, isErrorCode, type ErrorCode } from '../../schema/errors';
-import { checkInputFields, enumValue } from '../../schema/field-table';
+import { checkInputFields, enumValue, NOT_RECOGNISED, YES_NO_ACCEPTED } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION, MARKET_MIXTURE_SELECTION } from '../../schema/home-rest';
 import { MAX_ADDRESS_LENGTH } from '../../schema/location-contract';
@@ -63,9 +63,12 @@ export interface ChunkProcessorOptions {
 /** What a batch result carries of a geocode. */
 type GeocodeRecord = Readonly<{ lat: number; lon: number; precision: string; district: string; mahalla: string | null }>;
 
+/** An item as checked: its home's fields left out, with why. */
+type CheckedItem = BatchItem & { warnings: string[] };
+
 interface Placed {
   position: number;
-  item: BatchItem;
+  item: CheckedItem;
   geocode: GeocodeRecord;
 }
 
@@ -98,7 +101,7 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
     };
 
     // 1. Check every item, and place the addresses of those that pass in one call.
-    const checked: { position: number; item: BatchItem }[] = [];
+    const checked: { position: number; item: CheckedItem }[] = [];
     items.forEach((raw, position) => {
       try {
         checked.push({ position, item: checkedItem(raw) });
@@ -159,16 +162,20 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
       results[position] = {
         index: context.firstIndex + position,
         ok: true,
-        result: { address: item.address, geocode, locationIndex: s.locationIndex, ...(home && { home: resultValuation(home.valuation!) }) },
+        result: { address: item.address, geocode, locationIndex: s.locationIndex, ...(home && { home: resultValuation(home.valuation!, item.warnings) }) },
       };
     }
     return results;
   };
 }
 
-/** A valuation as a result carries it: one in USD without exchangeRate (null), as results were before a currency could be asked for. */
-function resultValuation({ exchangeRate, ...valuation }: Record<string, unknown>): Record<string, unknown> {
-  return exchangeRate === null || exchangeRate === undefined ? valuation : { ...valuation, exchangeRate };
+/**
+ * A valuation as a result carries it: one in USD without exchangeRate (null), as results were before
+ * a currency could be asked for; the item's own warnings (fields left out of its home) first.
+ */
+function resultValuation({ exchangeRate, ...valuation }: Record<string, unknown>, itemWarnings: readonly string[]): Record<string, unknown> {
+  const warnings = itemWarnings.length ? { warnings: [...itemWarnings, ...((valuation.warnings as string[] | undefined) ?? [])] } : {};
+  return exchangeRate === null || exchangeRate === undefined ? { ...valuation, ...warnings } : { ...valuation, ...warnings, exchangeRate };
 }
 
 /** The record of a point's location index, or the ApiError saying why the point has none. */
@@ -185,11 +192,11 @@ function answerError(error: { code: string; message: string; field?: string | nu
 }
 
 /** The item's address and home fields, checked so that one bad item cannot fail the chunk's GraphQL call. */
-function checkedItem(raw: unknown): BatchItem {
+function checkedItem(raw: unknown): CheckedItem {
   const item = (raw ?? {}) as Partial<BatchItem>;
   if (typeof item.address !== 'string' || item.address.trim() === '') throw new ApiError('MISSING_PARAMETER', 'address is required', 'address');
   if (item.address.length > MAX_ADDRESS_LENGTH) throw new ApiError('INVALID_PARAMETER', `address must be at most ${MAX_ADDRESS_LENGTH} characters`, 'address');
-  if (item.home === undefined || item.home === null) return { address: item.address };
+  if (item.home === undefined || item.home === null) return { address: item.address, warnings: [] };
   if (typeof item.home !== 'object' || Array.isArray(item.home)) throw new ApiError('INVALID_PARAMETER', 'home must be an object of HomeValuationInput fields', 'home');
   const home: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(item.home)) {
@@ -197,12 +204,15 @@ function checkedItem(raw: unknown): BatchItem {
     if (!ITEM_HOME_NAMES.has(name)) throw new ApiError('INVALID_PARAMETER', `home.${name} is not a HomeValuationInput field (${[...ITEM_HOME_NAMES].join(', ')})`, `home.${name}`);
     home[name] = value;
   }
-  // GraphQL's yes/no fields (furniture, gas, water, sewerage) are Booleans; the batch takes the REST spellings too.
+  // GraphQL's yes/no fields (furniture, gas, water, sewerage) are Booleans; the batch takes the REST
+  // spellings too, and one that reads as neither is left out with a warning, as REST leaves it out.
+  const warnings: string[] = [];
   for (const { graphql: name } of YES_NO_FIELDS) {
     if (typeof home[name] !== 'string') continue;
     const parsed = parseYesNo(home[name] as string);
-    if (parsed === null) throw new ApiError('INVALID_PARAMETER', `home.${name} must be yes/no (ha/yo'q, да/нет, true/false)`, `home.${name}`);
-    home[name] = parsed;
+    if (parsed === null) warnings.push(`home.${name} "${(home[name] as string).slice(0, 40)}" ${NOT_RECOGNISED}; accepted: ${YES_NO_ACCEPTED}`);
+    if (parsed === null) delete home[name];
+    else home[name] = parsed;
   }
   // GraphQL's enums (currency) are spelled in upper case; the batch takes any case, as REST does.
   for (const f of ENUM_FIELDS) if (home[f.graphql] !== undefined) home[f.graphql] = enumValue(f, home[f.graphql]);
@@ -212,7 +222,7 @@ function checkedItem(raw: unknown): BatchItem {
     if (error instanceof ApiError) throw new ApiError(error.code, `home: ${error.message}`, `home.${error.field ?? ''}`);
     throw error;
   }
-  return { address: item.address, home };
+  return { address: item.address, home, warnings };
 }
 
 function itemError(error: unknown): { code: ErrorCode; message: string } {

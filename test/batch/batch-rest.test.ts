@@ -234,6 +234,21 @@ describe('POST /api/batch with a file', () => {
     expect(lines[1].result.home.estimate).toBeGreaterThan(10_000);
   });
 
+  it('an item whose home has a word the service does not know is valued without it, with the warning in its result (issue 35)', async () => {
+    const ndjson = [{ address: ADDRESSES[3], home: { ...HOME, renovation: "Ta'mirsiz" } }, { address: ADDRESSES[3], home: { ...HOME, renovation: 'xyzzy', mebel: 'qisman' } }, { address: ADDRESSES[3], home: { ...HOME, renovation: 'needs_repair' } }]
+      .map((item) => JSON.stringify(item)).join('\n');
+    const response = await upload(`${ndjson}\n`, 'application/x-ndjson');
+    expect(response.status).toBe(202);
+    const { id } = await json(response);
+    expect((await untilEnded(id)).succeeded).toBe(3);
+    const [spelled, unknown, coded] = (await ndjsonResults(id)).map((l) => l.result.home);
+    expect(spelled.estimate).toBe(coded.estimate);
+    expect(unknown.warnings).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^home\.furniture "qisman" is not recognised and was ignored; accepted: yes\/no/),
+      expect.stringMatching(/^renovation "xyzzy" is not recognised and was ignored; accepted: euro/),
+    ]));
+  });
+
   it('bad rows answer 400 naming the item and field', async () => {
     await expectError(await upload('street,area\nx,1', 'text/csv'), 400, 'MISSING_PARAMETER', 'address');
     await expectError(await upload('address,colour\nx,red', 'text/csv'), 400, 'INVALID_PARAMETER', 'colour');
