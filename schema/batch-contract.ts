@@ -14,7 +14,7 @@ import { parseJsonLine } from './json-line';
 import { enumValue, fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
 import { HOME_FIELDS } from './home-contract';
 import { checkNesting } from './nesting';
-import { looksLikePersonalDataKey } from './personal-data';
+import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './personal-data';
 
 /** Body limit of POST /api/batch with a JSON body, which is read whole. */
 export const MAX_BATCH_BODY_BYTES = 20 * 1024 * 1024;
@@ -42,8 +42,14 @@ for (const f of BATCH_HOME_FIELDS) for (const name of [f.rest, ...(f.restAliases
 /** A submitBatch item: `home` in GraphQL (camelCase) names. */
 export interface BatchItemInput {
   address: string;
+  /** The bank's own id of the loan or collateral, echoed in the item's result so results join back by it, not by position. */
+  reference?: string;
   home?: Record<string, unknown>;
 }
+
+/** How long an item's reference may be. */
+export const MAX_REFERENCE_LENGTH = 100;
+const REFERENCE_DESCRIPTION = `Optional: your own id of the loan or collateral (at most ${MAX_REFERENCE_LENGTH} characters, no personal data), echoed in the item's result line (NDJSON, CSV, GraphQL) so results join back by it`;
 
 export interface BatchSubmission {
   items: BatchItemInput[];
@@ -61,12 +67,13 @@ export function batchRequestJsonSchema(): Record<string, unknown> {
       items: {
         type: 'array',
         minItems: 1,
-        description: "The portfolio; the plan's maxBatchItems bounds its size. As a file instead: Content-Type text/csv (header row: address plus optional home columns in snake_case) or application/x-ndjson (one item per line), with callback_url and chunk_size as query parameters.",
+        description: "The portfolio; the plan's maxBatchItems bounds its size. As a file instead: Content-Type text/csv (header row: address, optionally reference, plus optional home columns in snake_case) or application/x-ndjson (one item per line), with callback_url and chunk_size as query parameters.",
         items: {
           type: 'object',
           required: ['address'],
           properties: {
             address: { type: 'string', minLength: 1, maxLength: MAX_ADDRESS_LENGTH, description: 'A Tashkent address in Russian, Uzbek Latin or Cyrillic, or English' },
+            reference: { type: 'string', minLength: 1, maxLength: MAX_REFERENCE_LENGTH, description: REFERENCE_DESCRIPTION },
             home: { ...home, required: [], additionalProperties: false, description: 'Optional: the home at the address to value, with the fields of POST /api/predict/home except district and mahalla (they come from the geocoded address); a flat needs area, rooms, floor and total_floors for a valuation; a house (property_type house) needs area and rooms' },
           },
         },
@@ -135,8 +142,24 @@ function itemInput(item: unknown, at: string, fromText = false): BatchItemInput 
   if (address === undefined || address === null || address === '') throw new ApiError('MISSING_PARAMETER', `${at}.address is required`, `${at}.address`);
   if (typeof address !== 'string' || address.trim() === '') throw new ApiError('INVALID_PARAMETER', `${at}.address must be a non-empty string`, `${at}.address`);
   if (address.length > MAX_ADDRESS_LENGTH) throw new ApiError('INVALID_PARAMETER', `${at}.address is longer than ${MAX_ADDRESS_LENGTH} characters`, `${at}.address`);
+  for (const name of Object.keys(item)) {
+    if (!ITEM_KEYS.has(name)) throw new ApiError('INVALID_PARAMETER', `${at}.${name.slice(0, 40)} is not an item field (address, reference, home)`, `${at}.${name.slice(0, 40)}`);
+  }
+  const reference = itemReference(item.reference, `${at}.reference`, fromText);
   const home = homeInput(item.home, at, fromText);
-  return home ? { address, home } : { address };
+  return { address, ...(reference !== undefined && { reference }), ...(home && { home }) };
+}
+
+const ITEM_KEYS = new Set(['address', 'reference', 'home']);
+
+/** An item's reference: a short text (a number from a spreadsheet is read as its text), never personal data. */
+export function itemReference(value: unknown, field: string, fromText: boolean): string | undefined {
+  if (value === undefined || value === null || (fromText && value === '')) return undefined;
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || text.trim() === '') throw new ApiError('INVALID_PARAMETER', `${field} must be a non-empty string`, field);
+  if (text.length > MAX_REFERENCE_LENGTH) throw new ApiError('INVALID_PARAMETER', `${field} is longer than ${MAX_REFERENCE_LENGTH} characters`, field);
+  if (looksLikePersonalDataValue(text)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `${field} looks like personal data (a phone, passport or PINFL number, an e-mail); use your own loan or collateral id`, field);
+  return text.trim();
 }
 
 /** callback_url and chunk_size, from the JSON body or (for uploads, batchUploadOptions) the query string. */
@@ -191,9 +214,9 @@ export function csvUploadHeader(row: readonly string[] | undefined): string[] {
   const header = (row ?? []).map((name) => name.trim().toLowerCase());
   if (!header.includes('address')) throw new ApiError('MISSING_PARAMETER', 'The CSV header row must name an address column', 'address');
   for (const name of header) {
-    if (name === 'address') continue;
+    if (name === 'address' || name === 'reference') continue;
     if (looksLikePersonalDataKey(name)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `Column "${name.slice(0, 40)}" looks like personal data; the valuation needs none: remove it`, name.slice(0, 40));
-    if (!HOME_BY_REST_NAME.has(name)) throw new ApiError('INVALID_PARAMETER', `Column "${name.slice(0, 40)}" is not address or a home field (${BATCH_HOME_FIELDS.map((f) => f.rest).join(', ')})`, name.slice(0, 40));
+    if (!HOME_BY_REST_NAME.has(name)) throw new ApiError('INVALID_PARAMETER', `Column "${name.slice(0, 40)}" is not address, reference or a home field (${BATCH_HOME_FIELDS.map((f) => f.rest).join(', ')})`, name.slice(0, 40));
   }
   return header;
 }
@@ -202,11 +225,13 @@ export function csvUploadHeader(row: readonly string[] | undefined): string[] {
 export function csvUploadItem(header: readonly string[], row: readonly string[], index: number): BatchItemInput {
   const home: Record<string, unknown> = {};
   let address: unknown;
+  let reference: unknown;
   header.forEach((name, column) => {
     if (name === 'address') address = row[column]?.trim();
+    else if (name === 'reference') reference = row[column];
     else if (row[column] !== undefined && row[column].trim() !== '') home[name] = row[column].trim();
   });
-  return itemInput(Object.keys(home).length > 0 ? { address, home } : { address }, `items[${index}]`, true);
+  return itemInput({ address, ...(reference !== undefined && { reference }), ...(Object.keys(home).length > 0 && { home }) }, `items[${index}]`, true);
 }
 
 /** How uploads are read as CSV. */
@@ -289,6 +314,7 @@ export async function* linesOf(source: AsyncIterable<Buffer | string>, maxChars:
 /** One item result as GraphQL's batchResults gives it. */
 export interface BatchItemResultView {
   index: number;
+  reference?: string | null;
   ok: boolean;
   result: unknown;
   error: { code: string; message: string } | null;
@@ -296,12 +322,12 @@ export interface BatchItemResultView {
 
 /** The NDJSON line of a result (without the newline). */
 export function resultNdjsonLine(item: BatchItemResultView): string {
-  return JSON.stringify({ index: item.index, ok: item.ok, result: item.ok ? item.result : null, error: item.error });
+  return JSON.stringify({ index: item.index, reference: item.reference ?? null, ok: item.ok, result: item.ok ? item.result : null, error: item.error });
 }
 
 /** The CSV columns of the results: the item, where it was placed, its index, the valuation, or the error. */
 export const RESULT_CSV_COLUMNS = [
-  'index', 'ok', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
+  'index', 'ok', 'reference', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
   'property_type', 'estimate', 'currency', 'price_per_m2', 'land_price_per_sotka', 'interval_low', 'interval_high', 'fsd', 'confidence',
   'valuation_date', 'data_age_months', 'base_estimate', 'market_factor', 'new_build_probability', 'error_code', 'error_message',
 ] as const;
@@ -339,6 +365,7 @@ export function resultCsvRow(item: BatchItemResultView): string {
   const values: Record<(typeof RESULT_CSV_COLUMNS)[number], unknown> = {
     index: item.index,
     ok: item.ok,
+    reference: item.reference,
     address: r?.address,
     lat: r?.geocode?.lat,
     lon: r?.geocode?.lon,

@@ -90,7 +90,7 @@ export function batchAcceptedReply(job: { id: string; total: number; createdAt: 
 export type BatchAcceptedReply = ReturnType<typeof batchAcceptedReply>;
 
 export interface BatchResultsData {
-  items: { index: number; ok: boolean; result: unknown; error: { code: string; message: string } | null }[];
+  items: { index: number; reference?: string | null; ok: boolean; result: unknown; error: { code: string; message: string } | null }[];
   nextOffset: number | null;
 }
 
@@ -99,7 +99,7 @@ export function batchStatusReply(job: BatchJobData, results: BatchResultsData | 
   return {
     ...toJobResponse(job),
     ...(results && {
-      results: { items: results.items.map((i) => ({ index: i.index, ok: i.ok, result: i.ok ? i.result : null, error: i.error })), next_offset: results.nextOffset },
+      results: { items: results.items.map((i) => ({ index: i.index, reference: i.reference ?? null, ok: i.ok, result: i.ok ? i.result : null, error: i.error })), next_offset: results.nextOffset },
     }),
     warnings,
   };

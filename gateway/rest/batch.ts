@@ -73,7 +73,7 @@ export const BATCH_JOB_OPERATION = { owner: 'batch', query: /* GraphQL */ `
 
 export const BATCH_RESULTS_OPERATION = { owner: 'batch', query: /* GraphQL */ `
   query RestBatchResults($id: ID!, $offset: Int, $limit: Int) {
-    batchResults(id: $id, offset: $offset, limit: $limit) { items { index ok result error { code message } } nextOffset }
+    batchResults(id: $id, offset: $offset, limit: $limit) { items { index reference ok result error { code message } } nextOffset }
   }` };
 
 /** Results per batchResults page (the most the query gives). */

@@ -266,10 +266,11 @@ export function batchJobResponseJsonSchema(): Record<string, unknown> {
 export function batchResultLineJsonSchema(): Record<string, unknown> {
   return {
     type: 'object',
-    required: ['index', 'ok', 'result', 'error'],
+    required: ['index', 'reference', 'ok', 'result', 'error'],
     description: 'One line of the application/x-ndjson stream (or one CSV row with Accept: text/csv or ?format=csv)',
     properties: {
       index: { type: 'integer', description: 'Position in the submission, from 0' },
+      reference: { type: ['string', 'null'], description: "The item's reference as submitted (your loan or collateral id); null where none was given" },
       ok: { type: 'boolean' },
       result: { type: ['object', 'null'], description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with marketAdjustment when your organisation\'s observations moved it, and marketMixture when a flat was sent without its market) }' },
       error: { type: ['object', 'null'], properties: { code: string, message: string } },

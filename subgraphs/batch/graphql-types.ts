@@ -2,6 +2,7 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MAX_ADDRESS_LENGTH } from '../../schema/location-contract';
+import { MAX_REFERENCE_LENGTH } from '../../schema/batch-contract';
 
 export enum BatchJobStatus {
   queued = 'queued',
@@ -15,6 +16,7 @@ registerEnumType(BatchJobStatus, { name: 'BatchJobStatus', description: 'queued 
 @InputType({ description: 'One item of a batch: an address to place and score, and optionally a home there to value' })
 export class BatchItemInput {
   @Field({ description: `A Tashkent address (at most ${MAX_ADDRESS_LENGTH} characters), as geocode takes it` }) address!: string;
+  @Field(() => String, { nullable: true, description: `Your own id of the loan or collateral (at most ${MAX_REFERENCE_LENGTH} characters, no personal data), echoed in the item's result` }) reference?: string | null;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'HomeValuationInput fields (GraphQL names: propertyType, area, rooms, floor, totalFloors, landArea, renovation, …) without district and mahalla, which come from the geocoded address',
@@ -101,6 +103,7 @@ export class BatchItemError {
 @ObjectType({ description: 'The outcome of one item, by its position in the submission' })
 export class BatchItemResult {
   @Field(() => Int, { description: 'Position in the submission, from 0' }) index!: number;
+  @Field(() => String, { nullable: true, description: "The item's reference as submitted (your loan or collateral id); null where none was given" }) reference!: string | null;
   @Field() ok!: boolean;
   @Field(() => GraphQLJSON, { nullable: true, description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with propertyType, landPricePerSotka and marketLevel: the valuation date and how old the market data behind it is) }' })
   result!: unknown;

@@ -1,6 +1,7 @@
 /** Batch job operations: thin glue from GraphQL to the batch engine, as the caller's organisation. */
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
+import { itemReference } from '../../schema/batch-contract';
 import { resultsPath, type BatchApi } from './api';
 import type { BatchContext, Principal } from './context';
 import { withClientErrors } from './errors';
@@ -165,8 +166,9 @@ export async function appendToJob({ principal, batch }: { principal: Principal; 
 }
 
 /** A submitted item as the engine stores it: `home` only when there is one. */
-function itemOf(item: BatchItemInput): { address: string; home?: Record<string, unknown> } {
-  return item.home ? { address: item.address, home: item.home } : { address: item.address };
+function itemOf(item: BatchItemInput, index: number): { address: string; reference?: string; home?: Record<string, unknown> } {
+  const reference = itemReference(item.reference, `items[${index}].reference`, false);
+  return { address: item.address, ...(reference !== undefined && { reference }), ...(item.home && { home: item.home }) };
 }
 
 /** The callback URL, once the policy accepts it (else its error, on callbackUrl). */
@@ -208,7 +210,8 @@ function deliveryView(attempt: DeliveryAttempt): WebhookDelivery {
 }
 
 function resultView(result: ItemResult): BatchItemResult {
+  const reference = result.reference ?? null;
   return result.ok
-    ? { index: result.index, ok: true, result: result.result, error: null }
-    : { index: result.index, ok: false, result: null, error: { code: result.error.code, message: result.error.message } };
+    ? { index: result.index, reference, ok: true, result: result.result, error: null }
+    : { index: result.index, reference, ok: false, result: null, error: { code: result.error.code, message: result.error.message } };
 }

@@ -172,7 +172,7 @@ it('results CSV: cells a spreadsheet would run as formulas come back prefixed wi
   await untilEnded(id);
   const ndjson = await ndjsonResults(id);
   const csv = await (await get(`/api/batch/${id}/results?format=csv`)).text();
-  expect(csv.startsWith('index,ok,address,lat,lon,')).toBe(true);
+  expect(csv.startsWith('index,ok,reference,address,lat,lon,')).toBe(true);
   expect(csv.endsWith('\r\n')).toBe(true);
   const rows = parseCsv(csv, { columns: true }) as Record<string, string>[];
   expect(rows).toHaveLength(items.length);
@@ -247,6 +247,32 @@ describe('POST /api/batch with a file', () => {
       expect.stringMatching(/^home\.furniture "qisman" is not recognised and was ignored; accepted: yes\/no/),
       expect.stringMatching(/^renovation "xyzzy" is not recognised and was ignored; accepted: euro/),
     ]));
+  });
+
+  it("echoes each item's reference (the bank's loan id) in its result line, NDJSON and CSV, failed items too (issue 35)", async () => {
+    const items = [{ address: ADDRESSES[0], reference: 'LOAN-0001' }, { address: GARBAGE, reference: 'LOAN-0002' }, { address: ADDRESSES[3], reference: 42, home: HOME }, { address: ADDRESSES[1] }];
+    const response = await stack.post('/api/batch', { items }, { 'x-api-key': key });
+    expect(response.status).toBe(202);
+    const { id } = await json(response);
+    await untilEnded(id);
+    const lines = await ndjsonResults(id);
+    expect(lines.map((l) => [l.index, l.reference, l.ok])).toEqual([[0, 'LOAN-0001', true], [1, 'LOAN-0002', false], [2, '42', true], [3, null, true]]);
+    const csv = await (await get(`/api/batch/${id}/results?format=csv`)).text();
+    const rows = csv.trimEnd().split('\r\n').map((row) => row.split(','));
+    expect(rows[0].slice(0, 4)).toEqual(['index', 'ok', 'reference', 'address']);
+    expect(rows.slice(1).map((r) => r[2])).toEqual(['LOAN-0001', 'LOAN-0002', '42', '']);
+    // A CSV upload takes a reference column.
+    const uploaded = await upload(`address,reference,area,rooms,floor,total_floors\n"${ADDRESSES[3]}",K-77,65,3,4,9\n`, 'text/csv');
+    expect(uploaded.status).toBe(202);
+    const upId = (await json(uploaded)).id;
+    await untilEnded(upId);
+    expect((await ndjsonResults(upId))[0]).toMatchObject({ reference: 'K-77', ok: true });
+  });
+
+  it('refuses a reference that is personal data or too long, and an item field it does not know', async () => {
+    await expectError(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0], reference: '+998 90 123 45 67' }] }, { 'x-api-key': key }), 400, 'PERSONAL_DATA_NOT_ACCEPTED', 'items[0].reference');
+    await expectError(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0], reference: 'x'.repeat(101) }] }, { 'x-api-key': key }), 400, 'INVALID_PARAMETER', 'items[0].reference');
+    await expectError(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0], loan_id: 'L1' }] }, { 'x-api-key': key }), 400, 'INVALID_PARAMETER', 'items[0].loan_id');
   });
 
   it('bad rows answer 400 naming the item and field', async () => {

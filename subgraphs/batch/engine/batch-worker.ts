@@ -117,16 +117,24 @@ export class BatchWorker {
   private async process(items: readonly unknown[], context: ChunkContext, lastAttempt: boolean): Promise<readonly ItemResult[]> {
     const where = `chunk ${context.chunkIndex} of batch job ${context.jobId}`;
     try {
-      return checkedResults(await this.options.processChunk(items, context), items.length, context.firstIndex);
+      return withReferences(checkedResults(await this.options.processChunk(items, context), items.length, context.firstIndex), items);
     } catch (error) {
       if (!lastAttempt) {
         this.log(`${where} failed on attempt ${context.attempt} and will be retried: ${messageOf(error)}`);
         throw error;
       }
       this.log(`${where} failed on its last attempt; its ${items.length} items are recorded as INTERNAL: ${messageOf(error)}`);
-      return internalFailures(context.firstIndex, items.length);
+      return withReferences(internalFailures(context.firstIndex, items.length), items);
     }
   }
+}
+
+/** Each result with its item's `reference`, where the item has one (a string). */
+function withReferences(results: readonly ItemResult[], items: readonly unknown[]): readonly ItemResult[] {
+  return results.map((result, position) => {
+    const reference = (items[position] as { reference?: unknown } | null)?.reference;
+    return typeof reference === 'string' ? { ...result, reference } : result;
+  });
 }
 
 /** The processor's results if they keep its contract: one per item, in order, each with its index. */

@@ -42,10 +42,14 @@ export interface ItemError {
   readonly message: string;
 }
 
-/** The outcome of one item; `index` is the item's position in the submission, from 0. */
+/**
+ * The outcome of one item; `index` is the item's position in the submission, from 0, and
+ * `reference` the client's own id of the item where it gave one (the worker echoes it, whatever
+ * became of the item, so results join back by it).
+ */
 export type ItemResult =
-  | { readonly index: number; readonly ok: true; readonly result: unknown }
-  | { readonly index: number; readonly ok: false; readonly error: ItemError };
+  | { readonly index: number; readonly reference?: string; readonly ok: true; readonly result: unknown }
+  | { readonly index: number; readonly reference?: string; readonly ok: false; readonly error: ItemError };
 
 /** A snapshot of a job's counters; subscribers get one at least every second until the final one. */
 export interface ProgressEvent {

@@ -119,7 +119,7 @@ export interface ResultPage {
 export async function fetchResultPage(key: string, id: string, offset: number, limit: number, signal?: AbortSignal): Promise<ResultPage> {
   const data = await graphql<{ batchResults: ResultPage }>(
     key,
-    'query DashboardResults($id: ID!, $offset: Int, $limit: Int) { batchResults(id: $id, offset: $offset, limit: $limit) { items { index ok result error { code message } } nextOffset } }',
+    'query DashboardResults($id: ID!, $offset: Int, $limit: Int) { batchResults(id: $id, offset: $offset, limit: $limit) { items { index reference ok result error { code message } } nextOffset } }',
     { id, offset, limit },
     signal,
   );
