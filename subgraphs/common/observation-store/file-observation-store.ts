@@ -115,6 +115,24 @@ export class FileObservationStore implements ObservationStore {
     return this.series.get(keyOf(org, kind))?.revision ?? 0;
   }
 
+  async remove(org: string, kind: ObservationKind, ids: readonly string[]): Promise<string[]> {
+    checkSeries(org, kind);
+    this.checkOpen();
+    const series = this.series.get(keyOf(org, kind));
+    if (!series || ids.length === 0) return [];
+    const wanted = new Set(ids);
+    return this.serially(series, async () => {
+      const removed = series.entries.filter((entry) => wanted.has(entry.id)).map((entry) => entry.id);
+      if (removed.length > 0) await this.rewriteSeries(series, series.entries.filter((entry) => !wanted.has(entry.id)));
+      return removed;
+    });
+  }
+
+  async count(org: string, kind: ObservationKind): Promise<number> {
+    checkSeries(org, kind);
+    return this.series.get(keyOf(org, kind))?.entries.length ?? 0;
+  }
+
   async prune(before: string): Promise<number> {
     const beforeDay = dayNumber(before, 'before');
     this.checkOpen();
@@ -177,7 +195,12 @@ export class FileObservationStore implements ObservationStore {
   private async pruneSeries(series: Series, beforeDay: number): Promise<number> {
     const kept = series.entries.filter((entry) => entry.day >= beforeDay);
     const removed = series.entries.length - kept.length;
-    if (removed === 0) return 0;
+    if (removed > 0) await this.rewriteSeries(series, kept);
+    return removed;
+  }
+
+  /** The series becomes `kept`: its file rewritten whole as one call (prune, remove), under a new revision. */
+  private async rewriteSeries(series: Series, kept: EncodedObservation[]): Promise<void> {
     const revision = series.revision + 1;
     if (series.file !== undefined) {
       const content = callText(series, kept, revision);
@@ -190,7 +213,6 @@ export class FileObservationStore implements ObservationStore {
     }
     series.entries = kept;
     series.revision = revision;
-    return removed;
   }
 
   private async load(directory: string): Promise<void> {
