@@ -50,11 +50,11 @@ export interface ScoredItem {
 export const MAX_PRICE_RATIO = 5;
 
 /**
- * Items scored in one turn of the event loop: 250 (about 50 ms of the model at the 0.2 ms an item
+ * Items scored in one turn of the event loop: 100 (about 20 ms of the model at the 0.2 ms an item
  * measured in issue 33). Between slices other requests are served, so that one bank's 100,000-row
  * upload does not hold another's valuations for its whole 20 s (finding 2).
  */
-export const SCORE_SLICE = 250;
+export const SCORE_SLICE = 100;
 
 /**
  * A kind's scorer: each item's fields normalised as a valuation request dated `observedAt`, the
