@@ -72,10 +72,10 @@ export class ObservationResolver {
       const { org } = principalOf(ctx);
       if (ids.length === 0) throw new ApiError('MISSING_PARAMETER', 'ids must name at least one observation', 'ids');
       if (ids.length > MAX_RETRACTED_IDS) throw new ApiError('INVALID_PARAMETER', `at most ${MAX_RETRACTED_IDS.toLocaleString('en')} ids per call`, 'ids');
-      // An id that no store could hold is not found, without asking: it cannot be anyone's.
-      const asked = [...new Set(ids.filter((id) => OBSERVATION_ID.test(id)))];
+      // An id that no store could hold is not found without asking: it cannot be anyone's.
       const removed = new Set<string>();
       for (const kind of [ObservationKindEnum.HOME, ObservationKindEnum.VEHICLE]) {
+        const asked = [...new Set(ids.filter((id) => OBSERVATION_ID.test(id) && !removed.has(id)))]; // the vehicles' subgraph is asked for what homes did not hold
         if (asked.length === 0) break;
         for (const id of await ctx.retract(kind, org, ctx.requestId, asked)) removed.add(id);
       }

@@ -103,8 +103,13 @@ it('bounds the factor of prices far below the model and says so; retracting them
   } finally {
     await mcp.close();
   }
-  const rest = await json(await stack.post('/graphql', { query: 'mutation($ids: [ID!]!) { retractObservations(ids: $ids) { retracted retractedIds notFound } }', variables: { ids: [...ids.slice(11), 'obs_nonesuch'] } }, asKey(bank)));
-  expect(rest.data.retractObservations).toEqual({ retracted: 19, retractedIds: ids.slice(11), notFound: ['obs_nonesuch'] });
+  // The rest by GraphQL, with a vehicle's (kept by the other valuation subgraph) and an id no one has.
+  const vehicle = await record(bank, [{ kind: 'vehicle', make: 'Chevrolet', model: 'Cobalt', year: 2021, mileage: 60000, price_usd: 11_800, observed_at: today() }]);
+  expect(vehicle.accepted).toBe(1);
+  const rest = [...ids.slice(11), vehicle.accepted_observations[0].id];
+  const retracted = await json(await stack.post('/graphql', { query: 'mutation($ids: [ID!]!) { retractObservations(ids: $ids) { retracted retractedIds notFound } }', variables: { ids: [...rest, 'obs_nonesuch'] } }, asKey(bank)));
+  expect(retracted.data.retractObservations).toEqual({ retracted: 20, retractedIds: rest, notFound: ['obs_nonesuch'] });
+  expect((await json(await stack.post('/graphql', { query: '{ observations(kind: VEHICLE) { id } }' }, asKey(bank)))).data.observations).toEqual([]);
 
   // Refitted without them: the valuation is the model's again.
   const restored = await until(() => valueFlat(bank), (valued) => valued.market_adjustment === null);
