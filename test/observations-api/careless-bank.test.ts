@@ -1,7 +1,8 @@
 /**
  * Issue 33 against the observations, over HTTP to the real gateway: a careless bank's prices are
  * refused or bounded, and can be retracted (finding 6); refusals are listed up to 1,000 with a count
- * (finding 3); a key revoked mid-upload stops it (finding 7); a plan's storage quota (finding 8).
+ * (finding 3); a key revoked mid-upload stops it, observations and batch alike (finding 7); a plan's
+ * storage quota (finding 8).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -156,6 +157,29 @@ it('stops an upload whose key is revoked mid-way: 401, and what was recorded bef
   const error = await expectError(await uploading, 401, 'INVALID_API_KEY');
   expect(error.message).toMatch(/the upload was stopped there; the 1,000 observations recorded before .* are kept/);
   expect(await count()).toBe(1_000);
+});
+
+it('stops a batch upload whose key is revoked mid-way: 401, and its job is cancelled (finding 7)', async () => {
+  const org = `revoked-mid-batch-${process.pid}`;
+  const uploader = stack.keys.create({ org, plan: 'standard' });
+  const reader = stack.keys.create({ org, plan: 'standard' });
+  const encoder = new TextEncoder();
+  let push!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (controller) => { push = controller; } });
+  const uploading = fetch(`${stack.url}/api/batch`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', ...asKey(uploader.key) }, body, duplex: 'half' } as RequestInit);
+  const jobs = async () => (await json(await stack.post('/graphql', { query: '{ batchJobs { jobs { id status } } }' }, asKey(reader.key)))).data.batchJobs.jobs as { id: string; status: string }[];
+  const item = `${JSON.stringify({ address: 'Chilonzor tumani, 13-kvartal' })}\n`;
+
+  // More than a part's worth: the job is opened with the first part while the upload goes on.
+  push.enqueue(encoder.encode(item.repeat(6_000)));
+  const [job] = await until(jobs, (listed) => listed.length === 1);
+  stack.keys.revoke(uploader.record.id);
+  push.enqueue(encoder.encode(item.repeat(6_000)));
+  push.close();
+
+  const error = await expectError(await uploading, 401, 'INVALID_API_KEY');
+  expect(error.message).toContain(`batch job ${job.id} was cancelled`);
+  expect((await jobs())[0]).toEqual({ id: job.id, status: 'cancelled' });
 });
 
 it('refuses observations past the plan\'s storage quota with 413 OBSERVATION_QUOTA_EXCEEDED; retracting makes room (finding 8)', async () => {
