@@ -18,6 +18,7 @@ export const ERROR_CATALOGUE = {
   NOT_FOUND: { status: 404, message: 'No such route' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than this route accepts' },
+  OBSERVATION_QUOTA_EXCEEDED: { status: 413, message: 'Your organisation keeps as many observations of this kind as its plan allows: retract some, or wait for the oldest to pass the retention' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send Content-Type: application/json' },
   JOB_NOT_FINISHED: { status: 409, message: 'The job has not completed yet: what it produces comes once it has' },
   INSUFFICIENT_MARKET_DATA: { status: 422, message: 'Too little market data to value this honestly' },

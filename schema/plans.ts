@@ -24,6 +24,11 @@ export interface Plan {
   batchItemsPerDay: number;
   /** Days a valuation's record is kept for review (GET /api/valuations/{id}): model-risk teams look back months to years. */
   valuationRecordDays: number;
+  /**
+   * Observed prices the organisation may keep of each kind (homes, vehicles): its storage quota
+   * (issue 33, finding 8). The file store holds each in memory, about 1.2 KB. Absent: unbounded.
+   */
+  maxStoredObservations?: number;
 }
 
 type PlansFile = Record<string, Omit<Plan, 'name' | 'valuationRecordDays'> & { valuationRecordDays?: number }>;
@@ -54,6 +59,7 @@ const plansFileSchema = {
       maxBatchItems: positiveInteger,
       batchItemsPerDay: positiveInteger,
       valuationRecordDays: positiveInteger,
+      maxStoredObservations: positiveInteger,
     },
   },
 };

@@ -16,6 +16,8 @@ import { sendError } from './errors';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** The request's credentials checked again, null while they hold: an upload checks before each part, so a key revoked meanwhile stops it (issue 33, finding 7). */
+    credentialsRecheck?: () => Promise<ApiError | null>;
   }
 }
 
@@ -35,6 +37,10 @@ export function authenticate(deps: AuthDeps, accepted: readonly Credential[]): p
     const principal = await identify(request, deps.keys, accepted, deps.clock);
     if (principal instanceof ApiError) return sendError(request, reply, principal);
     request.principal = principal;
+    request.credentialsRecheck = async () => {
+      const again = await identify(request, deps.keys, accepted, deps.clock);
+      return again instanceof ApiError ? again : null;
+    };
     return countAgainstQuota(request, reply, deps);
   };
 }

@@ -87,6 +87,22 @@ export const VALUATION_INPUT = closed({
   properties: { valuation_id: { type: 'string', minLength: 1, maxLength: 60, description: 'The valuation_id a value_home or value_vehicle reply (or a batch result) gave: val_ and 26 letters and digits' } },
 });
 
+export const RETRACT_OBSERVATIONS_INPUT = closed({
+  type: 'object',
+  required: ['ids'],
+  properties: { ids: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 128 }, description: 'Ids record_observations gave (accepted_observations[].id): up to 1,000' } },
+});
+
+export const RETRACT_OBSERVATIONS_OUTPUT = {
+  type: 'object',
+  required: ['retracted', 'retracted_ids', 'not_found'],
+  properties: {
+    retracted: { type: 'integer', description: 'Observations removed' },
+    retracted_ids: { type: 'array', items: { type: 'string' } },
+    not_found: { type: 'array', items: { type: 'string' }, description: "Ids your organisation holds no observation under (never recorded, already retracted, or another organisation's)" },
+  },
+};
+
 /** One observed price as record_observations and submit_backtest take it. */
 const OBSERVATION_ITEM = {
   type: 'object',

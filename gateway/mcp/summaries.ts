@@ -18,6 +18,7 @@ import type {
   VehicleReply,
 } from './replies';
 import type { RecordedObservationsReply } from '../rest/observations';
+import type { RetractedObservationsReply } from './tools';
 
 const amount = (value: number, currency: string) => `${Math.round(value).toLocaleString('en-US')} ${currency}`;
 const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -127,8 +128,14 @@ export function modelAccuracySummary(r: ModelAccuracyReply): string {
 }
 
 export function recordedObservationsSummary(r: RecordedObservationsReply & { warnings?: readonly string[] }): string {
-  const refused = r.rejected.length ? ` ${grouped(r.rejected.length)} refused: ${r.rejected.slice(0, 3).map((x) => `#${x.index} ${x.error.code}${x.error.field ? ` (${x.error.field})` : ''}`).join(', ')}${r.rejected.length > 3 ? ', …' : ''}.` : '';
+  const refused = r.rejected_count ? ` ${grouped(r.rejected_count)} refused: ${r.rejected.slice(0, 3).map((x) => `#${x.index} ${x.error.code}${x.error.field ? ` (${x.error.field})` : ''}`).join(', ')}${r.rejected_count > 3 ? ', …' : ''}.` : '';
   return `${grouped(r.accepted)} observation${r.accepted === 1 ? '' : 's'} recorded: your valuations of the same kind are re-anchored on them.${refused}${remarks([], r.warnings ?? [])}`;
+}
+
+/** retract_observations: how many were removed, and which ids were not found. */
+export function retractedObservationsSummary(r: RetractedObservationsReply): string {
+  const missing = r.not_found.length ? ` Not found (never recorded, already retracted, or not your organisation's): ${r.not_found.slice(0, 3).join(', ')}${r.not_found.length > 3 ? ', …' : ''}.` : '';
+  return `${grouped(r.retracted)} observation${r.retracted === 1 ? '' : 's'} retracted: your valuations are re-anchored without ${r.retracted === 1 ? 'it' : 'them'}.${missing}${remarks([], r.warnings ?? [])}`;
 }
 
 /** get_valuation: what was valued, when, for how much, and where its report is. */

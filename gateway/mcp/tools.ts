@@ -17,7 +17,7 @@ import { compileBodyValidator } from '../../schema/rest-validation';
 import { parseVehicleRestBody } from '../../schema/vehicle-rest';
 import { batchAcceptedResponseJsonSchema, homeResponseJsonSchema, vehicleResponseJsonSchema } from '../rest/response-schemas';
 import type { GraphExecutor } from '../graph/executor';
-import { RECORDED_OBSERVATIONS_SCHEMA, recordObservationsBody, type RecordedObservationsReply } from '../rest/observations';
+import { RECORDED_OBSERVATIONS_SCHEMA, recordObservationsBody, RETRACT_OBSERVATIONS_OPERATION, type RecordedObservationsReply, type RetractedData } from '../rest/observations';
 import { BACKTEST_ACCEPTED_SCHEMA, backtestKind, submitBacktestBody, type BacktestData } from '../rest/backtest';
 import * as ops from './operations';
 import * as replies from './replies';
@@ -55,6 +55,7 @@ const validateBatchStatus = compileBodyValidator(schemas.BATCH_STATUS_INPUT);
 const validateModelAccuracy = compileBodyValidator(schemas.MODEL_ACCURACY_INPUT);
 const validateValuation = compileBodyValidator(schemas.VALUATION_INPUT);
 const validateBacktestStatus = compileBodyValidator(schemas.BACKTEST_STATUS_INPUT);
+const validateRetract = compileBodyValidator(schemas.RETRACT_OBSERVATIONS_INPUT);
 
 const valueHome: ToolDefinition<replies.HomeReply> = {
   name: 'value_home',
@@ -270,6 +271,32 @@ const recordObservations: ToolDefinition<RecordedObservationsReply> = {
   summary: summaries.recordedObservationsSummary,
 };
 
+export interface RetractedObservationsReply {
+  retracted: number;
+  retracted_ids: string[];
+  not_found: string[];
+  warnings?: string[];
+}
+
+const retractObservations: ToolDefinition<RetractedObservationsReply> = {
+  name: 'retract_observations',
+  title: 'Retract prices your organisation recorded',
+  description: [
+    'Remove observations record_observations kept, by the ids it gave (accepted_observations[].id), up to 1,000 at once: your organisation\'s market factors and intervals are re-fitted without them at once, so your valuations are as if they had never been recorded. Use it for prices recorded by mistake (in thousands, per m², of another property).',
+    'Ids your organisation holds no observation under (never recorded, already retracted, or another organisation\'s) come back in not_found.',
+    CONVENTIONS,
+  ].join(' '),
+  input: schemas.RETRACT_OBSERVATIONS_INPUT,
+  output: schemas.withWarnings(schemas.RETRACT_OBSERVATIONS_OUTPUT),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(args, executor) {
+    const { body, warnings } = validateRetract(args);
+    const { retractObservations: r } = await executor.execute<RetractedData>(RETRACT_OBSERVATIONS_OPERATION, { ids: body.ids });
+    return { retracted: r.retracted, retracted_ids: r.retractedIds, not_found: r.notFound, warnings };
+  },
+  summary: summaries.retractedObservationsSummary,
+};
+
 const getValuation: ToolDefinition<replies.ValuationRecordReply> = {
   name: 'get_valuation',
   title: 'A recorded valuation',
@@ -330,7 +357,7 @@ const getBacktest: ToolDefinition<replies.BacktestReply> = {
   summary: summaries.backtestSummary,
 };
 
-export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy, recordObservations, getValuation, submitBacktest, getBacktest] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [valueHome, valueVehicle, locationIndex, geocodeAddress, listDistricts, submitBatch, getBatchStatus, getModelAccuracy, recordObservations, retractObservations, getValuation, submitBacktest, getBacktest] as ToolDefinition[];
 
 export interface ToolDeps {
   executor: GraphExecutor;

@@ -143,7 +143,7 @@ async function submitJson(graph: Graph, request: FastifyRequest): Promise<Accept
  * A CSV or NDJSON upload, read as it streams in and sent on a part at a time: the job is opened
  * once the first part is read and every row of it valid (a bad header, a bad first row or an empty
  * file creates none), and each part is held back until the next row shows it is not the last. A
- * refusal once the job is open (a bad row, the plan's limit, the quota) cancels the job and names
+ * refusal once the job is open (a bad row, the plan's limit, the quota, the key revoked meanwhile) cancels the job and names
  * it in the message. A client that disconnects leaves the job open: the stalled-submission sweep
  * fails it (BATCH_SUBMISSION_TIMEOUT_MS), as it does when the gateway dies mid-upload.
  */
@@ -159,6 +159,9 @@ async function submitUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   let id: string | undefined;
   let part: BatchItemInput[] = [];
   const send = async (last: boolean): Promise<AcceptedJob> => {
+    // A key revoked mid-upload stops it before its next part (issue 33, finding 7); the job is cancelled below.
+    const revoked = await request.credentialsRecheck?.();
+    if (revoked) throw revoked;
     id ??= (await executor.execute<{ openBatch: { id: string } }>(OPEN_BATCH_OPERATION, { input: { chunkSize, ...(callbackUrl !== undefined && { callbackUrl }) } })).openBatch.id;
     const { appendBatchItems } = await executor.execute<{ appendBatchItems: AcceptedJob }>(APPEND_BATCH_ITEMS_OPERATION, { id, items: part, last });
     part = [];

@@ -84,15 +84,30 @@ const NUMERIC_COLUMNS = new Set([
   ...[...HOME_FIELDS, ...VEHICLE_FIELDS].filter((f: FieldSpec) => f.kind === 'number' || f.kind === 'integer').flatMap((f) => [f.rest, ...(f.restAliases ?? [])]),
 ]);
 
-/** A CSV row under its header → an item as a JSON body has it: empty cells left out, numeric columns read as numbers where they are. */
-function csvObservation(header: readonly string[], row: readonly string[]): Record<string, unknown> {
+/**
+ * A number whose commas group thousands ("72,000", "1,250,000"): refused, not read as 72 or 1.25
+ * (issue 33, finding 6). One comma before exactly three digits could be either; neither is guessed.
+ */
+const GROUPED_THOUSANDS = /^[+-]?\d{1,3}(,\d{3})+$/;
+
+/**
+ * A CSV row under its header → an item as a JSON body has it: empty cells left out, numeric columns
+ * read as numbers where they are (a decimal comma taken: "65,5"), or the refusal of the row in its
+ * place when a numeric cell groups thousands.
+ */
+function csvObservation(header: readonly string[], row: readonly string[]): Record<string, unknown> | ApiError {
   const item: Record<string, unknown> = {};
-  header.forEach((name, column) => {
+  for (const [column, name] of header.entries()) {
     const cell = row[column]?.trim();
-    if (cell === undefined || cell === '') return;
+    if (cell === undefined || cell === '') continue;
+    const numeric = NUMERIC_COLUMNS.has(name);
+    if (numeric && GROUPED_THOUSANDS.test(cell)) {
+      const meant = cell.split(',').length === 2 ? `${cell.replace(',', '')} or ${cell.replace(',', '.')}` : cell.replace(/,/g, '');
+      return new ApiError('INVALID_PARAMETER', `${name} "${cell}" has a thousands separator (or a decimal comma before three digits): write the number without one, ${meant}`, name);
+    }
     const number = Number(cell.replace(',', '.'));
-    item[name] = NUMERIC_COLUMNS.has(name) && Number.isFinite(number) ? number : cell;
-  });
+    item[name] = numeric && Number.isFinite(number) ? number : cell;
+  }
   return item;
 }
 

@@ -5,12 +5,14 @@
  * others go to `recordObservations` in one call. Issue 18.
  */
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
 import { getPlan } from '../../schema/plans';
 import { registerUploadScope } from './upload-scope';
 import { UploadBody, uploadTooLarge } from './batch';
+import { MAX_REJECTED_LISTED } from '../../subgraphs/common/observation-envelope';
 import { ENVELOPE, itemError, PRICE_TYPES, toObservationInput, uploadedObservations, type ItemError, type UploadType } from './observation-items';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
@@ -23,17 +25,31 @@ export const RECORD_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* 
       accepted
       acceptedObservations { index id reference }
       rejected { index reference error { code message field } }
+      rejectedCount
     }
   }` };
 
-/** Upload items are sent on in parts of this many: one recordObservations call each. */
-const UPLOAD_PART = 10_000;
+export const RETRACT_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL */ `
+  mutation RestRetractObservations($ids: [ID!]!) {
+    retractObservations(ids: $ids) { retracted retractedIds notFound }
+  }` };
+
+/**
+ * Upload items are sent on in parts of this many: one recordObservations call each, the caller's
+ * key checked again before each (a key revoked mid-upload stops it), and no part holding the event
+ * loop long (issue 33, findings 2 and 7).
+ */
+const UPLOAD_PART = 1_000;
+
+/** JSON items are read into GraphQL inputs this many at a time, other requests served between. */
+const READ_SLICE = 1_000;
 
 interface RecordedData {
   recordObservations: {
     accepted: number;
     acceptedObservations: { index: number; id: string; reference: string | null }[];
     rejected: { index: number; reference: string | null; error: ItemError }[];
+    rejectedCount: number;
   };
 }
 
@@ -49,11 +65,12 @@ const errorSchema = { type: 'object', required: ['code', 'message', 'field'], pr
 /** The route's reply (and MCP record_observations'): accepted count, each kept item's id, each refused item's error. */
 export const RECORDED_OBSERVATIONS_SCHEMA = {
   type: 'object',
-  required: ['accepted', 'accepted_observations', 'rejected'],
+  required: ['accepted', 'accepted_observations', 'rejected', 'rejected_count'],
   properties: {
     accepted: { type: 'integer' },
     accepted_observations: { type: 'array', items: { type: 'object', required: ['index', 'id', 'reference'], properties: { index: { type: 'integer' }, id: { type: 'string' }, reference: { type: ['string', 'null'] } } } },
-    rejected: { type: 'array', items: { type: 'object', required: ['index', 'reference', 'error'], properties: { index: { type: 'integer' }, reference: { type: ['string', 'null'] }, error: errorSchema } } },
+    rejected: { type: 'array', description: `The first ${MAX_REJECTED_LISTED.toLocaleString('en')} refused items, in order`, items: { type: 'object', required: ['index', 'reference', 'error'], properties: { index: { type: 'integer' }, reference: { type: ['string', 'null'] }, error: errorSchema } } },
+    rejected_count: { type: 'integer', description: 'Every refused item, listed in rejected or not' },
   },
 };
 
@@ -61,7 +78,15 @@ export type RecordedObservationsReply = {
   accepted: number;
   accepted_observations: { index: number; id: string; reference: string | null }[];
   rejected: { index: number; reference: string | null; error: ItemError }[];
+  rejected_count: number;
 };
+
+/** Adds `more` refused items (in index order, after those listed) to `reply`: listed up to MAX_REJECTED_LISTED, all counted. */
+function addRejected(reply: RecordedObservationsReply, more: RecordedObservationsReply['rejected'], count = more.length): void {
+  const room = MAX_REJECTED_LISTED - reply.rejected.length;
+  if (room > 0) reply.rejected.push(...more.slice(0, room));
+  reply.rejected_count += count;
+}
 
 /**
  * A body { observations: [ … ] } in REST names → recordObservations through `executor`, each bad
@@ -73,7 +98,9 @@ export async function recordObservationsBody(executor: GraphExecutor, body: unkn
   if (!Array.isArray(observations)) throw new ApiError(observations === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'observations must be an array of observations', 'observations');
   const rejected: RecordedObservationsReply['rejected'] = [];
   const forwarded: { index: number; input: Record<string, unknown> }[] = [];
-  observations.forEach((item: unknown, index: number) => {
+  for (let index = 0; index < observations.length; index++) {
+    if (index > 0 && index % READ_SLICE === 0) await nextTurn(); // a 100,000-item body is read in slices, other requests served between
+    const item: unknown = observations[index];
     try {
       forwarded.push({ index, input: toObservationInput(item) });
     } catch (error) {
@@ -81,22 +108,27 @@ export async function recordObservationsBody(executor: GraphExecutor, body: unkn
       const reference = (item as { reference?: unknown } | null)?.reference;
       rejected.push({ index, reference: typeof reference === 'string' ? reference : null, error: itemError(error) });
     }
-  });
+  }
   let accepted: RecordedObservationsReply['accepted_observations'] = [];
+  let rejectedCount = rejected.length;
   if (forwarded.length > 0) {
     const data = await executor.execute<RecordedData>(RECORD_OBSERVATIONS_OPERATION, { input: { observations: forwarded.map((f) => f.input) } });
     const result = data.recordObservations;
     accepted = result.acceptedObservations.map((a) => ({ ...a, index: forwarded[a.index].index }));
+    // The graph lists its first refusals only: with these, they are still the first of the body's.
     rejected.push(...result.rejected.map((r) => ({ ...r, index: forwarded[r.index].index })));
+    rejectedCount += result.rejectedCount;
   }
   rejected.sort((a, b) => a.index - b.index);
-  return { accepted: accepted.length, accepted_observations: accepted, rejected };
+  const reply: RecordedObservationsReply = { accepted: accepted.length, accepted_observations: accepted, rejected: [], rejected_count: 0 };
+  addRejected(reply, rejected, rejectedCount);
+  return reply;
 }
 
 const ROUTE_SCHEMA = {
   tags: ['observations'],
   summary: 'Record prices the organisation observed: they re-anchor its valuations (API key or bearer token)',
-  description: `JSON { "observations": [ … ] }, each item the fields of the matching valuation request (POST /api/predict/home or /api/predict/vehicle) with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD: not in the future, not older than the retention), price_type (sale, appraisal or listing; default listing) and an optional reference (your own id, no personal data), echoed back. Each is scored against the model at observed_at and kept for your organisation only; your valuations of the same kind are adjusted at once (market_adjustment in their replies). A bad item is refused in its place (rejected[].error), the others are kept. Up to the plan's batch size per call. ${ENVELOPE.join(', ')} are the envelope; every other field is the valuation request's. A file instead of JSON: Content-Type text/csv (a header row of those names) or application/x-ndjson (one object a line), up to ${Math.round(MAX_BATCH_UPLOAD_BYTES / 2 ** 30)} GB, read as it streams in and recorded in parts of ${UPLOAD_PART.toLocaleString('en')}; a connection cut mid-way keeps the parts recorded before it, and a refusal past the plan's size says how many were.`,
+  description: `JSON { "observations": [ … ] }, each item the fields of the matching valuation request (POST /api/predict/home or /api/predict/vehicle) with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD: not in the future, not older than the retention), price_type (sale, appraisal or listing; default listing) and an optional reference (your own id, no personal data), echoed back. Each is scored against the model at observed_at and kept for your organisation only; your valuations of the same kind are adjusted at once (market_adjustment in their replies). A bad item is refused in its place (rejected[].error; the first ${MAX_REJECTED_LISTED.toLocaleString('en')} are listed, rejected_count counts them all), the others are kept. Up to the plan's batch size per call, and up to the plan's storage quota of kept observations per kind (beyond it: 413 OBSERVATION_QUOTA_EXCEEDED, nothing of that call kept). A price under a fifth of the cheapest the model was trained on, or more than 5 times from the model's estimate either way, is refused in its place; so is a CSV number with a thousands separator ("72,000"). ${ENVELOPE.join(', ')} are the envelope; every other field is the valuation request's. A file instead of JSON: Content-Type text/csv (a header row of those names) or application/x-ndjson (one object a line), up to ${Math.round(MAX_BATCH_UPLOAD_BYTES / 2 ** 30)} GB, read as it streams in and recorded in parts of ${UPLOAD_PART.toLocaleString('en')}, the credentials checked again before each; a connection cut mid-way keeps the parts recorded before it, and a refusal mid-way (past the plan's size or storage quota, a key revoked meanwhile: 401) says how many were.`,
   security: SECURITY.apiKeyOrBearer,
   body: {
     content: {
@@ -125,14 +157,23 @@ async function recordUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   const limit = getPlan(request.principal!.plan).maxBatchItems;
   const body = new UploadBody(request.raw, MAX_BATCH_UPLOAD_BYTES);
   const executor = gatewayExecutor(graph, request);
-  const total: RecordedObservationsReply = { accepted: 0, accepted_observations: [], rejected: [] };
+  const total: RecordedObservationsReply = { accepted: 0, accepted_observations: [], rejected: [], rejected_count: 0 };
   let part: unknown[] = [];
   let offset = 0;
+  /** A refusal mid-way: what was recorded before it stays, and the reply says so. */
+  const stopped = (error: ApiError) => new ApiError(error.code, `${error.message.replace(/\.$/, '')}: the upload was stopped there; the ${total.accepted.toLocaleString('en')} observations recorded before (of the first ${offset.toLocaleString('en')} items) are kept`, error.field);
   const send = async () => {
-    const recorded = await recordObservationsBody(executor, { observations: part });
+    const revoked = await request.credentialsRecheck?.();
+    if (revoked) throw stopped(revoked);
+    let recorded: RecordedObservationsReply;
+    try {
+      recorded = await recordObservationsBody(executor, { observations: part });
+    } catch (error) {
+      throw error instanceof ApiError && offset > 0 ? stopped(error) : error;
+    }
     total.accepted += recorded.accepted;
     total.accepted_observations.push(...recorded.accepted_observations.map((a) => ({ ...a, index: a.index + offset })));
-    total.rejected.push(...recorded.rejected.map((r) => ({ ...r, index: r.index + offset })));
+    addRejected(total, recorded.rejected.map((r) => ({ ...r, index: r.index + offset })), recorded.rejected_count);
     offset += part.length;
     part = [];
   };
@@ -158,8 +199,8 @@ const LIST_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL *
     }
   }` };
 
-/** The export is read from the graph in pages of this many (the observations query's largest). */
-const EXPORT_PAGE = 10_000;
+/** The export is read from the graph in pages of this many, other requests served between (issue 33, finding 3). */
+const EXPORT_PAGE = 1_000;
 
 interface ListedObservation {
   id: string; kind: string; observedAt: string; recordedAt: string; priceUsd: number; priceType: string; reference: string | null;
@@ -222,6 +263,7 @@ const EXPORT_ROUTE_SCHEMA = {
 async function* exportedPages(executor: GraphExecutor, query: { kind: string; since?: string; until?: string }): AsyncGenerator<ListedObservation[]> {
   let previous = new Set<string>();
   for (let offset = 0; ; offset += EXPORT_PAGE) {
+    if (offset > 0) await nextTurn();
     const { observations } = await executor.execute<{ observations: ListedObservation[] }>(LIST_OBSERVATIONS_OPERATION, {
       kind: query.kind.toUpperCase(), since: query.since ?? null, until: query.until ?? null, limit: EXPORT_PAGE, offset,
     });
@@ -229,6 +271,23 @@ async function* exportedPages(executor: GraphExecutor, query: { kind: string; si
     if (observations.length < EXPORT_PAGE) return;
     previous = new Set(observations.map((o) => o.id));
   }
+}
+
+const RETRACT_ROUTE_SCHEMA = {
+  tags: ['observations'],
+  summary: "Retract one of the organisation's observations: it stops re-anchoring its valuations at once (API key or bearer token)",
+  description: "The observation is removed and the organisation's market factors and intervals are re-fitted without it: its valuations are then as if it had never been recorded. An id the organisation holds no observation under (never recorded, already retracted, or another organisation's): 404 NOT_FOUND. Several at once: GraphQL retractObservations, MCP retract_observations.",
+  security: SECURITY.apiKeyOrBearer,
+  params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 128, description: 'The id recording gave it (accepted_observations[].id)' } } },
+  response: {
+    200: { type: 'object', required: ['id', 'retracted'], properties: { id: { type: 'string' }, retracted: { type: 'boolean', enum: [true] } } },
+    '4xx': errorResponseJsonSchema(),
+    '5xx': errorResponseJsonSchema(),
+  },
+};
+
+export interface RetractedData {
+  retractObservations: { retracted: number; retractedIds: string[]; notFound: string[] };
 }
 
 export function registerObservationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
@@ -251,5 +310,11 @@ export function registerObservationRoutes(app: FastifyInstance, graph: Graph, au
       reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="observations-${query.kind}.ndjson"`);
       return reply.send(Readable.from(body(), { objectMode: false }));
     });
+  });
+  app.delete('/api/observations/:id', { preHandler: auth.either, schema: RETRACT_ROUTE_SCHEMA }, async (request) => {
+    const { id } = request.params as { id: string };
+    const { retractObservations } = await gatewayExecutor(graph, request).execute<RetractedData>(RETRACT_OBSERVATIONS_OPERATION, { ids: [id] });
+    if (retractObservations.retracted === 0) throw new ApiError('NOT_FOUND', `no observation ${id.slice(0, 60)} of your organisation`, 'id');
+    return { id, retracted: true };
   });
 }

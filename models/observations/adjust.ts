@@ -8,10 +8,26 @@ import { logHalfWidth, MIN_WIDTH_RATIO, recalibrationFor, withinDataLogHalfWidth
 import { factorFor, type GroupFactor } from './shrinkage';
 import type { BaseValuation } from './types';
 
+/**
+ * The most a market factor moves a valuation either way: × 2 or × 1/2 (issue 33, finding 6). The
+ * model's 90% intervals are ±30–80%, so a factor past 2 says the observations are not of the same
+ * market (prices in thousands, per m², of other properties) far more often than that the market
+ * moved that much since training; the valuation is moved by the bound and says so.
+ */
+export const MAX_MARKET_FACTOR = 2;
+const MAX_LOG_FACTOR = Math.log(MAX_MARKET_FACTOR);
+
+/** A group's log factor as valuations apply it: within ±log(MAX_MARKET_FACTOR). */
+export function boundedLogFactor(logFactor: number): number {
+  return Math.min(MAX_LOG_FACTOR, Math.max(-MAX_LOG_FACTOR, logFactor));
+}
+
 export interface AdjustmentExplanation {
-  /** The multiplicative market factor, exp(logFactor). */
+  /** The multiplicative market factor applied, exp(logFactor): within [1/MAX_MARKET_FACTOR, MAX_MARKET_FACTOR]. */
   factor: number;
   logFactor: number;
+  /** The factor the observations gave, when it lay past the bound and was cut to it (else undefined). */
+  unboundedFactor?: number;
   /** The group whose factor applies (the valuation's own, or its nearest ancestor with observations) and its level's name. */
   group: string;
   level: string;
@@ -44,7 +60,7 @@ export interface AdjustedValuation extends BaseValuation {
 
 export function adjustValuation(base: BaseValuation, groups: readonly string[], model: ObservationModel): AdjustedValuation {
   const found = factorFor(model.adjustments, groups);
-  const logFactor = found?.factor ?? 0;
+  const logFactor = boundedLogFactor(found?.factor ?? 0);
   const estimate = base.estimate * Math.exp(logFactor);
   const recalibrated = recalibrationFor(model.recalibration, groups);
   const levelName = (level: number) => model.hierarchy.levels[level] ?? String(level);
@@ -60,12 +76,12 @@ export function adjustValuation(base: BaseValuation, groups: readonly string[], 
     [low, high] = [base.low * Math.exp(logFactor), base.high * Math.exp(logFactor)];
     interval = { method: 'model', coverage: base.coverage, group: null, level: null, observations: 0, effectiveN: 0, widthRatio: 1 };
   }
-  return { estimate, low, high, coverage: interval.coverage, base, adjustment: found && explain(found, levelName(found.level)), interval };
+  return { estimate, low, high, coverage: interval.coverage, base, adjustment: found && explain(found, logFactor, levelName(found.level)), interval };
 }
 
-function explain(group: GroupFactor, level: string): AdjustmentExplanation {
+function explain(group: GroupFactor, logFactor: number, level: string): AdjustmentExplanation {
   return {
-    factor: Math.exp(group.factor), logFactor: group.factor, group: group.key, level,
+    factor: Math.exp(logFactor), logFactor, ...(logFactor !== group.factor && { unboundedFactor: Math.exp(group.factor) }), group: group.key, level,
     observations: group.observations, effectiveN: group.effectiveN, shrinkageWeight: group.shrinkageWeight, groupMeanLogResidual: group.mean,
   };
 }

@@ -12,7 +12,7 @@ export { derSimonianLaird, factorFor, fitShrinkage, shrinkageWeight, BETWEEN_GRO
 export { fitRecalibration, logHalfWidth, normalisedScore, recalibrationFor, withinDataLogHalfWidth, MIN_RECALIBRATION_N, MIN_WIDTH_RATIO, type Recalibration, type RecalibrationGroup } from './recalibration';
 export { fitRobustShrinkage, HUBER_K, MAD_FLOOR, MAX_ROBUST_ITERATIONS, ROBUST_TOLERANCE, type RobustOptions } from './robust';
 export { fitObservationModel, CROSS_FIT_FOLDS, type ObservationModel, type ObservationModelOptions } from './model';
-export { adjustValuation, type AdjustedValuation, type AdjustmentExplanation, type IntervalExplanation } from './adjust';
+export { adjustValuation, MAX_MARKET_FACTOR, type AdjustedValuation, type AdjustmentExplanation, type IntervalExplanation } from './adjust';
 export { accuracyByGroup, inWindow, liveAccuracy, type AccuracyOptions, type AccuracyWindow, type LiveAccuracy, type ScoredValuation } from './accuracy';
 export { driftOf, BIAS_BAND, COVERAGE_BAND, DRIFT_MIN_OBSERVATIONS, DRIFT_RULE, type DriftRule, type DriftVerdict } from './drift';
 export { backtest, backtestMeasures, MAX_BACKTEST_FITS, type BacktestComparison, type BacktestMeasures, type BacktestObservation, type BacktestOptions, type BacktestReport, type BacktestRow } from './backtest';

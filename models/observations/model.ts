@@ -13,6 +13,7 @@
 import type { GroupHierarchy } from './groups';
 import { fitRecalibration, logHalfWidth, MIN_RECALIBRATION_N, normalisedScore, type Recalibration } from './recalibration';
 import { fitRobustShrinkage, type RobustOptions } from './robust';
+import { boundedLogFactor } from './adjust';
 import { factorFor, type ShrinkageItem, type ShrinkageTable } from './shrinkage';
 import { isScorable, logResidual, type PriceType, type ScoredObservation } from './types';
 import { HALF_LIFE_DAYS, recencyWeights } from './weights';
@@ -63,7 +64,8 @@ export function fitObservationModel(observations: readonly ScoredObservation[], 
     const table = fitRobustShrinkage(items.filter((_, i) => i % folds !== k), options.robust);
     for (let i = k; i < used.length; i += folds) {
       const o = used[i];
-      const adjusted = o.base.estimate * Math.exp(factorFor(table, o.groups)?.factor ?? 0);
+      // Scored against the estimate valuations are given: the factor bounded as ./adjust applies it.
+      const adjusted = o.base.estimate * Math.exp(boundedLogFactor(factorFor(table, o.groups)?.factor ?? 0));
       scores[i] = normalisedScore(o.priceUsd, adjusted, logHalfWidth(o.base));
     }
   }

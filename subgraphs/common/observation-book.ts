@@ -147,10 +147,7 @@ export class ObservationBook {
   /** Stores the organisation's scored observations (all or none); its next valuation uses them. */
   async record(org: string, records: readonly StoredObservation[]): Promise<number> {
     const revision = await this.store.append(org, this.kind, records);
-    this.fitted.delete(org);
-    for (const key of [...this.pastFits.keys()]) if (key.endsWith(`\u0000${org}`)) this.pastFits.delete(key);
-    // Refit now, not on the next valuation, so that it finds the model ready.
-    void this.refit(org).catch((error: Error) => this.log(`observations: refit failed (${error.message})`));
+    this.changed(org);
     if (records.length > 0) {
       this.metrics.recorded(org, records.length);
       // The refresh reads the store when it runs, so it sees these (the refit may be one begun before them).
@@ -158,6 +155,29 @@ export class ObservationBook {
       this.refreshes.request(org);
     }
     return revision;
+  }
+
+  /** Removes the organisation's observations with these ids (another organisation's are never found) and refits; returns the ids removed. */
+  async retract(org: string, ids: readonly string[]): Promise<string[]> {
+    const removed = await this.store.remove(org, this.kind, ids);
+    if (removed.length > 0) {
+      this.changed(org);
+      this.metricsSeen.set(org, `${await this.store.revision(org, this.kind)}@${dayOf(this.clock())}`);
+      this.refreshes.request(org);
+    }
+    return removed;
+  }
+
+  /** How many observations of the kind the organisation keeps. */
+  count(org: string): Promise<number> {
+    return this.store.count(org, this.kind);
+  }
+
+  /** The organisation's observations changed: its fits are dropped, and today's is refitted now, not on the next valuation, so that it finds the model ready. */
+  private changed(org: string): void {
+    this.fitted.delete(org);
+    for (const key of [...this.pastFits.keys()]) if (key.endsWith(`\u0000${org}`)) this.pastFits.delete(key);
+    void this.refit(org).catch((error: Error) => this.log(`observations: refit failed (${error.message})`));
   }
 
   list(org: string, query?: ObservationQuery): Promise<StoredObservation[]> {

@@ -55,6 +55,18 @@ export function createObservationResolver<C extends ObservationContext>({ kind, 
     }
 
     @Directive('@inaccessible')
+    @Query(() => Int, { name: `${kind}ObservationCount`, description: `Internal: how many observed ${kind} prices the calling organisation keeps (its plan's storage quota counts them)` })
+    count(@Ctx() context: C): Promise<number> {
+      return context.observations.count(organisationOf(context));
+    }
+
+    @Directive('@inaccessible')
+    @Mutation(() => [String], { name: `retract${Kind}Observations`, description: `Internal (the observations subgraph): removes the calling organisation's observed ${kind} prices with these ids and refits; the ids it held (others are not its own, or not ${kind}s)` })
+    retract(@Arg('ids', () => [String]) ids: string[], @Ctx() context: C): Promise<string[]> {
+      return withApiErrors(() => context.observations.retract(organisationOf(context), ids));
+    }
+
+    @Directive('@inaccessible')
     @Query(() => [GraphQLJSONObject], { name: `score${Kind}Observations`, description: `Internal (the batch subgraph's backtests): values observed ${kind} prices at their dates with the model alone and keeps nothing; one { index, scored { base, groups }, error } per item` })
     scoreOnly(@Arg('observations', () => [GraphQLJSONObject]) observations: Record<string, unknown>[], @Ctx() context: C): Promise<ScoredOutcome[]> {
       return withApiErrors(async () => {

@@ -17,6 +17,10 @@ export interface ObservationsContext {
   clock(): number;
   retentionDays: number;
   record(kind: ObservationKindEnum, org: string, requestId: string, items: readonly ForwardedItem[]): Promise<ObservationOutcome[]>;
+  /** How many observations of the kind the organisation keeps. */
+  count(kind: ObservationKindEnum, org: string, requestId: string): Promise<number>;
+  /** The ids of the organisation's observations of the kind among `ids` that were removed. */
+  retract(kind: ObservationKindEnum, org: string, requestId: string, ids: readonly string[]): Promise<string[]>;
   list(kind: ObservationKindEnum, org: string, requestId: string, window: ObservationWindow): Promise<StoredObservation[]>;
   model(kind: ObservationKindEnum, org: string, requestId: string): Promise<ObservationModel | null>;
   liveAccuracy(kind: ObservationKindEnum, org: string, requestId: string, since: string | null, level: string): Promise<LiveAccuracyReport>;
@@ -37,6 +41,8 @@ function operationsFor(prefix: ValuedKind) {
   const Prefix = titleOf(prefix);
   return {
     record: { field: `record${Prefix}Observations`, query: `mutation($o: [JSONObject!]!) { record${Prefix}Observations(observations: $o) }` },
+    count: { field: `${prefix}ObservationCount`, query: `query { ${prefix}ObservationCount }` },
+    retract: { field: `retract${Prefix}Observations`, query: `mutation($i: [String!]!) { retract${Prefix}Observations(ids: $i) }` },
     list: { field: `${prefix}Observations`, query: `query($s: String, $u: String, $l: Int, $o: Int) { ${prefix}Observations(since: $s, until: $u, limit: $l, offset: $o) }` },
     liveAccuracy: { field: `${prefix}LiveAccuracy`, query: `query($s: String, $l: String!) { ${prefix}LiveAccuracy(since: $s, level: $l) }` },
     model: { field: `${prefix}ObservationModel`, query: `query { ${prefix}ObservationModel }` },
@@ -58,6 +64,8 @@ export function createObservationsContext(headers: IncomingHttpHeaders, peers: O
     clock: settings.clock,
     retentionDays: settings.retentionDays,
     record: (kind, organisation, id, items) => call(kind, 'record', { o: items }, organisation, id),
+    count: (kind, organisation, id) => call(kind, 'count', {}, organisation, id),
+    retract: (kind, organisation, id, ids) => call(kind, 'retract', { i: ids }, organisation, id),
     list: (kind, organisation, id, { since, until, limit, offset }) => call(kind, 'list', { s: since, u: until, l: limit, o: offset }, organisation, id),
     liveAccuracy: (kind, organisation, id, since, level) => call(kind, 'liveAccuracy', { s: since, l: level }, organisation, id),
     model: (kind, organisation, id) => call(kind, 'model', {}, organisation, id),

@@ -4,7 +4,7 @@
  * which scores them at their dates and keeps them for the organisation.
  */
 import { GraphQLError } from 'graphql';
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MIN_WIDTH_RATIO, type LiveAccuracy, type ObservationModel } from '../../models/observations';
 import type { AccuracyWithDrift, LiveAccuracyReport as LiveAccuracyReportData } from '../common/live-accuracy';
 import { ApiError } from '../../schema/errors';
@@ -13,13 +13,17 @@ import { withApiErrors } from '../common/bulk';
 import { countArgument } from '../common/arguments';
 import type { StoredObservation } from '../common/observation-store';
 import type { ObservationsContext } from './context';
-import { checkDate, checkObservation, type ForwardedItem } from '../common/observation-envelope';
-import { LiveAccuracyReport, MarketAdjustments, Observation, type AccuracyMeasures, ObservationKindEnum, RecordObservationsInput, RecordObservationsResult, type AcceptedObservation, type RejectedObservation } from './types';
+import { checkDate, checkObservation, MAX_REJECTED_LISTED, type ForwardedItem } from '../common/observation-envelope';
+import { LiveAccuracyReport, MarketAdjustments, Observation, type AccuracyMeasures, ObservationKindEnum, RecordObservationsInput, RecordObservationsResult, RetractObservationsResult, type AcceptedObservation, type RejectedObservation } from './types';
 
 /** The most items one call to a valuation subgraph carries (its own limit). */
 const PART = 10_000;
 const DEFAULT_LIST_LIMIT = 100;
 const MAX_LIST_LIMIT = 10_000;
+/** The most ids one retraction names. */
+const MAX_RETRACTED_IDS = 1_000;
+/** An observation id as recorded (observation-recording.ts: obs_, time in base 36, 16 hex digits). */
+const OBSERVATION_ID = /^obs_[0-9a-z]{9}[0-9a-f]{16}$/;
 
 @Resolver()
 export class ObservationResolver {
@@ -45,6 +49,7 @@ export class ObservationResolver {
         }
       });
       for (const [kind, items] of byKind) {
+        await checkStorageQuota(ctx, principal, kind, items.length);
         for (let start = 0; start < items.length; start += PART) {
           const part = items.slice(start, start + PART);
           const outcomes = await ctx.record(kind, principal.org, ctx.requestId, part.map((p) => p.item));
@@ -57,7 +62,25 @@ export class ObservationResolver {
       }
       accepted.sort((a, b) => a.index - b.index);
       rejected.sort((a, b) => a.index - b.index);
-      return { accepted: accepted.length, acceptedObservations: accepted, rejected };
+      return { accepted: accepted.length, acceptedObservations: accepted, rejected: rejected.slice(0, MAX_REJECTED_LISTED), rejectedCount: rejected.length };
+    });
+  }
+
+  @Mutation(() => RetractObservationsResult, { description: `Removes the organisation's observations with these ids (up to ${MAX_RETRACTED_IDS.toLocaleString('en')} a call), of either kind, and re-fits its adjustments at once: its valuations are then as if they had never been recorded. Another organisation's ids are never found (notFound), as unknown ones.` })
+  retractObservations(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: ObservationsContext): Promise<RetractObservationsResult> {
+    return withApiErrors(async () => {
+      const { org } = principalOf(ctx);
+      if (ids.length === 0) throw new ApiError('MISSING_PARAMETER', 'ids must name at least one observation', 'ids');
+      if (ids.length > MAX_RETRACTED_IDS) throw new ApiError('INVALID_PARAMETER', `at most ${MAX_RETRACTED_IDS.toLocaleString('en')} ids per call`, 'ids');
+      // An id that no store could hold is not found without asking: it cannot be anyone's.
+      const removed = new Set<string>();
+      for (const kind of [ObservationKindEnum.HOME, ObservationKindEnum.VEHICLE]) {
+        const asked = [...new Set(ids.filter((id) => OBSERVATION_ID.test(id) && !removed.has(id)))]; // the vehicles' subgraph is asked for what homes did not hold
+        if (asked.length === 0) break;
+        for (const id of await ctx.retract(kind, org, ctx.requestId, asked)) removed.add(id);
+      }
+      const retractedIds = [...new Set(ids)].filter((id) => removed.has(id));
+      return { retracted: retractedIds.length, retractedIds, notFound: [...new Set(ids)].filter((id) => !removed.has(id)) };
     });
   }
 
@@ -104,6 +127,19 @@ export class ObservationResolver {
       return model && toMarketAdjustments(model, kind);
     });
   }
+}
+
+/**
+ * Refuses a call that would take the organisation past the observations of a kind its plan keeps
+ * (issue 33, finding 8), before any is scored. Counted before the call: calls at once may together
+ * pass the quota by what they bring.
+ */
+async function checkStorageQuota(ctx: ObservationsContext, principal: { org: string; plan: string }, kind: ObservationKindEnum, adding: number): Promise<void> {
+  const quota = getPlan(principal.plan).maxStoredObservations;
+  if (quota === undefined) return;
+  const kept = await ctx.count(kind, principal.org, ctx.requestId);
+  if (kept + adding <= quota) return;
+  throw new ApiError('OBSERVATION_QUOTA_EXCEEDED', `the ${principal.plan} plan keeps at most ${quota.toLocaleString('en')} observations of ${kind}s; ${kept.toLocaleString('en')} are kept and this call brings ${adding.toLocaleString('en')} more: none of them was recorded. Retract some (DELETE /api/observations/{id}, retractObservations) or wait for the oldest to pass the retention`, 'observations');
 }
 
 /** A group's recalibrated width for a valuation within the model's data: its quantile, floored as ./adjust applies it. */

@@ -1,6 +1,7 @@
 /** GraphQL types of the observations subgraph (type-graphql classes): the public face of banks' observed prices. */
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MAX_REJECTED_LISTED } from '../common/observation-envelope';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum ObservationKindEnum {
   HOME = 'home',
@@ -59,7 +60,15 @@ export class AcceptedObservation {
 export class RecordObservationsResult {
   @Field(() => Int) accepted!: number;
   @Field(() => [AcceptedObservation]) acceptedObservations!: AcceptedObservation[];
-  @Field(() => [RejectedObservation], { description: 'Each refused item in its place; the others were kept' }) rejected!: RejectedObservation[];
+  @Field(() => [RejectedObservation], { description: `The first ${MAX_REJECTED_LISTED.toLocaleString('en')} refused items, each in its place (rejectedCount counts them all); the others were kept` }) rejected!: RejectedObservation[];
+  @Field(() => Int, { description: 'How many items were refused, listed in rejected or not' }) rejectedCount!: number;
+}
+
+@ObjectType({ description: "What became of a retraction: the observations removed no longer re-anchor the organisation's valuations (refitted at once)" })
+export class RetractObservationsResult {
+  @Field(() => Int) retracted!: number;
+  @Field(() => [ID], { description: 'The ids removed, in the order asked' }) retractedIds!: string[];
+  @Field(() => [ID], { description: "The ids the organisation holds no observation under (never recorded, already retracted, or another organisation's)" }) notFound!: string[];
 }
 
 @ObjectType({ description: 'One observed price as kept, scored against the model at its date' })

@@ -15,7 +15,7 @@ import { callOk, SAMPLE_HOME_ARGUMENTS, texts, toolErrorBody, TRANSPORTS, type C
 
 const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined }));
 
-const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy', 'record_observations', 'get_valuation', 'submit_backtest', 'get_backtest'];
+const TOOL_NAMES = ['value_home', 'value_vehicle', 'location_index', 'geocode_address', 'list_districts', 'submit_batch', 'get_batch_status', 'get_model_accuracy', 'record_observations', 'retract_observations', 'get_valuation', 'submit_backtest', 'get_backtest'];
 
 /** A REST reply without the time it was made and its record's id (each call is a valuation of its own), to compare with a tool's. */
 function timeless<T extends Record<string, unknown>>(body: T): Omit<T, 'valued_at' | 'valuation_id'> {

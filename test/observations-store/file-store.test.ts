@@ -76,6 +76,17 @@ test('a prune is kept on disk, with its revision', async () => {
   expect(await third.revision('bank/1', 'home')).toBe(revision + 1);
 });
 
+test('a removal is kept on disk, with its revision', async () => {
+  const first = await open();
+  await first.append('bank/1', 'home', [observation({ id: 'obs_kept' }), observation({ id: 'obs_wrong' })]);
+  expect(await first.remove('bank/1', 'home', ['obs_wrong'])).toEqual(['obs_wrong']);
+  const revision = await first.revision('bank/1', 'home');
+  await first.close();
+  const second = await open();
+  expect(ids(await second.list('bank/1', 'home'))).toEqual(['obs_kept']);
+  expect(await second.revision('bank/1', 'home')).toBe(revision);
+});
+
 describe('a torn append at the end of a file (a process killed mid-write)', () => {
   /** Two complete calls on disk, then `tail` written by hand after them, as a killed writer would leave it. */
   async function tornAfterTwoCalls(tail: (recordLines: string[]) => string) {

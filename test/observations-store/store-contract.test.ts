@@ -209,6 +209,25 @@ function observationStoreContract(makeStore: MakeStore): void {
     expect(ids(await store.list('org-a', 'home'))).toEqual(['obs_a_9', 'obs_a_3', 'obs_a_2']);
   });
 
+  test('remove takes the organisation\'s own observations of the kind by id, all at once; count counts what is kept (issue 33, findings 6 and 8)', async () => {
+    const store = await open();
+    await store.append('org-a', 'home', ['obs_1', 'obs_2', 'obs_3'].map((id) => observation({ id })));
+    await store.append('org-b', 'home', [observation({ id: 'obs_b' })]);
+    await store.append('org-a', 'vehicle', [observation({ id: 'obs_v', kind: 'vehicle' })]);
+    const revision = await store.revision('org-a', 'home');
+    expect(await store.count('org-a', 'home')).toBe(3);
+    // Another organisation's id, another kind's, and an unknown one are not found; nothing changes.
+    expect(await store.remove('org-a', 'home', ['obs_b', 'obs_v', 'obs_none'])).toEqual([]);
+    expect(await store.revision('org-a', 'home')).toBe(revision);
+    expect((await store.remove('org-a', 'home', ['obs_3', 'obs_1', 'obs_b'])).sort()).toEqual(['obs_1', 'obs_3']);
+    expect(await store.revision('org-a', 'home')).toBeGreaterThan(revision);
+    expect(ids(await store.list('org-a', 'home'))).toEqual(['obs_2']);
+    expect(await store.count('org-a', 'home')).toBe(1);
+    expect(ids(await store.list('org-b', 'home'))).toEqual(['obs_b']);
+    expect(await store.count('org-a', 'vehicle')).toBe(1);
+    expect(await store.count('org-c', 'home')).toBe(0);
+  });
+
   test('the retention sweep drops what is older than the retention by the injected clock', async () => {
     const store = await open();
     const logs: string[] = [];

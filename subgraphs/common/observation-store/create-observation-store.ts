@@ -56,6 +56,8 @@ export async function createObservationStore(options: CreateObservationStoreOpti
     append: (org, kind, records) => store.append(org, kind, records),
     list: (org, kind, query) => store.list(org, kind, query),
     revision: (org, kind) => store.revision(org, kind),
+    remove: (org, kind, ids) => store.remove(org, kind, ids),
+    count: (org, kind) => store.count(org, kind),
     prune: (before) => store.prune(before),
     close: async () => {
       sweep.stop();

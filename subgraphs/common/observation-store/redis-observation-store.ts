@@ -73,6 +73,32 @@ export class RedisObservationStore implements ObservationStore {
   }
 
   /**
+   * The set is scanned once for the members of these ids (a member is its record's JSON, the id
+   * first, and scores are days, so no index finds an id directly); they go in one MULTI with the INCR.
+   */
+  async remove(org: string, kind: ObservationKind, ids: readonly string[]): Promise<string[]> {
+    checkSeries(org, kind);
+    if (ids.length === 0) return [];
+    const wanted = new Set(ids);
+    const key = this.setKey(seriesOf(org, kind));
+    const found: { id: string; member: string }[] = [];
+    for await (const members of this.client.zScanIterator(key, { COUNT: 1000 })) {
+      for (const { value } of members) {
+        const id = idOfMember(String(value));
+        if (id !== null && wanted.has(id)) found.push({ id, member: String(value) });
+      }
+    }
+    if (found.length === 0) return [];
+    await this.client.multi().zRem(key, found.map((f) => f.member)).incr(this.revisionKey(seriesOf(org, kind))).exec();
+    return found.map((f) => f.id);
+  }
+
+  async count(org: string, kind: ObservationKind): Promise<number> {
+    checkSeries(org, kind);
+    return Number(await this.client.zCard(this.setKey(seriesOf(org, kind))));
+  }
+
+  /**
    * Counts first and removes only where there is something to remove, so a series untouched keeps
    * its revision; the removal and the INCR go in one MULTI. A record older than `before` appended
    * between the count and the removal stays until the next prune.
@@ -116,6 +142,12 @@ export class RedisObservationStore implements ObservationStore {
 /** `<kind>:<encoded organisation>`: the end of the series' keys, and its member in the index. */
 function seriesOf(org: string, kind: ObservationKind): string {
   return `${kind}:${encodeURIComponent(org)}`;
+}
+
+/** The id a member begins with (`{"id":"<id>",…`: ids hold no quote or backslash), or null. */
+function idOfMember(member: string): string | null {
+  const match = /^\{"id":"([^"\\]*)"/.exec(member);
+  return match ? match[1] : null;
 }
 
 function scoreOf(day: number): string {

@@ -54,6 +54,14 @@ export interface ObservationStore {
   list(org: string, kind: ObservationKind, query?: ObservationQuery): Promise<StoredObservation[]>;
   /** A number that changes whenever the organisation's observations of `kind` change (append or prune); cheap (one GET/in-memory read). 0 before any. */
   revision(org: string, kind: ObservationKind): Promise<number>;
+  /**
+   * Removes the organisation's observations of `kind` with these ids, all at once (file: one
+   * rewrite; Redis: one MULTI); ids it does not hold (another organisation's, or none) are left out.
+   * Returns the ids removed; the revision changes only when one was.
+   */
+  remove(org: string, kind: ObservationKind, ids: readonly string[]): Promise<string[]>;
+  /** How many observations of `kind` the organisation keeps (its plan's storage quota counts them). */
+  count(org: string, kind: ObservationKind): Promise<number>;
   /** Drops observations observed before `before` (ISO date) for every organisation; returns how many. */
   prune(before: string): Promise<number>;
   close(): Promise<void>;
