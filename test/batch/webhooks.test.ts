@@ -369,7 +369,12 @@ describe('callback URL validation', () => {
   test('a host name resolving to 127.0.0.1 (localhost) is refused, without echoing the address', async () => {
     const error = await refused('http://localhost:3000/hook');
     expect(error.reason).toBe('refused_address');
-    expect(error.message).toBe("callback_url's host resolves to a loopback address; receivers must be reachable on the public internet");
+    expect(error.message).toBe("callback_url's host resolves to a loopback address; receivers must be reachable on the public internet (an operator running the service for an internal network, or trying it on one machine, allows such receivers with BATCH_CALLBACK_ALLOW_PRIVATE=1)");
+  });
+
+  test('the way to open private receivers is named for loopback and private networks only, never for link-local (cloud metadata) or multicast (issue 35)', async () => {
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://10.1.2.3/hook', 'http://192.168.0.5/hook']) expect((await refused(url)).message).toContain('BATCH_CALLBACK_ALLOW_PRIVATE=1');
+    for (const url of ['http://169.254.169.254/latest', 'http://224.0.0.1/']) expect((await refused(url)).message).not.toContain('BATCH_CALLBACK_ALLOW_PRIVATE');
   });
 
   test('a host with one private address among public ones is refused; one that does not resolve too', async () => {

@@ -92,7 +92,7 @@ export async function validateCallbackUrl(url: string, policy: CallbackUrlPolicy
   for (const { address } of addresses) {
     const range = refusedRange(address, policy);
     // The resolved address is not echoed: it would tell a client how our internal DNS answers.
-    if (range) return refuse('refused_address', `callback_url's host resolves to ${describe(range)}; receivers must be reachable on the public internet`);
+    if (range) return refuse('refused_address', `callback_url's host resolves to ${describe(range)}; receivers must be reachable on the public internet${privateHint(range)}`);
   }
   return { ok: true, url: shape.url, addresses };
 }
@@ -117,7 +117,7 @@ export function checkCallbackUrlShape(url: string, policy: CallbackUrlPolicy = {
   const literal = ipLiteral(parsed.hostname);
   if (!literal) return { ok: true, url: parsed, addresses: [] };
   const range = refusedRange(literal.address, policy);
-  if (range) return refuse('refused_address', `callback_url's host ${literal.address} is ${describe(range)}; receivers must be reachable on the public internet`);
+  if (range) return refuse('refused_address', `callback_url's host ${literal.address} is ${describe(range)}; receivers must be reachable on the public internet${privateHint(range)}`);
   return { ok: true, url: parsed, addresses: [literal] };
 }
 
@@ -233,6 +233,11 @@ const DESCRIPTIONS: Readonly<Record<AddressRange, string>> = {
   ula: 'a unique local (IPv6)',
   reserved: 'a reserved',
 };
+
+/** For the ranges an operator may open (a receiver on this machine or the bank's network), how to open them. */
+function privateHint(range: AddressRange): string {
+  return PRIVATE_NETWORKS.has(range) ? ' (an operator running the service for an internal network, or trying it on one machine, allows such receivers with BATCH_CALLBACK_ALLOW_PRIVATE=1)' : '';
+}
 
 function describe(range: AddressRange): string {
   return `${DESCRIPTIONS[range]} address`;
