@@ -73,7 +73,7 @@ export async function startMetricsServer(options: { host: string; port: number; 
   const app = Fastify({ logger: false, clientErrorHandler });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError('NOT_FOUND', `Only GET ${METRICS_PATH} is served on this port`)));
   app.get(METRICS_PATH, serveMetrics(options.token));
-  const { port, url } = await listen(app, options.host, options.port);
+  const { port, url } = await listen(app, options.host, options.port, 'METRICS_PORT');
   return { url, port, close: () => app.close() };
 }
 

@@ -91,7 +91,7 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     handler: fastifyApolloHandler(apollo, { context: async (request) => options.context(request.headers) }),
   });
 
-  const { port, url } = await listen(app, options.host, options.port);
+  const { port, url } = await listen(app, options.host, options.port, `${options.name.toUpperCase()}_PORT`);
   return {
     name: options.name,
     url: `${url}/graphql`,

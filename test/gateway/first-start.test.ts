@@ -62,3 +62,23 @@ test('a key file made beforehand for a bank: no local key is created or printed'
   expect(stdout + stderr).not.toMatch(KEY);
   expect(readFileSync(keys.file, 'utf8')).toBe(file);
 });
+
+test('a port already taken is named by the variable that sets it, and the process exits 1 (issue 35)', async () => {
+  const { createServer } = await import('node:net');
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as { port: number }).port;
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', VALUATION_HOME: home, APOLLO_TELEMETRY_DISABLED: '1' };
+    delete env.REDIS_URL;
+    const child = spawn(process.execPath, [ALL_IN_ONE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`Port ${port} on 127.0.0.1 is already in use (EADDRINUSE)`);
+    expect(stderr).toContain('set PORT to a free port');
+  } finally {
+    taken.close();
+  }
+});
