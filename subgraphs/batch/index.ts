@@ -4,8 +4,10 @@
  * the items through the location subgraph and values their homes through the residential subgraph,
  * both through the graph. Its settings are BATCH_* (./config.ts).
  */
+import { join } from 'node:path';
 import { MAX_BATCH_BODY_BYTES } from '../../schema/batch-contract';
 import type { SubgraphConfig } from '../common/config';
+import { valuationHome } from '../common/local-state';
 import { serveSubgraph } from '../common/serve';
 import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
 import type { BatchApi } from './api';
@@ -58,7 +60,8 @@ export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
   async start({ config, env, mode, redisUrl, redisTimeoutMs, peers, log }): Promise<RunningBatchSubgraph> {
     // Alone, chunks are left to worker processes unless BATCH_WORKERS asks for some here.
     const batchConfig = batchConfigFromEnv(env, mode === 'alone' ? 0 : 1);
-    const engine = await createBatchEngine({ redisUrl: redisUrl ?? '', ...batchEngineSettings(batchConfig), log });
+    const journalFile = redisUrl ? undefined : join(valuationHome(), 'batch', 'jobs.ndjson');
+    const engine = await createBatchEngine({ redisUrl: redisUrl ?? '', journalFile, ...batchEngineSettings(batchConfig), log });
     const secrets = await openWebhookSecretSource({ redisUrl, keyPrefix: batchConfig.keyPrefix, timeoutMs: redisTimeoutMs, log });
     const closeStorage = async () => {
       await engine.close();
@@ -73,7 +76,7 @@ export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
       return {
         ...served,
         engine,
-        summary: `jobs ${engine.kind === 'redis' ? 'in Redis' : 'in process'}`,
+        summary: `jobs ${engine.kind === 'redis' ? 'in Redis' : `in ${journalFile}`}`,
         close: async () => {
           await served.close();
           await service.close();

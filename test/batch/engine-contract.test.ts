@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JournaledJobStore } from '../../subgraphs/batch/engine/journaled-job-store';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import {
@@ -601,6 +605,18 @@ describe('in-process batch engine', () => {
       retry: { attempts: settings.attempts ?? 3, backoffMs: 10 },
       log,
     }),
+  );
+});
+
+describe('in-process batch engine, jobs journaled to a file (the embedded service)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'batch-journal-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let files = 0;
+  batchEngineContract(async (settings, log) =>
+    createInProcessBatchBackend(
+      { retentionMs: settings.retentionMs ?? 60_000, retry: { attempts: settings.attempts ?? 3, backoffMs: 10 }, log },
+      await JournaledJobStore.open(join(dir, `jobs-${files++}.ndjson`), { retentionMs: settings.retentionMs ?? 60_000, log }),
+    ),
   );
 });
 

@@ -1,11 +1,14 @@
 import { DEFAULT_STORAGE_TIMEOUT_MS, type BackendOptions } from './batch-backend';
 import { BatchEngine } from './batch-engine';
 import { createInProcessBatchBackend } from './in-process-backend';
+import { JournaledJobStore } from './journaled-job-store';
 import { createRedisBatchBackend } from './redis-backend';
 
 export interface CreateBatchEngineOptions {
   /** The Redis holding jobs, shared by API and worker processes. Unset or '': in-process. @default process.env.REDIS_URL */
   redisUrl?: string;
+  /** In-process: the file jobs and results are journaled to, so they outlive a restart; unset, they live in memory only. */
+  journalFile?: string;
   /** Prepended to every Redis key, BullMQ's included. @default 'batch:' */
   keyPrefix?: string;
   /** How long a job and its results stay readable after it ends. @default 604_800_000 (7 days) */
@@ -56,6 +59,6 @@ export async function createBatchEngine(options: CreateBatchEngineOptions = {}):
         endedClaimAfterMs: options.endedClaimAfterMs,
         storageTimeoutMs,
       })
-    : createInProcessBatchBackend(common);
+    : createInProcessBatchBackend(common, options.journalFile ? await JournaledJobStore.open(options.journalFile, { retentionMs: common.retentionMs, log }) : undefined);
   return new BatchEngine(backend, { progressHeartbeatMs: options.progressHeartbeatMs, storageTimeoutMs, log });
 }

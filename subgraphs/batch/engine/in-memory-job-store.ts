@@ -16,6 +16,8 @@ import type { BatchJob, BatchJobPage, ItemResult, JobStatus } from './types';
 export interface InMemoryJobStoreOptions {
   /** How long a job and its results stay readable after it ends, in ms. */
   retentionMs: number;
+  /** Epoch ms for the job's timestamps (a journal replays its own). @default Date.now */
+  clock?: () => number;
 }
 
 interface StoredJob extends JobFields {
@@ -43,13 +45,17 @@ export class InMemoryJobStore implements JobStore {
   private readonly expiryTimers = new Set<NodeJS.Timeout>();
   private readonly ended = new EndedOutbox();
 
-  constructor(private readonly options: InMemoryJobStoreOptions) {}
+  private readonly now: () => number;
+
+  constructor(private readonly options: InMemoryJobStoreOptions) {
+    this.now = options.clock ?? Date.now;
+  }
 
   async create(job: NewBatchJob): Promise<BatchJob> {
     if (this.jobs.has(job.id)) throw new Error(`batch job ${job.id} exists already`);
     const stored: StoredJob = {
       ...job,
-      createdAt: Date.now(),
+      createdAt: this.now(),
       status: 'queued',
       total: 0,
       processed: 0,
@@ -57,7 +63,7 @@ export class InMemoryJobStore implements JobStore {
       failed: 0,
       chunkCount: 0,
       sealed: false,
-      lastInputAt: Date.now(),
+      lastInputAt: this.now(),
       inputs: new Map(),
       results: new Map(),
       deliveries: [],
@@ -104,7 +110,7 @@ export class InMemoryJobStore implements JobStore {
     job.inputs.set(chunkIndex, encodeChunk(items));
     job.chunkCount += 1;
     job.total += items.length;
-    job.lastInputAt = Date.now();
+    job.lastInputAt = this.now();
     return true;
   }
 
@@ -116,7 +122,7 @@ export class InMemoryJobStore implements JobStore {
   }
 
   async stalledSubmissions(idleMs: number): Promise<string[]> {
-    const before = Date.now() - idleMs;
+    const before = this.now() - idleMs;
     return [...this.jobs.values()]
       .filter((job) => !job.sealed && !isTerminal(job.status) && job.lastInputAt <= before && this.live(job.id))
       .map((job) => job.id);
@@ -170,7 +176,7 @@ export class InMemoryJobStore implements JobStore {
 
   private markRunning(job: StoredJob): void {
     job.status = 'running';
-    job.startedAt = Date.now();
+    job.startedAt = this.now();
   }
 
   private completeIfAllRecorded(job: StoredJob): boolean {
@@ -182,7 +188,7 @@ export class InMemoryJobStore implements JobStore {
 
   private finish(job: StoredJob, status: JobStatus, error?: string): void {
     job.status = status;
-    job.completedAt = Date.now();
+    job.completedAt = this.now();
     if (error !== undefined) job.error = error;
     job.inputs.clear();
     job.expiresAt = job.completedAt + this.options.retentionMs;
