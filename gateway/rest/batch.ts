@@ -130,7 +130,7 @@ const idParam = { type: 'object', required: ['id'], properties: { id: { type: 's
 
 const SUBMIT_DESCRIPTION = `202 with { id, status: "queued" } and a Location header; poll GET /api/batch/{id}, read GET /api/batch/{id}/results, or subscribe to batchProgress(id) over graphql-ws on /graphql. The body is JSON as below (up to ${formatBytes(MAX_BATCH_BODY_BYTES)}), or a file: Content-Type text/csv (header row: address plus optional home columns in snake_case, e.g. area,rooms,floor,total_floors,renovation) or application/x-ndjson (one { "address", "home" } a line), with callback_url and chunk_size as query parameters, up to ${formatBytes(MAX_BATCH_UPLOAD_BYTES)} (enough for the enterprise plan's 1,000,000 rows): a file is read as it streams in and its job fills while it uploads. Past the size: 413 PAYLOAD_TOO_LARGE; more items than the plan's maxBatchItems: 400 INVALID_PARAMETER on items. A file's bad row answers 400 naming it (items[1234].home.area); found after the job was opened, it also cancels the job, whose id the message gives.`;
 const SUBMIT_EXAMPLE = { items: [{ address: 'Chilonzor tumani, Qatortol MFY', home: { area: 65, rooms: 3, floor: 4, total_floors: 9 } }, { address: 'Юнусабад 8-й квартал' }] };
-const RESULTS_DESCRIPTION = 'application/x-ndjson: one { index, ok, result, error } a line (the schema below is one line). With Accept: text/csv or ?format=csv: CSV with a header row (index, ok, address, lat, lon, precision, district, mahalla, composite, property_type, estimate, currency, price_per_m2, land_price_per_sotka, interval_low, interval_high, fsd, confidence, valuation_date, data_age_months, base_estimate, market_factor, new_build_probability, error_code, error_message; base_estimate and market_factor are filled when your organisation\'s observations moved the estimate, as home.marketAdjustment in a line; new_build_probability when a flat was sent without its market and valued as new build and resale mixed, as home.marketMixture in a line); a text cell starting with =, +, -, @, tab or carriage return is prefixed with a single quote, so that a spreadsheet shows it rather than running it as a formula. While the job runs, the results recorded so far.';
+const RESULTS_DESCRIPTION = 'application/x-ndjson: one { index, reference, ok, result, error } a line (the schema below is one line); ?offset=N&limit=M: the results of items N to N+M-1 only (a Batch-Next-Offset header gives the next page\'s offset while the job holds more items). With Accept: text/csv or ?format=csv: CSV with a header row (index, ok, reference, address, lat, lon, precision, district, mahalla, composite, property_type, estimate, currency, price_per_m2, land_price_per_sotka, interval_low, interval_high, fsd, confidence, valuation_date, data_age_months, base_estimate, market_factor, new_build_probability, error_code, error_message; base_estimate and market_factor are filled when your organisation\'s observations moved the estimate, as home.marketAdjustment in a line; new_build_probability when a flat was sent without its market and valued as new build and resale mixed, as home.marketMixture in a line); a text cell starting with =, +, -, @, tab or carriage return is prefixed with a single quote, so that a spreadsheet shows it rather than running it as a formula. While the job runs, the results recorded so far.';
 
 /** A JSON body: read whole (by fastify, within MAX_BATCH_BODY_BYTES), submitted in one call. */
 async function submitJson(graph: Graph, request: FastifyRequest): Promise<AcceptedJob> {
@@ -259,14 +259,26 @@ function wantsCsv(request: FastifyRequest): boolean {
   return accept.includes('text/csv') && !accept.includes('application/x-ndjson');
 }
 
-/** Every recorded result, a page at a time: only one page is held at once. */
-async function* resultPages(graph: Graph, request: FastifyRequest, id: string): AsyncGenerator<BatchItemResultView[]> {
-  for (let offset: number | null = 0; offset !== null; ) {
-    const data: { batchResults: { items: BatchItemResultView[]; nextOffset: number | null } } = await gatewayExecutor(graph, request).execute(BATCH_RESULTS_OPERATION, { id, offset, limit: RESULTS_PAGE_SIZE });
+/** The recorded results from item `from` on, at most `limit` of them (all without), a page at a time: only one page is held at once. */
+async function* resultPages(graph: Graph, request: FastifyRequest, id: string, from = 0, limit = Infinity): AsyncGenerator<BatchItemResultView[]> {
+  let left = limit;
+  for (let offset: number | null = from; offset !== null && left > 0; ) {
+    const data: { batchResults: { items: BatchItemResultView[]; nextOffset: number | null } } = await gatewayExecutor(graph, request).execute(BATCH_RESULTS_OPERATION, { id, offset, limit: Math.min(RESULTS_PAGE_SIZE, left) });
     yield data.batchResults.items;
+    left -= data.batchResults.items.length;
     offset = data.batchResults.nextOffset;
   }
 }
+
+/** ?offset and ?limit of the results route. */
+const resultsQuery = {
+  type: 'object',
+  properties: {
+    format: { type: 'string', enum: ['csv', 'ndjson', 'json'], description: 'csv for CSV (as Accept: text/csv); ndjson or json for NDJSON (the default)' },
+    offset: { type: 'integer', minimum: 0, description: 'Index of the first item whose result to send (default 0)' },
+    limit: { type: 'integer', minimum: 1, description: 'At most this many results (default: all recorded)' },
+  },
+};
 
 export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler }): void {
   // The request stream is read as it comes (submitUpload); a JSON body over the limit gets advice for portfolios.
@@ -313,6 +325,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
       description: RESULTS_DESCRIPTION,
       security: SECURITY.apiKey,
       params: idParam,
+      querystring: resultsQuery,
       response: {
         // A stream: fastify sends it as it is; the schema is one NDJSON line.
         200: { content: { 'application/x-ndjson': { schema: batchResultLineJsonSchema() }, 'text/csv': { schema: { type: 'string', description: 'CSV with a header row' } } } },
@@ -323,9 +336,10 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
       const { id } = request.params as { id: string };
       const job = await jobOf(graph, request, id); // 404 before anything is streamed
       const csv = wantsCsv(request);
+      const { offset = 0, limit } = request.query as { offset?: number; limit?: number };
       async function* body(): AsyncGenerator<string> {
         if (csv) yield resultCsvHeader();
-        for await (const page of resultPages(graph, request, id)) {
+        for await (const page of resultPages(graph, request, id, offset, limit)) {
           if (page.length === 0) continue;
           yield page.map((item) => (csv ? resultCsvRow(item) : `${resultNdjsonLine(item)}\n`)).join('');
         }
@@ -334,6 +348,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
         .type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
         .header('batch-status', job.status)
         .header('batch-total', String(job.total));
+      if (limit !== undefined && offset + limit < job.total) reply.header('batch-next-offset', String(offset + limit));
       if (csv) reply.header('content-disposition', `attachment; filename="batch-${id.replace(/[^\w.-]/g, '_')}.csv"`);
       return reply.send(Readable.from(body(), { objectMode: false }));
     });

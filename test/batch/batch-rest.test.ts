@@ -120,6 +120,20 @@ describe('POST /api/batch with JSON, then GET the job and its results', () => {
     expect(lines[5].result.home.estimate).not.toBe(lines[1].result.home.estimate);
   });
 
+  it('honours ?offset and ?limit, with the next page in Batch-Next-Offset (issue 35)', async () => {
+    await untilEnded(id);
+    const page = await get(`/api/batch/${id}/results?offset=2&limit=3`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('batch-next-offset')).toBe('5');
+    const lines = (await page.text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((l) => l.index)).toEqual([2, 3, 4]);
+    const last = await get(`/api/batch/${id}/results?offset=6&limit=5&format=csv`);
+    expect(last.headers.get('batch-next-offset')).toBeNull();
+    expect((await last.text()).trimEnd().split('\r\n').slice(1).map((row) => row.split(',')[0])).toEqual(['6', '7']);
+    await expectError(await get(`/api/batch/${id}/results?limit=0`), 400, 'INVALID_PARAMETER', 'limit');
+    await expectError(await get(`/api/batch/${id}/results?offset=-1`), 400, 'INVALID_PARAMETER', 'offset');
+  });
+
   it('streams the same results as CSV with Accept: text/csv or ?format=csv', async () => {
     await untilEnded(id);
     const ndjson = await ndjsonResults(id);
