@@ -7,7 +7,7 @@ import type { AccuracyClass, ConfidenceLevel } from '../ensemble/confidence';
 import type { StatedConfidence } from '../ensemble/fsd';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketLevel } from '../residential/valuation';
-import type { BodyType, Colour, Drive, Fuel, Paint, RegionId, Transmission } from './vocabulary';
+import { BODY_TYPES, type BodyType, type Colour, type Drive, type Fuel, type Paint, type RegionId, type Transmission } from './vocabulary';
 
 export type { MarketLevel };
 
@@ -129,9 +129,13 @@ export interface VehicleModelSummary {
 }
 
 /** Thrown by `value` for a make/model with too little market data to value honestly (never a confident number). */
+/**
+ * Too little market data for the make and model, and no body type to value it on its segment's
+ * level: the message says what would value it, so that a client (or an agent) can retry with it.
+ */
 export class InsufficientMarketDataError extends Error {
   constructor(readonly make: string, readonly model: string | null, readonly listings: number) {
-    super(`not enough market data for ${make} ${model ?? '(model not in the catalogue)'}: ${listings} listings in the training data`);
+    super(`not enough market data for ${make} ${model ?? '(model not in the catalogue)'}: ${listings} listings in the training data. Send body_type (${BODY_TYPES.join(', ')}) and it is valued on its segment's level, with a wider interval and a warning`);
   }
 }
 

@@ -340,9 +340,14 @@ describe('makes without enough market data are never valued with high confidence
     }
   });
 
-  it('a make with no market data at all gets 422', async () => {
+  it('a make with no market data at all gets 422, saying what would value it: a body type (issue 35)', async () => {
     const e = await expectError(await predict({ make: 'Haval', model: 'Jolion', year: 2023 }), 422, 'INSUFFICIENT_MARKET_DATA', 'model');
     expect(e.message).toMatch(/Haval Jolion: 0 listings/);
+    expect(e.message).toMatch(/Send body_type \(sedan, .*\) and it is valued on its segment's level/);
+    // And it is: the same car with its body type.
+    const valued = await predict({ make: 'Haval', model: 'Jolion', year: 2023, body_type: 'suv' });
+    expect(valued.status).toBe(200);
+    expect((await json(valued)).basis).toBe('segment');
   });
 });
 
