@@ -55,6 +55,14 @@ export interface BatchSubmission {
   items: BatchItemInput[];
   callbackUrl?: string;
   chunkSize?: number;
+  /** The client's key for this submission: a retry with it gets the first job (REST also takes the Idempotency-Key header). */
+  idempotencyKey?: string;
+}
+
+/** The submitBatch GraphQL input of a submission. */
+export function submitBatchInput(submission: BatchSubmission): Record<string, unknown> {
+  const { items, callbackUrl, chunkSize, idempotencyKey } = submission;
+  return { items, ...(callbackUrl !== undefined && { callbackUrl }), ...(chunkSize !== undefined && { chunkSize }), ...(idempotencyKey !== undefined && { idempotencyKey }) };
 }
 
 /** The JSON Schema of the JSON body (published in OpenAPI; the checks are batchItemsFromJson's). */
@@ -80,6 +88,7 @@ export function batchRequestJsonSchema(): Record<string, unknown> {
       },
       callback_url: { type: 'string', format: 'uri', description: 'Receives a signed batch.completed webhook (Standard Webhooks) when the job ends' },
       chunk_size: { type: 'integer', minimum: 1, maximum: MAX_CHUNK_SIZE, description: 'Items per chunk (default 1000): the unit of work and of retry' },
+      idempotency_key: { type: 'string', minLength: 1, maxLength: 200, description: 'Your key for this submission (a UUID, say), kept 24 hours: a retry with the same key and the same body gets the first job instead of a second; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. REST also takes it as the Idempotency-Key header' },
     },
   };
 }
@@ -176,6 +185,11 @@ function options(source: Record<string, unknown>, fromText: boolean): Omit<Batch
     if (typeof chunk !== 'number' || !Number.isInteger(chunk)) throw new ApiError('INVALID_PARAMETER', 'chunk_size must be an integer', 'chunk_size');
     if (chunk < 1 || chunk > MAX_CHUNK_SIZE) throw new ApiError('INVALID_PARAMETER', rangeMessage('chunk_size', 1, MAX_CHUNK_SIZE), 'chunk_size');
     out.chunkSize = chunk;
+  }
+  const key = source.idempotency_key;
+  if (key !== undefined && key !== null) {
+    if (typeof key !== 'string') throw new ApiError('INVALID_PARAMETER', 'idempotency_key must be a string', 'idempotency_key');
+    out.idempotencyKey = key;
   }
   return out;
 }

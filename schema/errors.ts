@@ -21,6 +21,7 @@ export const ERROR_CATALOGUE = {
   OBSERVATION_QUOTA_EXCEEDED: { status: 413, message: 'Your organisation keeps as many observations of this kind as its plan allows: retract some, or wait for the oldest to pass the retention' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send Content-Type: application/json' },
   JOB_NOT_FINISHED: { status: 409, message: 'The job has not completed yet: what it produces comes once it has' },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'The Idempotency-Key was used for another submission, or its first submission is still being made' },
   INSUFFICIENT_MARKET_DATA: { status: 422, message: 'Too little market data to value this honestly' },
   RATE_LIMITED: { status: 429, message: 'The quota of your plan is exhausted' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },

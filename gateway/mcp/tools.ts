@@ -9,7 +9,7 @@ import { toRecordRest, VALUATION_RECORD_SCHEMA, type RecordData } from '../rest/
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { SUBINDEXES } from '../../models/location';
-import { batchFromJson } from '../../schema/batch-contract';
+import { batchFromJson, submitBatchInput } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
 import { parseHomeRestBody } from '../../schema/home-rest';
 import { chooseLocationRequest } from '../../schema/location-contract';
@@ -184,8 +184,7 @@ const submitBatch: ToolDefinition<replies.BatchAcceptedReply> = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   argumentNames: schemas.ARGUMENT_NAMES,
   async run(args, executor) {
-    const submission = batchFromJson(args);
-    const input = { items: submission.items, ...(submission.callbackUrl !== undefined && { callbackUrl: submission.callbackUrl }), ...(submission.chunkSize !== undefined && { chunkSize: submission.chunkSize }) };
+    const input = submitBatchInput(batchFromJson(args));
     const data = await executor.execute<{ submitBatch: { id: string; total: number; createdAt: string; resultsUrl: string } }>(ops.SUBMIT_BATCH_OPERATION, { input });
     return replies.batchAcceptedReply(data.submitBatch, []);
   },

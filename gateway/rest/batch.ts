@@ -17,6 +17,7 @@ import {
   MAX_BATCH_BODY_BYTES,
   MAX_BATCH_UPLOAD_BYTES,
   batchFromJson,
+  submitBatchInput,
   batchRequestJsonSchema,
   batchUploadOptions,
   csvUploadItems,
@@ -132,10 +133,20 @@ const SUBMIT_DESCRIPTION = `202 with { id, status: "queued" } and a Location hea
 const SUBMIT_EXAMPLE = { items: [{ address: 'Chilonzor tumani, Qatortol MFY', home: { area: 65, rooms: 3, floor: 4, total_floors: 9 } }, { address: 'Юнусабад 8-й квартал' }] };
 const RESULTS_DESCRIPTION = 'application/x-ndjson: one { index, reference, ok, result, error } a line (the schema below is one line); ?offset=N&limit=M: the results of items N to N+M-1 only (a Batch-Next-Offset header gives the next page\'s offset while the job holds more items). With Accept: text/csv or ?format=csv: CSV with a header row (index, ok, reference, address, lat, lon, precision, district, mahalla, composite, property_type, estimate, currency, price_per_m2, land_price_per_sotka, interval_low, interval_high, fsd, confidence, valuation_date, data_age_months, base_estimate, market_factor, new_build_probability, error_code, error_message; base_estimate and market_factor are filled when your organisation\'s observations moved the estimate, as home.marketAdjustment in a line; new_build_probability when a flat was sent without its market and valued as new build and resale mixed, as home.marketMixture in a line); a text cell starting with =, +, -, @, tab or carriage return is prefixed with a single quote, so that a spreadsheet shows it rather than running it as a formula. While the job runs, the results recorded so far.';
 
+/** The Idempotency-Key header, where one was sent. */
+function idempotencyHeader(request: FastifyRequest): string | undefined {
+  const value = request.headers['idempotency-key'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /** A JSON body: read whole (by fastify, within MAX_BATCH_BODY_BYTES), submitted in one call. */
 async function submitJson(graph: Graph, request: FastifyRequest): Promise<AcceptedJob> {
   const submission = batchFromJson(request.body);
-  const input = { items: submission.items, ...(submission.callbackUrl !== undefined && { callbackUrl: submission.callbackUrl }), ...(submission.chunkSize !== undefined && { chunkSize: submission.chunkSize }) };
+  const header = idempotencyHeader(request);
+  if (header !== undefined && submission.idempotencyKey !== undefined && header !== submission.idempotencyKey) {
+    throw new ApiError('INVALID_PARAMETER', 'The Idempotency-Key header and the body\'s idempotency_key differ: send one', 'Idempotency-Key');
+  }
+  const input = submitBatchInput({ ...submission, ...(header !== undefined && { idempotencyKey: header }) });
   return (await gatewayExecutor(graph, request).execute<{ submitBatch: AcceptedJob }>(SUBMIT_BATCH_OPERATION, { input })).submitBatch;
 }
 
@@ -148,7 +159,11 @@ async function submitJson(graph: Graph, request: FastifyRequest): Promise<Accept
  * fails it (BATCH_SUBMISSION_TIMEOUT_MS), as it does when the gateway dies mid-upload.
  */
 async function submitUpload(graph: Graph, request: FastifyRequest, reply: FastifyReply, type: 'text/csv' | 'application/x-ndjson'): Promise<AcceptedJob> {
-  const { callbackUrl, chunkSize = DEFAULT_CHUNK_SIZE } = batchUploadOptions((request.query ?? {}) as Record<string, unknown>);
+  const { callbackUrl, chunkSize = DEFAULT_CHUNK_SIZE, idempotencyKey } = batchUploadOptions((request.query ?? {}) as Record<string, unknown>);
+  // A file is read as it streams: its job is made before the file is whole, so a retry could not be told from another file.
+  if (idempotencyKey !== undefined || idempotencyHeader(request) !== undefined) {
+    throw new ApiError('INVALID_PARAMETER', 'Idempotency-Key is taken with a JSON body (or GraphQL submitBatch, MCP submit_batch), not with a file upload: a file\'s job fills while it streams. To retry an upload safely, read GET /api/batch first', 'Idempotency-Key');
+  }
   if (Number(request.headers['content-length']) > MAX_BATCH_UPLOAD_BYTES) {
     reply.header('connection', 'close'); // not a byte of it will be read
     throw uploadTooLarge();

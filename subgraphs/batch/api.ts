@@ -6,6 +6,7 @@ import type { BacktestReports } from './backtest-replay';
 import type { WebhookSecretSource } from './completion-webhooks';
 import type { BatchEngine } from './engine';
 import type { CallbackUrlPolicy } from './webhooks';
+import type { IdempotencyBindings } from './idempotency';
 
 export interface BatchApi {
   engine: BatchEngine;
@@ -17,6 +18,8 @@ export interface BatchApi {
   secrets: WebhookSecretSource;
   /** Finished backtests' reports (replayed off the event loop). */
   backtests?: BacktestReports;
+  /** Idempotency keys of submissions (./idempotency.ts); absent: keys are refused as unsupported. */
+  idempotency?: IdempotencyBindings;
 }
 
 /** The path of a job's NDJSON results (the REST route); also the webhook's results_url. */

@@ -31,6 +31,8 @@ export class SubmitBatchInput {
   callbackUrl?: string | null;
   @Field(() => Int, { nullable: true, description: 'Items per chunk, 1 to 10000 (default 1000): the unit of work and of retry' })
   chunkSize?: number | null;
+  @Field(() => String, { nullable: true, description: "Your key for this submission (a UUID, say; at most 200 printable characters), kept 24 hours: a retry with the same key and the same items gets the first job instead of a second; the same key with other items is IDEMPOTENCY_KEY_REUSED (409). REST: the Idempotency-Key header" })
+  idempotencyKey?: string | null;
 }
 
 @InputType({ description: 'A job to fill in several calls (appendBatchItems): for portfolios too large for one request' })

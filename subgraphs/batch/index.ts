@@ -17,6 +17,8 @@ import { createBatchEngine, type BatchEngine } from './engine';
 import { buildBatchSchema } from './schema';
 import { startBatchService } from './service';
 import { openWebhookSecretSource } from './webhook-secrets';
+import { openIdempotencyBindings } from './idempotency';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../common/redis-health';
 
 export { buildBatchSchema } from './schema';
 
@@ -63,12 +65,14 @@ export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
     const journalFile = redisUrl ? undefined : join(valuationHome(), 'batch', 'jobs.ndjson');
     const engine = await createBatchEngine({ redisUrl: redisUrl ?? '', journalFile, ...batchEngineSettings(batchConfig), log });
     const secrets = await openWebhookSecretSource({ redisUrl, keyPrefix: batchConfig.keyPrefix, timeoutMs: redisTimeoutMs, log });
+    const idempotency = await openIdempotencyBindings({ redisUrl, keyPrefix: batchConfig.keyPrefix, timeoutMs: redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS, log });
     const closeStorage = async () => {
       await engine.close();
       await secrets.close();
+      await idempotency.close();
     };
     try {
-      const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, vehicle: peers.vehicle, secrets, log });
+      const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, vehicle: peers.vehicle, secrets, idempotency, log });
       const served = await start(config, service.api).catch(async (error) => {
         await service.close();
         throw error;

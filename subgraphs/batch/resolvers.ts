@@ -2,6 +2,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
 import { itemReference } from '../../schema/batch-contract';
+import { checkedIdempotencyKey, fingerprintOf, InProcessIdempotencyBindings, submitOnce } from './idempotency';
 import { resultsPath, type BatchApi } from './api';
 import type { BatchContext, Principal } from './context';
 import { withClientErrors } from './errors';
@@ -51,7 +52,14 @@ export class BatchResolver {
       const { principal, batch } = caller(ctx);
       checkSubmissionSize({ principal, batch }, input.items.length, 'items');
       const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
-      const job = await asClient(() => batch.engine.submit(principal.org, input.items.map(itemOf), { callbackUrl, chunkSize: input.chunkSize ?? undefined }), 'chunkSize');
+      const items = input.items.map(itemOf);
+      const key = checkedIdempotencyKey(input.idempotencyKey, 'idempotencyKey');
+      const options = { callbackUrl, chunkSize: input.chunkSize ?? undefined };
+      const job = await submitOnce(
+        batch.idempotency ?? new InProcessIdempotencyBindings(), principal.org, key, fingerprintOf({ items, ...options }),
+        () => asClient(() => batch.engine.submit(principal.org, items, options), 'chunkSize'),
+        async (jobId) => (await batch.engine.get(principal.org, jobId)) ?? Promise.reject(new ApiError('IDEMPOTENCY_KEY_REUSED', `The job this Idempotency-Key made (${jobId}) is no longer kept: use a new key`, 'idempotencyKey')),
+      );
       return jobView(job);
     });
   }

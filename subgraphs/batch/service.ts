@@ -10,6 +10,7 @@ import type { BatchEngine } from './engine';
 import { BacktestReports, workerReplayer } from './backtest-replay';
 import { withBacktests } from './backtest-scoring';
 import { createChunkProcessor } from './processor';
+import { InProcessIdempotencyBindings, type IdempotencyBindings } from './idempotency';
 import type { CallbackUrlPolicy, RetryOptions } from './webhooks';
 
 export interface BatchServiceOptions {
@@ -23,6 +24,8 @@ export interface BatchServiceOptions {
   maxBatchItems(plan: string): number;
   callbackPolicy: CallbackUrlPolicy;
   secrets: WebhookSecretSource;
+  /** Idempotency keys of submissions. @default in this process */
+  idempotency?: IdempotencyBindings;
   /** In-process workers (each taking `workerConcurrency` chunks at once); 0: chunks wait for worker processes (an in-process engine always gets at least one). @default 1 */
   workers?: number;
   /** @default 2 */
@@ -52,7 +55,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
   const replayer = workerReplayer();
   const janitor = sweepStalledSubmissions(engine, options.submissionTimeoutMs ?? 300_000, options.log);
   return {
-    api: { engine, maxBatchItems: options.maxBatchItems, callbackPolicy: options.callbackPolicy, secrets: options.secrets, backtests: new BacktestReports(engine, replayer) },
+    api: { engine, maxBatchItems: options.maxBatchItems, callbackPolicy: options.callbackPolicy, secrets: options.secrets, backtests: new BacktestReports(engine, replayer), idempotency: options.idempotency ?? new InProcessIdempotencyBindings() },
     close: async () => {
       clearInterval(janitor);
       await replayer.close();

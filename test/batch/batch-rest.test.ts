@@ -337,3 +337,49 @@ describe('POST /api/batch errors', () => {
     expect(response.status).toBe(415);
   });
 });
+
+describe('Idempotency-Key on batch submissions (issue 35)', () => {
+  const body = { items: [{ address: ADDRESSES[0], reference: 'LOAN-9' }], chunk_size: 5 };
+  const submitWith = (idempotencyKey: string | undefined, payload: unknown, apiKey = key) =>
+    stack.post('/api/batch', payload, { 'x-api-key': apiKey, ...(idempotencyKey && { 'idempotency-key': idempotencyKey }) });
+
+  it('the same key and body get the first job; another body with the key is 409; keys are each organisation\'s own', async () => {
+    const idempotencyKey = `k-${Date.now()}`;
+    const first = await submitWith(idempotencyKey, body);
+    expect(first.status).toBe(202);
+    const { id } = await json(first);
+    const again = await submitWith(idempotencyKey, { chunk_size: 5, items: [{ reference: 'LOAN-9', address: ADDRESSES[0] }] }); // same body, keys in another order
+    expect(again.status).toBe(202);
+    expect((await json(again)).id).toBe(id);
+    expect(again.headers.get('location')).toBe(`/api/batch/${id}`);
+    // One job, not two.
+    const listed = await json(await stack.post('/graphql', { query: '{ batchJobs(limit: 100) { jobs { id } } }' }, { 'x-api-key': key }));
+    expect(listed.data.batchJobs.jobs.filter((j: { id: string }) => j.id === id)).toHaveLength(1);
+    await expectError(await submitWith(idempotencyKey, { ...body, items: [{ address: ADDRESSES[1] }] }), 409, 'IDEMPOTENCY_KEY_REUSED');
+    // In the body too, for clients that cannot set headers (MCP's idempotency_key is this field).
+    expect((await json(await submitWith(undefined, { ...body, idempotency_key: idempotencyKey }))).id).toBe(id);
+    // Another organisation's key of the same text is its own.
+    const other = await submitWith(idempotencyKey, body, otherKey);
+    expect(other.status).toBe(202);
+    expect((await json(other)).id).not.toBe(id);
+    // Without a key, every submission is a job of its own.
+    expect((await json(await submitWith(undefined, body))).id).not.toBe(id);
+  });
+
+  it('GraphQL submitBatch takes idempotencyKey the same way', async () => {
+    const mutation = 'mutation($input: SubmitBatchInput!) { submitBatch(input: $input) { id total } }';
+    const input = { items: [{ address: ADDRESSES[2], reference: 'G-1' }], idempotencyKey: `g-${Date.now()}` };
+    const first = await json(await stack.post('/graphql', { query: mutation, variables: { input } }, { 'x-api-key': key }));
+    const second = await json(await stack.post('/graphql', { query: mutation, variables: { input } }, { 'x-api-key': key }));
+    expect(second.data.submitBatch.id).toBe(first.data.submitBatch.id);
+    const changed = await json(await stack.post('/graphql', { query: mutation, variables: { input: { ...input, items: [{ address: ADDRESSES[3] }] } } }, { 'x-api-key': key }));
+    expect(changed.errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('a malformed key, a header and body that differ, and a key with a file upload are 400 naming it', async () => {
+    await expectError(await submitWith(undefined, { ...body, idempotency_key: 'has spaces in it' }), 400, 'INVALID_PARAMETER', 'idempotencyKey');
+    await expectError(await submitWith('a', { ...body, idempotency_key: 'b' }), 400, 'INVALID_PARAMETER', 'Idempotency-Key');
+    const upload = await stack.fetch('/api/batch', { method: 'POST', headers: { 'content-type': 'text/csv', 'x-api-key': key, 'idempotency-key': 'u-1' }, body: `address\n"${ADDRESSES[0]}"\n` });
+    await expectError(upload, 400, 'INVALID_PARAMETER', 'Idempotency-Key');
+  });
+});
