@@ -19,6 +19,31 @@ import { batchJobResponseJsonSchema, batchResultLineJsonSchema } from '../rest/r
 
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * A reply schema in outline: its fields with their types and which are required, nested objects
+ * as `object` without their own fields, no descriptions. Every reply still validates against it.
+ */
+export function outline(schema: JsonSchema, depth = 1): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'description' || key === 'examples' || key === 'example' || key === '$defs') continue;
+    if (key === 'properties') {
+      if (depth > 0) out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, property]) => [name, outline(property, depth - 1)]));
+    } else if (key === 'required') {
+      if (depth > 0) out.required = value;
+    } else if (key === 'items' && value && typeof value === 'object') {
+      out.items = outline(value as JsonSchema, depth);
+    } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
+      out[key] = value.map((branch) => outline(branch as JsonSchema, depth));
+    } else if (key === 'additionalProperties' || key === '$ref' || key === 'patternProperties') {
+      // Deep shapes (subindexes by id, say) are left open.
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
 /** A zod object publishing `schema` as it is (see the header); `z.looseObject` keeps every argument for the API to judge. */
 export function published(schema: JsonSchema) {
   return z.looseObject({}).meta(schema);
@@ -67,7 +92,8 @@ export const DISTRICTS_INPUT = closed({
 export const BATCH_INPUT: JsonSchema = (() => {
   const schema = batchRequestJsonSchema() as { properties: { items: { items: { properties: { home: JsonSchema } } } } };
   const item = schema.properties.items.items;
-  item.properties.home = { ...requestJsonSchema(toolFields(BATCH_HOME_FIELDS)), required: [], additionalProperties: false, description: item.properties.home.description };
+  // The home's fields are value_home's (its schema lists them): repeated here they cost an agent 6 KB of every tools/list.
+  item.properties.home = { type: 'object', description: `${item.properties.home.description}. Its fields are value_home's arguments (${BATCH_HOME_FIELDS.map((f) => toolFields([f])[0].rest).join(', ')}), checked as value_home checks them` };
   return closed(schema as unknown as JsonSchema);
 })();
 

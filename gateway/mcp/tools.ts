@@ -365,8 +365,13 @@ export interface ToolDeps {
   requestId?: string;
 }
 
-/** The SDK's view of each definition's schemas, built once: servers are made per request. */
-const PUBLISHED = new Map(TOOLS.map((tool) => [tool.name, { inputSchema: schemas.published(tool.input), outputSchema: schemas.published(tool.output) }]));
+/**
+ * The SDK's view of each definition's schemas, built once: servers are made per request. Replies
+ * are published in outline (their fields and types, one level deep, issue 35): the full reply
+ * schemas made tools/list 78 KB, half of an agent's context budget for tools; each reply is the
+ * REST route's JSON, described field by field in /openapi.json.
+ */
+const PUBLISHED = new Map(TOOLS.map((tool) => [tool.name, { inputSchema: schemas.published(tool.input), outputSchema: schemas.published(schemas.outline(tool.output)) }]));
 
 export function registerTools(server: McpServer, deps: ToolDeps): void {
   for (const tool of TOOLS) {

@@ -4,6 +4,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { TOOLS } from '../../gateway/mcp/tools';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import type { TestStack } from '../support/stack';
 
@@ -59,11 +62,18 @@ export function toolErrorBody(result: CallToolResult): any {
   return JSON.parse(text.slice(text.indexOf('\n') + 1)).error;
 }
 
-/** A call that must succeed; its structured reply. */
+/** Each tool's full reply schema: tools/list publishes an outline, the tests hold replies to the whole contract. */
+const ajv = new Ajv({ strict: false, allowUnionTypes: true });
+addFormats(ajv);
+const FULL_REPLY = new Map(TOOLS.map((tool) => [tool.name, ajv.compile(tool.output)]));
+
+/** A call that must succeed; its structured reply, checked against the tool's full reply schema. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function callOk(client: Client, name: string, args: Record<string, unknown>): Promise<{ reply: any; summary: string; result: CallToolResult }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (result.isError) throw new Error(`${name} failed: ${texts(result).join('\n')}`);
+  const valid = FULL_REPLY.get(name)!;
+  if (!valid(result.structuredContent)) throw new Error(`${name}'s reply does not match its schema: ${ajv.errorsText(valid.errors)}`);
   return { reply: result.structuredContent, summary: texts(result)[0], result };
 }
 
