@@ -11,6 +11,7 @@ import type { KeyStore } from '../auth/key-store';
 import { registerDashboard } from '../dashboard';
 import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
+import { inOrganisationScope } from '../graph/persisted-queries';
 import { registerMcpRoute } from '../mcp';
 import { registerLanding } from '../ops/landing';
 import { registerMetrics, type MetricsAccess } from '../ops/metrics';
@@ -79,6 +80,16 @@ function refuseOversizedDocuments(graph: Graph): preHandlerAsyncHookHandler {
   };
 }
 
+/** Apollo Server on /graphql, each request in its organisation's scope (its own persisted queries). */
+function graphqlHandler(graph: Graph) {
+  const apollo = fastifyApolloHandler<GatewayContext>(graph.apollo, {
+    context: async (request) => ({ principal: request.principal, requestId: request.id }),
+  });
+  return function handleGraphql(this: ThisParameterType<typeof apollo>, ...[request, reply]: Parameters<typeof apollo>) {
+    return inOrganisationScope(request.principal?.org, () => apollo.call(this, request, reply));
+  };
+}
+
 type Authenticators = ReturnType<typeof authenticators>;
 
 function authenticators(deps: AppDeps) {
@@ -101,9 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The caller is known before the body is read: a request without a valid key is refused without reading it (issue 33, finding 1).
     onRequest: auth.either,
     preHandler: refuseOversizedDocuments(deps.graph),
-    handler: fastifyApolloHandler<GatewayContext>(deps.graph.apollo, {
-      context: async (request) => ({ principal: request.principal, requestId: request.id }),
-    }),
+    handler: graphqlHandler(deps.graph),
   });
   // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
   const progress = deps.batchProgress;
