@@ -59,6 +59,19 @@ export interface AppDeps {
   metrics?: MetricsAccess;
   /** The time bearer tokens are issued and checked at (ms since the epoch); tests inject one. @default Date.now */
   clock?: () => number;
+  /** REQUEST_TIMEOUT_MS and IDLE_TIMEOUT_MS (gateway/config.ts). @default 10 minutes and 1 minute */
+  timeouts?: { requestMs: number; idleMs: number };
+}
+
+/**
+ * fastify's own defaults are 0 (none): a request whose body stalls, or comes a byte at a time, held
+ * its connection forever (issue 33, finding 7). Node checks the request timeout on an interval (30 s
+ * by default): a quarter of a shorter timeout keeps it close to what is configured. Node ignores a
+ * request timeout shorter than the headers timeout (60 s by default; createServer refuses the pair).
+ */
+function serverTimeouts({ requestMs, idleMs }: { requestMs: number; idleMs: number } = { requestMs: 600_000, idleMs: 60_000 }) {
+  const http = { connectionsCheckingInterval: Math.min(30_000, Math.max(1, Math.ceil(requestMs / 4))), headersTimeout: Math.min(60_000, requestMs) };
+  return { requestTimeout: requestMs, connectionTimeout: idleMs, http };
 }
 
 /**
@@ -134,6 +147,7 @@ export async function buildRestApp(deps: AppDeps, auth: Authenticators = authent
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
+    ...serverTimeouts(deps.timeouts),
     clientErrorHandler, // 431 for oversized headers (and the parser's other refusals) in the catalogue's shape
     // URLs the router cannot take (a path parameter over 100 characters, bad encoding) get the
     // catalogue's error shape, not fastify's own.
