@@ -39,6 +39,19 @@ export interface GatewayConfig {
    * agents) are unaffected. @default [] (only pages served from the gateway's own loopback address)
    */
   mcpAllowedOrigins: string[];
+  /**
+   * REQUEST_TIMEOUT_MS: the longest a request may take to arrive whole (body included), then 408
+   * REQUEST_TIMEOUT and the connection is closed. It bounds a body sent a byte at a time; it must let
+   * the largest upload in (a 1,000,000-row observations file is about 150 MB and 4 minutes of
+   * scoring as it streams in) @default 600000 (10 minutes)
+   */
+  requestTimeoutMs: number;
+  /**
+   * IDLE_TIMEOUT_MS: a connection with a request under way that sends and receives nothing this long
+   * is closed (a stalled upload, a client gone silent). Between requests, the keep-alive timeout
+   * (72 s) applies instead @default 60000
+   */
+  idleTimeoutMs: number;
 }
 
 export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -64,5 +77,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
       ...(env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== ''),
       ...(env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).origin] : []),
     ],
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS ? Number(env.REQUEST_TIMEOUT_MS) : 600_000,
+    idleTimeoutMs: env.IDLE_TIMEOUT_MS ? Number(env.IDLE_TIMEOUT_MS) : 60_000,
   };
 }

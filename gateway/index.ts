@@ -55,6 +55,7 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     batchProgress: options.batchProgress,
     clock: options.clock,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
+    timeouts: { requestMs: config.requestTimeoutMs, idleMs: config.idleTimeoutMs },
     metrics: config,
     isReady: () => graphReady && (options.isReady?.() ?? true),
     // In Redis mode the quota store's client is probed (PING): down or stalled, the gateway is not ready.

@@ -29,12 +29,16 @@ export interface Plan {
    * (issue 33, finding 8). The file store holds each in memory, about 1.2 KB. Absent: unbounded.
    */
   maxStoredObservations?: number;
+  /** GraphQL subscriptions the organisation may have running at once on one gateway process (each socket takes at most 20). */
+  maxSubscriptions: number;
 }
 
-type PlansFile = Record<string, Omit<Plan, 'name' | 'valuationRecordDays'> & { valuationRecordDays?: number }>;
+type PlansFile = Record<string, Omit<Plan, 'name' | 'valuationRecordDays' | 'maxSubscriptions'> & { valuationRecordDays?: number; maxSubscriptions?: number }>;
 
 /** A plan file's plan without valuationRecordDays keeps records three years (the standard plan's). */
 export const DEFAULT_VALUATION_RECORD_DAYS = 1095;
+/** A plan file's plan without maxSubscriptions: a dashboard per analyst, five sockets of 20 each. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
 export const DEFAULT_PLANS_FILE = join(PROJECT_ROOT, 'schema', 'plans.json');
 
@@ -60,6 +64,7 @@ const plansFileSchema = {
       batchItemsPerDay: positiveInteger,
       valuationRecordDays: positiveInteger,
       maxStoredObservations: positiveInteger,
+      maxSubscriptions: positiveInteger,
     },
   },
 };
@@ -94,7 +99,7 @@ export function loadPlans(file: string): ReadonlyMap<string, Plan> {
     const problems = (isPlansFile.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
     throw new InvalidPlansFileError(`invalid plans file ${file}: ${problems}`);
   }
-  return new Map(Object.entries(parsed).map(([name, plan]) => [name, { name, ...plan, valuationRecordDays: plan.valuationRecordDays ?? DEFAULT_VALUATION_RECORD_DAYS }]));
+  return new Map(Object.entries(parsed).map(([name, plan]) => [name, { name, ...plan, valuationRecordDays: plan.valuationRecordDays ?? DEFAULT_VALUATION_RECORD_DAYS, maxSubscriptions: plan.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS }]));
 }
 
 const loadedPlans = new Map<string, ReadonlyMap<string, Plan>>();

@@ -19,6 +19,7 @@ import { maskError } from './error-masking';
 import type { WorkMeter } from '../quota';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
 import { OperationMeasures, operationLimitsPlugin } from './limits';
+import { OrganisationPersistedQueries } from './persisted-queries';
 import type { InProcessSubgraph } from '../../subgraphs/common/serve';
 import { BATCH_PROGRESS_SDL } from '../subscriptions/batch-progress-schema';
 import { withSubscriptionTypes } from './subscription-types';
@@ -99,6 +100,8 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
     // Suggestions ("Did you mean …") name fields and arguments: with introspection off they would leak the schema.
     hideSchemaDetailsFromClientErrors: !options.introspection,
     parseOptions: { maxTokens: documentLimits.maxTokens },
+    // Each organisation runs by hash only the queries it registered itself (./persisted-queries.ts).
+    persistedQueries: { cache: new OrganisationPersistedQueries() },
     includeStacktraceInErrorResponses: false,
     formatError: (formatted) => maskError(formatted),
     // Valuations are never HTTP-cached, so the per-field cache-control bookkeeping is pure cost.

@@ -1,7 +1,9 @@
 /**
  * What an operation costs and what it does, and the plugin that refuses or charges it.
- * Cost (graphql-query-complexity): one per field, plus one per item of a bulk argument (a list
- * of inputs); bounded per operation so one request cannot hold the event loop for long.
+ * Cost (graphql-query-complexity): one per field, plus one per item of a list argument (inside input
+ * objects too) and one per item a list field may return or skip (./list-prices.ts); bounded per
+ * operation so one request cannot hold the event loop for long, and so is how often one operation
+ * selects a heavy field.
  * Work: the homes, vehicles and points it values and the batch items it submits, charged against
  * the plan on every door (./apollo.ts runs the same measure for REST and MCP operations).
  * The document's shape was bounded before either runs (./document-limits.ts).
@@ -10,6 +12,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError, getOperationAST, getVariableValues, isObjectType, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { heavySelectionCounter, listEstimator, MAX_HEAVY_SELECTIONS } from './list-prices';
 import { QuotaExceededError, type OperationWork, type WorkMeter } from '../quota';
 import type { GatewayContext } from './context';
 import { QUERY_TOO_COMPLEX } from './document-limits';
@@ -47,12 +50,6 @@ const BATCH_ROOT_FIELDS: Readonly<Record<string, (args: Record<string, unknown>)
   appendBacktestObservations: (args) => itemsOf(args.observations),
 };
 
-/** A field taking a list of inputs costs one per item on top of its selection. */
-const bulkArgumentEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
-  for (const value of Object.values(args)) if (Array.isArray(value)) return value.length + childComplexity;
-  return undefined;
-};
-
 /**
  * Cost and work of one operation. Throws a GraphQLError when it cannot be measured (variables that
  * do not fit, a document past graphql-query-complexity's node limit): the caller decides.
@@ -72,32 +69,47 @@ function measureOperation(schema: GraphQLSchema, document: DocumentNode, operati
     query: document,
     operationName,
     variables,
-    estimators: [workEstimator, bulkArgumentEstimator, simpleEstimator({ defaultComplexity: 1 })],
+    estimators: [workEstimator, heavySelectionCounter(refuseHeavySelections), listEstimator, simpleEstimator({ defaultComplexity: 1 })],
   });
   return { cost, ...work };
 }
 
-/** Whether the variables fit the operation; when they do not, execution answers 400 BAD_USER_INPUT itself. */
-function variablesFit(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): boolean {
+/**
+ * The first error coercing the variables, as the client's error (400 BAD_USER_INPUT, the message
+ * graphql-js words); none when they fit. The cost walk and execution coerce every item and report
+ * each one's errors: 30,000 empty observations (90 KB) held the event loop for minutes. Coercion
+ * stops here at the first. No operation to coerce for: none either (Apollo Server answers that).
+ */
+function variableError(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): GraphQLError | undefined {
   const operation = getOperationAST(document, operationName);
-  if (!operation) return false;
-  return !getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors;
+  if (!operation) return undefined;
+  const first = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors?.[0];
+  return first && new GraphQLError(first.message, { nodes: first.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
 }
 
 function tooComplex(message: string, extensions: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code: QUERY_TOO_COMPLEX, ...extensions, http: { status: 400 } } });
 }
 
+function refuseHeavySelections(coordinate: string, selections: number): never {
+  throw tooComplex(`The operation selects ${coordinate} ${selections} times (aliases and fragments counted); the limit is ${MAX_HEAVY_SELECTIONS}: read further pages in further requests`);
+}
+
 /**
  * Measures an operation for execution: refuses it (QUERY_TOO_COMPLEX) when it cannot be measured or
- * costs more than `maxCost`; returns undefined for variables that do not fit (nothing will run).
+ * costs more than `maxCost`, and variables that do not fit (BAD_USER_INPUT, the first error only);
+ * returns undefined when the document has no such operation (nothing will run).
  */
 export function measureForExecution(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, maxCost: number): OperationMeasure | undefined {
+  // First: graphql-query-complexity coerces the variables without a bound on the errors either.
+  const refused = variableError(schema, document, operationName, variables);
+  if (refused) throw refused;
   let measure: OperationMeasure;
   try {
     measure = measureOperation(schema, document, operationName, variables);
   } catch (error) {
-    if (!variablesFit(schema, document, operationName, variables)) return undefined;
+    if (!getOperationAST(document, operationName)) return undefined;
+    if (error instanceof GraphQLError && error.extensions.code === QUERY_TOO_COMPLEX) throw error;
     // A failure to price the operation must never let it run unpriced.
     throw tooComplex(`The operation's cost cannot be computed: ${(error as Error).message}`);
   }
@@ -114,19 +126,19 @@ function rateLimitedError(error: QuotaExceededError): GraphQLError {
 
 /**
  * Measures operations for execution, remembering the measure of a document whose variables hold
- * no lists: the measure depends on the variables only through list lengths, so it is then a
- * property of the document. (Keyed weakly: documents come from Apollo's cache or a persisted operation.)
+ * no lists and no numbers: the measure depends on the variables only through list lengths and
+ * sizes (limit, n, offset), so it is then a property of the document. (Keyed weakly: documents come from Apollo's cache or a persisted operation.)
  */
 export class OperationMeasures {
   private readonly byDocument = new WeakMap<DocumentNode, Map<string, OperationMeasure>>();
 
   constructor(readonly maxCost = 20_000) {}
 
-  /** As measureForExecution: undefined when the variables do not fit (nothing will run). */
+  /** As measureForExecution: undefined when there is no such operation (nothing will run). */
   measure(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): OperationMeasure | undefined {
     // First, as nothing below walks a value thousands of levels deep without running out of stack.
     refuseDeepVariables(variables);
-    const dependsOnVariables = Object.values(variables).some(hasList);
+    const dependsOnVariables = Object.values(variables).some(hasListOrNumber);
     const key = operationName ?? '';
     const known = dependsOnVariables ? undefined : this.byDocument.get(document)?.get(key);
     if (known) return known;
@@ -159,7 +171,7 @@ export function operationLimitsPlugin(measures: OperationMeasures, meter?: WorkM
   };
 }
 
-function hasList(value: unknown): boolean {
-  if (Array.isArray(value)) return true;
-  return typeof value === 'object' && value !== null && Object.values(value).some(hasList);
+function hasListOrNumber(value: unknown): boolean {
+  if (Array.isArray(value) || typeof value === 'number') return true;
+  return typeof value === 'object' && value !== null && Object.values(value).some(hasListOrNumber);
 }

@@ -11,6 +11,7 @@ import type { KeyStore } from '../auth/key-store';
 import { registerDashboard } from '../dashboard';
 import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
+import { inOrganisationScope } from '../graph/persisted-queries';
 import { registerMcpRoute } from '../mcp';
 import { registerLanding } from '../ops/landing';
 import { registerMetrics, type MetricsAccess } from '../ops/metrics';
@@ -58,6 +59,19 @@ export interface AppDeps {
   metrics?: MetricsAccess;
   /** The time bearer tokens are issued and checked at (ms since the epoch); tests inject one. @default Date.now */
   clock?: () => number;
+  /** REQUEST_TIMEOUT_MS and IDLE_TIMEOUT_MS (gateway/config.ts). @default 10 minutes and 1 minute */
+  timeouts?: { requestMs: number; idleMs: number };
+}
+
+/**
+ * fastify's own defaults are 0 (none): a request whose body stalls, or comes a byte at a time, held
+ * its connection forever (issue 33, finding 7). Node checks the request timeout on an interval (30 s
+ * by default): a quarter of a shorter timeout keeps it close to what is configured. Node ignores a
+ * request timeout shorter than the headers timeout (60 s by default; createServer refuses the pair).
+ */
+function serverTimeouts({ requestMs, idleMs }: { requestMs: number; idleMs: number } = { requestMs: 600_000, idleMs: 60_000 }) {
+  const http = { connectionsCheckingInterval: Math.min(30_000, Math.max(1, Math.ceil(requestMs / 4))), headersTimeout: Math.min(60_000, requestMs) };
+  return { requestTimeout: requestMs, connectionTimeout: idleMs, http };
 }
 
 /**
@@ -76,6 +90,16 @@ function refuseOversizedDocuments(graph: Graph): preHandlerAsyncHookHandler {
       .code(400)
       .type(accept.includes('application/graphql-response+json') ? 'application/graphql-response+json; charset=utf-8' : 'application/json; charset=utf-8')
       .send({ errors: errors.map((error) => ({ message: error.message, extensions: { code: error.extensions.code ?? 'GRAPHQL_VALIDATION_FAILED' } })) });
+  };
+}
+
+/** Apollo Server on /graphql, each request in its organisation's scope (its own persisted queries). */
+function graphqlHandler(graph: Graph) {
+  const apollo = fastifyApolloHandler<GatewayContext>(graph.apollo, {
+    context: async (request) => ({ principal: request.principal, requestId: request.id }),
+  });
+  return function handleGraphql(this: ThisParameterType<typeof apollo>, ...[request, reply]: Parameters<typeof apollo>) {
+    return inOrganisationScope(request.principal?.org, () => apollo.call(this, request, reply));
   };
 }
 
@@ -101,9 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The caller is known before the body is read: a request without a valid key is refused without reading it (issue 33, finding 1).
     onRequest: auth.either,
     preHandler: refuseOversizedDocuments(deps.graph),
-    handler: fastifyApolloHandler<GatewayContext>(deps.graph.apollo, {
-      context: async (request) => ({ principal: request.principal, requestId: request.id }),
-    }),
+    handler: graphqlHandler(deps.graph),
   });
   // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
   const progress = deps.batchProgress;
@@ -125,6 +147,7 @@ export async function buildRestApp(deps: AppDeps, auth: Authenticators = authent
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
+    ...serverTimeouts(deps.timeouts),
     clientErrorHandler, // 431 for oversized headers (and the parser's other refusals) in the catalogue's shape
     // URLs the router cannot take (a path parameter over 100 characters, bad encoding) get the
     // catalogue's error shape, not fastify's own.

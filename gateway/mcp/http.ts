@@ -4,8 +4,9 @@
  * gateway replica answers any request and an agent needs no sticky sessions; nothing in the
  * tools needs a session (no server-to-client requests, no resumable streams).
  *
- * Authentication and quotas are the other routes' preHandler (X-API-Key or Authorization:
- * Bearer; one count per HTTP request, so an MCP client's initialize counts too); a 401 also
+ * Authentication and quotas are the other routes' (X-API-Key or Authorization: Bearer), checked in
+ * onRequest, after the Origin check and before the body is read; one count per HTTP request, so an
+ * MCP client's initialize counts too; a 401 also
  * carries WWW-Authenticate, as MCP's authorization spec asks. The tools run their operations
  * in this request, as this request's principal (gatewayExecutor): no second hop, no second
  * count. Replies are plain JSON (enableJsonResponse): tools send no progress notifications.
@@ -114,7 +115,8 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDeps): void
       if (reply.statusCode === 401) reply.header('www-authenticate', challenges(request));
       return payload;
     });
-    scope.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, preHandler: deps.auth.either, schema: MCP_ROUTE_SCHEMA, ...documentedOnly }, (request, reply) => handle(deps, request, reply));
+    // The caller is known before the body is read: without a valid key, 401 before any of 2 MB is buffered (issue 33, finding 1).
+    scope.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, onRequest: deps.auth.either, schema: MCP_ROUTE_SCHEMA, ...documentedOnly }, (request, reply) => handle(deps, request, reply));
     scope.route({
       method: ['GET', 'DELETE'],
       url: MCP_PATH,

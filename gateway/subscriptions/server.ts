@@ -5,7 +5,10 @@
  *
  * The client authenticates in `connection_init`: `{ "x-api-key": "…" }` or
  * `{ "authorization": "Bearer <jwt>" }`. Bad or missing credentials close the socket with 4403
- * (Forbidden); a connection counts once against the organisation's quota (4429 past it).
+ * (Forbidden); a connection counts once against the organisation's quota (4429 past it), and so
+ * does each subscribe (an error message RATE_LIMITED past it). At most 20 subscriptions run at once
+ * on a socket, and the plan's maxSubscriptions for an organisation (./subscription-bounds.ts): one
+ * more gets an error message RATE_LIMITED, the socket and its other subscriptions go on.
  *
  * The credential stays the connection's (graphql-ws keeps connection_init's payload) and is checked
  * again on every subscribe, and the key behind it before every event sent: once the key is revoked
@@ -25,6 +28,7 @@ import { rawErrorResponse } from '../http/client-errors';
 import { getPlan, type QuotaStore } from '../quota';
 import { checkDocument, type DocumentLimits } from '../graph/document-limits';
 import { batchProgressSchema, type BatchProgressSource, type SubscriptionContext } from './batch-progress-schema';
+import { SubscriptionBounds } from './subscription-bounds';
 
 // graphql-ws publishes its ws adapter as the subpath export `graphql-ws/use/ws`, which
 // moduleResolution "node" cannot see; the types come from the file behind it.
@@ -94,10 +98,24 @@ export async function principalOf(params: Readonly<Record<string, unknown>> | un
  */
 export const MAX_WEBSOCKET_MESSAGE_BYTES = 64 * 1024;
 
+const rateLimited = (message: string) => new GraphQLError(message, { extensions: { code: 'RATE_LIMITED' } });
+
 export function startSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
   const path = options.path ?? SUBSCRIPTIONS_PATH;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES });
   const principals = new WeakMap<object, Principal>();
+  const bounds = new SubscriptionBounds();
+
+  /** One request of the organisation's quota; the decision, or undefined when the store cannot answer (let through, logged). */
+  const consumeRequest = async (principal: Principal, what: string) => {
+    if (!options.quotas) return undefined;
+    try {
+      return await options.quotas.consume(`org:${principal.org}`, getPlan(principal.plan).quota, Date.now());
+    } catch (error) {
+      options.log(`quota store unavailable, ${what} let through: ${(error as Error).message}`);
+      return undefined;
+    }
+  };
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const pathname = (request.url ?? '').split('?')[0];
@@ -120,31 +138,36 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
       onConnect: async (ctx) => {
         const principal = await principalOf(ctx.connectionParams, options.keys, options.clock);
         if (!principal) return false; // 4403 Forbidden
-        if (options.quotas) {
-          try {
-            const decision = await options.quotas.consume(`org:${principal.org}`, getPlan(principal.plan).quota, Date.now());
-            if (!decision.allowed) {
-              ctx.extra.socket.close(CLOSE_RATE_LIMITED, `RATE_LIMITED: retry in ${decision.retryAfterSeconds} s`);
-              return false;
-            }
-          } catch (error) {
-            options.log(`quota store unavailable, subscription let through: ${(error as Error).message}`);
-          }
+        const decision = await consumeRequest(principal, 'subscription');
+        if (decision && !decision.allowed) {
+          ctx.extra.socket.close(CLOSE_RATE_LIMITED, `RATE_LIMITED: retry in ${decision.retryAfterSeconds} s`);
+          return false;
         }
         principals.set(ctx, principal);
+        bounds.opened(principal.org, ctx);
         return true;
+      },
+      onClose: (ctx) => {
+        const principal = principals.get(ctx);
+        if (principal) bounds.closed(principal.org, ctx);
       },
       // The credential of connection_init, verified again: a key revoked since (or a token expired) subscribes to nothing.
       // Then the document's shape, as on HTTP (gateway/graph/document-limits.ts): graphql-ws validates next, not linearly.
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
+        bounds.arrived(ctx, id);
         const principal = await principalOf(ctx.connectionParams, options.keys, options.clock);
         if (!principal) {
           forbid(ctx);
           return [new GraphQLError('Forbidden', { extensions: { code: 'INVALID_API_KEY' } })];
         }
         principals.set(ctx, principal);
+        // Each subscribe is a request of the plan's quota, as an HTTP request is, then a running subscription of its bounds.
+        const decision = await consumeRequest(principal, 'subscribe');
+        if (decision && !decision.allowed) return [rateLimited(`The ${principal.plan} plan allows ${decision.limit} requests per ${decision.window}; retry in ${decision.retryAfterSeconds} s`)];
         const refused = checkDocument(schema, payload.query, options.documentLimits);
-        return refused.length ? [...refused] : undefined;
+        if (refused.length) return [...refused];
+        const overBound = bounds.admit(principal.org, ctx, id, getPlan(principal.plan).maxSubscriptions);
+        return overBound ? [rateLimited(overBound)] : undefined;
       },
       // Before each event of a running subscription: is its key still active? (Revocation only: a bearer
       // token expiring while its subscription runs lets it run on, as an HTTP request under way would.)

@@ -31,6 +31,7 @@ test('the shipped plans carry the agreed limits', () => {
     maxBatchItems: 10_000,
     batchItemsPerDay: 50_000,
     valuationRecordDays: 180,
+    maxSubscriptions: 20,
   });
   expect(getPlan('standard')).toEqual({
     name: 'standard',
@@ -39,6 +40,7 @@ test('the shipped plans carry the agreed limits', () => {
     maxBatchItems: 100_000,
     batchItemsPerDay: 1_000_000,
     valuationRecordDays: 1_095,
+    maxSubscriptions: 100,
   });
   expect(getPlan('enterprise')).toEqual({
     name: 'enterprise',
@@ -47,6 +49,7 @@ test('the shipped plans carry the agreed limits', () => {
     maxBatchItems: 1_000_000,
     batchItemsPerDay: 10_000_000,
     valuationRecordDays: 2_555,
+    maxSubscriptions: 1_000,
   });
   // One interactive request at the plan's largest bulk size fits the minute's valuations.
   for (const name of planNames()) expect(getPlan(name).valuations.perMinute).toBeGreaterThanOrEqual(1_000);

@@ -85,9 +85,9 @@ describe('an operation whose cost cannot be computed is refused, not run (findin
     const schema = buildSubgraphSchema({ typeDefs: parse('type Query { a: Int }') });
     const document = parse(`{ ${'a '.repeat(10_001)} }`);
     expect(() => measureForExecution(schema, document, undefined, {}, 20_000)).toThrow(expect.objectContaining({ extensions: expect.objectContaining({ code: 'QUERY_TOO_COMPLEX' }) }));
-    // Variables that do not fit are left to execution, which answers BAD_USER_INPUT.
+    // Variables that do not fit: BAD_USER_INPUT, their first error only (execution would report every one).
     const withVariable = parse('query($n: Int!) { a }');
-    expect(measureForExecution(schema, withVariable, undefined, { n: 'x' }, 20_000)).toBeUndefined();
+    expect(() => measureForExecution(schema, withVariable, undefined, { n: 'x' }, 20_000)).toThrow(expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }));
   });
 });
 

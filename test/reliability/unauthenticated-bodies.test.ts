@@ -32,6 +32,7 @@ describe.each([
   ['/api/batch', 'application/x-ndjson'],
   ['/api/backtest?kind=home', 'text/csv'],
   ['/graphql', 'application/json'],
+  ['/mcp', 'application/json'],
 ])('POST %s (%s) without a key', (path, type) => {
   it('is refused 401 while its body is still coming: the body is never read', async () => {
     const { body, release } = endlessBody();
