@@ -40,6 +40,8 @@ export const RETRACT_OBSERVATIONS_OPERATION = { owner: 'observations', query: /*
  * loop long (issue 33, findings 2 and 7).
  */
 const UPLOAD_PART = 1_000;
+/** Items per recordObservations call of a JSON body: well under the cost check's 20,000 a call. */
+const GRAPH_PART = 10_000;
 
 /** JSON items are read into GraphQL inputs this many at a time, other requests served between. */
 const READ_SLICE = 1_000;
@@ -109,14 +111,21 @@ export async function recordObservationsBody(executor: GraphExecutor, body: unkn
       rejected.push({ index, reference: typeof reference === 'string' ? reference : null, error: itemError(error) });
     }
   }
-  let accepted: RecordedObservationsReply['accepted_observations'] = [];
+  const accepted: RecordedObservationsReply['accepted_observations'] = [];
   let rejectedCount = rejected.length;
-  if (forwarded.length > 0) {
-    const data = await executor.execute<RecordedData>(RECORD_OBSERVATIONS_OPERATION, { input: { observations: forwarded.map((f) => f.input) } });
-    const result = data.recordObservations;
-    accepted = result.acceptedObservations.map((a) => ({ ...a, index: forwarded[a.index].index }));
+  // In graph calls of at most GRAPH_PART items: the cost check prices each item, and one call may cost 20,000 at most.
+  for (let from = 0; from < forwarded.length; from += GRAPH_PART) {
+    const part = forwarded.slice(from, from + GRAPH_PART);
+    let result: RecordedData['recordObservations'];
+    try {
+      result = (await executor.execute<RecordedData>(RECORD_OBSERVATIONS_OPERATION, { input: { observations: part.map((f) => f.input) } })).recordObservations;
+    } catch (error) {
+      if (!(error instanceof ApiError) || from === 0) throw error;
+      throw new ApiError(error.code, `${error.message.replace(/\.$/, '')}: stopped at item ${part[0].index}; the ${accepted.length.toLocaleString('en')} observations recorded before it are kept`, error.field);
+    }
+    accepted.push(...result.acceptedObservations.map((a) => ({ ...a, index: part[a.index].index })));
     // The graph lists its first refusals only: with these, they are still the first of the body's.
-    rejected.push(...result.rejected.map((r) => ({ ...r, index: forwarded[r.index].index })));
+    rejected.push(...result.rejected.map((r) => ({ ...r, index: part[r.index].index })));
     rejectedCount += result.rejectedCount;
   }
   rejected.sort((a, b) => a.index - b.index);

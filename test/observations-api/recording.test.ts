@@ -344,3 +344,16 @@ it('a batch job\'s home valuations carry the organisation\'s adjustment, in NDJS
   expect(Number(cell('base_estimate'))).toBe(valued.marketAdjustment.baseEstimate);
   expect(Number(cell('market_factor'))).toBeCloseTo(valued.marketAdjustment.factor, 6);
 });
+
+it('a JSON body of more observations than one graph call may price (20,000) is recorded in parts, not refused (issue 33)', async () => {
+  const bank = stack.newKey('enterprise');
+  const observations = Array.from({ length: 20_500 }, (_, i) => ({ kind: 'home', ...FLAT, area: 40 + (i % 60), price_usd: 50_000 + (i % 5_000), observed_at: today(), reference: `j-${i}` }));
+  const response = await stack.post('/api/observations', { observations }, { 'x-api-key': bank });
+  expect(response.status).toBe(200);
+  const body = await json(response);
+  expect(body.accepted + body.rejected_count).toBe(20_500);
+  expect(body.accepted).toBeGreaterThan(20_000);
+  // Indexes are the body's, across the parts.
+  expect(body.accepted_observations.at(-1).index).toBe(20_499);
+  expect(body.accepted_observations.at(-1).reference).toBe('j-20499');
+}, 180_000);
