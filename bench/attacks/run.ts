@@ -72,8 +72,22 @@ async function inParallel(ctx: Context, n: number, concurrency: number, one: (i:
   return got;
 }
 
-const graphql = (ctx: Context, key: string, query: string, variables: Record<string, unknown> = {}) =>
-  outcome(post(ctx, '/graphql', JSON.stringify({ query, variables }), { 'content-type': 'application/json', 'x-api-key': key }));
+/** A GraphQL request's outcome: its status, and the code of its first error if any (a refusal may come with 200). */
+async function graphql(ctx: Context, key: string, query: string, variables: Record<string, unknown> = {}): Promise<string> {
+  try {
+    const response = await post(ctx, '/graphql', JSON.stringify({ query, variables }), { 'content-type': 'application/json', 'x-api-key': key });
+    const text = await response.text();
+    let code: unknown;
+    try {
+      code = (JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors?.[0]?.extensions?.code;
+    } catch {
+      code = undefined;
+    }
+    return code ? `${response.status} ${String(code)}` : String(response.status);
+  } catch (error) {
+    return `error ${(error as Error).name}`;
+  }
+}
 
 /** Observations recorded for A's enterprise organisation so far (the observation attacks read them). */
 let recorded = 0;
