@@ -18,6 +18,11 @@ export interface Plan {
    * request valuing 1,000 homes takes 1,000 (docs/RELIABILITY.md, "How bulk work is charged").
    */
   valuations: QuotaLimits;
+  /**
+   * Reports rendered (a valuation's PDF or HTML report, a backtest's PDF), per minute and day: each
+   * takes tens of milliseconds of a render thread and several graph calls (issue 33, finding 4).
+   */
+  reports: QuotaLimits;
   /** The most items one batch valuation request may carry. */
   maxBatchItems: number;
   /** Batch items submitted per UTC day, all jobs together (batch work is queued, so no minute window). */
@@ -33,12 +38,15 @@ export interface Plan {
   maxSubscriptions: number;
 }
 
-type PlansFile = Record<string, Omit<Plan, 'name' | 'valuationRecordDays' | 'maxSubscriptions'> & { valuationRecordDays?: number; maxSubscriptions?: number }>;
+type PlansFile = Record<string, Omit<Plan, 'name' | 'valuationRecordDays' | 'maxSubscriptions' | 'reports'> & { valuationRecordDays?: number; maxSubscriptions?: number; reports?: QuotaLimits }>;
 
 /** A plan file's plan without valuationRecordDays keeps records three years (the standard plan's). */
 export const DEFAULT_VALUATION_RECORD_DAYS = 1095;
 /** A plan file's plan without maxSubscriptions: a dashboard per analyst, five sockets of 20 each. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
+
+/** A plan file's plan without `reports` renders the standard plan's: 60 a minute, 5,000 a day. */
+export const DEFAULT_REPORTS: QuotaLimits = { perMinute: 60, perDay: 5000 };
 
 export const DEFAULT_PLANS_FILE = join(PROJECT_ROOT, 'schema', 'plans.json');
 
@@ -60,6 +68,7 @@ const plansFileSchema = {
     properties: {
       quota: limits,
       valuations: limits,
+      reports: limits,
       maxBatchItems: positiveInteger,
       batchItemsPerDay: positiveInteger,
       valuationRecordDays: positiveInteger,
@@ -99,7 +108,7 @@ export function loadPlans(file: string): ReadonlyMap<string, Plan> {
     const problems = (isPlansFile.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
     throw new InvalidPlansFileError(`invalid plans file ${file}: ${problems}`);
   }
-  return new Map(Object.entries(parsed).map(([name, plan]) => [name, { name, ...plan, valuationRecordDays: plan.valuationRecordDays ?? DEFAULT_VALUATION_RECORD_DAYS, maxSubscriptions: plan.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS }]));
+  return new Map(Object.entries(parsed).map(([name, plan]) => [name, { name, ...plan, reports: plan.reports ?? DEFAULT_REPORTS, valuationRecordDays: plan.valuationRecordDays ?? DEFAULT_VALUATION_RECORD_DAYS, maxSubscriptions: plan.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS }]));
 }
 
 const loadedPlans = new Map<string, ReadonlyMap<string, Plan>>();

@@ -16,7 +16,8 @@ import { registerMcpRoute } from '../mcp';
 import { registerLanding } from '../ops/landing';
 import { registerMetrics, type MetricsAccess } from '../ops/metrics';
 import { documentedBodies, registerOpenApi } from '../ops/openapi';
-import type { QuotaStore } from '../quota';
+import { WorkMeter, type QuotaStore } from '../quota';
+import { renderPool } from '../reports/render-pool';
 import { registerBatchRoutes } from '../rest/batch';
 import { registerHomeRoutes } from '../rest/home';
 import { registerLocationRoutes } from '../rest/location';
@@ -175,9 +176,12 @@ export async function buildRestApp(deps: AppDeps, auth: Authenticators = authent
   registerTokenRoute(app, auth.apiKey, deps.clock);
   registerBatchRoutes(app, deps.graph, auth);
   registerObservationRoutes(app, deps.graph, auth);
-  registerBacktestRoutes(app, deps.graph, auth);
+  // PDFs render on worker threads, started with the first report (none for `npm run schema`).
+  const reports = { meter: new WorkMeter(deps.quotas, deps.log), renderer: renderPool() };
+  app.addHook('onClose', () => reports.renderer.close());
+  registerBacktestRoutes(app, deps.graph, auth, reports);
   registerValuationRoutes(app, deps.graph, auth);
-  registerValuationReportRoute(app, deps.graph, auth);
+  registerValuationReportRoute(app, deps.graph, auth, reports);
   registerMcpRoute(app, { graph: deps.graph, auth, log: deps.log, apiVersion: API_VERSION, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
   app.get('/health', { schema: { tags: ['operations'], summary: 'Liveness', response: { 200: statusReply('ok') } } }, async () => ({ status: 'ok' }));
   const readiness = 'Readiness: 200 once the supergraph and models are loaded and Redis (if used) answers promptly, else 503';

@@ -5,10 +5,11 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, payloadTooLarge, type ErrorCode } from '../../schema/errors';
-import { QuotaExceededError } from '../quota';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
-  if (error instanceof QuotaExceededError) reply.header('retry-after', String(error.retryAfterSeconds));
+  // A refusal that knows when to retry (a plan's allowance, a full render queue) says so.
+  const { retryAfterSeconds } = error as { retryAfterSeconds?: number };
+  if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
   return reply.code(error.status).type('application/json').send({ error: error.toBody(request.id) });
 }
 

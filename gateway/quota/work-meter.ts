@@ -49,6 +49,14 @@ export class WorkMeter {
       `The ${plan.name} plan takes ${perDay} batch items per day; this job has ${work.batchItems} and ${denied.remaining} remain today. Retry in ${denied.retryAfterSeconds} s`);
   }
 
+  /** Takes one report from the organisation's `reports` allowance; throws QuotaExceededError when none is left. */
+  async chargeReport(principal: Principal | null, now = Date.now()): Promise<void> {
+    if (!principal) return;
+    const plan = getPlan(principal.plan);
+    await this.take(`reports:org:${principal.org}`, plan.reports, 1, now, (denied) =>
+      `The ${plan.name} plan renders ${denied.limit} reports per ${denied.window}; retry in ${denied.retryAfterSeconds} s`);
+  }
+
   /** Takes `units` from `subject`'s windows, if any; a denial is thrown with `explain(decision)` as its message. */
   private async take(subject: string, limits: QuotaLimits, units: number, now: number, explain: (denied: QuotaDecision) => string): Promise<void> {
     if (units <= 0) return;

@@ -18,11 +18,12 @@ import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { registerUploadScope } from './upload-scope';
 import { SECURITY } from '../ops/openapi';
 import { backtestRowsCsv, backtestSummaryCsv } from '../reports/backtest-csv';
-import { renderBacktestPdf, type BacktestReportData } from '../reports/backtest-content';
+import type { BacktestReportData } from '../reports/backtest-content';
 import { REPORT_LANGUAGES, type ReportLanguage } from '../reports/report-data';
 import { toJobResponse, uploadPartSize, uploadTooLarge, UploadBody, type BatchJobData } from './batch';
 import { itemError, numberedObservations, toObservationInput, type UploadType } from './observation-items';
 import { errorResponseJsonSchema } from './response-schemas';
+import type { ReportServices } from './valuation-report';
 
 const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl resultsUrl error deliveries { number at statusCode error durationMs }';
 
@@ -169,7 +170,7 @@ const SUBMIT_SCHEMA = {
 const REPORT_SCHEMA = {
   tags: ['backtest'],
   summary: 'A backtest: its status and, once completed, its report (API key or bearer token)',
-  description: "format=json (default): { id, kind, status, job, report } (report null until the job completes; then backtest()'s report: overall, by_month … as observations, from, to, fits, overall, byMonth, byGroup, byConfidence, rows, submitted, refused, modelVersions). format=csv: one row per observation replayed; format=summary-csv: the tables; format=pdf: the committee's summary, in English, Russian or Uzbek (lang=en|ru|uz, default en). A CSV or PDF of a job that has not completed: 409 JOB_NOT_FINISHED. Another organisation's backtest, or a job that is not one: 404 NOT_FOUND.",
+  description: "format=json (default): { id, kind, status, job, report } (report null until the job completes; then backtest()'s report: overall, by_month … as observations, from, to, fits, overall, byMonth, byGroup, byConfidence, rows, submitted, refused, modelVersions). format=csv: one row per observation replayed; format=summary-csv: the tables; format=pdf: the committee's summary, in English, Russian or Uzbek (lang=en|ru|uz, default en), one of the plan's `reports` allowance (past it 429 RATE_LIMITED). A CSV or PDF of a job that has not completed: 409 JOB_NOT_FINISHED. Another organisation's backtest, or a job that is not one: 404 NOT_FOUND.",
   security: SECURITY.apiKeyOrBearer,
   params: idParam,
   querystring: { type: 'object', properties: { format: { type: 'string', enum: [...FORMATS] }, lang: { type: 'string', enum: [...REPORT_LANGUAGES] } } },
@@ -186,7 +187,7 @@ const REPORT_SCHEMA = {
   },
 };
 
-export function registerBacktestRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
+export function registerBacktestRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }, reports: ReportServices): void {
   registerUploadScope(app, 'send the observations as a CSV or NDJSON file', (scope) => {
     scope.post('/api/backtest', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.either, schema: SUBMIT_SCHEMA }, async (request, reply) => {
       const kind = backtestKind((request.query as Record<string, unknown> | undefined)?.kind);
@@ -198,12 +199,13 @@ export function registerBacktestRoutes(app: FastifyInstance, graph: Graph, auth:
     scope.get('/api/backtest/:id', { preHandler: auth.either, schema: REPORT_SCHEMA }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const { format = 'json', lang = 'en' } = request.query as { format?: Format; lang?: ReportLanguage };
+      if (format === 'pdf') await reports.meter.chargeReport(request.principal);
       const backtest = await backtestOf(graph, request, id, true);
       const { report } = backtest;
       if (format === 'json') return reply.type('application/json; charset=utf-8').send({ id: backtest.id, kind: backtest.kind.toLowerCase(), status: backtest.job.status, job: toJobResponse(backtest.job), report: report ?? null });
       if (!report) throw new ApiError('JOB_NOT_FINISHED', `Backtest ${id.slice(0, 100)} is ${backtest.job.status}: its ${format === 'pdf' ? 'PDF' : 'CSV'} comes once it has completed`, 'id');
       const name = `backtest-${id.replace(/[^\w.-]/g, '_')}`;
-      if (format === 'pdf') return reply.type('application/pdf').header('content-disposition', `attachment; filename="${name}-${lang}.pdf"`).send(await renderBacktestPdf(report, lang));
+      if (format === 'pdf') return reply.type('application/pdf').header('content-disposition', `attachment; filename="${name}-${lang}.pdf"`).send(await reports.renderer.pdf({ report: 'backtest', data: report, lang }));
       const csv = format === 'csv' ? backtestRowsCsv(report) : backtestSummaryCsv(report);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}${format === 'csv' ? '' : '-summary'}.csv"`).send(csv);
     });

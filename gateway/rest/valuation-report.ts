@@ -14,7 +14,9 @@ import { districtOutlines } from '../dashboard/outlines';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY } from '../ops/openapi';
-import { REPORT_CSP, REPORT_LANGUAGES, renderReportHtml, renderReportPdf, type Comparable, type DistrictOutline, type ReportLanguage, type ValuationReportData } from '../reports';
+import type { WorkMeter } from '../quota';
+import type { ReportRenderer } from '../reports/render-pool';
+import { REPORT_CSP, REPORT_LANGUAGES, renderReportHtml, type Comparable, type DistrictOutline, type ReportLanguage, type ValuationReportData } from '../reports';
 import { errorResponseJsonSchema } from './response-schemas';
 import { notFound, VALUATION_RECORD_OPERATION, type RecordData } from './valuations';
 
@@ -212,13 +214,19 @@ async function vehicleReport(executor: GraphExecutor, record: RecordData, v: Ans
   };
 }
 
-export function registerValuationReportRoute(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
+/** What a report route needs beyond the graph: the plan's `reports` allowance, and the threads PDFs render on. */
+export interface ReportServices {
+  meter: WorkMeter;
+  renderer: ReportRenderer;
+}
+
+export function registerValuationReportRoute(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }, reports: ReportServices): void {
   app.get('/api/valuations/:id/report', {
     preHandler: auth.either,
     schema: {
       tags: ['valuations'],
       summary: 'A report of one recorded valuation a credit committee can file: PDF (default) or HTML, in English, Russian or Uzbek (API key or bearer token)',
-      description: 'The object, the estimate with its interval drawn (USD and soʻm at the rate of the valuation date), confidence and what drives it, the district and mahalla market figures, comparable training listings brought to the valuation date, the location index with a small map, the anomaly flags, the model version and its held-out accuracy in the district, and the disclaimer (asking prices, not transaction prices). 404 for a valuation of another organisation.',
+      description: 'The object, the estimate with its interval drawn (USD and soʻm at the rate of the valuation date), confidence and what drives it, the district and mahalla market figures, comparable training listings brought to the valuation date, the location index with a small map, the anomaly flags, the model version and its held-out accuracy in the district, and the disclaimer (asking prices, not transaction prices). 404 for a valuation of another organisation. Each report takes one of the plan\'s `reports` allowance (per minute and day): past it, 429 RATE_LIMITED with Retry-After; while the render threads are busy with others, 503 SERVICE_UNAVAILABLE with Retry-After.',
       security: SECURITY.apiKeyOrBearer,
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'A valuation_id' } } },
       querystring: { type: 'object', properties: { lang: { type: 'string', enum: [...REPORT_LANGUAGES] }, format: { type: 'string', enum: ['pdf', 'html'] } } },
@@ -231,12 +239,14 @@ export function registerValuationReportRoute(app: FastifyInstance, graph: Graph,
   }, async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
     const { lang = 'en', format = 'pdf' } = request.query as { lang?: ReportLanguage; format?: 'pdf' | 'html' };
+    // Charged before any of its work (the graph calls gathering its data, then the render).
+    await reports.meter.chargeReport(request.principal);
     const executor = gatewayExecutor(graph, request);
     const { valuation } = await executor.execute<{ valuation: RecordData | null }>(VALUATION_RECORD_OPERATION, { id });
     if (!valuation) throw notFound(id);
     const data = await reportData(executor, valuation, request.principal!.org, lang);
     const name = `valuation-${valuation.id}-${lang}`;
     if (format === 'html') return reply.type('text/html; charset=utf-8').header('content-security-policy', REPORT_CSP).header('content-disposition', `inline; filename="${name}.html"`).send(renderReportHtml(data, lang));
-    return reply.type('application/pdf').header('content-disposition', `inline; filename="${name}.pdf"`).send(await renderReportPdf(data, lang));
+    return reply.type('application/pdf').header('content-disposition', `inline; filename="${name}.pdf"`).send(await reports.renderer.pdf({ report: 'valuation', data, lang }));
   });
 }

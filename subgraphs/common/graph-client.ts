@@ -4,6 +4,7 @@
  * operation, without a socket). Subgraphs talk to each other through this only.
  */
 import { execute } from 'graphql';
+import { ApiError, isErrorCode, type ErrorCode } from '../../schema/errors';
 import { isDocument, PreparedDocuments } from './prepared-documents';
 import { INTERNAL_TOKEN_HEADER, type InProcessSubgraph } from './serve';
 
@@ -53,17 +54,20 @@ export function inProcessGraphClient(subgraph: InProcessSubgraph): GraphClient {
       const document = documents.get(query);
       if (!isDocument(document)) throw new Error(`invalid operation: ${document.map((e) => e.message).join('; ')}`);
       const result = await execute({ schema: subgraph.schema, document, variableValues: variables, contextValue: subgraph.context({ principal: { org: caller.organisation }, requestId: caller.requestId }) });
-      return dataOf<T>({ data: result.data as Record<string, unknown> | null | undefined, errors: result.errors?.map((e) => ({ message: e.message })) });
+      return dataOf<T>({ data: result.data as Record<string, unknown> | null | undefined, errors: result.errors?.map((e) => ({ message: e.message, extensions: e.extensions })) });
     },
   };
 }
 
 interface GraphResponse {
   data?: Record<string, unknown> | null;
-  errors?: { message: string }[];
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
 function dataOf<T>(body: GraphResponse): T {
+  // A refusal in the catalogue (a bad parameter, a busy report queue) reaches the client as it was said.
+  const refusal = body.errors?.find((e) => isErrorCode(e.extensions?.code) && e.extensions?.code !== 'INTERNAL');
+  if (refusal) throw new ApiError(refusal.extensions!.code as ErrorCode, refusal.message, refusal.extensions!.field as string | undefined);
   if (!body.data || body.errors?.length) throw new Error(`the operation failed: ${body.errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
   return body.data as T;
 }

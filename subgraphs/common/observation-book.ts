@@ -25,6 +25,12 @@
  * refreshed for; on the fitter, at most once per `metricsRefreshMs` per organisation: refreshes asked
  * for within that run once at its end. Valuations never wait on one; one that fails is logged and
  * the figures it would have replaced stand.
+ *
+ * Live accuracy reports (issue 33, finding 5: four over 20,000 observations held a third
+ * organisation's report 141 s) are one at a time per organisation, kept per observation revision
+ * (asked again with nothing recorded since, the same report comes back without a fit), and at most
+ * `maxReports` computed or waiting at once across organisations: an organisation asking for another
+ * while its own runs gets 429 RATE_LIMITED, anyone past the bound 503 SERVICE_UNAVAILABLE.
  */
 import type { GroupHierarchy, ObservationModel, ScoredObservation } from '../../models/observations';
 import { join } from 'node:path';
@@ -36,7 +42,7 @@ import { KeyedThrottle } from './keyed-throttle';
 import { METRICS_WINDOW_DAYS, observationMetrics, type ObservationMetrics } from './observation-metrics';
 import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
 import { within } from './within';
-import { createObservationStore, DEFAULT_OBSERVATION_METRICS_REFRESH_MS, observationStoreConfigFromEnv, type ObservationKind, type ObservationQuery, type ObservationStore, type StoredObservation } from './observation-store';
+import { createObservationStore, DEFAULT_OBSERVATION_MAX_REPORTS, DEFAULT_OBSERVATION_METRICS_REFRESH_MS, observationStoreConfigFromEnv, type ObservationKind, type ObservationQuery, type ObservationStore, type StoredObservation } from './observation-store';
 
 /** How often a replica asks the store whether another one recorded observations. @default 1000 ms */
 export const REVISION_CHECK_MS = 1000;
@@ -57,6 +63,9 @@ export const MAX_FITTED_OBSERVATIONS = 20_000;
  * one past date uses one; a backtest through valuations, one a day it spans.
  */
 export const MAX_PAST_FITS = 2_000;
+
+/** Live accuracy reports kept, across organisations and the ways they were asked for (since, level). */
+export const MAX_KEPT_REPORTS = 1_000;
 
 /**
  * What the book has for a valuation: the model as of its day, or why there is none. `stopGap`: the
@@ -81,6 +90,8 @@ export interface ObservationBookOptions {
   fitWaitMs?: number;
   /** The least time between two refreshes of an organisation's metrics. @default 60,000 ms (DEFAULT_OBSERVATION_METRICS_REFRESH_MS) */
   metricsRefreshMs?: number;
+  /** Live accuracy reports computed or waiting at once, all organisations. @default DEFAULT_OBSERVATION_MAX_REPORTS (4) */
+  maxReports?: number;
   /** Where the live accuracy figures go. @default the process's Prometheus registry (observationMetrics) */
   metrics?: ObservationMetrics;
   log?(message: string): void;
@@ -91,6 +102,13 @@ interface FittedModel {
   asOf: string;
   checkedAt: number;
   model: ObservationModel | null;
+}
+
+/** A live accuracy report being computed for an organisation: what was asked, at which revision. */
+interface ReportRun {
+  key: string;
+  revision: number;
+  report: Promise<LiveAccuracyReport>;
 }
 
 /** The key of an organisation's fit as of a day. */
@@ -120,6 +138,11 @@ export class ObservationBook {
   private readonly refreshes: KeyedThrottle;
   /** Per organisation, the revision and day its metrics were last asked to be refreshed for. */
   private readonly metricsSeen = new Map<string, string>();
+  private readonly maxReports: number;
+  /** Each organisation's live accuracy report being computed (one at a time). */
+  private readonly reportRuns = new Map<string, ReportRun>();
+  /** Reports computed, by reportKey, with the revision they were computed at. */
+  private readonly reports = new LRUCache<string, { revision: number; report: LiveAccuracyReport }>({ max: MAX_KEPT_REPORTS });
 
   constructor(options: ObservationBookOptions) {
     this.kind = options.kind;
@@ -132,6 +155,7 @@ export class ObservationBook {
     this.fitWaitMs = options.fitWaitMs ?? FIT_WAIT_MS;
     this.log = options.log ?? (() => undefined);
     this.metrics = options.metrics ?? observationMetrics(this.kind);
+    this.maxReports = options.maxReports ?? DEFAULT_OBSERVATION_MAX_REPORTS;
     this.refreshes = new KeyedThrottle({
       intervalMs: options.metricsRefreshMs ?? DEFAULT_OBSERVATION_METRICS_REFRESH_MS,
       run: (org) => this.refreshMetrics(org),
@@ -299,7 +323,28 @@ export class ObservationBook {
   async liveAccuracy(org: string, since: string | null, level: string): Promise<LiveAccuracyReport> {
     const depth = this.hierarchy.levels.indexOf(level);
     if (depth < 1) throw new ApiError('INVALID_PARAMETER', `level must be one of ${this.hierarchy.levels.slice(1).join(', ')}`, 'level');
-    return this.report(this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS }), since, depth);
+    const now = this.clock();
+    // The day is part of what was asked: recency weights are counted to it.
+    const key = [org, since ?? '', depth, dayOf(now)].join('\u0000');
+    const revision = await this.storeCall(this.store.revision(org, this.kind));
+    const kept = this.reports.get(key);
+    if (kept && kept.revision === revision) return kept.report;
+    const running = this.reportRuns.get(org);
+    if (running) {
+      if (running.key === key && running.revision === revision) return running.report;
+      throw new ApiError('RATE_LIMITED', 'A live accuracy report of your organisation is being computed: one at a time. Ask again once it is answered');
+    }
+    if (this.reportRuns.size >= this.maxReports) {
+      throw new ApiError('SERVICE_UNAVAILABLE', `${this.maxReports} live accuracy reports are being computed for other organisations: retry in a few seconds`);
+    }
+    const report = this.report(this.store.list(org, this.kind, { limit: MAX_FITTED_OBSERVATIONS }), since, depth, now)
+      .then((computed) => {
+        this.reports.set(key, { revision, report: computed });
+        return computed;
+      })
+      .finally(() => this.reportRuns.delete(org));
+    this.reportRuns.set(org, { key, revision, report });
+    return report;
   }
 
   /** The organisation's metrics afresh: its live accuracy over the last METRICS_WINDOW_DAYS days, groups at the second level. */
@@ -386,7 +431,7 @@ export async function openObservationBook(options: OpenObservationBookOptions): 
     log: options.log,
   });
   const fitter = workerFitter();
-  const book = new ObservationBook({ kind: options.kind, hierarchy: options.hierarchy, store, fitter, metricsRefreshMs: config.metricsRefreshMs, log: options.log });
+  const book = new ObservationBook({ kind: options.kind, hierarchy: options.hierarchy, store, fitter, metricsRefreshMs: config.metricsRefreshMs, maxReports: config.maxReports, log: options.log });
   return {
     book,
     close: async () => {

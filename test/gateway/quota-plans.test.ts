@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError } from '../../schema/plans';
+import { DEFAULT_REPORTS, getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError } from '../../schema/plans';
 
 const savedPlansFile = process.env.PLANS_FILE;
 let dir: string;
@@ -28,6 +28,7 @@ test('the shipped plans carry the agreed limits', () => {
     name: 'pilot',
     quota: { perMinute: 60, perDay: 5_000 },
     valuations: { perMinute: 1_000, perDay: 20_000 },
+    reports: { perMinute: 10, perDay: 500 },
     maxBatchItems: 10_000,
     batchItemsPerDay: 50_000,
     valuationRecordDays: 180,
@@ -37,6 +38,7 @@ test('the shipped plans carry the agreed limits', () => {
     name: 'standard',
     quota: { perMinute: 600, perDay: 100_000 },
     valuations: { perMinute: 10_000, perDay: 1_000_000 },
+    reports: { perMinute: 60, perDay: 5_000 },
     maxBatchItems: 100_000,
     batchItemsPerDay: 1_000_000,
     valuationRecordDays: 1_095,
@@ -46,6 +48,7 @@ test('the shipped plans carry the agreed limits', () => {
     name: 'enterprise',
     quota: { perMinute: 6_000, perDay: 5_000_000 },
     valuations: { perMinute: 100_000, perDay: 20_000_000 },
+    reports: { perMinute: 300, perDay: 50_000 },
     maxBatchItems: 1_000_000,
     batchItemsPerDay: 10_000_000,
     valuationRecordDays: 2_555,
@@ -66,6 +69,8 @@ test('PLANS_FILE points to another plans file', () => {
   process.env.PLANS_FILE = plansFile({ trial: { quota: { perMinute: 1, perDay: 2 }, valuations: { perMinute: 5, perDay: 6 }, maxBatchItems: 3, batchItemsPerDay: 4 } });
   expect(planNames()).toEqual(['trial']);
   expect(getPlan('trial').quota).toEqual({ perMinute: 1, perDay: 2 });
+  // A plan without `reports` renders the standard plan's (issue 33, finding 4).
+  expect(getPlan('trial').reports).toEqual(DEFAULT_REPORTS);
   expect(() => getPlan('pilot')).toThrow(UnknownPlanError);
 });
 

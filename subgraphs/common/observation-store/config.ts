@@ -13,10 +13,14 @@ export interface ObservationStoreConfig {
   retentionDays: number;
   /** OBSERVATION_METRICS_REFRESH_MS: the least time between two refreshes of an organisation's live accuracy metrics (a whole number ≥ 1) @default 60000 */
   metricsRefreshMs: number;
+  /** OBSERVATION_MAX_REPORTS: live accuracy reports computed or waiting at once, all organisations (a whole number ≥ 1) @default 4 */
+  maxReports: number;
 }
 
 export const DEFAULT_OBSERVATION_RETENTION_DAYS = 730;
 export const DEFAULT_OBSERVATION_METRICS_REFRESH_MS = 60_000;
+/** Four reports at 20,000 observations are about ten seconds of the report thread: the longest a report waits. */
+export const DEFAULT_OBSERVATION_MAX_REPORTS = 4;
 
 /** The files' directory when OBSERVATION_DIR is unset: in `env`'s VALUATION_HOME, else the process's (local-state.ts). */
 export function defaultObservationDirectory(env: NodeJS.ProcessEnv = process.env): string {
@@ -30,6 +34,7 @@ export function observationStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.e
     directory: env.OBSERVATION_DIR ? resolve(env.OBSERVATION_DIR) : defaultObservationDirectory(env),
     retentionDays: wholeNumberOf(env, 'OBSERVATION_RETENTION_DAYS', 'days', DEFAULT_OBSERVATION_RETENTION_DAYS),
     metricsRefreshMs: wholeNumberOf(env, 'OBSERVATION_METRICS_REFRESH_MS', 'ms', DEFAULT_OBSERVATION_METRICS_REFRESH_MS),
+    maxReports: wholeNumberOf(env, 'OBSERVATION_MAX_REPORTS', 'reports', DEFAULT_OBSERVATION_MAX_REPORTS),
   };
 }
 

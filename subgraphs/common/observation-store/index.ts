@@ -11,7 +11,7 @@
  *   append or prune that changes the organisation's observations of the kind.
  */
 export { createObservationStore, type CreateObservationStoreOptions } from './create-observation-store';
-export { DEFAULT_OBSERVATION_METRICS_REFRESH_MS, DEFAULT_OBSERVATION_RETENTION_DAYS, defaultObservationDirectory, observationStoreConfigFromEnv, type ObservationStoreConfig } from './config';
+export { DEFAULT_OBSERVATION_MAX_REPORTS, DEFAULT_OBSERVATION_METRICS_REFRESH_MS, DEFAULT_OBSERVATION_RETENTION_DAYS, defaultObservationDirectory, observationStoreConfigFromEnv, type ObservationStoreConfig } from './config';
 export { FileObservationStore, type FileObservationStoreOptions } from './file-observation-store';
 export { createObservationRedisClient, RedisObservationStore, type ObservationRedisClient, type RedisObservationStoreOptions } from './redis-observation-store';
 export { InvalidObservationError } from './observation-records';
