@@ -38,6 +38,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 test('a batch job and its results are still there after a restart on the same home', async () => {
   const first = await start();
+  // The local key is printed once the service listens, on its first start only.
+  await waitFor(() => KEY.test(first.stdout()), 10_000);
   const key = first.stdout().match(KEY)![0];
   expect(first.stdout()).toContain(`jobs in ${join(home, 'batch', 'jobs.ndjson')}`);
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };

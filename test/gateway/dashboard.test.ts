@@ -164,6 +164,6 @@ describe('the dashboard in headless Chromium', () => {
     await page.click('[data-testid="submit-batch"]');
     const message = page.locator('[data-testid="message"].error');
     await message.waitFor({ state: 'visible' });
-    expect(await message.textContent()).toMatch(/^INVALID_PARAMETER: Column "colour" is not address or a home field/);
+    expect(await message.textContent()).toMatch(/^INVALID_PARAMETER: Column "colour" is not address, reference or a home field/);
   }, UI_TIMEOUT_MS);
 });

@@ -32,6 +32,7 @@ test('the shipped plans carry the agreed limits', () => {
     maxBatchItems: 10_000,
     batchItemsPerDay: 50_000,
     valuationRecordDays: 180,
+    maxStoredObservations: 10_000,
     maxSubscriptions: 20,
   });
   expect(getPlan('standard')).toEqual({
@@ -42,6 +43,7 @@ test('the shipped plans carry the agreed limits', () => {
     maxBatchItems: 100_000,
     batchItemsPerDay: 1_000_000,
     valuationRecordDays: 1_095,
+    maxStoredObservations: 100_000,
     maxSubscriptions: 100,
   });
   expect(getPlan('enterprise')).toEqual({
@@ -52,6 +54,7 @@ test('the shipped plans carry the agreed limits', () => {
     maxBatchItems: 1_000_000,
     batchItemsPerDay: 10_000_000,
     valuationRecordDays: 2_555,
+    maxStoredObservations: 250_000,
     maxSubscriptions: 1_000,
   });
   // One interactive request at the plan's largest bulk size fits the minute's valuations.

@@ -87,13 +87,14 @@ describe('observationStoreConfigFromEnv', () => {
       directory: join(home, 'observations'),
       retentionDays: 730,
       metricsRefreshMs: 60_000,
+      maxReports: 4,
     });
   });
 
   test('reads OBSERVATION_RETENTION_DAYS, OBSERVATION_DIR, OBSERVATION_KEY_PREFIX, OBSERVATION_METRICS_REFRESH_MS and REDIS_URL', () => {
     expect(
       observationStoreConfigFromEnv({ OBSERVATION_RETENTION_DAYS: '30', OBSERVATION_DIR: '/srv/obs', OBSERVATION_KEY_PREFIX: 'o:', OBSERVATION_METRICS_REFRESH_MS: '250', REDIS_URL: 'redis://r:6379' }),
-    ).toEqual({ redisUrl: 'redis://r:6379', keyPrefix: 'o:', directory: '/srv/obs', retentionDays: 30, metricsRefreshMs: 250 });
+    ).toEqual({ redisUrl: 'redis://r:6379', keyPrefix: 'o:', directory: '/srv/obs', retentionDays: 30, metricsRefreshMs: 250, maxReports: 4 });
   });
 
   test.each(['0', '-5', '1.5', 'abc', '1e3', ' ', '730 days'])('refuses OBSERVATION_RETENTION_DAYS=%p with a clear error', (value) => {
