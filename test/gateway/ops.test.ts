@@ -1,5 +1,6 @@
 /** Health, readiness, metrics, OpenAPI and the docs page. */
 import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { expectError, json, readMetrics, startTestStack, TEST_METRICS_TOKEN as METRICS_TOKEN, useTestStack, type TestStack } from '../support/stack';
 
@@ -73,6 +74,7 @@ it('GET /openapi.json documents every REST route with the schemas the routes use
   expect(body.properties).toHaveProperty('land_area');
   // The published schemas are valid JSON Schema 2020-12 and accept what the service returns.
   const ajv = new Ajv2020({ strict: false });
+  addFormats(ajv); // date, date-time, uri: checked, not ignored with a warning
   const validateResponse = ajv.compile(home.responses['200'].content['application/json'].schema);
   const response = await json(await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': stack.newKey() }));
   expect(validateResponse(response)).toBe(true);
