@@ -69,7 +69,7 @@ test('an unknown plan is a usage error and creates nothing', () => {
   const { code, out, err } = run('create', '--org', 'hamkorbank', '--plan', 'gold');
   expect(code).toBe(2);
   expect(out).toEqual([]);
-  expect(err[0]).toBe("error: unknown plan 'gold' (known plans: pilot, standard, enterprise)");
+  expect(err[0]).toBe("error: unknown plan 'gold' (known plans: pilot, standard, enterprise, development)");
   expect(store.list()).toEqual([]);
 });
 

@@ -44,7 +44,7 @@ test('the first start prints the local key once; the second start prints no key'
   const printed = first.stdout.match(KEY)?.[0];
   expect(printed).toBeDefined();
   const keys = new KeyStore({ file: join(home, 'keys.json') });
-  expect(keys.verify(printed!)).toMatchObject({ org: 'local', plan: 'pilot' });
+  expect(keys.verify(printed!)).toMatchObject({ org: 'local', plan: 'development' });
   const file = readFileSync(keys.file, 'utf8');
 
   const second = await startAndStop();

@@ -23,7 +23,7 @@ function plansFile(contents: unknown): string {
 }
 
 test('the shipped plans carry the agreed limits', () => {
-  expect(planNames()).toEqual(['pilot', 'standard', 'enterprise']);
+  expect(planNames()).toEqual(['pilot', 'standard', 'enterprise', 'development']);
   expect(getPlan('pilot')).toEqual({
     name: 'pilot',
     quota: { perMinute: 60, perDay: 5_000 },
@@ -57,6 +57,8 @@ test('the shipped plans carry the agreed limits', () => {
     maxStoredObservations: 250_000,
     maxSubscriptions: 1_000,
   });
+  // The first start's local key: the standard plan's rates, so the README can be followed (issue 35), with short retention.
+  expect(getPlan('development')).toMatchObject({ quota: getPlan('standard').quota, valuations: getPlan('standard').valuations, valuationRecordDays: 30 });
   // One interactive request at the plan's largest bulk size fits the minute's valuations.
   for (const name of planNames()) expect(getPlan(name).valuations.perMinute).toBeGreaterThanOrEqual(1_000);
   // A day's batch allowance holds at least one submission of the largest size.
@@ -65,7 +67,7 @@ test('the shipped plans carry the agreed limits', () => {
 
 test('an unknown plan names the known ones', () => {
   expect(() => getPlan('gold')).toThrow(UnknownPlanError);
-  expect(() => getPlan('gold')).toThrow("unknown plan 'gold' (known plans: pilot, standard, enterprise)");
+  expect(() => getPlan('gold')).toThrow("unknown plan 'gold' (known plans: pilot, standard, enterprise, development)");
 });
 
 test('PLANS_FILE points to another plans file', () => {
