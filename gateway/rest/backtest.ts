@@ -110,6 +110,9 @@ async function submitUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   let id: string | undefined;
   let part: Record<string, unknown>[] = [];
   const send = async (last: boolean): Promise<AcceptedBacktest> => {
+    // A key revoked mid-upload stops it before its next part, as batch and observation uploads do (issue 33, finding 7).
+    const revoked = await request.credentialsRecheck?.();
+    if (revoked) throw revoked;
     id ??= (await executor.execute<{ openBacktest: { id: string } }>(OPEN_BACKTEST_OPERATION, { input: { kind: kind.toUpperCase(), chunkSize: DEFAULT_CHUNK_SIZE } })).openBacktest.id;
     const { appendBacktestObservations } = await executor.execute<{ appendBacktestObservations: AcceptedBacktest }>(APPEND_BACKTEST_OPERATION, { id, observations: part, last });
     part = [];

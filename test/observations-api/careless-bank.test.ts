@@ -182,6 +182,26 @@ it('stops a batch upload whose key is revoked mid-way: 401, and its job is cance
   expect((await jobs())[0]).toEqual({ id: job.id, status: 'cancelled' });
 });
 
+it('stops a backtest upload whose key is revoked mid-way: 401 (finding 7)', async () => {
+  const org = `revoked-mid-backtest-${process.pid}`;
+  const uploader = stack.keys.create({ org, plan: 'standard' });
+  const reader = stack.keys.create({ org, plan: 'standard' });
+  const encoder = new TextEncoder();
+  let push!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (controller) => { push = controller; } });
+  const uploading = fetch(`${stack.url}/api/backtest?kind=home`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', ...asKey(uploader.key) }, body, duplex: 'half' } as RequestInit);
+  const jobs = async () => (await json(await stack.post('/graphql', { query: '{ batchJobs { jobs { id status } } }' }, asKey(reader.key)))).data.batchJobs.jobs as { id: string }[];
+  const line = (i: number) => `${JSON.stringify({ ...FLAT, area: 50 + (i % 40), price_usd: 60_000 + (i % 40) * 1000, observed_at: today() })}\n`;
+
+  // More than a part's worth (5,000): the backtest is opened with the first part while the upload goes on.
+  push.enqueue(encoder.encode(Array.from({ length: 6_000 }, (_, i) => line(i)).join('')));
+  await until(jobs, (listed) => listed.length === 1);
+  stack.keys.revoke(uploader.record.id);
+  push.enqueue(encoder.encode(Array.from({ length: 6_000 }, (_, i) => line(i)).join('')));
+  push.close();
+  await expectError(await uploading, 401, 'INVALID_API_KEY');
+});
+
 it('refuses observations past the plan\'s storage quota with 413 OBSERVATION_QUOTA_EXCEEDED; retracting makes room (finding 8)', async () => {
   const bank = stack.newKey('tiny');
   const estimate = (await valueFlat(bank)).estimate;
