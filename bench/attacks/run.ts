@@ -11,7 +11,8 @@
  * worker thread (./bank.ts). Per attack: its setup (bodies built, observations recorded) first,
  * unmeasured; then B's samples while the attack runs (at least 3 s) and the RSS sampled every
  * 200 ms. An attack is cut at --max-attack-s: what it had sent by then is what was measured.
- * Prints a markdown table and writes the JSON to --out.
+ * Prints a markdown table and writes the JSON to --out. BENCH_PROFILE_DIR=dir writes the service's
+ * CPU profile there (node --cpu-prof), read with dist/bench/profile-top.js.
  */
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -237,7 +238,7 @@ async function main(): Promise<void> {
   // In the list's order: the attacks that read 100,000 observations come after the upload that records them.
   const attacks = ATTACKS.filter((a) => !chosen || chosen.includes(a.name));
 
-  const child = fork(join(__dirname, 'server.js'), { stdio: 'inherit', env: { ...process.env, BENCH_REDIS_URL: REDIS, BATCH_KEY_PREFIX: `attacks-${process.pid}:` } });
+  const child = fork(join(__dirname, 'server.js'), { stdio: 'inherit', execArgv: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [], env: { ...process.env, BENCH_REDIS_URL: REDIS, BATCH_KEY_PREFIX: `attacks-${process.pid}:` } });
   const server = await new Promise<AttackServer>((done, fail) => {
     child.once('message', (m) => done(m as AttackServer));
     child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
