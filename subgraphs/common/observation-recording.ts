@@ -3,7 +3,7 @@
  * receive from the observations subgraph, scoring and storing them through the organisation's book,
  * and the adjustment as a valuation shows it.
  */
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Directive, Field, Float, Int, ObjectType } from 'type-graphql';
 import { restated, roundTo, type StatedConfidence } from '../../models/ensemble';
@@ -126,7 +126,7 @@ export async function recordObservations(
 
 /** Time-ordered and unique: the time in base 36, then 64 random bits. */
 function observationId(now: Date): string {
-  return `obs_${now.getTime().toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
+  return `obs_${now.getTime().toString(36).padStart(9, '0')}${pooledRandomBytes(8).toString('hex')}`;
 }
 
 /** The group path of a stored item, top level first, as the book's hierarchy orders it. */

@@ -3,7 +3,7 @@
  * Crockford base 32), so that ids sort as records were made, in every store, and a day's bounds
  * are id bounds. Random, not counted: an id says nothing about how many valuations others made.
  */
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../random-pool';
 
 export const RECORD_ID_PREFIX = 'val_';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -21,7 +21,7 @@ function timePart(ms: number): string {
 
 /** A new id for a record made at `ms`. */
 export function newRecordId(ms: number = Date.now()): string {
-  const random = randomBytes(16);
+  const random = pooledRandomBytes(16);
   let tail = '';
   for (let i = 0; i < 16; i++) tail += CROCKFORD[random[i] & 31];
   return `${RECORD_ID_PREFIX}${timePart(ms)}${tail}`;
