@@ -121,12 +121,12 @@ test('a corrupt key file is reported, not treated as empty', () => {
 });
 
 describe('createFirstStartKey', () => {
-  test('creates a pilot key for organisation local when there is no key file, and never again', () => {
+  test('creates a development-plan key for organisation local when there is no key file, and never again', () => {
     const store = new KeyStore();
     const created = createFirstStartKey(store);
     expect(created).not.toBeNull();
-    expect(created?.record).toMatchObject({ org: 'local', plan: 'pilot' });
-    expect(store.verify(created?.key ?? '')).toEqual({ keyId: created?.record.id, org: 'local', plan: 'pilot' });
+    expect(created?.record).toMatchObject({ org: 'local', plan: 'development' });
+    expect(store.verify(created?.key ?? '')).toEqual({ keyId: created?.record.id, org: 'local', plan: 'development' });
     expect(statSync(store.file).mode & 0o777).toBe(0o600);
     expect(createFirstStartKey(store)).toBeNull();
     expect(createFirstStartKey(new KeyStore())).toBeNull();
