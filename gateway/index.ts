@@ -3,6 +3,7 @@ import { KeyStore } from './auth/key-store';
 import type { GatewayConfig } from './config';
 import { startGraph } from './graph/apollo';
 import { buildApp } from './http/app';
+import type { BulkPacer } from './http/bulk-pacing';
 import { startMetricsServer } from './ops/metrics';
 import type { BatchProgressSource } from './subscriptions';
 import { createQuotaStore, WorkMeter } from './quota';
@@ -31,6 +32,8 @@ export interface GatewayOptions {
   log?: (message: string) => void;
   /** The time bearer tokens are issued and checked at; tests inject one. @default Date.now */
   clock?: () => number;
+  /** Paces uploads and exports behind interactive requests; tests inject one that records its pauses. @default a BulkPacer */
+  pacer?: BulkPacer;
 }
 
 export async function start(config: GatewayConfig & { internalToken: string }, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -54,6 +57,7 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     log,
     batchProgress: options.batchProgress,
     clock: options.clock,
+    pacer: options.pacer,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     timeouts: { requestMs: config.requestTimeoutMs, idleMs: config.idleTimeoutMs },
     metrics: config,

@@ -10,6 +10,7 @@ import { httpGraphClient, inProcessGraphClient } from '../subgraphs/common/graph
 import type { RunningSubgraph } from '../subgraphs/common/subgraph-module';
 import { SUBGRAPHS, type SubgraphName } from '../subgraphs/registry';
 import type { KeyStore } from './auth/key-store';
+import type { BulkPacer } from './http/bulk-pacing';
 import { start as startGateway, type GatewayConfig, type RunningGateway } from './index';
 
 export interface StackOptions {
@@ -23,6 +24,8 @@ export interface StackOptions {
   keys?: KeyStore;
   /** The time bearer tokens are issued and checked at; tests inject one. @default Date.now */
   clock?: () => number;
+  /** Paces uploads and exports behind interactive requests (gateway/http/bulk-pacing.ts). @default a BulkPacer */
+  pacer?: BulkPacer;
   log?: (message: string) => void;
 }
 
@@ -81,7 +84,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   try {
     gateway = await startGateway(
       { ...config, internalToken, subgraphUrls: { ...Object.fromEntries([...started].map(([name, s]) => [name, s.url])), ...config.subgraphUrls } },
-      { keys: options.keys, log: options.log, clock: options.clock, batchProgress: batch.engine, localSubgraphs: Object.fromEntries([...started].map(([name, s]) => [name, s.inProcess])) },
+      { keys: options.keys, log: options.log, clock: options.clock, pacer: options.pacer, batchProgress: batch.engine, localSubgraphs: Object.fromEntries([...started].map(([name, s]) => [name, s.inProcess])) },
     );
   } catch (error) {
     await closeStarted();

@@ -30,6 +30,7 @@ import { errorResponseJsonSchema } from '../rest/response-schemas';
 import { registerVehicleRoutes } from '../rest/vehicle';
 import { startSubscriptionServer, type BatchProgressSource } from '../subscriptions';
 import { authenticate } from './authenticate';
+import { BulkPacer } from './bulk-pacing';
 import { clientErrorHandler } from './client-errors';
 import { sendError, toApiError } from './errors';
 
@@ -62,6 +63,8 @@ export interface AppDeps {
   clock?: () => number;
   /** REQUEST_TIMEOUT_MS and IDLE_TIMEOUT_MS (gateway/config.ts). @default 10 minutes and 1 minute */
   timeouts?: { requestMs: number; idleMs: number };
+  /** Paces uploads and exports behind interactive requests (./bulk-pacing.ts); tests inject one that records its pauses. @default a BulkPacer */
+  pacer?: BulkPacer;
 }
 
 /**
@@ -107,7 +110,7 @@ function graphqlHandler(graph: Graph) {
 type Authenticators = ReturnType<typeof authenticators>;
 
 function authenticators(deps: AppDeps) {
-  const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock };
+  const authDeps = { keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock, pacer: deps.pacer ?? new BulkPacer() };
   return {
     apiKey: authenticate(authDeps, ['apiKey']),
     bearer: authenticate(authDeps, ['bearer']),

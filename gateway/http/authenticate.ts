@@ -11,6 +11,7 @@ import { InvalidTokenError, verifyToken } from '../auth/jwt';
 import type { KeyStore } from '../auth/key-store';
 import type { Principal } from '../auth/principal';
 import { getPlan, rateLimitHeaders, type QuotaStore } from '../quota';
+import type { BulkPacer } from './bulk-pacing';
 import { sendError } from './errors';
 
 declare module 'fastify' {
@@ -29,6 +30,8 @@ export interface AuthDeps {
   log: (message: string) => void;
   /** When tokens are checked against their expiry (ms since the epoch). @default Date.now */
   clock?: () => number;
+  /** Counts interactive requests, and gives bulk routes' requests their lane (./bulk-pacing.ts). @default no pacing */
+  pacer?: BulkPacer;
 }
 
 /** A preHandler accepting the given credential kinds (in order of preference). */
@@ -37,6 +40,10 @@ export function authenticate(deps: AuthDeps, accepted: readonly Credential[]): p
     const principal = await identify(request, deps.keys, accepted, deps.clock);
     if (principal instanceof ApiError) return sendError(request, reply, principal);
     request.principal = principal;
+    if (deps.pacer) {
+      if (request.routeOptions.config.bulk) request.bulkLane = deps.pacer.lane();
+      else deps.pacer.trackInteractive(reply);
+    }
     request.credentialsRecheck = async () => {
       const again = await identify(request, deps.keys, accepted, deps.clock);
       return again instanceof ApiError ? again : null;

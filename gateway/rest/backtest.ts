@@ -24,6 +24,7 @@ import { toJobResponse, uploadPartSize, uploadTooLarge, UploadBody, type BatchJo
 import { itemError, numberedObservations, toObservationInput, type UploadType } from './observation-items';
 import { errorResponseJsonSchema } from './response-schemas';
 import type { ReportServices } from './valuation-report';
+import { unpaced } from '../http/bulk-pacing';
 
 const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl resultsUrl error deliveries { number at statusCode error durationMs }';
 
@@ -107,6 +108,7 @@ async function submitUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   const body = new UploadBody(request.raw, MAX_BATCH_UPLOAD_BYTES);
   const executor = gatewayExecutor(graph, request);
   const partSize = uploadPartSize(DEFAULT_CHUNK_SIZE);
+  const pace = request.bulkLane ?? unpaced;
   let id: string | undefined;
   let part: Record<string, unknown>[] = [];
   const send = async (last: boolean): Promise<AcceptedBacktest> => {
@@ -114,7 +116,7 @@ async function submitUpload(graph: Graph, request: FastifyRequest, reply: Fastif
     const revoked = await request.credentialsRecheck?.();
     if (revoked) throw revoked;
     id ??= (await executor.execute<{ openBacktest: { id: string } }>(OPEN_BACKTEST_OPERATION, { input: { kind: kind.toUpperCase(), chunkSize: DEFAULT_CHUNK_SIZE } })).openBacktest.id;
-    const { appendBacktestObservations } = await executor.execute<{ appendBacktestObservations: AcceptedBacktest }>(APPEND_BACKTEST_OPERATION, { id, observations: part, last });
+    const { appendBacktestObservations } = await pace.run(() => executor.execute<{ appendBacktestObservations: AcceptedBacktest }>(APPEND_BACKTEST_OPERATION, { id, observations: part, last }));
     part = [];
     return appendBacktestObservations;
   };
@@ -192,7 +194,7 @@ const REPORT_SCHEMA = {
 
 export function registerBacktestRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }, reports: ReportServices): void {
   registerUploadScope(app, 'send the observations as a CSV or NDJSON file', (scope) => {
-    scope.post('/api/backtest', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.either, schema: SUBMIT_SCHEMA }, async (request, reply) => {
+    scope.post('/api/backtest', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.either, schema: SUBMIT_SCHEMA, config: { bulk: true } }, async (request, reply) => {
       const kind = backtestKind((request.query as Record<string, unknown> | undefined)?.kind);
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const accepted = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, kind, type) : await submitBacktestBody(gatewayExecutor(graph, request), kind, request.body);

@@ -34,6 +34,7 @@ import { registerUploadScope } from './upload-scope';
 import { SECURITY, withExample } from '../ops/openapi';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { batchAcceptedResponseJsonSchema, batchJobResponseJsonSchema, batchResultLineJsonSchema, errorResponseJsonSchema } from './response-schemas';
+import { unpaced } from '../http/bulk-pacing';
 
 const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl resultsUrl error deliveries { number at statusCode error durationMs }';
 
@@ -171,6 +172,7 @@ async function submitUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   const body = new UploadBody(request.raw, MAX_BATCH_UPLOAD_BYTES);
   const executor = gatewayExecutor(graph, request);
   const partSize = uploadPartSize(chunkSize);
+  const pace = request.bulkLane ?? unpaced;
   let id: string | undefined;
   let part: BatchItemInput[] = [];
   const send = async (last: boolean): Promise<AcceptedJob> => {
@@ -178,7 +180,7 @@ async function submitUpload(graph: Graph, request: FastifyRequest, reply: Fastif
     const revoked = await request.credentialsRecheck?.();
     if (revoked) throw revoked;
     id ??= (await executor.execute<{ openBatch: { id: string } }>(OPEN_BATCH_OPERATION, { input: { chunkSize, ...(callbackUrl !== undefined && { callbackUrl }) } })).openBatch.id;
-    const { appendBatchItems } = await executor.execute<{ appendBatchItems: AcceptedJob }>(APPEND_BATCH_ITEMS_OPERATION, { id, items: part, last });
+    const { appendBatchItems } = await pace.run(() => executor.execute<{ appendBatchItems: AcceptedJob }>(APPEND_BATCH_ITEMS_OPERATION, { id, items: part, last }));
     part = [];
     return appendBatchItems;
   };
@@ -274,11 +276,13 @@ function wantsCsv(request: FastifyRequest): boolean {
   return accept.includes('text/csv') && !accept.includes('application/x-ndjson');
 }
 
-/** The recorded results from item `from` on, at most `limit` of them (all without), a page at a time: only one page is held at once. */
+/** The recorded results from item `from` on, at most `limit` of them (all without), a page at a time (paced: gateway/http/bulk-pacing.ts): only one page is held at once. */
 async function* resultPages(graph: Graph, request: FastifyRequest, id: string, from = 0, limit = Infinity): AsyncGenerator<BatchItemResultView[]> {
+  const executor = gatewayExecutor(graph, request);
+  const pace = request.bulkLane ?? unpaced;
   let left = limit;
   for (let offset: number | null = from; offset !== null && left > 0; ) {
-    const data: { batchResults: { items: BatchItemResultView[]; nextOffset: number | null } } = await gatewayExecutor(graph, request).execute(BATCH_RESULTS_OPERATION, { id, offset, limit: Math.min(RESULTS_PAGE_SIZE, left) });
+    const data: { batchResults: { items: BatchItemResultView[]; nextOffset: number | null } } = await pace.run(() => executor.execute(BATCH_RESULTS_OPERATION, { id, offset, limit: Math.min(RESULTS_PAGE_SIZE, left) }));
     yield data.batchResults.items;
     left -= data.batchResults.items.length;
     offset = data.batchResults.nextOffset;
@@ -313,7 +317,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
       },
       response: { 202: batchAcceptedResponseJsonSchema(), ...errors },
     };
-    scope.post('/api/batch', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.apiKey, schema: submitSchema }, async (request, reply) => {
+    scope.post('/api/batch', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.apiKey, schema: submitSchema, config: { bulk: true } }, async (request, reply) => {
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const job = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, type) : await submitJson(graph, request);
       reply.code(202).header('location', `/api/batch/${encodeURIComponent(job.id)}`);
@@ -347,7 +351,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
         ...errors,
       },
     };
-    scope.get('/api/batch/:id/results', { preHandler: auth.apiKey, schema: resultsSchema }, async (request, reply) => {
+    scope.get('/api/batch/:id/results', { preHandler: auth.apiKey, schema: resultsSchema, config: { bulk: true } }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const job = await jobOf(graph, request, id); // 404 before anything is streamed
       const csv = wantsCsv(request);

@@ -17,6 +17,7 @@ import { ENVELOPE, itemError, PRICE_TYPES, toObservationInput, uploadedObservati
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY, withExample } from '../ops/openapi';
+import { unpaced, type Pace } from '../http/bulk-pacing';
 import { errorResponseJsonSchema } from './response-schemas';
 
 export const RECORD_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL */ `
@@ -35,13 +36,12 @@ export const RETRACT_OBSERVATIONS_OPERATION = { owner: 'observations', query: /*
   }` };
 
 /**
- * Upload items are sent on in parts of this many: one recordObservations call each, the caller's
- * key checked again before each (a key revoked mid-upload stops it), and no part holding the event
- * loop long (issue 33, findings 2 and 7).
+ * Items are recorded in parts of this many, an upload's and a JSON body's alike: one
+ * recordObservations call each (well under the cost check's 20,000 a call), paced behind other
+ * callers' requests (gateway/http/bulk-pacing.ts), and an upload's key checked again before each
+ * (a key revoked mid-upload stops it) (issue 33, findings 2 and 7).
  */
-const UPLOAD_PART = 1_000;
-/** Items per recordObservations call of a JSON body: well under the cost check's 20,000 a call. */
-const GRAPH_PART = 10_000;
+const PART = 1_000;
 
 /** JSON items are read into GraphQL inputs this many at a time, other requests served between. */
 const READ_SLICE = 1_000;
@@ -92,9 +92,9 @@ function addRejected(reply: RecordedObservationsReply, more: RecordedObservation
 
 /**
  * A body { observations: [ … ] } in REST names → recordObservations through `executor`, each bad
- * item refused in its place (REST and MCP alike).
+ * item refused in its place (REST and MCP alike), its parts run through `pace`.
  */
-export async function recordObservationsBody(executor: GraphExecutor, body: unknown): Promise<RecordedObservationsReply> {
+export async function recordObservationsBody(executor: GraphExecutor, body: unknown, pace: Pace = unpaced): Promise<RecordedObservationsReply> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object { "observations": [ … ] }');
   const { observations } = body as { observations?: unknown };
   if (!Array.isArray(observations)) throw new ApiError(observations === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'observations must be an array of observations', 'observations');
@@ -113,12 +113,11 @@ export async function recordObservationsBody(executor: GraphExecutor, body: unkn
   }
   const accepted: RecordedObservationsReply['accepted_observations'] = [];
   let rejectedCount = rejected.length;
-  // In graph calls of at most GRAPH_PART items: the cost check prices each item, and one call may cost 20,000 at most.
-  for (let from = 0; from < forwarded.length; from += GRAPH_PART) {
-    const part = forwarded.slice(from, from + GRAPH_PART);
+  for (let from = 0; from < forwarded.length; from += PART) {
+    const part = forwarded.slice(from, from + PART);
     let result: RecordedData['recordObservations'];
     try {
-      result = (await executor.execute<RecordedData>(RECORD_OBSERVATIONS_OPERATION, { input: { observations: part.map((f) => f.input) } })).recordObservations;
+      result = (await pace.run(() => executor.execute<RecordedData>(RECORD_OBSERVATIONS_OPERATION, { input: { observations: part.map((f) => f.input) } }))).recordObservations;
     } catch (error) {
       if (!(error instanceof ApiError) || from === 0) throw error;
       throw new ApiError(error.code, `${error.message.replace(/\.$/, '')}: stopped at item ${part[0].index}; the ${accepted.length.toLocaleString('en')} observations recorded before it are kept`, error.field);
@@ -137,7 +136,7 @@ export async function recordObservationsBody(executor: GraphExecutor, body: unkn
 const ROUTE_SCHEMA = {
   tags: ['observations'],
   summary: 'Record prices the organisation observed: they re-anchor its valuations (API key or bearer token)',
-  description: `JSON { "observations": [ … ] }, each item the fields of the matching valuation request (POST /api/predict/home or /api/predict/vehicle) with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD: not in the future, not older than the retention), price_type (sale, appraisal or listing; default listing) and an optional reference (your own id, no personal data), echoed back. Each is scored against the model at observed_at and kept for your organisation only; your valuations of the same kind are adjusted at once (market_adjustment in their replies). A bad item is refused in its place (rejected[].error; the first ${MAX_REJECTED_LISTED.toLocaleString('en')} are listed, rejected_count counts them all), the others are kept. Up to the plan's batch size per call, and up to the plan's storage quota of kept observations per kind (beyond it: 413 OBSERVATION_QUOTA_EXCEEDED, nothing of that call kept). A price under a fifth of the cheapest the model was trained on, or more than 5 times from the model's estimate either way, is refused in its place; so is a CSV number with a thousands separator ("72,000"). ${ENVELOPE.join(', ')} are the envelope; every other field is the valuation request's. A file instead of JSON: Content-Type text/csv (a header row of those names) or application/x-ndjson (one object a line), up to ${Math.round(MAX_BATCH_UPLOAD_BYTES / 2 ** 30)} GB, read as it streams in and recorded in parts of ${UPLOAD_PART.toLocaleString('en')}, the credentials checked again before each; a connection cut mid-way keeps the parts recorded before it, and a refusal mid-way (past the plan's size or storage quota, a key revoked meanwhile: 401) says how many were.`,
+  description: `JSON { "observations": [ … ] }, each item the fields of the matching valuation request (POST /api/predict/home or /api/predict/vehicle) with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD: not in the future, not older than the retention), price_type (sale, appraisal or listing; default listing) and an optional reference (your own id, no personal data), echoed back. Each is scored against the model at observed_at and kept for your organisation only; your valuations of the same kind are adjusted at once (market_adjustment in their replies). A bad item is refused in its place (rejected[].error; the first ${MAX_REJECTED_LISTED.toLocaleString('en')} are listed, rejected_count counts them all), the others are kept. Up to the plan's batch size per call, and up to the plan's storage quota of kept observations per kind (beyond it: 413 OBSERVATION_QUOTA_EXCEEDED, nothing of that call kept). A price under a fifth of the cheapest the model was trained on, or more than 5 times from the model's estimate either way, is refused in its place; so is a CSV number with a thousands separator ("72,000"). ${ENVELOPE.join(', ')} are the envelope; every other field is the valuation request's. A file instead of JSON: Content-Type text/csv (a header row of those names) or application/x-ndjson (one object a line), up to ${Math.round(MAX_BATCH_UPLOAD_BYTES / 2 ** 30)} GB, read as it streams in and recorded in parts of ${PART.toLocaleString('en')}, the credentials checked again before each; a connection cut mid-way keeps the parts recorded before it, and a refusal mid-way (past the plan's size or storage quota, a key revoked meanwhile: 401) says how many were.`,
   security: SECURITY.apiKeyOrBearer,
   body: {
     content: {
@@ -154,7 +153,7 @@ const ROUTE_SCHEMA = {
 };
 
 /**
- * A CSV or NDJSON upload, read as it streams in and recorded in parts of UPLOAD_PART items: each
+ * A CSV or NDJSON upload, read as it streams in and recorded in parts of PART items: each
  * part is kept once its call returns, so a connection cut mid-way keeps every part answered before.
  * More items than the plan's batch size: 400 before the part that would pass it.
  */
@@ -176,7 +175,7 @@ async function recordUpload(graph: Graph, request: FastifyRequest, reply: Fastif
     if (revoked) throw stopped(revoked);
     let recorded: RecordedObservationsReply;
     try {
-      recorded = await recordObservationsBody(executor, { observations: part });
+      recorded = await recordObservationsBody(executor, { observations: part }, request.bulkLane);
     } catch (error) {
       throw error instanceof ApiError && offset > 0 ? stopped(error) : error;
     }
@@ -190,7 +189,7 @@ async function recordUpload(graph: Graph, request: FastifyRequest, reply: Fastif
     for await (const item of uploadedObservations(body.stream, type)) {
       if (offset + part.length === limit) throw new ApiError('INVALID_PARAMETER', `at most ${limit.toLocaleString('en')} observations per call on the ${request.principal!.plan} plan; the first ${offset.toLocaleString('en')} were recorded`, 'observations');
       part.push(item);
-      if (part.length === UPLOAD_PART) await send();
+      if (part.length === PART) await send();
     }
     if (part.length > 0) await send();
     if (offset === 0) throw new ApiError('MISSING_PARAMETER', 'the upload holds no observation', 'observations');
@@ -208,7 +207,7 @@ const LIST_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL *
     }
   }` };
 
-/** The export is read from the graph in pages of this many, other requests served between (issue 33, finding 3). */
+/** The export is read from the graph in pages of this many, paced behind other callers' requests (issue 33, finding 3). */
 const EXPORT_PAGE = 1_000;
 
 interface ListedObservation {
@@ -269,13 +268,12 @@ const EXPORT_ROUTE_SCHEMA = {
  * recorded may begin with the previous page's last ones (an insert ahead shifts the rest): those are
  * dropped by id, so each observation is exported once.
  */
-async function* exportedPages(executor: GraphExecutor, query: { kind: string; since?: string; until?: string }): AsyncGenerator<ListedObservation[]> {
+async function* exportedPages(executor: GraphExecutor, query: { kind: string; since?: string; until?: string }, pace: Pace = unpaced): AsyncGenerator<ListedObservation[]> {
   let previous = new Set<string>();
   for (let offset = 0; ; offset += EXPORT_PAGE) {
-    if (offset > 0) await nextTurn();
-    const { observations } = await executor.execute<{ observations: ListedObservation[] }>(LIST_OBSERVATIONS_OPERATION, {
+    const { observations } = await pace.run(() => executor.execute<{ observations: ListedObservation[] }>(LIST_OBSERVATIONS_OPERATION, {
       kind: query.kind.toUpperCase(), since: query.since ?? null, until: query.until ?? null, limit: EXPORT_PAGE, offset,
-    });
+    }));
     yield observations.filter((o) => !previous.has(o.id));
     if (observations.length < EXPORT_PAGE) return;
     previous = new Set(observations.map((o) => o.id));
@@ -301,14 +299,14 @@ export interface RetractedData {
 
 export function registerObservationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
   registerUploadScope(app, 'send the observations as a CSV or NDJSON file', (scope) => {
-    scope.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.either, schema: ROUTE_SCHEMA }, (request: FastifyRequest, reply: FastifyReply) => {
+    scope.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.either, schema: ROUTE_SCHEMA, config: { bulk: true } }, (request: FastifyRequest, reply: FastifyReply) => {
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (type === 'text/csv' || type === 'application/x-ndjson') return recordUpload(graph, request, reply, type);
-      return recordObservationsBody(gatewayExecutor(graph, request), request.body);
+      return recordObservationsBody(gatewayExecutor(graph, request), request.body, request.bulkLane);
     });
-    scope.get('/api/observations', { preHandler: auth.either, schema: EXPORT_ROUTE_SCHEMA }, async (request, reply) => {
+    scope.get('/api/observations', { preHandler: auth.either, schema: EXPORT_ROUTE_SCHEMA, config: { bulk: true } }, async (request, reply) => {
       const query = request.query as { kind: string; since?: string; until?: string };
-      const pages = exportedPages(gatewayExecutor(graph, request), query);
+      const pages = exportedPages(gatewayExecutor(graph, request), query, request.bulkLane);
       // The first page before the status line: a bad date or a stalled subgraph is an error reply, not a cut stream.
       const first = await pages.next();
       async function* body(): AsyncGenerator<string> {

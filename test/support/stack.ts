@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { KeyStore } from '../../gateway/auth/key-store';
 import { gatewayConfigFromEnv } from '../../gateway/config';
 import { startStack, type RunningStack } from '../../gateway/stack';
+import type { BulkPacer } from '../../gateway/http/bulk-pacing';
 import { checkedFetchResponse } from './openapi-responses';
 
 export interface TestStack extends RunningStack {
@@ -40,6 +41,8 @@ export interface TestStackOptions {
   checkResponses?: boolean;
   /** The gateway's clock for bearer tokens (ms since the epoch). @default Date.now */
   clock?: () => number;
+  /** Paces uploads and exports (gateway/http/bulk-pacing.ts); a test injects one that records its pauses. @default a BulkPacer */
+  pacer?: BulkPacer;
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
@@ -55,6 +58,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     keys,
     log: (m) => logs.push(m),
     clock: options.clock,
+    pacer: options.pacer,
     overrides: { residential: { artifactsRoot: options.artifactsRoot }, vehicle: { artifactsRoot: options.vehicleArtifactsRoot } },
   });
   const url = stack.gateway.url;
