@@ -2,16 +2,17 @@
  * Bulk work yields to interactive requests (issue 33, findings 2 and 3). An upload, a JSON body of
  * thousands of observations or an export runs in parts on the event loop every organisation's
  * valuations share; slicing the parts alone still made another bank's sequential valuations wait
- * behind slice after slice (median ×10 during a 100,000-row upload). So between two parts a bulk
- * request pauses as long as the part took whenever an interactive request was in flight or arrived
- * meanwhile: interactive callers then get at least half of the loop, and bulk work still gets the
- * other half, so it is never starved. Alone, it runs without pauses.
+ * behind slice after slice (median ×10 during a 100,000-row upload). So while an interactive
+ * request is in flight, or has arrived since the last part began, bulk parts run one at a time
+ * across every bulk request of the process, each after a pause as long as the part before it took:
+ * interactive callers get at least half of the loop however many uploads and exports run, and bulk
+ * work the other half, so it is never starved. Uncontended, parts run as they come.
  *
  * Interactive: an authenticated request on a route without `config.bulk` (gateway/http/authenticate.ts
  * counts it until its reply closes). Unauthenticated requests do not count: a caller without a key
  * cannot slow anyone's uploads down.
  */
-import { setTimeout as sleepFor } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleepFor } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 
 declare module 'fastify' {
@@ -38,8 +39,15 @@ export interface BulkPacingOptions {
 export class BulkPacer {
   private inFlight = 0;
   private arrived = 0;
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly now: () => number;
+  /** `arrived` when the last bulk part began. */
+  private arrivedAtLastPart = 0;
+  /** Bulk parts running now. */
+  private running = 0;
+  /** The last bulk part's time (ms): the pause owed before the next one while contended. */
+  private owed = 0;
+  private partEnded: (() => void)[] = [];
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
 
   constructor(options: BulkPacingOptions = {}) {
     this.sleep = options.sleep ?? ((ms) => sleepFor(ms));
@@ -58,38 +66,46 @@ export class BulkPacer {
     return { inFlight: this.inFlight, arrived: this.arrived };
   }
 
-  /** A bulk request's pacing, from now. */
+  /** A bulk request's pacing. */
   lane(): BulkLane {
-    return new BulkLane(this);
+    return { run: (work) => this.runPart(work) };
   }
-}
-
-/** How a bulk request runs its parts: BulkLane, or `unpaced` where there is no caller to pace (MCP, tools). */
-export type Pace = Pick<BulkLane, 'run'>;
-
-export const unpaced: Pace = { run: (work) => work() };
-
-export class BulkLane implements Pace {
-  /** The last part's time (ms), owed as a pause if interactive requests came meanwhile. */
-  private owed = 0;
-  private arrivedAt = 0;
-
-  constructor(private readonly pacer: BulkPacer) {}
 
   /**
-   * Runs one part of the work, after a pause as long as the previous part took (at most
-   * MAX_PAUSE_MS) if an interactive request was in flight or arrived since it began. Only the parts'
-   * own time is counted: reading the next part from a slow client costs no pause.
+   * One part of bulk work. First one turn of the event loop: a part answered in process (the
+   * subgraphs' local transport) is a chain of promises that never reaches the loop's I/O phase, so
+   * three exports without it kept another bank's request from even being read for 14 s. Then, while
+   * contended, it waits for the part running (if any) and pauses as long as the last part took (at
+   * most MAX_PAUSE_MS). Only the parts' own time is counted: reading the next part from a slow
+   * client costs no pause.
    */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const { inFlight, arrived } = this.pacer.load();
-    if (this.owed >= 1 && (inFlight > 0 || arrived !== this.arrivedAt)) await this.pacer.sleep(Math.min(Math.round(this.owed), MAX_PAUSE_MS));
-    this.arrivedAt = this.pacer.load().arrived;
-    const start = this.pacer.now();
+  private async runPart<T>(work: () => Promise<T>): Promise<T> {
+    await nextTurn();
+    while (this.contended() && this.running > 0) await new Promise<void>((resolve) => this.partEnded.push(resolve));
+    this.running++;
+    let started = this.now();
     try {
+      if (this.contended() && this.owed >= 1) {
+        await this.sleep(Math.min(Math.round(this.owed), MAX_PAUSE_MS));
+        started = this.now();
+      }
+      this.arrivedAtLastPart = this.arrived;
       return await work();
     } finally {
-      this.owed = this.pacer.now() - start;
+      this.owed = this.now() - started;
+      this.running--;
+      for (const resolve of this.partEnded.splice(0)) resolve();
     }
   }
+
+  private contended(): boolean {
+    return this.inFlight > 0 || this.arrived !== this.arrivedAtLastPart;
+  }
 }
+
+/** How a bulk request runs its parts: BulkPacer.lane(), or `unpaced` where there is no caller to pace (MCP, tools). */
+export interface BulkLane {
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export const unpaced: BulkLane = { run: (work) => work() };

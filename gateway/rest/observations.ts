@@ -17,7 +17,7 @@ import { ENVELOPE, itemError, PRICE_TYPES, toObservationInput, uploadedObservati
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY, withExample } from '../ops/openapi';
-import { unpaced, type Pace } from '../http/bulk-pacing';
+import { unpaced, type BulkLane } from '../http/bulk-pacing';
 import { errorResponseJsonSchema } from './response-schemas';
 
 export const RECORD_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL */ `
@@ -94,7 +94,7 @@ function addRejected(reply: RecordedObservationsReply, more: RecordedObservation
  * A body { observations: [ … ] } in REST names → recordObservations through `executor`, each bad
  * item refused in its place (REST and MCP alike), its parts run through `pace`.
  */
-export async function recordObservationsBody(executor: GraphExecutor, body: unknown, pace: Pace = unpaced): Promise<RecordedObservationsReply> {
+export async function recordObservationsBody(executor: GraphExecutor, body: unknown, pace: BulkLane = unpaced): Promise<RecordedObservationsReply> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object { "observations": [ … ] }');
   const { observations } = body as { observations?: unknown };
   if (!Array.isArray(observations)) throw new ApiError(observations === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'observations must be an array of observations', 'observations');
@@ -264,19 +264,23 @@ const EXPORT_ROUTE_SCHEMA = {
 };
 
 /**
- * Pages of the organisation's observations through the graph. A page read while observations are
- * recorded may begin with the previous page's last ones (an insert ahead shifts the rest): those are
- * dropped by id, so each observation is exported once.
+ * Pages of the organisation's observations through the graph, each as its NDJSON lines (read and
+ * written as one paced part). A page read while observations are recorded may begin with the
+ * previous page's last ones (an insert ahead shifts the rest): those are dropped by id, so each
+ * observation is exported once.
  */
-async function* exportedPages(executor: GraphExecutor, query: { kind: string; since?: string; until?: string }, pace: Pace = unpaced): AsyncGenerator<ListedObservation[]> {
+async function* exportedPages(executor: GraphExecutor, query: { kind: string; since?: string; until?: string }, pace: BulkLane = unpaced): AsyncGenerator<string> {
   let previous = new Set<string>();
   for (let offset = 0; ; offset += EXPORT_PAGE) {
-    const { observations } = await pace.run(() => executor.execute<{ observations: ListedObservation[] }>(LIST_OBSERVATIONS_OPERATION, {
-      kind: query.kind.toUpperCase(), since: query.since ?? null, until: query.until ?? null, limit: EXPORT_PAGE, offset,
-    }));
-    yield observations.filter((o) => !previous.has(o.id));
-    if (observations.length < EXPORT_PAGE) return;
-    previous = new Set(observations.map((o) => o.id));
+    const { lines, ids } = await pace.run(async () => {
+      const { observations } = await executor.execute<{ observations: ListedObservation[] }>(LIST_OBSERVATIONS_OPERATION, {
+        kind: query.kind.toUpperCase(), since: query.since ?? null, until: query.until ?? null, limit: EXPORT_PAGE, offset,
+      });
+      return { lines: observations.filter((o) => !previous.has(o.id)).map(exportedLine).join(''), ids: observations.map((o) => o.id) };
+    });
+    yield lines;
+    if (ids.length < EXPORT_PAGE) return;
+    previous = new Set(ids);
   }
 }
 
@@ -311,8 +315,8 @@ export function registerObservationRoutes(app: FastifyInstance, graph: Graph, au
       const first = await pages.next();
       async function* body(): AsyncGenerator<string> {
         if (first.done) return;
-        yield first.value.map(exportedLine).join('');
-        for await (const page of pages) if (page.length > 0) yield page.map(exportedLine).join('');
+        yield first.value;
+        for await (const page of pages) if (page.length > 0) yield page;
       }
       reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="observations-${query.kind}.ndjson"`);
       return reply.send(Readable.from(body(), { objectMode: false }));
