@@ -128,7 +128,7 @@ export function dayRangeOf(org: string, kind: ObservationKind, query: Observatio
 }
 
 /** list()'s order: newest observedAt first, ties newest id first. */
-export function newestFirst(a: EncodedObservation, b: EncodedObservation): number {
+export function newestFirst(a: Pick<EncodedObservation, 'id' | 'day'>, b: Pick<EncodedObservation, 'id' | 'day'>): number {
   if (a.day !== b.day) return b.day - a.day;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
