@@ -19,7 +19,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError } from '../../schema/errors';
 import { InvalidTokenError, verifyToken } from '../auth/jwt';
 import type { KeyStore } from '../auth/key-store';
@@ -98,6 +98,18 @@ export async function principalOf(params: Readonly<Record<string, unknown>> | un
  */
 export const MAX_WEBSOCKET_MESSAGE_BYTES = 64 * 1024;
 
+/**
+ * ws closes a socket whose message passes maxPayload with 1009 itself, then emits 'error', which
+ * graphql-ws prints to the console with its stack as an "Internal error … check your
+ * implementation": anyone, without a key, could fill the log with it. That expected refusal is
+ * dropped here; every other socket error still reaches graphql-ws.
+ */
+function dropOversizedMessageErrors(ws: WebSocket): void {
+  const emit = ws.emit.bind(ws);
+  ws.emit = ((event: string | symbol, ...args: unknown[]) =>
+    event === 'error' && (args[0] as { code?: unknown } | undefined)?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? true : emit(event, ...args)) as typeof ws.emit;
+}
+
 const rateLimited = (message: string) => new GraphQLError(message, { extensions: { code: 'RATE_LIMITED' } });
 
 export function startSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
@@ -123,7 +135,10 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
       socket.end(rawErrorResponse(new ApiError('NOT_FOUND', `No WebSocket endpoint at ${pathname.slice(0, 100)}: subscriptions are on ${path}`)));
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      dropOversizedMessageErrors(ws);
+      wss.emit('connection', ws, request);
+    });
   };
   options.server.on('upgrade', onUpgrade);
 
