@@ -65,6 +65,7 @@ export function toHomeRestResponse(v: HomeValuationView, restWarnings: readonly 
       mahalla_median_price_per_m2: v.anomaly.mahallaMedianPricePerM2,
       deviation_from_mahalla_median: v.anomaly.deviationFromMahallaMedian,
       district_median_price_per_sotka: v.anomaly.districtMedianPricePerSotka,
+      deviation_from_district_median_per_sotka: v.anomaly.deviationFromDistrictMedianPerSotka ?? null,
       land_share: v.anomaly.landShare,
       model_spread: v.anomaly.modelSpread,
       flags: v.anomaly.flags,

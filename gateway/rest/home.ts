@@ -19,7 +19,7 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       fsd
       confidence { level score drivers }
       models { name estimate }
-      anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka landShare modelSpread flags }
+      anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka deviationFromDistrictMedianPerSotka landShare modelSpread flags }
       location { districtName mahallaName mahallaId matched }
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
       ${MARKET_ADJUSTMENT_SELECTION}
@@ -45,7 +45,7 @@ export const homeRouteSchema = {
 };
 
 
-const HOME_ROUTE_DESCRIPTION = 'A flat (property_type apartment, the default: floor and total_floors required) or a private house with its plot (property_type house: area is the floor area, land_area the plot in sotka, total_floors its storeys, 1 to 5). Estimate, calibrated interval, confidence, per-model estimates and anomaly data; for a house also land_price_per_sotka, anomaly.district_median_price_per_sotka and anomaly.land_share (null for a flat). Fields that do not apply to the property type are ignored with a warning. A house in a district with too few house listings to value honestly: 422 INSUFFICIENT_MARKET_DATA.';
+const HOME_ROUTE_DESCRIPTION = 'A flat (property_type apartment, the default: floor and total_floors required) or a private house with its plot (property_type house: area is the floor area, land_area the plot in sotka, total_floors its storeys, 1 to 5). Estimate, calibrated interval, confidence, per-model estimates and anomaly data; for a house also land_price_per_sotka (the plot alone), anomaly.land_share, and anomaly.district_median_price_per_sotka (whole houses per sotka of plot) with the house\'s own deviation from it, deviation_from_district_median_per_sotka (null for a flat). Fields that do not apply to the property type are ignored with a warning. A house in a district with too few house listings to value honestly: 422 INSUFFICIENT_MARKET_DATA.';
 
 
 export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler; bearer: preHandlerAsyncHookHandler }): void {

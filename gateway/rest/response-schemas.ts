@@ -125,7 +125,7 @@ export function homeResponseJsonSchema(): Record<string, unknown> {
     leading: { property_type: { type: 'string', enum: ['apartment', 'house'], description: 'What was valued: a flat (apartment) or a private house with its plot (house)' } },
     afterCurrency: {
       price_per_m2: { ...number, description: 'Estimate per m² of (floor) area' },
-      land_price_per_sotka: { ...nullableNumber, description: "Houses: the plot's share of the estimate per sotka (estimate × anomaly.land_share ÷ plot); null for a flat, or a house valued without its plot" },
+      land_price_per_sotka: { ...nullableNumber, description: "Houses: the plot alone, per sotka: the land's part of the estimate (estimate × anomaly.land_share ÷ plot), not comparable with anomaly.district_median_price_per_sotka (whole houses); null for a flat, or a house valued without its plot" },
     },
     anomaly: {
       type: 'object',
@@ -135,7 +135,8 @@ export function homeResponseJsonSchema(): Record<string, unknown> {
         deviation_from_district_median: number,
         mahalla_median_price_per_m2: nullableNumber,
         deviation_from_mahalla_median: nullableNumber,
-        district_median_price_per_sotka: { ...nullableNumber, description: "Houses: the district's median asking price per sotka of plot among the training houses; null for a flat" },
+        district_median_price_per_sotka: { ...nullableNumber, description: "Houses: the district's median asking price of a whole house (house and plot) per sotka of its plot, among the training houses; compare with deviation_from_district_median_per_sotka, not with land_price_per_sotka (the plot alone); null for a flat" },
+        deviation_from_district_median_per_sotka: { ...nullableNumber, description: "Houses: this house's estimate per sotka of its plot relative to district_median_price_per_sotka (like for like), e.g. 0.05 = 5% above; null for a flat, without a plot, or without the district median" },
         land_share: { ...nullableNumber, description: "Houses: the share of the estimate the plot accounts for, 0 to 1; null for a flat, or a house valued without its plot" },
         model_spread: number,
         flags: strings,

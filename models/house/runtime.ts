@@ -123,6 +123,7 @@ export class HouseModelSet implements HouseRuntime {
         mahallaMedianPricePerM2: null,
         deviationFromMahallaMedian: null,
         districtMedianPricePerSotka: district.medianPricePerSotka === null ? null : roundTo(district.medianPricePerSotka * toValuationDate, 10),
+        deviationFromDistrictMedianPerSotka: district.medianPricePerSotka === null || request.landAreaSotka === null ? null : round3(rawEstimate / request.landAreaSotka / (district.medianPricePerSotka * toValuationDate) - 1),
         landShare: landShare === null ? null : round3(landShare),
         modelSpread: round3(modelSpread),
         flags,

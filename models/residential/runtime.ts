@@ -124,6 +124,7 @@ export class ResidentialModelSet {
         mahallaMedianPricePerM2: mahallaMedian === null ? null : Math.round(mahallaMedian),
         deviationFromMahallaMedian: mahallaMedian === null ? null : round3(pricePerM2 / mahallaMedian - 1),
         districtMedianPricePerSotka: null,
+        deviationFromDistrictMedianPerSotka: null,
         landShare: null,
         modelSpread: round3(modelSpread),
         flags,

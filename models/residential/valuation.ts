@@ -20,7 +20,7 @@ export interface HomeValue {
   estimate: number;
   currency: 'USD';
   pricePerM2: number;
-  /** Houses: the plot's share of the estimate per sotka (estimate × landShare ÷ plot); null for a flat or a house valued without its plot. */
+  /** Houses: the plot alone, per sotka: the land's part of the estimate (estimate × landShare ÷ plot), not the whole house's; null for a flat or a house valued without its plot. Not comparable with anomaly.districtMedianPricePerSotka (whole houses per sotka of plot). */
   landPricePerSotka: number | null;
   interval: { low: number; high: number; coverage: number };
   /** The forecast standard deviation of the log error its interval implies (models/ensemble/fsd.ts). */
@@ -32,8 +32,10 @@ export interface HomeValue {
     deviationFromDistrictMedian: number;
     mahallaMedianPricePerM2: number | null;
     deviationFromMahallaMedian: number | null;
-    /** Houses: the district's median asking price per sotka of plot among the training houses; null for a flat. */
+    /** Houses: the district's median asking price of a whole house (house and plot) per sotka of its plot, among the training houses; null for a flat. */
     districtMedianPricePerSotka: number | null;
+    /** Houses: this house's estimate per sotka of its plot relative to districtMedianPricePerSotka (like for like), e.g. 0.05 = 5% above; null for a flat, without a plot, or without the district median. */
+    deviationFromDistrictMedianPerSotka: number | null;
     /** Houses: the share of the estimate the plot accounts for (the estimate's elasticity to the plot area, 0–1); null for a flat or without a plot. */
     landShare: number | null;
     modelSpread: number;

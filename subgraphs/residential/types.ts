@@ -88,8 +88,10 @@ export class AnomalyCheck {
   @Field(() => Float, { nullable: true, description: "Median asking price per m² of the mahalla's training flats at the valuation date's level; null without a mahalla or with fewer than 5 listings there" })
   mahallaMedianPricePerM2!: number | null;
   @Field(() => Float, { nullable: true }) deviationFromMahallaMedian!: number | null;
-  @Field(() => Float, { nullable: true, description: "Houses: the district's median asking price per sotka of plot among the training houses; null for a flat" })
+  @Field(() => Float, { nullable: true, description: "Houses: the district's median asking price of a whole house (house and plot) per sotka of its plot, among the training houses; compare with deviationFromDistrictMedianPerSotka, not with landPricePerSotka (the plot alone); null for a flat" })
   districtMedianPricePerSotka!: number | null;
+  @Field(() => Float, { nullable: true, description: "Houses: this house's estimate per sotka of its plot relative to districtMedianPricePerSotka (like for like), e.g. 0.05 = 5% above; null for a flat, without a plot, or without the district median" })
+  deviationFromDistrictMedianPerSotka!: number | null;
   @Field(() => Float, { nullable: true, description: "Houses: the share of the estimate the plot accounts for, 0 to 1 (the estimate's elasticity to the plot area); null for a flat, or a house valued without its plot" })
   landShare!: number | null;
   @Field(() => Float, { description: 'Spread of the ensemble members, relative to the estimate' })
@@ -242,7 +244,7 @@ export class HomeValuation {
   @Field({ description: CURRENCY_DESCRIPTION }) currency!: string;
   @Field(() => ExchangeRate, { nullable: true, description: EXCHANGE_RATE_DESCRIPTION }) exchangeRate!: ExchangeRate | null;
   @Field(() => Float, { description: 'Estimate per m² of (floor) area' }) pricePerM2!: number;
-  @Field(() => Float, { nullable: true, description: "Houses: the plot's share of the estimate per sotka (estimate × anomaly.landShare ÷ plot); null for a flat, or a house valued without its plot" })
+  @Field(() => Float, { nullable: true, description: "Houses: the plot alone, per sotka: the land's part of the estimate (estimate × anomaly.landShare ÷ plot), not comparable with anomaly.districtMedianPricePerSotka (whole houses); null for a flat, or a house valued without its plot" })
   landPricePerSotka!: number | null;
   @Field(() => PredictionInterval) interval!: PredictionInterval;
   @Field(() => Float, { description: FSD_DESCRIPTION }) fsd!: number;

@@ -36,6 +36,9 @@ describe('a house on POST /api/predict/home', () => {
     expect(body.anomaly.land_share).toBeGreaterThanOrEqual(0);
     expect(body.anomaly.land_share).toBeLessThanOrEqual(1);
     expect(body.anomaly.district_median_price_per_sotka).toBeGreaterThan(0);
+    // Issue 35, item 8: the district median is of whole houses per sotka of plot; the like-for-like figure is the house's own estimate per sotka.
+    expect(body.anomaly.deviation_from_district_median_per_sotka).toBeCloseTo(body.estimate / SAMPLE_HOUSE_REQUEST.land_area / body.anomaly.district_median_price_per_sotka - 1, 2);
+    expect(body.land_price_per_sotka).toBeLessThan(body.estimate / SAMPLE_HOUSE_REQUEST.land_area); // the plot alone, not the whole house
     expect(body.location.district).toBe('Yunusabad');
     expect(body.model_version).toBe(manifest!.version);
     expect(body.warnings).toEqual([]);
@@ -52,6 +55,7 @@ describe('a house on POST /api/predict/home', () => {
     expect(width(body)).toBeGreaterThan(width(withPlot));
     expect(body.land_price_per_sotka).toBeNull();
     expect(body.anomaly.land_share).toBeNull();
+    expect(body.anomaly.deviation_from_district_median_per_sotka).toBeNull();
     expect(body.estimate).toBeGreaterThanOrEqual(body.interval.low);
     expect(body.estimate).toBeLessThanOrEqual(body.interval.high);
   });
@@ -150,7 +154,7 @@ describe('a flat, as before', () => {
 describe('houses in GraphQL', () => {
   const FLAT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro' };
   const HOUSE = { propertyType: 'hovli', district: 'Yunusabad', area: 200, landArea: 6, rooms: 5, totalFloors: 2, gas: true };
-  const FIELDS = 'propertyType estimate pricePerM2 landPricePerSotka interval { low high } anomaly { districtMedianPricePerSotka landShare } warnings';
+  const FIELDS = 'propertyType estimate pricePerM2 landPricePerSotka interval { low high } anomaly { districtMedianPricePerSotka deviationFromDistrictMedianPerSotka landShare } warnings';
 
   it('homeValuations values a flat, a house and a refused house in input order', async () => {
     const inputs = [FLAT, HOUSE, { ...HOUSE, district: refused ?? 'Yunusabad' }, { ...FLAT, floor: null }];
@@ -158,7 +162,7 @@ describe('houses in GraphQL', () => {
     expect(errors).toBeUndefined();
     const [flat, house, refusedHouse, noFloor] = data.homeValuations;
     expect(data.homeValuations.map((r: { index: number }) => r.index)).toEqual([0, 1, 2, 3]);
-    expect(flat.valuation).toMatchObject({ propertyType: 'apartment', landPricePerSotka: null, anomaly: { districtMedianPricePerSotka: null, landShare: null } });
+    expect(flat.valuation).toMatchObject({ propertyType: 'apartment', landPricePerSotka: null, anomaly: { districtMedianPricePerSotka: null, deviationFromDistrictMedianPerSotka: null, landShare: null } });
     expect(house.valuation.propertyType).toBe('house');
     expect(house.valuation.landPricePerSotka).toBeGreaterThan(0);
     expect(house.valuation.anomaly.landShare).toBeGreaterThanOrEqual(0);
