@@ -3,11 +3,14 @@
  * with the organisation's API key, so authentication, quotas, limits and error masking are the
  * gateway's own. Replies become data or a catalogue ApiError, as the in-gateway executor makes them:
  * the gateway's HTTP errors (401, 413, 429, 503) arrive as `{ error: { code, … } }`, GraphQL
- * errors as `errors[0].extensions.code`.
+ * errors as `errors[0].extensions.code`. Each operation sends an X-Request-Id of its own, and an error
+ * it ends in carries it (request_id in the tool's error), as the gateway's /mcp errors do.
  */
 import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, isErrorCode } from '../../schema/errors';
+import { randomUUID } from 'node:crypto';
 import { apiErrorOf, type GraphExecutor } from '../graph/executor';
+import { fromGatewayRequest } from './results';
 
 export interface RemoteExecutorOptions {
   /** The gateway, e.g. http://127.0.0.1:4000 (its /graphql is called). */
@@ -29,34 +32,44 @@ export function remoteExecutor(options: RemoteExecutorOptions): GraphExecutor {
   const endpoint = new URL('/graphql', options.url).toString();
   return {
     async execute<TData>(operation: { query: string }, variables: Record<string, unknown>): Promise<TData> {
-      let response: Response;
+      const requestId = randomUUID();
       try {
-        response = await fetch(endpoint, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'x-api-key': options.apiKey,
-            'user-agent': options.userAgent ?? 'tashkent-valuation-mcp',
-          },
-          body: JSON.stringify({ query: operation.query, variables }),
-          signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
-        });
+        return await send<TData>(operation, variables, requestId);
       } catch (error) {
-        throw new ApiError('SERVICE_UNAVAILABLE', `The valuation service at ${options.url} cannot be reached (${(error as Error).message}); is it running, and is VALUATION_URL right?`);
+        throw error instanceof ApiError ? fromGatewayRequest(error, requestId) : error;
       }
-      let reply: GraphQLReply;
-      try {
-        reply = (await response.json()) as GraphQLReply;
-      } catch {
-        throw new ApiError(response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', `The valuation service answered HTTP ${response.status} without a JSON body`);
-      }
-      if (reply.error) throw fromErrorBody(reply.error);
-      if (reply.errors?.length) throw apiErrorOf(reply.errors[0]);
-      if (!response.ok || reply.data === undefined || reply.data === null) throw new ApiError('INTERNAL');
-      return reply.data as TData;
     },
   };
+
+  async function send<TData>(operation: { query: string }, variables: Record<string, unknown>, requestId: string): Promise<TData> {
+    let response: Response;
+    try {
+      response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-api-key': options.apiKey,
+          'user-agent': options.userAgent ?? 'tashkent-valuation-mcp',
+          'x-request-id': requestId,
+        },
+        body: JSON.stringify({ query: operation.query, variables }),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
+      });
+    } catch (error) {
+      throw new ApiError('SERVICE_UNAVAILABLE', `The valuation service at ${options.url} cannot be reached (${(error as Error).message}); is it running, and is VALUATION_URL right?`);
+    }
+    let reply: GraphQLReply;
+    try {
+      reply = (await response.json()) as GraphQLReply;
+    } catch {
+      throw new ApiError(response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', `The valuation service answered HTTP ${response.status} without a JSON body`);
+    }
+    if (reply.error) throw fromErrorBody(reply.error);
+    if (reply.errors?.length) throw apiErrorOf(reply.errors[0]);
+    if (!response.ok || reply.data === undefined || reply.data === null) throw new ApiError('INTERNAL');
+    return reply.data as TData;
+  }
 }
 
 /** The gateway's own error body (authentication, quota, size). */

@@ -25,9 +25,21 @@ export interface ToolErrorOptions {
   log(message: string): void;
 }
 
+/**
+ * The gateway request an error came back from, where the tool's own request is not the gateway's
+ * (the stdio server: each of its operations is a request of its own, ./remote-executor.ts).
+ */
+const gatewayRequestIds = new WeakMap<ApiError, string>();
+
+/** Marks `error` as the answer of the gateway's request `requestId`; returns it. */
+export function fromGatewayRequest(error: ApiError, requestId: string): ApiError {
+  gatewayRequestIds.set(error, requestId);
+  return error;
+}
+
 export function toolError(error: unknown, options: ToolErrorOptions): CallToolResult {
   const apiError = error instanceof ApiError ? renamed(error, options.argumentNames ?? {}) : internal(error, options.log);
-  const body = apiError.toBody(options.requestId);
+  const body = apiError.toBody(options.requestId ?? (error instanceof ApiError ? gatewayRequestIds.get(error) : undefined));
   const at = body.field ? ` (argument ${body.field})` : '';
   const suggestions = body.suggestions?.length ? ` Suggestions: ${body.suggestions.join(', ')}.` : '';
   return {

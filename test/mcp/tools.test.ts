@@ -119,7 +119,8 @@ describe.each(TRANSPORTS)('over %s', (_transport, connect) => {
     // Only a house model valuing every district would leave nothing to refuse.
     if (!district) return;
     const result = (await client.callTool({ name: 'value_home', arguments: { ...SAMPLE_HOUSE_REQUEST, district } })) as CallToolResult;
-    expect(toolErrorBody(result)).toMatchObject({ code: 'INSUFFICIENT_MARKET_DATA', field: 'district' });
+    // With the request id the gateway logged it under, over stdio too (issue 35, item 14).
+    expect(toolErrorBody(result)).toMatchObject({ code: 'INSUFFICIENT_MARKET_DATA', field: 'district', request_id: expect.stringMatching(/^[\w.-]{1,64}$/) });
     expect(texts(result)[0]).toMatch(/^INSUFFICIENT_MARKET_DATA \(argument district\): Too few house listings/);
   });
 
