@@ -74,6 +74,17 @@ async function startOwnRedis() {
   return { url: `redis://127.0.0.1:${port}`, stop };
 }
 
+/** A Redis URL as it may be printed: its password, if any, replaced. */
+function withoutPassword(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return 'REDIS_URL (unreadable)';
+  }
+}
+
 module.exports = async function globalSetup() {
   const configured = process.env.REDIS_URL || DEFAULT_URL;
   const hasRedisServer = !spawnSync('redis-server', ['--version']).error;
@@ -83,6 +94,7 @@ module.exports = async function globalSetup() {
   if (await answers(configured)) {
     process.env.REDIS_URL = configured;
     process.env.TEST_REDIS = 'available';
+    say(`Redis: using the one answering at ${withoutPassword(configured)} (REDIS_URL, default ${DEFAULT_URL}); the Redis-adapter suites write keys of their own there.`);
   } else if (hasRedisServer) {
     const own = await startOwnRedis();
     globalThis.__TEST_REDIS_STOP__ = own.stop;
