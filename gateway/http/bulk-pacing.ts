@@ -75,13 +75,15 @@ export class BulkPacer {
    * One part of bulk work. First one turn of the event loop: a part answered in process (the
    * subgraphs' local transport) is a chain of promises that never reaches the loop's I/O phase, so
    * three exports without it kept another bank's request from even being read for 14 s. Then, while
-   * contended, it waits for the part running (if any) and pauses as long as the last part took (at
-   * most MAX_PAUSE_MS). Only the parts' own time is counted: reading the next part from a slow
+   * contended, it waits for the part running (if any; MAX_PAUSE_MS at most) and pauses as long as the
+   * last part took (at most MAX_PAUSE_MS). Only the parts' own time is counted: reading the next part from a slow
    * client costs no pause.
    */
   private async runPart<T>(work: () => Promise<T>): Promise<T> {
     await nextTurn();
-    while (this.contended() && this.running > 0) await new Promise<void>((resolve) => this.partEnded.push(resolve));
+    // A part that hangs (a stalled subgraph) must not hold every other bulk request: wait for it MAX_PAUSE_MS at most.
+    const deadline = Date.now() + MAX_PAUSE_MS;
+    while (this.contended() && this.running > 0 && Date.now() < deadline) await this.partEndsWithin(deadline - Date.now());
     this.running++;
     let started = this.now();
     try {
@@ -96,6 +98,17 @@ export class BulkPacer {
       this.running--;
       for (const resolve of this.partEnded.splice(0)) resolve();
     }
+  }
+
+  /** Resolves when a running part ends, or after `ms`. */
+  private partEndsWithin(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.partEnded.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private contended(): boolean {

@@ -20,7 +20,9 @@ import { until } from '../support/wait';
 
 const ADDRESSES = ['Chilonzor tumani, 13-kvartal', 'Юнусабад 8-й квартал', 'Куйлюк-5', 'массив Карасу-3', 'Сергели-IV', "Toshkent sh., Mirzo Ulug'bek tumani, Buyuk Ipak Yo'li ko'chasi"];
 const ROWS = 25_000;
-const SUBMISSION_TIMEOUT_MS = 2_000;
+// Long enough for a part's append on a loaded CI machine plus the pause bulk pacing may add before the
+// next one (gateway/http/bulk-pacing.ts, at most 250 ms): at 2 s a CI run failed a job mid-upload as stalled.
+const SUBMISSION_TIMEOUT_MS = 6_000;
 
 /** The repository's plans plus one allowing 10 items per job. */
 const TINY_PLAN = 'upload-tiny';
