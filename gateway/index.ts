@@ -58,6 +58,7 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     batchProgress: options.batchProgress,
     clock: options.clock,
     pacer: options.pacer,
+    redisUrl: config.redisUrl,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     timeouts: { requestMs: config.requestTimeoutMs, idleMs: config.idleTimeoutMs },
     metrics: config,

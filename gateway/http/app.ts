@@ -55,6 +55,8 @@ export interface AppDeps {
    * @default the one the stack provided for `keys` (gateway/subscriptions); none: no subscriptions
    */
   batchProgress?: BatchProgressSource;
+  /** The Redis the gateway processes share (REDIS_URL): what an organisation's subscriptions run on the others. @default none: this process alone */
+  redisUrl?: string;
   /** Web origins besides the gateway's own loopback one whose pages may call /mcp. @default [] */
   mcpAllowedOrigins?: readonly string[];
   /** Where /metrics is served and who may read it (METRICS_PORT, METRICS_TOKEN). @default not on this port */
@@ -134,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Subscriptions: graphql-ws on the upgrade requests of /graphql, served by the gateway (not federated).
   const progress = deps.batchProgress;
   if (progress) {
-    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock, documentLimits: deps.graph.documentLimits });
+    const subscriptions = startSubscriptionServer({ server: app.server, source: progress, keys: deps.keys, quotas: deps.quotas, log: deps.log, clock: deps.clock, documentLimits: deps.graph.documentLimits, redisUrl: deps.redisUrl });
     app.addHook('preClose', async () => subscriptions.close());
   }
   registerLanding(app);

@@ -20,6 +20,7 @@ import type { Duplex } from 'node:stream';
 import { GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { createSharedSubscriptionCounts } from './shared-subscription-counts';
 import { ApiError } from '../../schema/errors';
 import { InvalidTokenError, verifyToken } from '../auth/jwt';
 import type { KeyStore } from '../auth/key-store';
@@ -67,6 +68,8 @@ export interface SubscriptionServerOptions {
   clock?: () => number;
   /** Bounds on a subscription document's shape: the graph's, so MAX_QUERY_DEPTH holds here too. @default DEFAULT_DOCUMENT_LIMITS */
   documentLimits?: DocumentLimits;
+  /** Where the other gateway processes' subscription counts are shared (./shared-subscription-counts.ts). @default none: this process alone */
+  redisUrl?: string;
 }
 
 export interface SubscriptionServer {
@@ -117,6 +120,9 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES });
   const principals = new WeakMap<object, Principal>();
   const bounds = new SubscriptionBounds();
+  const shared = createSharedSubscriptionCounts({ redisUrl: options.redisUrl, current: () => bounds.counts(), log: options.log });
+  /** This process's count of `org`, shared once graphql-ws has dropped what just ended. */
+  const publish = (org: string) => setImmediate(() => void shared.then(({ counts }) => counts.publish(org, bounds.count(org))));
 
   /** One request of the organisation's quota; the decision, or undefined when the store cannot answer (let through, logged). */
   const consumeRequest = async (principal: Principal, what: string) => {
@@ -164,7 +170,13 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
       },
       onClose: (ctx) => {
         const principal = principals.get(ctx);
-        if (principal) bounds.closed(principal.org, ctx);
+        if (!principal) return;
+        bounds.closed(principal.org, ctx);
+        publish(principal.org);
+      },
+      onComplete: (ctx) => {
+        const principal = principals.get(ctx);
+        if (principal) publish(principal.org);
       },
       // The credential of connection_init, verified again: a key revoked since (or a token expired) subscribes to nothing.
       // Then the document's shape, as on HTTP (gateway/graph/document-limits.ts): graphql-ws validates next, not linearly.
@@ -181,8 +193,12 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
         if (decision && !decision.allowed) return [rateLimited(`The ${principal.plan} plan allows ${decision.limit} requests per ${decision.window}; retry in ${decision.retryAfterSeconds} s`)];
         const refused = checkDocument(schema, payload.query, options.documentLimits);
         if (refused.length) return [...refused];
-        const overBound = bounds.admit(principal.org, ctx, id, getPlan(principal.plan).maxSubscriptions);
-        return overBound ? [rateLimited(overBound)] : undefined;
+        // What the organisation runs on the other gateways counts against its plan too; the check and admission after it are one turn.
+        const elsewhere = await (await shared).counts.elsewhere(principal.org);
+        const overBound = bounds.admit(principal.org, ctx, id, getPlan(principal.plan).maxSubscriptions, elsewhere);
+        if (overBound) return [rateLimited(overBound)];
+        publish(principal.org);
+        return undefined;
       },
       // Before each event of a running subscription: is its key still active? (Revocation only: a bearer
       // token expiring while its subscription runs lets it run on, as an HTTP request under way would.)
@@ -206,6 +222,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   return {
     close: async () => {
       options.server.off('upgrade', onUpgrade);
+      await (await shared).close();
       const clients = [...wss.clients];
       await disposable.dispose(); // 1001 Going away to every client
       // Give clients a moment to answer the close frame, then cut the rest: the HTTP server waits for them.

@@ -1,8 +1,9 @@
 /**
  * How many GraphQL subscriptions may run at once (issue 33, finding 11: 5,000 subscribes on one
  * socket cost one unit of quota, each holding a listener and a generator): at most
- * MAX_SUBSCRIPTIONS_PER_SOCKET on a socket, and the plan's maxSubscriptions for an organisation on
- * this gateway process.
+ * MAX_SUBSCRIPTIONS_PER_SOCKET on a socket, and the plan's maxSubscriptions for an organisation
+ * (what it runs on the other gateway processes is subtracted by the caller:
+ * ./shared-subscription-counts.ts).
  *
  * Running means admitted here and still among graphql-ws's own record of the socket's operations
  * (`subscriptions`, from which it deletes each operation however it ends), so an operation that
@@ -42,18 +43,31 @@ export class SubscriptionBounds {
   }
 
   /**
-   * Admits operation `id` of `org` on `socket` and returns undefined, or returns why it may not run.
+   * Admits operation `id` of `org` on `socket` and returns undefined, or returns why it may not run;
+   * `elsewhere`: what the organisation runs on the other gateway processes.
    * Checks and admits at once (no await between), so concurrent subscribes cannot all pass.
    */
-  admit(org: string, socket: Socket, id: string, perOrganisation: number): string | undefined {
+  admit(org: string, socket: Socket, id: string, perOrganisation: number, elsewhere = 0): string | undefined {
     if (this.running(socket) >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
       return `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions run at once on one socket; complete one first`;
     }
-    let total = 0;
-    for (const other of this.socketsOf.get(org) ?? []) total += this.running(other);
-    if (total >= perOrganisation) return `Your plan allows ${perOrganisation} subscriptions running at once; complete one first`;
+    if (this.count(org) + elsewhere >= perOrganisation) {
+      return `Your plan allows ${perOrganisation} subscriptions running at once${elsewhere > 0 ? ` (${elsewhere} of yours run on other gateway processes)` : ''}; complete one first`;
+    }
     this.admitted.get(socket)?.add(id);
     return undefined;
+  }
+
+  /** Subscriptions `org` runs on this process. */
+  count(org: string): number {
+    let total = 0;
+    for (const socket of this.socketsOf.get(org) ?? []) total += this.running(socket);
+    return total;
+  }
+
+  /** The count of every organisation with a socket here. */
+  counts(): Map<string, number> {
+    return new Map([...this.socketsOf.keys()].map((org) => [org, this.count(org)]));
   }
 
   /** Admitted operations still running on `socket`; the ended ones are forgotten on the way. */

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../gateway/subscriptions/subscription-bounds';
 import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { createClient } from 'redis';
+import { RedisSubscriptionCounts } from '../../gateway/subscriptions/shared-subscription-counts';
 import { json, startTestStack, type TestStack } from '../support/stack';
+import { describeWithRedis, REDIS_URL } from '../support/redis';
+import { until } from '../support/wait';
 
 const PROGRESS = 'subscription($id: ID!) { batchProgress(id: $id) { id status final } }';
 
@@ -37,8 +41,8 @@ afterAll(async () => {
 type Message = { id?: string; type: string; payload?: unknown };
 
 /** An acknowledged graphql-transport-ws socket for `key`, its messages read in order. */
-async function connect(key: string): Promise<{ send(message: unknown): void; next(): Promise<Message> }> {
-  const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+async function connect(key: string, on: TestStack = stack): Promise<{ send(message: unknown): void; next(): Promise<Message> }> {
+  const ws = new WebSocket(`${on.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
   sockets.push(ws);
   const queue: Message[] = [];
   const waiting: ((m: Message) => void)[] = [];
@@ -68,8 +72,8 @@ function codeOf(message: Message): string | undefined {
 }
 
 /** A job left open (no items yet): its progress subscription runs until the test ends. */
-async function openJob(key: string): Promise<string> {
-  const body = await json(await stack.post('/graphql', { query: 'mutation { openBatch(input: {}) { id } }' }, { 'x-api-key': key }));
+async function openJob(key: string, on: TestStack = stack): Promise<string> {
+  const body = await json(await on.post('/graphql', { query: 'mutation { openBatch(input: {}) { id } }' }, { 'x-api-key': key }));
   expect(body.errors).toBeUndefined();
   return body.data.openBatch.id;
 }
@@ -127,4 +131,40 @@ it('each subscribe takes one request of the plan\'s quota; past it, RATE_LIMITED
   expect(refused).toEqual(['over', 'RATE_LIMITED']);
   // The same organisation's HTTP requests are out of quota too: one count for every door.
   expect((await stack.post('/graphql', { query: '{ __typename }' }, { 'x-api-key': key })).status).toBe(429);
+});
+
+describeWithRedis('with gateways sharing a Redis', () => {
+  let shared: TestStack;
+  const client = createClient({ url: REDIS_URL });
+  beforeAll(async () => {
+    shared = await startTestStack({ redisUrl: REDIS_URL, env: { PLANS_FILE: plansFile, BATCH_KEY_PREFIX: `subscription-bounds-${process.pid}-${Date.now()}:` } });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client.close();
+    await shared?.stop();
+  });
+
+  it("the plan's maxSubscriptions counts what the organisation runs on the other gateway processes", async () => {
+    const key = shared.newKey('subscriber');
+    const org = shared.keys.verify(key)!.org;
+    // Another gateway process, as the service sees it: its count of the organisation in Redis.
+    const other = new RedisSubscriptionCounts(client, { current: () => new Map(), log: () => undefined, processId: 'another-gateway' });
+    const reader = new RedisSubscriptionCounts(client, { current: () => new Map(), log: () => undefined, processId: 'reader' });
+    other.publish(org, 20);
+    await until(() => reader.elsewhere(org), (n) => n === 20);
+
+    const job = await openJob(key, shared);
+    const socket = await connect(key, shared);
+    for (let i = 0; i < 6; i++) socket.send(subscribe(`o${i}`, job)); // 25 allowed, 20 elsewhere: 5 run here
+    const refused = await errors(socket, 1);
+    expect([...refused.values()]).toEqual(['RATE_LIMITED']);
+
+    // This gateway shares its own count too: a third process sees the 5 running here and no more.
+    other.publish(org, 0); // the other process's subscriptions end: room again
+    await until(() => reader.elsewhere(org), (n) => n === 5);
+    socket.send(subscribe('after', 'no-such-job'));
+    expect(await errors(socket, 1)).toEqual(new Map([['after', 'NOT_FOUND']]));
+    await Promise.all([other.close(), reader.close()]);
+  });
 });
