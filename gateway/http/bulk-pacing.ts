@@ -75,9 +75,9 @@ export class BulkPacer {
    * One part of bulk work. First one turn of the event loop: a part answered in process (the
    * subgraphs' local transport) is a chain of promises that never reaches the loop's I/O phase, so
    * three exports without it kept another bank's request from even being read for 14 s. Then, while
-   * contended, it waits for the part running (if any; MAX_PAUSE_MS at most) and pauses as long as the
-   * last part took (at most MAX_PAUSE_MS). Only the parts' own time is counted: reading the next part from a slow
-   * client costs no pause.
+   * contended, it waits for the part running (if any; MAX_PAUSE_MS at most) and pauses as long as
+   * the last part took (at most MAX_PAUSE_MS). Only the parts' own time is counted: reading the next
+   * part from a slow client costs no pause.
    */
   private async runPart<T>(work: () => Promise<T>): Promise<T> {
     await nextTurn();

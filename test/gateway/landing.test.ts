@@ -28,3 +28,26 @@ it('serves each model card as the markdown in docs/, and 404 with the names for 
   expect(missing.status).toBe(404);
   expect((await json(missing)).error).toMatchObject({ code: 'NOT_FOUND', message: 'No model card boats; there are residential, vehicle' });
 });
+
+it('serves a model card to a browser as an HTML page of the same text (issue 35, item 7), and the markdown on ?format=md', async () => {
+  const asBrowser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+  const page = await stack.fetch('/model-cards/residential', { headers: asBrowser });
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(page.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+  expect(page.headers.get('vary')).toMatch(/Accept/);
+  const html = await page.text();
+  const card = readFileSync(join(PROJECT_ROOT, 'docs', 'MODEL_CARD.md'), 'utf8');
+  // Its headings and tables rendered, not shown as markdown source.
+  const firstHeading = /^# (.+)$/m.exec(card)![1];
+  expect(html).toContain(`<h1>${firstHeading.replace(/&/g, '&amp;')}</h1>`);
+  expect(html).toMatch(/<table>[\s\S]*<th>/);
+  expect(html).not.toMatch(/\n\|---/);
+  expect(html).not.toMatch(/<script/i);
+  // The same as markdown on request, and an unknown format refused.
+  const asMarkdown = await stack.fetch('/model-cards/residential?format=md', { headers: asBrowser });
+  expect(asMarkdown.headers.get('content-type')).toMatch(/^text\/markdown/);
+  expect(await asMarkdown.text()).toBe(card);
+  expect((await stack.fetch('/model-cards/residential?format=pdf')).status).toBe(400);
+  expect((await stack.fetch('/model-cards/vehicle?format=html')).headers.get('content-type')).toMatch(/^text\/html/);
+});

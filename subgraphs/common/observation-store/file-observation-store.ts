@@ -19,8 +19,8 @@
  * a restart. prune() and remove() rewrite a file whole (a temporary file renamed over it, then
  * fsynced) as one call holding what is kept.
  *
- * With a directory, memory holds an index, not the records (issue 33, finding 8: 960 bytes of heap
- * an observation made 100,000 of them cost a process 350 MB): each record's id, day and where its
+ * With a directory, memory holds an index, not the records (issue 33, finding 8: at 960 bytes of
+ * heap an observation, 100,000 of them cost a process 350 MB): each record's id, day and where its
  * line lies in the file, about 150 bytes. list() reads the lines it returns from the file (in
  * runs of neighbouring lines, from the page cache as a rule). A read opens the file in the same
  * turn as it picks its entries, and a rewrite renames its file and swaps the index in one turn, so
