@@ -6,9 +6,9 @@
  * errors as `errors[0].extensions.code`. Each operation sends an X-Request-Id of its own, and an error
  * it ends in carries it (request_id in the tool's error), as the gateway's /mcp errors do.
  */
+import { randomUUID } from 'node:crypto';
 import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, isErrorCode } from '../../schema/errors';
-import { randomUUID } from 'node:crypto';
 import { apiErrorOf, type GraphExecutor } from '../graph/executor';
 import { fromGatewayRequest } from './results';
 

@@ -59,6 +59,8 @@ export class RedisSubscriptionCounts implements SharedSubscriptionCounts {
   private readonly timeoutMs: number;
   /** Organisations this process has a field for. */
   private readonly written = new Set<string>();
+  /** Set by close(): a count published later (a socket closing at shutdown) must not write its field back. */
+  private closed = false;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly client: SubscriptionCountsClient, private readonly options: RedisSubscriptionCountsOptions) {
@@ -88,10 +90,12 @@ export class RedisSubscriptionCounts implements SharedSubscriptionCounts {
   }
 
   publish(org: string, count: number): void {
+    if (this.closed) return;
     void this.write(org, count).catch((error: Error) => this.options.log(`subscription count not shared: ${error.message}`));
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.heartbeat);
     await Promise.all([...this.written].map((org) => within(this.client.hDel(this.keyOf(org), this.processId), this.timeoutMs, () => undefined).catch(() => undefined)));
     this.written.clear();
@@ -121,7 +125,7 @@ export class RedisSubscriptionCounts implements SharedSubscriptionCounts {
 }
 
 /** The counts for a gateway: shared through Redis at `redisUrl`, or ONE_PROCESS without it. */
-export async function createSharedSubscriptionCounts(options: Omit<RedisSubscriptionCountsOptions, 'current'> & { redisUrl?: string; current: () => ReadonlyMap<string, number> }): Promise<{ counts: SharedSubscriptionCounts; close(): Promise<void> }> {
+export async function createSharedSubscriptionCounts(options: RedisSubscriptionCountsOptions & { redisUrl?: string }): Promise<{ counts: SharedSubscriptionCounts; close(): Promise<void> }> {
   if (!options.redisUrl) return { counts: ONE_PROCESS, close: async () => undefined };
   const client = createClient({ url: options.redisUrl, disableOfflineQueue: true });
   client.on('error', () => undefined); // reads and writes fail open, logged where they are made

@@ -48,7 +48,7 @@ export async function adjustHomeValuation(book: ObservationBook, org: string | n
       ...view.anomaly,
       deviationFromDistrictMedian: moved(view.anomaly.deviationFromDistrictMedian)!,
       deviationFromMahallaMedian: moved(view.anomaly.deviationFromMahallaMedian),
-      deviationFromDistrictMedianPerSotka: moved(view.anomaly.deviationFromDistrictMedianPerSotka ?? null),
+      deviationFromDistrictMedianPerSotka: moved(view.anomaly.deviationFromDistrictMedianPerSotka),
       flags: flagsAfterAdjustment(view.anomaly.flags, input.request.askingPrice, interval),
     },
     marketAdjustment,
