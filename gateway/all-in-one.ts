@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   const vehicleModel = stack.vehicleModelVersion ? `, vehicles ${stack.vehicleModelVersion}` : ', no vehicle model';
   console.log(`Valuation service ${stack.modelVersion}${vehicleModel} listening on ${stack.gateway.url}`);
   console.log(`  subgraphs: ${stack.subgraphs.map((s) => `${s.name} on ${s.url}${s.summary ? ` (${s.summary})` : ''}`).join(', ')}; quotas ${config.redisUrl ? 'in Redis' : 'in process (REDIS_URL unset)'}`);
+  const records = config.databaseUrl ? 'in PostgreSQL (DATABASE_URL)' : config.redisUrl ? 'in Redis (REDIS_URL; DATABASE_URL unset)' : 'in files under VALUATION_HOME (DATABASE_URL and REDIS_URL unset)';
+  console.log(`  valuation records and observations: ${records}`);
   const created = createFirstStartKey(stack.gateway.keys);
   if (created) {
     console.log(`\nA local organisation "${created.record.org}" (plan ${created.record.plan}) was created. Its API key, shown only this once:\n\n  ${created.key}\n`);

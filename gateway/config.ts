@@ -13,6 +13,8 @@ export interface GatewayConfig {
    * it is then served on PORT. @default unset (with neither variable, /metrics is served nowhere: 404)
    */
   metricsToken?: string;
+  /** DATABASE_URL: valuation records and observed prices in this PostgreSQL (e.g. postgres://valuation@db:5432/valuation), shared by replicas; unset = on Redis with REDIS_URL, else in files under VALUATION_HOME */
+  databaseUrl?: string;
   /** REDIS_URL: quotas shared across replicas; unset = in-process counters */
   redisUrl?: string;
   /**
@@ -65,6 +67,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     port: env.PORT ? Number(env.PORT) : 4000,
     metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     ...(env.REDIS_TIMEOUT_MS && { redisTimeoutMs: Number(env.REDIS_TIMEOUT_MS) }),
     internalToken: env.INTERNAL_TOKEN || undefined,

@@ -67,6 +67,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           mode: 'all-in-one',
           // '' rather than undefined: the configuration decides, not a REDIS_URL the process happens to have.
           redisUrl: config.redisUrl ?? '',
+          databaseUrl: config.databaseUrl ?? '',
           redisTimeoutMs: config.redisTimeoutMs,
           peers,
           overrides: options.overrides?.[entry.name] ?? {},

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     config: { ...config, internalToken },
     env: process.env,
     mode: 'alone',
+    databaseUrl: process.env.DATABASE_URL,
     redisUrl: process.env.REDIS_URL,
     redisTimeoutMs: process.env.REDIS_TIMEOUT_MS ? Number(process.env.REDIS_TIMEOUT_MS) : undefined,
     peers,

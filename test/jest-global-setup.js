@@ -113,4 +113,6 @@ module.exports = async function globalSetup() {
   if (!hasRedisServer && process.env.TEST_REDIS === 'available') {
     say('Redis suites that start a private redis-server (restarts, stalls) skipped: no redis-server installed (apt-get install redis-server)');
   }
+  const stopPostgres = await require('./jest-global-postgres')({ say, freePort });
+  if (stopPostgres) globalThis.__TEST_POSTGRES_STOP__ = stopPostgres;
 };

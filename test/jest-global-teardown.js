@@ -1,8 +1,10 @@
-// Stops the redis-server jest-global-setup.js started for the run, if it started one.
+// Stops the redis-server and the PostgreSQL cluster jest-global-setup.js started for the run, if it started them.
 module.exports = async function globalTeardown() {
-  const stop = globalThis.__TEST_REDIS_STOP__;
-  if (stop) {
-    delete globalThis.__TEST_REDIS_STOP__;
-    stop();
+  for (const name of ['__TEST_REDIS_STOP__', '__TEST_POSTGRES_STOP__']) {
+    const stop = globalThis[name];
+    if (stop) {
+      delete globalThis[name];
+      stop();
+    }
   }
 };

@@ -414,15 +414,19 @@ export interface OpenObservationBookOptions {
   hierarchy: GroupHierarchy;
   /** OBSERVATION_* settings (./observation-store/config.ts). */
   env: NodeJS.ProcessEnv;
+  /** DATABASE_URL as the process decided it ('' or undefined: Redis or files). */
+  databaseUrl?: string;
   /** REDIS_URL as the process decided it ('' or undefined: files). */
   redisUrl?: string;
   log(message: string): void;
 }
 
-/** The book of one kind on the store the settings name: Redis, or files in a folder of the kind's own. */
+/** The book of one kind on the store the settings name: PostgreSQL, Redis, or files in a folder of the kind's own. */
 export async function openObservationBook(options: OpenObservationBookOptions): Promise<{ book: ObservationBook; close(): Promise<void> }> {
   const config = observationStoreConfigFromEnv(options.env);
   const store = await createObservationStore({
+    databaseUrl: options.databaseUrl ?? '',
+    databaseSchema: config.databaseSchema,
     redisUrl: options.redisUrl ?? '',
     keyPrefix: config.keyPrefix,
     // Each kind's subgraph prunes its own folder: two stores never rewrite one file.

@@ -15,6 +15,8 @@ export interface SubgraphStart {
   env: NodeJS.ProcessEnv;
   /** 'alone': its own process (`subgraphs/<name>/main.ts`); 'all-in-one': beside the gateway and the other subgraphs. */
   mode: 'alone' | 'all-in-one';
+  /** DATABASE_URL as the process's configuration decides it: valuation records and observations in PostgreSQL ('' or undefined: Redis or files). */
+  databaseUrl?: string;
   /** REDIS_URL as the process's configuration decides it ('' or undefined: in process). */
   redisUrl?: string;
   /** REDIS_TIMEOUT_MS @default 250 */

@@ -33,9 +33,9 @@ export function recordCallerOf(headers: IncomingHttpHeaders): RecordCaller {
 }
 
 /**
- * How long a valuation waits on the record file's write and fsync: longer than on Redis, since a
- * local disk busy with other writes takes hundreds of milliseconds to fsync, where a Redis that slow
- * is stalled.
+ * How long a valuation waits on the record file's write and fsync (or PostgreSQL's commit): longer
+ * than on Redis, since a local disk busy with other writes takes hundreds of milliseconds to fsync,
+ * where a Redis that slow is stalled.
  */
 export const FILE_RECORD_TIMEOUT_MS = 2000;
 
@@ -116,10 +116,19 @@ function retentionDays(plan: string | null): number {
   }
 }
 
-/** A kind's recorder on the store the settings name: Redis, or a log file in a folder of the kind's own (VALUATION_RECORD_*). */
-export async function openValuationRecorder(options: { kind: RecordKind; env: NodeJS.ProcessEnv; redisUrl?: string; log(message: string): void }): Promise<{ recorder: ValuationRecorder; close(): Promise<void> }> {
+/** A kind's recorder on the store the settings name: PostgreSQL, Redis, or a log file in a folder of the kind's own (VALUATION_RECORD_*). */
+export async function openValuationRecorder(options: { kind: RecordKind; env: NodeJS.ProcessEnv; databaseUrl?: string; redisUrl?: string; log(message: string): void }): Promise<{ recorder: ValuationRecorder; close(): Promise<void> }> {
   const config = recordStoreConfigFromEnv(options.env);
-  const store = await createRecordStore({ kind: options.kind, redisUrl: options.redisUrl ?? '', keyPrefix: config.keyPrefix, directory: config.directory, log: options.log });
-  const timeoutMs = options.redisUrl ? DEFAULT_REDIS_TIMEOUT_MS : FILE_RECORD_TIMEOUT_MS;
+  const store = await createRecordStore({
+    kind: options.kind,
+    databaseUrl: options.databaseUrl ?? '',
+    databaseSchema: config.databaseSchema,
+    redisUrl: options.redisUrl ?? '',
+    keyPrefix: config.keyPrefix,
+    directory: config.directory,
+    log: options.log,
+  });
+  // A database's commit waits on its disk as the file's fsync does; Redis answers from memory.
+  const timeoutMs = !options.databaseUrl && options.redisUrl ? DEFAULT_REDIS_TIMEOUT_MS : FILE_RECORD_TIMEOUT_MS;
   return { recorder: new ValuationRecorder(options.kind, store, { log: options.log, timeoutMs }), close: () => store.close() };
 }

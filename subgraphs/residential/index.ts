@@ -35,10 +35,10 @@ export async function start(config: SubgraphConfig, runtime: ResidentialRuntime,
  */
 export const subgraph: SubgraphModule = {
   buildSchema: buildResidentialSchema,
-  async start({ config, env, redisUrl, overrides, log }): Promise<RunningSubgraph> {
+  async start({ config, env, databaseUrl, redisUrl, overrides, log }): Promise<RunningSubgraph> {
     const runtime = await ResidentialModelService.start({ root: overrides.artifactsRoot as string | undefined, log });
-    const records = await openValuationRecorder({ kind: 'home', env, redisUrl, log });
-    const observations = await openObservationBook({ kind: 'home', hierarchy: HOME_HIERARCHY, env, redisUrl, log });
+    const records = await openValuationRecorder({ kind: 'home', env, databaseUrl, redisUrl, log });
+    const observations = await openObservationBook({ kind: 'home', databaseUrl, hierarchy: HOME_HIERARCHY, env, redisUrl, log });
     const service = await start(config, runtime, observations.book, records.recorder);
     return {
       ...service,

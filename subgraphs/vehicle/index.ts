@@ -34,12 +34,12 @@ export async function start(config: SubgraphConfig, runtime: VehicleRuntime | nu
  */
 export const subgraph: SubgraphModule = {
   buildSchema: buildVehicleSchema,
-  async start({ config, env, redisUrl, overrides, log }): Promise<RunningSubgraph> {
+  async start({ config, env, databaseUrl, redisUrl, overrides, log }): Promise<RunningSubgraph> {
     // The model CURRENT names, swapped when another is promoted; null when none is promoted there.
     const runtime = await VehicleModelService.start((overrides.artifactsRoot as string | undefined) ?? VEHICLE_DIR, { log });
     if (!runtime) log('no vehicle model is promoted: vehicle valuations answer SERVICE_UNAVAILABLE until one is');
-    const records = await openValuationRecorder({ kind: 'vehicle', env, redisUrl, log });
-    const observations = await openObservationBook({ kind: 'vehicle', hierarchy: VEHICLE_HIERARCHY, env, redisUrl, log });
+    const records = await openValuationRecorder({ kind: 'vehicle', env, databaseUrl, redisUrl, log });
+    const observations = await openObservationBook({ kind: 'vehicle', databaseUrl, hierarchy: VEHICLE_HIERARCHY, env, redisUrl, log });
     const service = await start(config, runtime, observations.book, records.recorder);
     return {
       ...service,

@@ -82,6 +82,7 @@ describe('createObservationStore', () => {
 describe('observationStoreConfigFromEnv', () => {
   test('defaults: 730 days, <VALUATION_HOME>/observations, prefix observations:, no Redis, metrics refreshed at most once a minute', () => {
     expect(observationStoreConfigFromEnv({ VALUATION_HOME: home })).toEqual({
+      databaseSchema: 'valuation',
       redisUrl: undefined,
       keyPrefix: 'observations:',
       directory: join(home, 'observations'),
@@ -91,10 +92,10 @@ describe('observationStoreConfigFromEnv', () => {
     });
   });
 
-  test('reads OBSERVATION_RETENTION_DAYS, OBSERVATION_DIR, OBSERVATION_KEY_PREFIX, OBSERVATION_METRICS_REFRESH_MS and REDIS_URL', () => {
+  test('reads OBSERVATION_RETENTION_DAYS, OBSERVATION_DIR, OBSERVATION_KEY_PREFIX, OBSERVATION_METRICS_REFRESH_MS, DATABASE_SCHEMA and REDIS_URL', () => {
     expect(
-      observationStoreConfigFromEnv({ OBSERVATION_RETENTION_DAYS: '30', OBSERVATION_DIR: '/srv/obs', OBSERVATION_KEY_PREFIX: 'o:', OBSERVATION_METRICS_REFRESH_MS: '250', REDIS_URL: 'redis://r:6379' }),
-    ).toEqual({ redisUrl: 'redis://r:6379', keyPrefix: 'o:', directory: '/srv/obs', retentionDays: 30, metricsRefreshMs: 250, maxReports: 4 });
+      observationStoreConfigFromEnv({ OBSERVATION_RETENTION_DAYS: '30', OBSERVATION_DIR: '/srv/obs', OBSERVATION_KEY_PREFIX: 'o:', OBSERVATION_METRICS_REFRESH_MS: '250', DATABASE_SCHEMA: 'bank_a', REDIS_URL: 'redis://r:6379' }),
+    ).toEqual({ databaseSchema: 'bank_a', redisUrl: 'redis://r:6379', keyPrefix: 'o:', directory: '/srv/obs', retentionDays: 30, metricsRefreshMs: 250, maxReports: 4 });
   });
 
   test.each(['0', '-5', '1.5', 'abc', '1e3', ' ', '730 days'])('refuses OBSERVATION_RETENTION_DAYS=%p with a clear error', (value) => {

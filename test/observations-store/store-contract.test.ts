@@ -1,13 +1,15 @@
 /**
  * The one behaviour every observation store must show (subgraphs/common/observation-store/types.ts), run
- * against the store in memory, in files, and on Redis (skipped, with the run's notice, when there
- * is no Redis: test/jest-global-setup.js).
+ * against the store in memory, in files, on Redis and in PostgreSQL (each skipped, with the run's
+ * notice, when the run has no such server: test/jest-global-setup.js).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createObservationRedisClient, FileObservationStore, InvalidObservationError, RedisObservationStore, RetentionSweep, type ObservationRedisClient, type ObservationStore, type StoredObservation } from '../../subgraphs/common/observation-store';
+import { Pool } from 'pg';
+import { createObservationRedisClient, FileObservationStore, InvalidObservationError, PostgresObservationStore, RedisObservationStore, RetentionSweep, type ObservationRedisClient, type ObservationStore, type StoredObservation } from '../../subgraphs/common/observation-store';
+import { DATABASE_URL, describeWithPostgres, TestSchemas } from '../support/postgres';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 import { observation, observations } from './fixtures/observations';
@@ -280,5 +282,33 @@ describeWithRedis('observation store on Redis', () => {
     await client.connect();
     clients.push(client);
     return new RedisObservationStore(client, { keyPrefix: `${RUN_PREFIX}${storeCount++}:` });
+  });
+});
+
+describeWithPostgres('observation store in PostgreSQL', () => {
+  const schemas = new TestSchemas();
+  let pool: Pool;
+  beforeAll(() => {
+    pool = new Pool({ connectionString: DATABASE_URL, max: 8 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await schemas.dropAll();
+  });
+  observationStoreContract(() => PostgresObservationStore.open({ pool, schema: schemas.next() }));
+
+  test('a point-in-time read takes the organisation\'s kind up to the day from the index, in list order', async () => {
+    const schema = schemas.next();
+    const store = await PostgresObservationStore.open({ pool, schema });
+    await store.append('org-a', 'home', observations('a', 50));
+    await pool.query(`ANALYZE ${schema}.observations`);
+    await pool.query('SET enable_seqscan = off');
+    try {
+      const plan = (await pool.query(`EXPLAIN SELECT record FROM ${schema}.observations WHERE org = 'org-a' AND kind = 'home' AND observed_on <= '2024-01-01' ORDER BY observed_on DESC, id DESC`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Index Scan using observations_by_day/);
+      expect(plan).not.toMatch(/Sort/);
+    } finally {
+      await pool.query('RESET enable_seqscan');
+    }
   });
 });

@@ -29,6 +29,8 @@ const ORG_RUN = randomBytes(4).toString('hex');
 
 export interface TestStackOptions {
   redisUrl?: string;
+  /** Valuation records and observations in this PostgreSQL (test/support/postgres.ts). @default none: files */
+  databaseUrl?: string;
   env?: Record<string, string>;
   /** Residential artifacts. @default models/artifacts/residential */
   artifactsRoot?: string;
@@ -52,7 +54,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   Object.assign(process.env, options.env ?? {});
   const keys = new KeyStore({ file: join(home, 'keys.json') });
   const logs: string[] = [];
-  const config = { ...gatewayConfigFromEnv({ ...process.env, ...options.env }), host: '127.0.0.1', port: 0, redisUrl: options.redisUrl };
+  const config = { ...gatewayConfigFromEnv({ ...process.env, ...options.env }), host: '127.0.0.1', port: 0, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl };
   const stack = await startStack({
     gateway: config,
     keys,

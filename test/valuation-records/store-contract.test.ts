@@ -1,15 +1,18 @@
 /**
  * The one behaviour every valuation record store must show (subgraphs/common/valuation-records/types.ts),
- * in memory, in files and on Redis (skipped, with the run's notice, when there is no Redis).
+ * in memory, in files, on Redis and in PostgreSQL (each skipped, with the run's notice, when the run
+ * has no such server).
  */
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Pool } from 'pg';
 import {
-  createRecordRedisClient, FileRecordStore, MemoryRecordStore, newRecordId, recordIdTime, RedisRecordStore,
+  createRecordRedisClient, FileRecordStore, MemoryRecordStore, newRecordId, PostgresRecordStore, recordIdTime, RedisRecordStore,
   type RecordRedisClient, type ValuationRecord, type ValuationRecordStore,
 } from '../../subgraphs/common/valuation-records';
+import { DATABASE_URL, describeWithPostgres, TestSchemas } from '../support/postgres';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
 
@@ -157,5 +160,67 @@ describeWithRedis('valuation records on Redis', () => {
     await client.connect();
     clients.push(client);
     return new RedisRecordStore(client, { keyPrefix: `${RUN_PREFIX}${storeCount++}:` });
+  });
+});
+
+describeWithPostgres('valuation records in PostgreSQL', () => {
+  const schemas = new TestSchemas();
+  let pool: Pool;
+  beforeAll(() => {
+    pool = new Pool({ connectionString: DATABASE_URL, max: 4 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await schemas.dropAll();
+  });
+  contract(() => PostgresRecordStore.open({ pool, kind: 'home', schema: schemas.next() }));
+
+  const partitionsOf = async (schema: string) =>
+    (await pool.query<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '${schema}.valuations_home'::regclass ORDER BY 1`)).rows.map((r) => r.name);
+
+  test('records go in a partition per month made; retention drops a month whole once all of it is past its day', async () => {
+    const schema = schemas.next();
+    const store = await PostgresRecordStore.open({ pool, kind: 'home', schema });
+    const january = [record(at('2025-01-03T10:00:00Z'), { keepUntil: '2026-01-03' }), record(at('2025-01-31T23:59:59.999Z'), { keepUntil: '2026-01-31' })];
+    const february = [record(at('2025-02-01T00:00:00Z'), { keepUntil: '2026-02-01' }), record(at('2025-02-20T00:00:00Z'), { keepUntil: '2027-02-20' })];
+    await store.append('bank-a', [...january, february[0]]);
+    await store.append('bank-b', [february[1]]);
+    expect(await partitionsOf(schema)).toEqual(['valuations_home_2025_01', 'valuations_home_2025_02']);
+
+    // January's records are all past on 2026-02-01: its partition goes; February keeps one kept longer, so only its expired row goes.
+    expect(await store.prune('2026-02-02')).toBe(3);
+    expect(await partitionsOf(schema)).toEqual(['valuations_home_2025_02']);
+    expect(await store.get('bank-a', january[0].id)).toBeNull();
+    expect(await store.get('bank-b', february[1].id)).toEqual(february[1]);
+    // A month dropped is made again when a record of it comes (a late write, or another process that had it).
+    const late = record(at('2025-01-15T00:00:00Z'), { keepUntil: '2030-01-01' });
+    await store.append('bank-a', [late]);
+    expect(await store.get('bank-a', late.id)).toEqual(late);
+    await store.close();
+  });
+
+  test('another process dropping a month this one has written to does not lose the next write', async () => {
+    const schema = schemas.next();
+    const [one, other] = await Promise.all([PostgresRecordStore.open({ pool, kind: 'home', schema }), PostgresRecordStore.open({ pool, kind: 'home', schema })]);
+    await one.append('bank-a', [record(at('2025-03-01T00:00:00Z'), { keepUntil: '2025-04-01' })]);
+    expect(await other.prune('2025-05-01')).toBe(1);
+    const next = record(at('2025-03-02T00:00:00Z'), { keepUntil: '2030-01-01' });
+    await one.append('bank-a', [next]);
+    expect(await other.get('bank-a', next.id)).toEqual(next);
+  });
+
+  test('a record is read from its own month only, and a page of a period from that period\'s months only', async () => {
+    const schema = schemas.next();
+    const store = await PostgresRecordStore.open({ pool, kind: 'home', schema });
+    const made = ['2025-01-10', '2025-02-10', '2025-03-10', '2025-04-10'].map((day) => record(at(`${day}T12:00:00Z`)));
+    await store.append('bank-a', made);
+    const plan = async (sql: string, params: unknown[]) => (await pool.query(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const byId = await plan(`SELECT record FROM ${schema}.valuations_home WHERE org = $1 AND id = $2 AND made_at = $3`, ['bank-a', made[1].id, new Date(recordIdTime(made[1].id)).toISOString()]);
+    expect([...new Set(byId.match(/valuations_home_\d{4}_\d{2}/g))]).toEqual(['valuations_home_2025_02']);
+    expect((await store.list('bank-a', { since: '2025-02-01', until: '2025-03-31' })).map((r) => r.id)).toEqual([made[2].id, made[1].id]);
+    // Keyset paging across months: the previous page's last id is the next page's bound.
+    const first = await store.list('bank-a', { limit: 3 });
+    const second = await store.list('bank-a', { limit: 3, before: first[first.length - 1].id });
+    expect([...first, ...second].map((r) => r.id)).toEqual([...made].reverse().map((r) => r.id));
   });
 });

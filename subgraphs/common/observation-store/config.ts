@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { valuationHome } from '../local-state';
 
 export interface ObservationStoreConfig {
+  /** DATABASE_SCHEMA: the PostgreSQL schema of the tables when DATABASE_URL is set @default 'valuation' */
+  databaseSchema: string;
   /** REDIS_URL: observations in this Redis, shared by every replica; unset or '': in files @default undefined */
   redisUrl: string | undefined;
   /** OBSERVATION_KEY_PREFIX: prefix of the store's Redis keys @default 'observations:' */
@@ -29,6 +31,7 @@ export function defaultObservationDirectory(env: NodeJS.ProcessEnv = process.env
 
 export function observationStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ObservationStoreConfig {
   return {
+    databaseSchema: env.DATABASE_SCHEMA || 'valuation',
     redisUrl: env.REDIS_URL || undefined,
     keyPrefix: env.OBSERVATION_KEY_PREFIX || 'observations:',
     directory: env.OBSERVATION_DIR ? resolve(env.OBSERVATION_DIR) : defaultObservationDirectory(env),

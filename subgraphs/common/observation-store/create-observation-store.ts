@@ -1,10 +1,16 @@
 import { DEFAULT_OBSERVATION_RETENTION_DAYS, defaultObservationDirectory } from './config';
+import { createPostgresPool } from '../postgres';
 import { FileObservationStore } from './file-observation-store';
+import { PostgresObservationStore } from './postgres-observation-store';
 import { createObservationRedisClient, RedisObservationStore } from './redis-observation-store';
 import { RetentionSweep } from './retention';
 import type { ObservationStore } from './types';
 
 export interface CreateObservationStoreOptions {
+  /** The PostgreSQL holding observations, shared by replicas; it takes precedence over Redis. Unset or '': Redis or files. */
+  databaseUrl?: string;
+  /** The PostgreSQL schema of the tables. @default 'valuation' */
+  databaseSchema?: string;
   /** The Redis holding observations, shared by replicas. Unset or '': files (or memory). @default process.env.REDIS_URL */
   redisUrl?: string;
   /** Prepended to every Redis key. @default 'observations:' */
@@ -21,15 +27,23 @@ export interface CreateObservationStoreOptions {
 }
 
 /**
- * The store on Redis when a Redis URL is given or REDIS_URL is set, else in files under
- * VALUATION_HOME (or memory only), with the retention applied: what is older is dropped before
+ * The store in PostgreSQL when a database URL is given, else on Redis when a Redis URL is given or
+ * REDIS_URL is set, else in files under VALUATION_HOME (or memory only), with the retention applied: what is older is dropped before
  * this resolves, and again periodically until close().
  */
 export async function createObservationStore(options: CreateObservationStoreOptions = {}): Promise<ObservationStore> {
   const log = options.log ?? ((message: string) => console.error(`[observations] ${message}`));
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL;
   let store: ObservationStore;
-  if (redisUrl) {
+  if (options.databaseUrl) {
+    const pool = createPostgresPool({ url: options.databaseUrl, log });
+    try {
+      store = await PostgresObservationStore.open({ pool, schema: options.databaseSchema, onClose: () => pool.end() });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  } else if (redisUrl) {
     const client = createObservationRedisClient(redisUrl);
     // node-redis reconnects by itself and would crash the process on an unheard 'error' event.
     client.on('error', (error: Error) => log(`redis: ${error.message}`));

@@ -1,15 +1,21 @@
 /**
- * A kind's valuation record store: on Redis when there is a Redis URL, else in a log file of its own
- * folder (or memory only, for tests), with expired records dropped at opening and every hour.
+ * A kind's valuation record store: in PostgreSQL when there is a database URL, else on Redis when
+ * there is a Redis URL, else in a log file of its own folder (or memory only, for tests), with expired records dropped at opening and every hour.
  */
 import { join } from 'node:path';
 import { FileRecordStore } from './file-record-store';
+import { createPostgresPool } from '../postgres';
 import { MemoryRecordStore } from './memory-record-store';
+import { PostgresRecordStore } from './postgres-record-store';
 import { createRecordRedisClient, RedisRecordStore } from './redis-record-store';
 import type { RecordKind, ValuationRecordStore } from './types';
 
 export interface CreateRecordStoreOptions {
   kind: RecordKind;
+  /** Records in this PostgreSQL (it takes precedence over Redis). */
+  databaseUrl?: string;
+  /** The PostgreSQL schema of the tables. @default 'valuation' */
+  databaseSchema?: string;
   redisUrl?: string;
   keyPrefix: string;
   /** Without Redis: the folder holding a folder per kind, or null for memory only. */
@@ -22,7 +28,15 @@ export interface CreateRecordStoreOptions {
 
 export async function createRecordStore(options: CreateRecordStoreOptions): Promise<ValuationRecordStore> {
   let store: ValuationRecordStore;
-  if (options.redisUrl) {
+  if (options.databaseUrl) {
+    const pool = createPostgresPool({ url: options.databaseUrl, log: options.log });
+    try {
+      store = await PostgresRecordStore.open({ pool, kind: options.kind, schema: options.databaseSchema, onClose: () => pool.end() });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  } else if (options.redisUrl) {
     const client = createRecordRedisClient(options.redisUrl);
     client.on('error', (error: Error) => options.log(`valuation records: redis: ${error.message}`));
     await client.connect();

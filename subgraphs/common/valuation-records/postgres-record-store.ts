@@ -1,0 +1,183 @@
+/**
+ * Records in PostgreSQL (DATABASE_URL), shared by every replica: one table per kind, partitioned by
+ * the month a record was made (the time its id carries), so that
+ *   - a record is read by id from one partition (the id gives the month) through its primary key;
+ *   - a page is a keyset range of ids (`id < before`, newest first), which the partitions' primary
+ *     keys answer in order without sorting, and a period's bounds prune the other months;
+ *   - retention drops a month's partition whole once everything in it is past its keep-until day,
+ *     and deletes row by row only in months that still hold records kept longer.
+ * Nothing of the records is held in this process. Table, for kind `k` in schema `s`:
+ *
+ *   s.valuations_k (org, id, made_at, keep_until, record)  PRIMARY KEY (org, id, made_at)
+ *   s.valuations_k_YYYY_MM                                 its partition for one month (UTC)
+ *
+ * An append is one INSERT: all of a call's records or none.
+ */
+import type { Pool } from 'pg';
+import { checkIdentifier, ensureTables } from '../postgres';
+import { idWindow, isRecordId, recordIdTime } from './record-ids';
+import type { RecordKind, RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
+
+export interface PostgresRecordStoreOptions {
+  pool: Pool;
+  kind: RecordKind;
+  /** The PostgreSQL schema holding the tables. @default 'valuation' */
+  schema?: string;
+  /** Called by close(): the factory ends the pool it made; a borrowed pool is left open. */
+  onClose?: () => Promise<void>;
+}
+
+const DAY_MS = 86_400_000;
+/** PostgreSQL's error when no partition takes a row: another process dropped a month this one thought it had. */
+const NO_PARTITION = '23514';
+
+export class PostgresRecordStore implements ValuationRecordStore {
+  private readonly pool: Pool;
+  private readonly schema: string;
+  /** `schema.valuations_kind`. */
+  private readonly table: string;
+  private readonly tableName: string;
+  /** Months (YYYY_MM) whose partition this process has made sure of. */
+  private readonly months = new Set<string>();
+
+  private constructor(private readonly options: PostgresRecordStoreOptions) {
+    this.pool = options.pool;
+    this.schema = checkIdentifier(options.schema ?? 'valuation', 'the PostgreSQL schema');
+    this.tableName = `valuations_${checkIdentifier(options.kind, 'the record kind')}`;
+    this.table = `${this.schema}.${this.tableName}`;
+  }
+
+  static async open(options: PostgresRecordStoreOptions): Promise<PostgresRecordStore> {
+    const store = new PostgresRecordStore(options);
+    await ensureTables(store.pool, store.schema, [
+      `CREATE TABLE IF NOT EXISTS ${store.table} (
+         org text NOT NULL,
+         id text COLLATE "C" NOT NULL,
+         made_at timestamptz NOT NULL,
+         keep_until date NOT NULL,
+         record json NOT NULL,
+         PRIMARY KEY (org, id, made_at)
+       ) PARTITION BY RANGE (made_at)`,
+      // Retention asks each month for its last keep-until day and deletes by it.
+      `CREATE INDEX IF NOT EXISTS ${store.tableName}_keep_until ON ${store.table} (keep_until)`,
+    ]);
+    return store;
+  }
+
+  async append(org: string, records: readonly ValuationRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const made = records.map((r) => {
+      if (!isRecordId(r.id)) throw new Error(`not a valuation record id: ${JSON.stringify(r.id)}`);
+      return recordIdTime(r.id);
+    });
+    const insert = () =>
+      this.pool.query(
+        `INSERT INTO ${this.table} (org, id, made_at, keep_until, record)
+         SELECT $1, * FROM unnest($2::text[], $3::timestamptz[], $4::date[], $5::json[])`,
+        [org, records.map((r) => r.id), made.map((ms) => new Date(ms).toISOString()), records.map((r) => r.keepUntil), records.map((r) => JSON.stringify(r))],
+      );
+    await this.ensureMonths(made);
+    try {
+      await insert();
+    } catch (error) {
+      if ((error as { code?: string }).code !== NO_PARTITION) throw error;
+      this.months.clear();
+      await this.ensureMonths(made);
+      await insert();
+    }
+  }
+
+  async get(org: string, id: string): Promise<ValuationRecord | null> {
+    if (!isRecordId(id)) return null;
+    const { rows } = await this.pool.query<{ record: ValuationRecord }>(`SELECT record FROM ${this.table} WHERE org = $1 AND id = $2 AND made_at = $3`, [
+      org,
+      id,
+      new Date(recordIdTime(id)).toISOString(),
+    ]);
+    return rows[0]?.record ?? null;
+  }
+
+  async list(org: string, query: RecordQuery = {}): Promise<ValuationRecord[]> {
+    const { rows } = await this.range<{ record: ValuationRecord }>('record', org, query, query.limit);
+    return rows.map((row) => row.record);
+  }
+
+  async ids(org: string, query: Pick<RecordQuery, 'since' | 'until'> = {}): Promise<string[]> {
+    const { rows } = await this.range<{ id: string }>('id', org, query, undefined);
+    return rows.map((row) => row.id);
+  }
+
+  /** The query's rows newest first: the id window (record-ids.ts) and, for partition pruning, its times. */
+  private range<R extends object>(column: 'record' | 'id', org: string, query: RecordQuery, limit: number | undefined) {
+    const window = idWindow(query);
+    const params: unknown[] = [org, window.low, window.high];
+    const where = [`org = $1`, `id >= $2`, `id ${window.highInclusive ? '<=' : '<'} $3`];
+    if (query.since) where.push(`made_at >= $${params.push(`${query.since}T00:00:00Z`)}`);
+    if (query.until) where.push(`made_at < $${params.push(new Date(Date.parse(`${query.until}T00:00:00Z`) + DAY_MS).toISOString())}`);
+    if (query.before !== undefined && isRecordId(query.before)) where.push(`made_at <= $${params.push(new Date(recordIdTime(query.before)).toISOString())}`);
+    const limited = limit !== undefined && limit !== Infinity ? ` LIMIT $${params.push(limit)}` : '';
+    return this.pool.query<R>(`SELECT ${column} FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY id DESC${limited}`, params);
+  }
+
+  /**
+   * Months whose every record is past its keep-until day are dropped whole (their rows counted
+   * first); in the others, the expired rows are deleted. A month is dropped only once it is over, so
+   * that a process appending to it now never finds it gone.
+   */
+  async prune(today: string): Promise<number> {
+    const todayMs = Date.parse(`${today}T00:00:00Z`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(todayMs)) throw new RangeError(`not a date: ${today}`);
+    const { rows: partitions } = await this.pool.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+      [this.table],
+    );
+    let removed = 0;
+    for (const { name } of partitions) {
+      const partition = `${this.schema}.${name}`;
+      const monthEnd = monthEndOf(name);
+      const { rows } = await this.pool.query<{ newest: string | null }>(`SELECT max(keep_until)::text AS newest FROM ${partition}`);
+      const newest = rows[0].newest;
+      if (monthEnd !== null && monthEnd <= todayMs && (newest === null || newest < today)) {
+        const { rows: counted } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${partition}`);
+        await this.pool.query(`DROP TABLE IF EXISTS ${partition}`);
+        this.months.delete(name.slice(-7));
+        removed += Number(counted[0].n);
+      } else if (newest !== null) {
+        removed += (await this.pool.query(`DELETE FROM ${partition} WHERE keep_until < $1`, [today])).rowCount ?? 0;
+      }
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    await this.options.onClose?.();
+  }
+
+  private async ensureMonths(made: readonly number[]): Promise<void> {
+    const missing = [...new Set(made.map(monthOf))].filter((month) => !this.months.has(month));
+    if (missing.length === 0) return;
+    await ensureTables(
+      this.pool,
+      this.schema,
+      missing.map((month) => {
+        const [year, m] = month.split('_').map(Number);
+        const from = new Date(Date.UTC(year, m - 1, 1)).toISOString();
+        const to = new Date(Date.UTC(year, m, 1)).toISOString();
+        return `CREATE TABLE IF NOT EXISTS ${this.table}_${month} PARTITION OF ${this.table} FOR VALUES FROM ('${from}') TO ('${to}')`;
+      }),
+    );
+    for (const month of missing) this.months.add(month);
+  }
+}
+
+/** `YYYY_MM` of a time (UTC). */
+function monthOf(ms: number): string {
+  const date = new Date(ms);
+  return `${date.getUTCFullYear()}_${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** The first moment after a partition's month (from its name's `_YYYY_MM`), or null for a name not of that form. */
+function monthEndOf(partition: string): number | null {
+  const match = /_(\d{4})_(\d{2})$/.exec(partition);
+  return match ? Date.UTC(Number(match[1]), Number(match[2]), 1) : null;
+}
