@@ -26,6 +26,7 @@ import { renderSvg } from '../../models/ensemble/card-kit';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { benchAddress, placeableBases } from '../batch/addresses';
 import { option } from '../cli';
+import { processRssMb as rssMb } from '../proc';
 
 const MINUTES = Number(option('minutes', '10'));
 const SHARE = Number(option('share', '0.7'));
@@ -50,11 +51,6 @@ interface Window {
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 const median = (values: readonly number[]) => percentile([...values].sort((a, b) => a - b), 50);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { CoalescedRuns } from './coalesced-runs';
 import { INPUT_NAME, METADATA_KEYS, OUTPUT_NAME } from './model-contract';
 import { readModelMetadata } from './onnx-metadata';
 
@@ -22,6 +23,9 @@ const SESSION_OPTIONS: InferenceSession.SessionOptions = {
  * ensemble file has [N, M] out, one column per member, named by outputNames).
  */
 export class OnnxModel {
+  /** Runs asked for together go as one session call (./coalesced-runs.ts). */
+  private readonly runs: CoalescedRuns;
+
   private constructor(
     private readonly session: InferenceSession,
     /** Number of features per row the model expects. */
@@ -33,7 +37,13 @@ export class OnnxModel {
     readonly outputWidth: number,
     /** The output columns' names from metadata output_names (an ensemble's members); [] when absent. */
     readonly outputNames: readonly string[],
-  ) {}
+  ) {
+    this.runs = new CoalescedRuns(
+      async (features, rows) => (await this.session.run({ [INPUT_NAME]: new Tensor('float32', features, [rows, this.inputWidth]) }))[OUTPUT_NAME].data as Float32Array,
+      inputWidth,
+      outputWidth,
+    );
+  }
 
   /** Loads from a file path or from the .onnx bytes, and checks the model contract. */
   static async load(source: string | Uint8Array): Promise<OnnxModel> {
@@ -104,14 +114,13 @@ export class OnnxModel {
     return { outputWidth, outputNames };
   }
 
-  /** Predictions for `rows` rows laid out row-major in `features` (NaN = missing). */
+  /** Predictions for `rows` rows laid out row-major in `features` (NaN = missing); runs asked for together share one session call. */
   async run(features: Float32Array, rows: number): Promise<Float32Array> {
     if (!Number.isInteger(rows) || rows < 1) throw new RangeError(`rows must be a positive integer, got ${rows}`);
     if (features.length !== rows * this.inputWidth) {
       throw new RangeError(`features has ${features.length} values, ${rows} rows of ${this.inputWidth} need ${rows * this.inputWidth}`);
     }
-    const results = await this.session.run({ [INPUT_NAME]: new Tensor('float32', features, [rows, this.inputWidth]) });
-    return results[OUTPUT_NAME].data as Float32Array;
+    return this.runs.run(features, rows);
   }
 
   /**

@@ -5,6 +5,7 @@ import { editDistance, typoIndex, type FuzzyCandidate } from './fuzzy';
 import { OTHER_PLACE_NAMES } from './other-places';
 import { normaliseText, spellingKey } from './translit';
 import type { DistrictMatch } from './types';
+import { remembered } from './remembered';
 
 const districtWords = new RegExp(`(^| )(?:${[...DISTRICT_WORDS, ...CITY_WORDS].map(normaliseText).join('|')})(?= |$)`, 'g');
 // Russian adjectival forms: Чиланзарский → chilanzarskiy, Yashnobodsky; the stem must stay ≥ 3 letters.
@@ -57,14 +58,14 @@ function lookup(stem: string): DistrictMatch | null {
  * "Chilanzar", "Chilonzor tumani", "Чиланзарский район", "Yakkasarai district", "Olmzor" … →
  * the district; small typos are tolerated when one district is clearly closest. Not a district → null.
  */
-export function matchDistrict(text: string): DistrictMatch | null {
+export const matchDistrict: (text: string) => DistrictMatch | null = remembered((text) => {
   const stem = districtStem(text);
   if (stem === '') return null;
   const hit = lookup(stem);
   if (hit !== null) return hit;
   const fuzzy = typos.closest(compact(stem));
   return fuzzy === null ? null : found(fuzzy, 'fuzzy');
-}
+});
 
 /**
  * The district named in a comma-separated address ("город Ташкент, Мирабадский район, …"):

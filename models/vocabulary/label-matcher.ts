@@ -4,6 +4,7 @@
  */
 import { typoIndex, type FuzzyCandidate } from './fuzzy';
 import { normaliseText, spellingKey } from './translit';
+import { remembered } from './remembered';
 
 export function labelMatcher<C extends string>(labels: Readonly<Record<C, readonly string[]>>): (text: string) => C | null {
   const byKey = new Map<string, C>();
@@ -19,9 +20,9 @@ export function labelMatcher<C extends string>(labels: Readonly<Record<C, readon
     }
   }
   const typos = typoIndex(candidates);
-  return (input) => {
+  return remembered((input) => {
     const text = normaliseText(input);
     if (text === '') return null;
     return byKey.get(spellingKey(text)) ?? typos.closest(text.replace(/ /g, ''));
-  };
+  });
 }

@@ -2,6 +2,7 @@
 import { DISTRICT_IDS, type DistrictId } from './codes';
 import { createMahallaIndex, type Mahalla } from './mahalla-index';
 import gazetteer from './mahallas.json';
+import { remembered } from './remembered';
 import type { MahallaMatch } from './types';
 
 export interface GazetteerFile {
@@ -15,10 +16,15 @@ for (const m of gazetteer.mahallas) {
   if (!isDistrictId(m.district)) throw new Error(`mahallas.json: ${m.id} has unknown district ${m.district}`);
 }
 const index = createMahallaIndex((gazetteer as GazetteerFile).mahallas);
+/** Keyed by the district and the text (a district id holds no newline). */
+const rememberedMatch = remembered((key) => {
+  const at = key.indexOf('\n');
+  return index.match(key.slice(at + 1), (key.slice(0, at) || undefined) as DistrictId | undefined);
+});
 
 /** "Inokobod", "махаллинский сход граждан Инокобод", "Inoqobod MFY" … → the mahalla; with a district, only that district's. */
 export function matchMahalla(text: string, district?: DistrictId): MahallaMatch | null {
-  return index.match(text, district);
+  return rememberedMatch(`${district ?? ''}\n${text}`);
 }
 
 /** The district's mahallas, most listed first. */

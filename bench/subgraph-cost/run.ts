@@ -1,0 +1,112 @@
+/**
+ * bench/subgraph-cost: what one valuation costs the residential subgraph alone (issue 34, item 1),
+ * records on. The subgraph runs in a child process as in a split deployment
+ * (`node dist/subgraphs/main.js residential`), called with the gateway's headers for an organisation
+ * (so every valuation is recorded), first with single valuations (the REST route's operation), then
+ * with 100-item `homeValuations` calls. The child's CPU time is read from /proc before and after each
+ * round: CPU per valuation does not depend on what the machine's neighbours take, req/s does.
+ *
+ * Usage: npm run build && node dist/bench/subgraph-cost/run.js
+ *   [--duration 10] [--warmup 3] [--connections 16] [--items 100] [--store files|redis|postgres] [--only floor|single|bulk] [--profile DIR]
+ * (--store postgres uses DATABASE_URL, redis REDIS_URL; --profile writes the child's .cpuprofile to DIR:
+ *  read it with `node dist/bench/profile-top.js DIR/<file>`)
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
+import { option } from '../cli';
+import { processCpuMs as cpuMs, processRssMb as rssMb } from '../proc';
+
+const DURATION = Number(option('duration', '10'));
+const WARMUP = Number(option('warmup', '3'));
+const CONNECTIONS = Number(option('connections', '16'));
+const ITEMS = Number(option('items', '100'));
+const STORE = option('store', 'files');
+const PROFILE_DIR = option('profile');
+/** 'floor', 'single' or 'bulk' runs that round alone (a profile of one shape of call). */
+const ONLY = option('only');
+
+const INPUT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida' };
+/** The single operation's selection, reused for each bulk item: both rounds answer the same fields. */
+const SELECTION = HOME_VALUATION_OPERATION.query.slice(HOME_VALUATION_OPERATION.query.indexOf('homeValuation(input: $input) {') + 'homeValuation(input: $input) '.length).trim().replace(/\}\s*$/, '');
+const BULK_QUERY = `query Bulk($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index error { code message } valuation ${SELECTION} } }`;
+
+async function startSubgraph(home: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, INTERNAL_TOKEN: 'bench-token', RESIDENTIAL_PORT: '0', VALUATION_HOME: home, NODE_ENV: 'production' };
+  if (STORE !== 'redis') delete env.REDIS_URL;
+  if (STORE !== 'postgres') delete env.DATABASE_URL;
+  if (STORE === 'postgres' && !env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL');
+  if (STORE === 'redis' && !env.REDIS_URL) throw new Error('--store redis needs REDIS_URL');
+  const execArgv = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = fork(join(__dirname, '..', '..', 'subgraphs', 'main.js'), ['residential'], { env, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the residential subgraph exited with ${code}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function load(url: string, body: string, duration: number): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration,
+    headers: { 'content-type': 'application/json', 'x-internal-token': 'bench-token', 'x-organisation': 'bench-org', 'x-plan': 'standard', 'x-request-id': 'bench' },
+    body,
+  });
+}
+
+async function main(): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'subgraph-cost-'));
+  const subgraph = await startSubgraph(home);
+  const single = JSON.stringify({ query: HOME_VALUATION_OPERATION.query, variables: { input: INPUT } });
+  const bulk = JSON.stringify({ query: BULK_QUERY, variables: { inputs: Array.from({ length: ITEMS }, (_, i) => ({ ...INPUT, area: 40 + (i % 60), floor: 1 + (i % 9) })) } });
+  // Each reply is checked once: a round of errors would measure nothing.
+  for (const body of [single, bulk]) {
+    const reply = (await (await fetch(subgraph.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-internal-token': 'bench-token', 'x-organisation': 'bench-org', 'x-plan': 'standard' }, body })).json()) as { data?: Record<string, unknown>; errors?: unknown };
+    if (reply.errors || !reply.data) throw new Error(`the subgraph answered ${JSON.stringify(reply).slice(0, 300)}`);
+  }
+  const rows: string[] = [];
+  // The floor: what the subgraph's HTTP and GraphQL server costs for a query that values nothing.
+  const floor = JSON.stringify({ query: '{ __typename }' });
+  const rounds = [['floor', 'floor: { __typename }', floor, 1], ['single', 'single valuation', single, 1], ['bulk', `${ITEMS}-item homeValuations`, bulk, ITEMS]] as const;
+  for (const [, name, body, perCall] of rounds.filter(([key]) => !ONLY || key === ONLY)) {
+    await load(subgraph.url, body, WARMUP);
+    const before = cpuMs(subgraph.pid);
+    const result = await load(subgraph.url, body, DURATION);
+    const cpu = cpuMs(subgraph.pid) - before;
+    const calls = result.requests.total;
+    const perValuationUs = (cpu * 1000) / (calls * perCall);
+    const line = `| ${name} | ${Math.round(result.requests.average)} | ${Math.round(result.requests.average * perCall)} | ${result.latency.p50} | ${result.latency.p99} | ${perValuationUs.toFixed(0)} | ${Math.round(rssMb(subgraph.pid))} | ${result.errors} / ${result.non2xx} |`;
+    console.error(line);
+    rows.push(line);
+  }
+  await subgraph.stop();
+  rmSync(home, { recursive: true, force: true });
+  console.log(`\nresidential subgraph alone, records ${STORE === 'files' ? 'in files' : `in ${STORE}`}, ${CONNECTIONS} connections, ${DURATION} s a round after ${WARMUP} s warm-up, ${new Date().toISOString()}, node ${process.version}\n`);
+  console.log('| round | calls/s | valuations/s | p50 ms | p99 ms | CPU µs per valuation | RSS MB after | errors / non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) console.log(row);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
