@@ -7,7 +7,7 @@
 export type { RecordKind, RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
 export { isRecordId, newRecordId, recordIdTime } from './record-ids';
 export { MemoryRecordStore } from './memory-record-store';
-export { FileRecordStore } from './file-record-store';
+export { FileRecordStore, type FileRecordStoreMemory, type FileRecordStoreOptions } from './file-record-store';
 export { RedisRecordStore, createRecordRedisClient, type RecordRedisClient } from './redis-record-store';
 export { PostgresRecordStore, type PostgresRecordStoreOptions } from './postgres-record-store';
 export { createRecordStore, type CreateRecordStoreOptions } from './create-record-store';

@@ -1,7 +1,7 @@
 /**
  * Per organisation, record ids in order with a value each (the record itself in memory, or where it
- * lies in the file store's log): the id windows, pages and expiry every in-process store needs.
- * Appends nearly always land at the end (ids are time-ordered).
+ * lies in the file store's unsealed log, which is bounded): the id windows, pages and expiry every
+ * in-process store needs. Appends nearly always land at the end (ids are time-ordered).
  */
 import { idWindow, inWindow } from './record-ids';
 import type { RecordQuery } from './types';
@@ -9,15 +9,16 @@ import type { RecordQuery } from './types';
 export class RecordIndex<V extends { keepUntil: string }> {
   private readonly byOrg = new Map<string, { ids: string[]; values: Map<string, V> }>();
 
-  /** Adds (an id already held is kept as it was). */
-  add(org: string, id: string, value: V): void {
+  /** Adds (an id already held is kept as it was: false). */
+  add(org: string, id: string, value: V): boolean {
     let series = this.byOrg.get(org);
     if (!series) this.byOrg.set(org, (series = { ids: [], values: new Map() }));
-    if (series.values.has(id)) return;
+    if (series.values.has(id)) return false;
     series.values.set(id, value);
     const ids = series.ids;
     if (ids.length === 0 || ids[ids.length - 1] < id) ids.push(id);
     else ids.splice(lowerBound(ids, id), 0, id);
+    return true;
   }
 
   get(org: string, id: string): V | undefined {
