@@ -25,6 +25,7 @@ import { BATCH_PROGRESS_SDL } from '../subscriptions/batch-progress-schema';
 import { withSubscriptionTypes } from './subscription-types';
 import { LocalSubgraphDataSource } from './local-data-source';
 import { SubgraphDataSource } from './subgraph-data-source';
+import { SingleFetchPath, withExecutor } from './single-fetch';
 
 export interface GraphOptions {
   /** Subgraph name → URL of its /graphql endpoint. */
@@ -74,6 +75,8 @@ function persistedDocument(query: string): DocumentNode {
 
 export async function startGraph(options: GraphOptions): Promise<Graph> {
   const dataSources = new Map<string, GraphQLDataSource<GatewayContext>>();
+  // Operations planned as one fetch asking what the client asked are answered with the subgraph's reply (./single-fetch.ts).
+  const singleFetch = new SingleFetchPath(dataSources);
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl ?? readFileSync(SUPERGRAPH_PATH, 'utf8'),
     buildService: ({ name, url }) => {
@@ -82,10 +85,11 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       if (!local && !target) throw new Error(`no URL configured for subgraph ${name}`);
       const source = local ? new LocalSubgraphDataSource(local) : new SubgraphDataSource(target!, options.internalToken);
       dataSources.set(name, source);
-      return source;
+      return SingleFetchPath.dataSource(source);
     },
+    experimental_didResolveQueryPlan: singleFetch.didResolveQueryPlan,
   });
-  const served = withSubscriptionTypes(gateway, BATCH_PROGRESS_SDL);
+  const served = withSubscriptionTypes(withExecutor(gateway, (executor) => singleFetch.executor(executor)), BATCH_PROGRESS_SDL);
   let apiSchema: GraphQLSchema | undefined;
   served.onSchemaLoadOrUpdate((update) => {
     apiSchema = update.apiSchema;

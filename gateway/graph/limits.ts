@@ -125,9 +125,11 @@ function rateLimitedError(error: QuotaExceededError): GraphQLError {
 }
 
 /**
- * Measures operations for execution, remembering the measure of a document whose variables hold
- * no lists and no numbers: the measure depends on the variables only through list lengths and
- * sizes (limit, n, offset), so it is then a property of the document. (Keyed weakly: documents come from Apollo's cache or a persisted operation.)
+ * Measures operations for execution, remembering each document's measures by what of the variables
+ * they depend on (variableSignature below): a bank's valuations send the same document with other
+ * numbers and names again and again, and pricing one walks the document and coerces its arguments
+ * again (a tenth of the gateway's CPU for a single valuation). Keyed weakly: documents come from
+ * Apollo's cache or a persisted operation; at most MEASURES_PER_DOCUMENT signatures a document.
  */
 export class OperationMeasures {
   private readonly byDocument = new WeakMap<DocumentNode, Map<string, OperationMeasure>>();
@@ -138,14 +140,54 @@ export class OperationMeasures {
   measure(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): OperationMeasure | undefined {
     // First, as nothing below walks a value thousands of levels deep without running out of stack.
     refuseDeepVariables(variables);
-    const dependsOnVariables = Object.values(variables).some(hasListOrNumber);
-    const key = operationName ?? '';
-    const known = dependsOnVariables ? undefined : this.byDocument.get(document)?.get(key);
-    if (known) return known;
+    const key = `${operationName ?? ''}\u0000${variableSignature(variables)}`;
+    const known = this.byDocument.get(document)?.get(key);
+    if (known) {
+      // The variables must still fit the operation (the measure says nothing of them): the first error only, as below.
+      const refused = variableError(schema, document, operationName, variables);
+      if (refused) throw refused;
+      return known;
+    }
     const measure = measureForExecution(schema, document, operationName, variables, this.maxCost);
-    if (measure && !dependsOnVariables) this.byDocument.set(document, (this.byDocument.get(document) ?? new Map()).set(key, measure));
+    if (measure) {
+      const measures = this.byDocument.get(document) ?? new Map<string, OperationMeasure>();
+      if (measures.size < MEASURES_PER_DOCUMENT) this.byDocument.set(document, measures.set(key, measure));
+    }
     return measure;
   }
+}
+
+/** Signatures remembered per document: a document sent with ever other list lengths is measured each time past this. */
+const MEASURES_PER_DOCUMENT = 64;
+
+/**
+ * What of the variables an operation's measure can depend on. The cost and work estimators read
+ * list lengths (of a list argument, or of lists inside an input object: ./list-prices.ts, itemsOf)
+ * and the values of top-level size arguments (limit, n, first, offset: an Int variable of its own),
+ * and the complexity walk honours @skip and @include (a Boolean variable of its own). So: a
+ * top-level number, boolean or null is kept as it is; a list is kept as its length (nothing reads
+ * inside list items); an object by its keys, each value as below; any other value by its kind only
+ * (null or not: a single value coerces to a list of one). Two variable sets with one signature
+ * have one measure.
+ */
+export function variableSignature(variables: Record<string, unknown>): string {
+  let signature = '';
+  for (const [name, value] of Object.entries(variables)) {
+    signature += `${JSON.stringify(name)}:`;
+    if (typeof value === 'number' || typeof value === 'boolean' || value === null) signature += `=${String(value)}`;
+    else signature += shapeOf(value);
+    signature += ',';
+  }
+  return signature;
+}
+
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.length}]`;
+  if (value === null) return 'z';
+  if (typeof value !== 'object') return typeof value === 'undefined' ? 'u' : 's';
+  let shape = '{';
+  for (const [key, inner] of Object.entries(value)) shape += `${JSON.stringify(key)}:${shapeOf(inner)},`;
+  return `${shape}}`;
 }
 
 /** Charges `measure` to the principal's plan, a refusal reported as GraphQL reports it. */
@@ -169,9 +211,4 @@ export function operationLimitsPlugin(measures: OperationMeasures, meter?: WorkM
       };
     },
   };
-}
-
-function hasListOrNumber(value: unknown): boolean {
-  if (Array.isArray(value) || typeof value === 'number') return true;
-  return typeof value === 'object' && value !== null && Object.values(value).some(hasListOrNumber);
 }

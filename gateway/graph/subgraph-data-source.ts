@@ -3,7 +3,8 @@
  * make-fetch-happen (an HTTP cache we do not need) and builds a node-fetch Request per call;
  * this data source keeps a pool of keep-alive connections per subgraph (undici) and does one
  * JSON stringify and one JSON parse per fetch. It also sets the headers subgraphs rely on:
- * the internal token (subgraphs answer nobody else), the organisation and the request id.
+ * the internal token (subgraphs answer nobody else), the organisation and the request id. The
+ * fetches of one request to this subgraph that start together are sent as one call (./fetch-batching.ts).
  */
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
@@ -12,6 +13,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER } from '../../subgraphs/common/serve';
 import type { GatewayContext } from './context';
 import { refusedVariables } from './refused-variables';
+import { FetchBatcher, type Send } from './fetch-batching';
 
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   private readonly pool: Pool;
@@ -24,8 +26,14 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     this.pool = new Pool(parsed.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   }
 
-  async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
-    const { query, variables, operationName } = options.request;
+  /** Queries of one request to this subgraph issued together (a Parallel node's fetches) go as one call (./fetch-batching.ts). */
+  private readonly batcher = new FetchBatcher((request, options) => this.fetch(request, options));
+
+  process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
+    return this.batcher.process(options);
+  }
+
+  private async fetch({ query, variables, operationName }: Parameters<Send>[0], options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [INTERNAL_TOKEN_HEADER]: this.internalToken,
