@@ -1,15 +1,19 @@
 /**
  * The fields through which the valuations subgraph reaches a valuation subgraph's records (issue
- * 19), made per kind (`<kind>ValuationRecord`, `<kind>ValuationRecords`, `<kind>ValuationRecordIds`,
+ * 19), made per kind (`<kind>ValuationRecord`, `<kind>ValuationRecords`, `<kind>ValuationRecordSample`,
  * `revalue<Kind>Record`). @inaccessible: in no client's schema; the valuations subgraph answers
  * clients with its own types. Records are never read without the organisation they belong to.
  */
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ApiError } from '../../schema/errors';
 import { callingOrganisation, withApiErrors } from './bulk';
 import { titleOf } from './valuing-peers';
 import type { RecordCaller, ValuationRecorder } from './valuation-recorder';
-import type { ValuationRecord } from './valuation-records';
+import type { RecordSample, ValuationRecord } from './valuation-records';
+
+/** The most ids one sample field answers (the valuations subgraph asks for at most its own maximum). */
+const MAX_SAMPLED = 10_000;
 
 export interface RecordContext {
   organisation: string | null;
@@ -56,9 +60,21 @@ export function createRecordResolver<C extends RecordContext>({ kind, revalue }:
     }
 
     @Directive('@inaccessible')
-    @Query(() => [String], { name: `${kind}ValuationRecordIds`, description: `Internal: the ids of the calling organisation's ${kind} valuation records made within since…until` })
-    ids(@Arg('since', () => String) since: string, @Arg('until', () => String) until: string, @Ctx() context: C): Promise<string[]> {
-      return context.records.ids(organisationOf(context), { since, until });
+    @Query(() => GraphQLJSONObject, {
+      name: `${kind}ValuationRecordSample`,
+      description: `Internal: a seeded sample of the calling organisation's ${kind} valuation records made within since…until: { population, ids }, the n ids of smallest SHA-256(seed ':' id), smallest first, drawn by the store`,
+    })
+    sample(
+      @Arg('since', () => String) since: string,
+      @Arg('until', () => String) until: string,
+      @Arg('n', () => Int) n: number,
+      @Arg('seed', () => String) seed: string,
+      @Ctx() context: C,
+    ): Promise<RecordSample> {
+      return withApiErrors(() => {
+        if (!(n >= 0 && n <= MAX_SAMPLED)) throw new ApiError('INVALID_PARAMETER', `n must be 0 to ${MAX_SAMPLED}`, 'n');
+        return context.records.sample(organisationOf(context), { since, until }, n, seed);
+      });
     }
 
     @Directive('@inaccessible')

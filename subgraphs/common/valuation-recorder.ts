@@ -13,7 +13,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../../schema/errors';
 import { getPlan, DEFAULT_VALUATION_RECORD_DAYS } from '../../schema/plans';
 import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
-import { createRecordStore, newRecordId, recordStoreConfigFromEnv, type RecordKind, type RecordQuery, type ValuationRecord, type ValuationRecordStore } from './valuation-records';
+import { createRecordStore, newRecordId, recordStoreConfigFromEnv, type RecordKind, type RecordQuery, type RecordSample, type ValuationRecord, type ValuationRecordStore } from './valuation-records';
 import { within } from './within';
 
 /** Who a valuation is for, as the gateway's headers say (a peer subgraph sends no plan). */
@@ -101,8 +101,8 @@ export class ValuationRecorder {
     return this.store.list(org, query);
   }
 
-  ids(org: string, query: Pick<RecordQuery, 'since' | 'until'>): Promise<string[]> {
-    return this.store.ids(org, query);
+  sample(org: string, period: Pick<RecordQuery, 'since' | 'until'>, n: number, seed: string): Promise<RecordSample> {
+    return this.store.sample(org, period, n, seed);
   }
 }
 

@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { askValuingPeer, titleOf, type ValuedKind, type ValuingPeers } from '../common/valuing-peers';
 import type { Revalued } from '../common/record-resolvers';
-import type { ValuationRecord } from '../common/valuation-records';
+import type { RecordSample, ValuationRecord } from '../common/valuation-records';
 import { ValuationKindEnum } from './types';
 
 export interface RecordWindow {
@@ -20,7 +20,8 @@ export interface ValuationsContext {
   requestId: string;
   record(kind: ValuationKindEnum, id: string): Promise<ValuationRecord | null>;
   list(kind: ValuationKindEnum, window: RecordWindow): Promise<ValuationRecord[]>;
-  ids(kind: ValuationKindEnum, since: string, until: string): Promise<string[]>;
+  /** The kind's store's sample of the period: its n ids of smallest sample key, and the period's count. */
+  sample(kind: ValuationKindEnum, since: string, until: string, n: number, seed: string): Promise<RecordSample>;
   revalue(kind: ValuationKindEnum, id: string): Promise<{ previous: ValuationRecord; revalued: Revalued } | null>;
 }
 
@@ -32,7 +33,7 @@ function operationsFor(prefix: ValuedKind) {
   return {
     record: { field: `${prefix}ValuationRecord`, query: `query($id: String!) { ${prefix}ValuationRecord(id: $id) }` },
     list: { field: `${prefix}ValuationRecords`, query: `query($s: String, $u: String, $b: String, $l: Int!) { ${prefix}ValuationRecords(since: $s, until: $u, before: $b, limit: $l) }` },
-    ids: { field: `${prefix}ValuationRecordIds`, query: `query($s: String!, $u: String!) { ${prefix}ValuationRecordIds(since: $s, until: $u) }` },
+    sample: { field: `${prefix}ValuationRecordSample`, query: `query($s: String!, $u: String!, $n: Int!, $seed: String!) { ${prefix}ValuationRecordSample(since: $s, until: $u, n: $n, seed: $seed) }` },
     revalue: { field: `revalue${Prefix}Record`, query: `mutation($id: String!) { revalue${Prefix}Record(id: $id) }` },
   };
 }
@@ -50,7 +51,7 @@ export function createValuationsContext(headers: IncomingHttpHeaders, peers: Val
     requestId,
     record: (kind, id) => call(kind, 'record', { id }),
     list: (kind, { since, until, before, limit }) => call(kind, 'list', { s: since, u: until, b: before, l: limit }),
-    ids: (kind, since, until) => call(kind, 'ids', { s: since, u: until }),
+    sample: (kind, since, until, n, seed) => call(kind, 'sample', { s: since, u: until, n, seed }),
     revalue: (kind, id) => call(kind, 'revalue', { id }),
   };
 }

@@ -4,14 +4,14 @@
  * live with the subgraph that valued them (residential: homes, vehicle: vehicles); this one asks
  * them through the graph and merges kinds.
  */
+import { randomBytes } from 'node:crypto';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
 import { callingOrganisation, withApiErrors } from '../common/bulk';
 import { countArgument } from '../common/arguments';
-import { isRecordId, type ValuationRecord } from '../common/valuation-records';
+import { isRecordId, smallestBySampleKey, type ValuationRecord } from '../common/valuation-records';
 import type { ValuationsContext } from './context';
 import { periodDays } from './period';
-import { drawSample } from './sample';
 import { Revaluation, ValuationKindEnum, ValuationPage, ValuationRecordType, ValuationSample, type ValuationChange } from './types';
 
 const KINDS = [ValuationKindEnum.HOME, ValuationKindEnum.VEHICLE];
@@ -66,17 +66,20 @@ export class ValuationRecordResolver {
       const { since, until } = periodDays(period);
       const size = countArgument(n, 'n', DEFAULT_SAMPLE, MAX_SAMPLE);
       if (seed != null && (seed.length === 0 || seed.length > 64)) throw new ApiError('INVALID_PARAMETER', 'seed must be 1 to 64 characters', 'seed');
+      const drawnWith = seed ?? randomBytes(6).toString('hex');
       const kinds = kind ? [kind] : KINDS;
-      const population = (await Promise.all(kinds.map(async (k) => (await ctx.ids(k, since, until)).map((id) => ({ kind: k, id }))))).flat();
-      // Sorted before drawing: the same seed on the same records draws the same sample, whatever order the kinds answered in.
-      population.sort((a, b) => (a.id < b.id ? -1 : 1));
-      const drawn = drawSample(population, size, seed ?? undefined);
-      const records = await Promise.all(drawn.chosen.map(({ kind: k, id }) => ctx.record(k, id)));
+      // Each kind's store draws its own n (the ids of smallest SHA-256(seed ':' id): common/valuation-records/record-sample.ts);
+      // the n smallest of theirs are the sample of both, the same whatever order the kinds answer in. (Samples drawn with a
+      // seed before issue 34 were a Fisher–Yates draw and come out differently now; the seed is reported with each sample,
+      // and from now on it draws the same sample again.)
+      const samples = await Promise.all(kinds.map(async (k) => ({ kind: k, sample: await ctx.sample(k, since, until, size, drawnWith) })));
+      const drawn = smallestBySampleKey(drawnWith, size, samples.flatMap(({ kind: k, sample }) => sample.ids.map((id) => ({ kind: k, id }))));
+      const records = await Promise.all(drawn.map(({ kind: k, id }) => ctx.record(k, id)));
       return {
         since,
         until,
-        population: population.length,
-        seed: drawn.seed,
+        population: samples.reduce((sum, { sample }) => sum + sample.population, 0),
+        seed: drawnWith,
         records: records.filter((r): r is ValuationRecord => r !== null).sort((a, b) => (a.id < b.id ? -1 : 1)).map(toRecordType),
       };
     });

@@ -8,7 +8,7 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileRecordStore, MemoryRecordStore, newRecordId, type FileRecordStoreOptions, type RecordQuery, type ValuationRecord } from '../../subgraphs/common/valuation-records';
+import { FileRecordStore, MemoryRecordStore, newRecordId, smallestBySampleKey, type FileRecordStoreOptions, type RecordQuery, type ValuationRecord, type ValuationRecordStore } from '../../subgraphs/common/valuation-records';
 
 const DAY = 86_400_000;
 const at = (iso: string) => Date.parse(iso);
@@ -27,6 +27,10 @@ function record(made: number, over: Partial<ValuationRecord> = {}): ValuationRec
 }
 
 const newestFirst = (records: readonly ValuationRecord[]) => records.map((r) => r.id).sort().reverse();
+/** The sample of these records every store must draw: all of them ordered by key (../../subgraphs/common/valuation-records/record-sample.ts), the first n. */
+const expectedSample = (records: readonly ValuationRecord[], n: number, seed: string) => ({ population: records.length, ids: smallestBySampleKey(seed, n, records).map((r) => r.id) });
+/** The ids of the organisation's records in a period, newest first. */
+const idsOf = async (store: ValuationRecordStore, org: string, query: Pick<RecordQuery, 'since' | 'until'> = {}) => (await store.list(org, query)).map((r) => r.id);
 
 /** A deterministic shuffle, so that a failure repeats. */
 function shuffled<T>(items: readonly T[], seed = 7): T[] {
@@ -96,9 +100,16 @@ test('memory does not grow with the records kept: only the log being written is 
   expect(reopened.memory().runs).toBe(held.runs);
   for (let i = 0; i < made.length; i += 97) expect(await reopened.get(org(i), made[i].id)).toEqual(made[i]);
   expect(reopened.memory().cachedPages).toBeLessThanOrEqual(64);
-  const all = (await Promise.all([0, 1, 2, 3].map((o) => reopened.ids(`bank-${o}`)))).flat();
+  const all = (await Promise.all([0, 1, 2, 3].map((o) => idsOf(reopened, `bank-${o}`)))).flat();
   expect(all.length).toBe(made.length);
   expect(new Set(all).size).toBe(made.length);
+  // A sample walks the runs' indexes a chunk at a time, the cache as bounded as ever.
+  const bank0 = made.filter((_, i) => org(i) === 'bank-0');
+  expect(await reopened.sample('bank-0', {}, 25, 'audit-2025')).toEqual(expectedSample(bank0, 25, 'audit-2025'));
+  const february = made.filter((r) => r.createdAt.startsWith('2025-02'));
+  const feb = await Promise.all([0, 1, 2, 3].map((o) => reopened.sample(`bank-${o}`, { since: '2025-02-01', until: '2025-02-28' }, 5, 'feb')));
+  expect(feb.reduce((sum, x) => sum + x.population, 0)).toBe(february.length);
+  expect(reopened.memory().cachedPages).toBeLessThanOrEqual(64);
   // A month over is one run; the logs on disk are at most one being written (and one being sealed).
   expect(runFiles(dir).filter((name) => name.startsWith('2025-01/'))).toHaveLength(2);
   expect(logFiles(dir).length).toBeLessThanOrEqual(2);
@@ -134,7 +145,7 @@ test('the old one-log layout (records.ndjson) moves into month runs at opening, 
   const logs2: string[] = [];
   const reopened = await openStore(dir, { logMaxBytes: 40_000, fanIn: 3 }, (m) => logs2.push(m));
   expect(logs2.join('\n')).not.toMatch(/records\.ndjson/);
-  for (const org of orgs) expect((await reopened.ids(org)).length).toBe(old.filter((o) => o.org === org).length);
+  for (const org of orgs) expect((await idsOf(reopened, org)).length).toBe(old.filter((o) => o.org === org).length);
   expect(await reopened.get('bank-a', expired.r.id)).toBeNull();
 });
 
@@ -156,10 +167,11 @@ test('a move of the old log interrupted part way resumes from where the manifest
   const resumed = await openStore(dir, { logMaxBytes: 10_000 }, (m) => logs.push(m));
   expect(logs.join('\n')).toMatch(/from byte \d+/);
   expect(logs.join('\n')).toMatch(/80 records of records\.ndjson/);
-  expect(await resumed.ids('bank-a')).toEqual(newestFirst(old));
+  expect(await idsOf(resumed, 'bank-a')).toEqual(newestFirst(old));
+  expect(await resumed.sample('bank-a', {}, 30, 'resumed')).toEqual(expectedSample(old, 30, 'resumed'));
   expect((await resumed.list('bank-a', { limit: 50, before: old[150].id })).map((r) => r.id)).toEqual(newestFirst(old.slice(100, 150)));
   await resumed.settled();
-  expect(await resumed.ids('bank-a')).toEqual(newestFirst(old));
+  expect(await idsOf(resumed, 'bank-a')).toEqual(newestFirst(old));
 });
 
 test('reopened after a torn write: the torn line is cut off, the log appended to again, nothing before it lost', async () => {
@@ -180,7 +192,7 @@ test('reopened after a torn write: the torn line is cut off, the log appended to
   await reopened.append('bank-a', [next]);
   await reopened.close();
   const third = await openStore(dir, {}, (m) => logs.push(m));
-  expect(await third.ids('bank-a')).toEqual(newestFirst([...first, next]));
+  expect(await idsOf(third, 'bank-a')).toEqual(newestFirst([...first, next]));
   expect(await third.get('bank-a', next.id)).toEqual(next);
 });
 
@@ -194,7 +206,7 @@ test('ids appended out of order, across seals and a month boundary, list newest 
   }
   await store.append('bank-b', [record(at('2025-06-30T00:00:00Z'))]);
   const check = async (s: FileRecordStore) => {
-    expect(await s.ids('bank-a')).toEqual(newestFirst(made));
+    expect(await idsOf(s, 'bank-a')).toEqual(newestFirst(made));
     const paged: string[] = [];
     for (let page = await s.list('bank-a', { limit: 37 }); page.length > 0; page = await s.list('bank-a', { limit: 37, before: paged[paged.length - 1] })) {
       paged.push(...page.map((r) => r.id));
@@ -202,7 +214,9 @@ test('ids appended out of order, across seals and a month boundary, list newest 
     expect(paged).toEqual(newestFirst(made));
     const june30 = made.filter((r) => r.createdAt.startsWith('2025-06-30'));
     expect((await s.list('bank-a', { since: '2025-06-30', until: '2025-06-30' })).map((r) => r.id)).toEqual(newestFirst(june30));
-    expect(await s.ids('bank-a', { since: '2025-07-01' })).toEqual(newestFirst(made.filter((r) => r.createdAt >= '2025-07-01')));
+    expect(await idsOf(s, 'bank-a', { since: '2025-07-01' })).toEqual(newestFirst(made.filter((r) => r.createdAt >= '2025-07-01')));
+    expect(await s.sample('bank-a', { since: '2025-07-01' }, 40, 'july')).toEqual(expectedSample(made.filter((r) => r.createdAt >= '2025-07-01'), 40, 'july'));
+    expect(await s.sample('bank-a', {}, 1000, 'all')).toEqual(expectedSample(made, 1000, 'all'));
     for (const r of made.filter((_, i) => i % 23 === 0)) expect(await s.get('bank-a', r.id)).toEqual(r);
   };
   await check(store);
@@ -230,12 +244,13 @@ test('reads while logs are sealed and runs merged away find every record (a run 
       await Promise.all([
         store.get('bank-a', sample.id).then((got) => expect(got).toEqual(sample)),
         store.list('bank-a', { limit: 20 }).then((page) => expect(page.map((p) => p.id)).toEqual(expected)),
-        store.ids('bank-a').then((ids) => expect(ids.length).toBe(made.length)),
+        idsOf(store, 'bank-a').then((ids) => expect(ids.length).toBe(made.length)),
+        ((expected) => store.sample('bank-a', {}, 15, `s${i}`).then((drawn) => expect(drawn).toEqual(expected)))(expectedSample(made, 15, `s${i}`)),
       ]);
     }
   }
   await store.settled();
-  expect(await store.ids('bank-a')).toEqual(newestFirst(made));
+  expect(await idsOf(store, 'bank-a')).toEqual(newestFirst(made));
 });
 
 test('retention drops a month\'s run whole when all of it is past, rewrites one holding longer-kept records, and the manifest agrees after reopening', async () => {
@@ -258,14 +273,14 @@ test('retention drops a month\'s run whole when all of it is past, rewrites one 
   expect(existsSync(join(dir, 'months', '2025-01'))).toBe(false);
   // February's run is a new one, holding only what is kept longer.
   expect(after.filter((name) => name.startsWith('2025-02/'))).not.toEqual(februaryRuns);
-  expect(await store.ids('bank-b')).toEqual(newestFirst(february.filter((_, i) => i % 2)));
+  expect(await idsOf(store, 'bank-b')).toEqual(newestFirst(february.filter((_, i) => i % 2)));
   expect(await store.list('bank-a')).toEqual([]);
   expect(await store.get('bank-a', june.id)).toBeNull();
   expect(await store.prune('2025-07-01')).toBe(0);
   await store.close();
   const reopened = await openStore(dir, options);
-  expect(await reopened.ids('bank-b')).toEqual(newestFirst(february.filter((_, i) => i % 2)));
-  expect(await reopened.ids('bank-a')).toEqual([]);
+  expect(await idsOf(reopened, 'bank-b')).toEqual(newestFirst(february.filter((_, i) => i % 2)));
+  expect(await idsOf(reopened, 'bank-a')).toEqual([]);
   expect(runFiles(dir)).toEqual(after);
 });
 
@@ -287,7 +302,37 @@ test('files of an interrupted seal or merge are removed at opening; a log alread
   expect(logs.join('\n')).toMatch(/removed 2 files of an interrupted seal or merge/);
   expect(runFiles(dir)).not.toContain('2025-04/99999999.dat');
   expect(logFiles(dir)).not.toContain(`log.${manifest.logSealedThrough}.ndjson`);
-  expect(await reopened.ids('bank-a')).toEqual(newestFirst(made));
+  expect(await idsOf(reopened, 'bank-a')).toEqual(newestFirst(made));
+});
+
+test('an id held twice (sealed in a run, and appended again to the log) is listed, counted and drawn once', async () => {
+  const dir = newDir();
+  const store = await openStore(dir, { logMaxRecords: 10 });
+  const made = Array.from({ length: 30 }, (_, i) => record(at('2025-04-01T00:00:00Z') + i * 60_000));
+  for (const r of made) await store.append('bank-a', [r]);
+  await store.settled();
+  expect(runFiles(dir).length).toBeGreaterThan(0);
+  // The first ten again: in runs and in the current log both (the first written is what is read).
+  await store.append('bank-a', made.slice(0, 10).map((r) => ({ ...r, requestId: 'again' })));
+  expect(await idsOf(store, 'bank-a')).toEqual(newestFirst(made));
+  expect(await store.sample('bank-a', {}, 100, 'twice')).toEqual(expectedSample(made, 100, 'twice'));
+  expect(await store.sample('bank-a', {}, 3, 'twice')).toEqual(expectedSample(made, 3, 'twice'));
+});
+
+test('a sample of a month sealed into one run of more entries than a read takes walks it chunk by chunk, merged with the log', async () => {
+  const dir = newDir();
+  const store = await openStore(dir, { logMaxRecords: 5000 });
+  const november = Array.from({ length: 20_000 }, (_, i) => record(at('2025-11-01T00:00:00Z') + i * 120_000, { input: {}, valuation: {} }));
+  for (let i = 0; i < november.length; i += 2000) await store.append('bank-a', november.slice(i, i + 2000));
+  // Made two days after November's end: November is over, merged into one run.
+  const december = Array.from({ length: 30 }, (_, i) => record(at('2025-12-03T00:00:00Z') + i * 1000));
+  await store.append('bank-a', december);
+  await store.settled();
+  expect(runFiles(dir).filter((name) => name.startsWith('2025-11/') && name.endsWith('.idx'))).toHaveLength(1);
+  expect(await store.sample('bank-a', {}, 60, 'chunks')).toEqual(expectedSample([...november, ...december], 60, 'chunks'));
+  expect(await store.sample('bank-a', { since: '2025-11-10', until: '2025-11-25' }, 60, 'chunks')).toEqual(
+    expectedSample(november.filter((r) => r.createdAt >= '2025-11-10' && r.createdAt < '2025-11-26'), 60, 'chunks'),
+  );
 });
 
 test('an append with an id that is not a record id is refused, and nothing of it is kept', async () => {
@@ -326,7 +371,9 @@ test('answers as the in-memory store does through random appends, reads, prunes 
       if (rand(2) && ids.length > 0) query.before = ids[rand(ids.length)];
       if (rand(2)) query.limit = 1 + rand(40);
       expect(await store.list(org, query)).toEqual(await memory.list(org, query));
-      expect(await store.ids(org, { since: query.since, until: query.until })).toEqual(await memory.ids(org, { since: query.since, until: query.until }));
+      expect(await idsOf(store, org, { since: query.since, until: query.until })).toEqual(await idsOf(memory, org, { since: query.since, until: query.until }));
+      const n = rand(30);
+      expect(await store.sample(org, { since: query.since, until: query.until }, n, `seed-${step}`)).toEqual(await memory.sample(org, { since: query.since, until: query.until }, n, `seed-${step}`));
       if (ids.length > 0) {
         const id = ids[rand(ids.length)];
         expect(await store.get(org, id)).toEqual(await memory.get(org, id));

@@ -4,6 +4,7 @@
  * afresh on the same database (another replica, or the same one after a restart).
  */
 import { Pool } from 'pg';
+import { smallestBySampleKey } from '../../subgraphs/common/valuation-records';
 import { DATABASE_URL, describeWithPostgres, TestSchemas } from '../support/postgres';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
@@ -56,6 +57,15 @@ describeWithPostgres('valuation records and observations in PostgreSQL, through 
     expect((await json(again)).valuation.estimate).toBe(valued.estimate);
     const exported = (await (await second.stack.fetch('/api/observations?kind=home', { headers: { 'x-api-key': second.key } })).text()).trim().split('\n').map((line) => JSON.parse(line));
     expect(exported.map((o) => o.reference)).toEqual(['loan-1']);
+    // A review sample is drawn in the database (each kind's table its own, merged by key), as every store draws it.
+    const more = [
+      (await json(await second.stack.post('/api/predict/home', { ...FLAT, area: 72 }, { 'x-api-key': second.key }))).valuation_id,
+      (await json(await second.stack.post('/api/predict/vehicle', { make: 'Chevrolet', model: 'Cobalt', year: 2021, mileage: 60000 }, { 'x-api-key': second.key }))).valuation_id,
+    ];
+    const all = [valued.valuation_id, ...more].map((id: string) => ({ id }));
+    const sample = await json(await second.stack.fetch(`/api/valuations/sample?period=${today()}&n=2&seed=pg-audit`, { headers: { 'x-api-key': second.key } }));
+    expect(sample).toMatchObject({ population: 3, seed: 'pg-audit' });
+    expect(sample.valuations.map((v: { valuation_id: string }) => v.valuation_id)).toEqual(smallestBySampleKey('pg-audit', 2, all).map((r) => r.id).sort());
     // Another organisation sees neither.
     const stranger = second.stack.newKey();
     expect((await second.stack.fetch(`/api/valuations/${valued.valuation_id}`, { headers: { 'x-api-key': stranger } })).status).toBe(404);

@@ -3,14 +3,14 @@
  * in memory, in files, on Redis and in PostgreSQL (each skipped, with the run's notice, when the run
  * has no such server).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import {
-  createRecordRedisClient, FileRecordStore, MemoryRecordStore, newRecordId, PostgresRecordStore, recordIdTime, RedisRecordStore,
-  type RecordRedisClient, type ValuationRecord, type ValuationRecordStore,
+  createRecordRedisClient, FileRecordStore, MemoryRecordStore, newRecordId, PostgresRecordStore, recordIdTime, RedisRecordStore, sampleKey, sampleKeyPrefix,
+  smallestBySampleKey, type RecordRedisClient, type RecordSample, type ValuationRecord, type ValuationRecordStore,
 } from '../../subgraphs/common/valuation-records';
 import { DATABASE_URL, describeWithPostgres, TestSchemas } from '../support/postgres';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
@@ -35,7 +35,28 @@ function record(made: number, over: Partial<ValuationRecord> = {}): ValuationRec
   };
 }
 
-function contract(makeStore: () => Promise<ValuationRecordStore>): void {
+/**
+ * The records every store's sampling cases hold, made once for the file so that the stores can be
+ * compared with each other (the last test): bank-a's November 2026 with its bounds' neighbours,
+ * and another organisation's records in the same days.
+ */
+const NOVEMBER = {
+  inside: [
+    '2026-11-01T00:00:00Z',
+    ...Array.from({ length: 38 }, (_, i) => new Date(at('2026-11-01T07:00:00Z') + i * 17.3 * 3_600_000).toISOString()),
+    '2026-11-30T23:59:59.999Z',
+  ].map((t) => record(at(t))),
+  outside: ['2026-10-31T23:59:59.999Z', '2026-12-01T00:00:00Z', '2025-11-15T12:00:00Z'].map((t) => record(at(t))),
+  otherOrg: ['2026-11-01T00:00:00Z', '2026-11-10T09:00:00Z', '2026-11-20T18:00:00Z'].map((t) => record(at(t))),
+};
+/** A seed beyond ASCII: every store hashes its UTF-8 as JS does. */
+const SEED = 'audit 2026/Q4 · sëed 💰';
+/** What each store drew for the same records and seeds (the stores this run has). */
+const drawnBy = new Map<string, RecordSample[]>();
+/** The sample of these records: all of them by key (subgraphs/common/valuation-records/record-sample.ts), the first n. */
+const expectedSample = (records: readonly ValuationRecord[], n: number, seed: string): RecordSample => ({ population: records.length, ids: smallestBySampleKey(seed, n, records).map((r) => r.id) });
+
+function contract(name: string, makeStore: () => Promise<ValuationRecordStore>): void {
   let stores: ValuationRecordStore[] = [];
   const open = async () => {
     const store = await makeStore();
@@ -70,8 +91,81 @@ function contract(makeStore: () => Promise<ValuationRecordStore>): void {
     expect(await ids({ limit: 2 })).toEqual(newestFirst.slice(0, 2));
     expect(await ids({ before: made[3].id, limit: 2 })).toEqual([made[2].id, made[1].id]);
     expect(await ids({ before: made[0].id })).toEqual([]);
-    expect(await store.ids('bank-a', { since: '2026-11-03' })).toEqual([made[4].id, made[3].id]);
+    expect(await store.sample('bank-a', { since: '2026-11-03' }, 10, 'x')).toEqual({ population: 2, ids: smallestBySampleKey('x', 10, [made[4], made[3]]).map((r) => r.id) });
     expect(await store.list('bank-b')).toEqual([]);
+  });
+
+  describe('a seeded sample of a period', () => {
+    const stocked = async () => {
+      const store = await open();
+      // Shuffled across calls: the draw does not depend on the order the records came in.
+      const { inside, outside, otherOrg } = NOVEMBER;
+      await store.append('bank-a', [...inside.slice(20), outside[0]]);
+      await store.append('bank-b', otherOrg);
+      await store.append('bank-a', [outside[2], ...inside.slice(0, 20).reverse(), outside[1]]);
+      return store;
+    };
+    const november = { since: '2026-11-01', until: '2026-11-30' };
+
+    test('draws the n ids of smallest SHA-256(seed:id), by that key, the same again for the same seed', async () => {
+      const store = await stocked();
+      const drawn = await store.sample('bank-a', november, 7, SEED);
+      expect(drawn).toEqual(expectedSample(NOVEMBER.inside, 7, SEED));
+      expect(await store.sample('bank-a', november, 7, SEED)).toEqual(drawn);
+      // A sample of fewer is the start of a sample of more: the same keys, smallest first.
+      expect((await store.sample('bank-a', november, 3, SEED)).ids).toEqual(drawn.ids.slice(0, 3));
+      const other = await store.sample('bank-a', november, 7, 'another seed');
+      expect(other).toEqual(expectedSample(NOVEMBER.inside, 7, 'another seed'));
+      expect(other.ids).not.toEqual(drawn.ids);
+      drawnBy.set(name, [drawn, other, await store.sample('bank-a', {}, 12, SEED)]);
+    });
+
+    test('n larger than the period holds: all of it, by key; n = 0: none, counted all the same', async () => {
+      const store = await stocked();
+      const all = await store.sample('bank-a', november, 1000, SEED);
+      expect(all).toEqual(expectedSample(NOVEMBER.inside, 1000, SEED));
+      expect(all.ids).toHaveLength(NOVEMBER.inside.length);
+      expect(await store.sample('bank-a', november, 0, SEED)).toEqual({ population: NOVEMBER.inside.length, ids: [] });
+      expect(await store.sample('bank-a', {}, 1000, SEED)).toEqual(expectedSample([...NOVEMBER.inside, ...NOVEMBER.outside], 1000, SEED));
+    });
+
+    test('the period is its days, both inclusive, to the millisecond', async () => {
+      const store = await stocked();
+      const [lastOfOctober, firstOfDecember] = NOVEMBER.outside;
+      expect(await store.sample('bank-a', { since: '2026-10-31', until: '2026-10-31' }, 5, SEED)).toEqual({ population: 1, ids: [lastOfOctober.id] });
+      expect(await store.sample('bank-a', { since: '2026-12-01', until: '2026-12-01' }, 5, SEED)).toEqual({ population: 1, ids: [firstOfDecember.id] });
+      expect(await store.sample('bank-a', { since: '2026-11-01', until: '2026-11-01' }, 5, SEED)).toEqual(expectedSample(NOVEMBER.inside.filter((r) => r.createdAt.startsWith('2026-11-01')), 5, SEED));
+      expect(await store.sample('bank-a', { since: '2026-11-30' }, 50, SEED)).toEqual(expectedSample([NOVEMBER.inside[NOVEMBER.inside.length - 1], firstOfDecember], 50, SEED));
+      expect(await store.sample('bank-a', { until: '2026-10-31' }, 50, SEED)).toEqual(expectedSample([NOVEMBER.outside[2], lastOfOctober], 50, SEED));
+      expect(await store.sample('bank-a', { since: '2027-01-01', until: '2027-12-31' }, 5, SEED)).toEqual({ population: 0, ids: [] });
+    });
+
+    test("another organisation's records are never drawn nor counted", async () => {
+      const store = await stocked();
+      const mine = new Set([...NOVEMBER.inside, ...NOVEMBER.outside].map((r) => r.id));
+      for (const seed of ['a', 'b', 'c', SEED]) for (const id of (await store.sample('bank-a', november, 1000, seed)).ids) expect(mine.has(id)).toBe(true);
+      expect(await store.sample('bank-b', november, 1000, SEED)).toEqual(expectedSample(NOVEMBER.otherOrg, 1000, SEED));
+      expect(await store.sample('bank-c', november, 10, SEED)).toEqual({ population: 0, ids: [] });
+    });
+
+    test('a period of more records than a store reads at a time (25,000, two months) is drawn whole', async () => {
+      const store = await open();
+      const start = at('2026-10-20T00:00:00Z');
+      const many = Array.from({ length: 25_000 }, (_, i) => record(start + i * 150_000, { input: {}, valuation: { estimate: i } }));
+      for (let i = 0; i < many.length; i += 2500) await store.append('bank-a', many.slice(i, i + 2500));
+      expect(await store.sample('bank-a', {}, 50, SEED)).toEqual(expectedSample(many, 50, SEED));
+      expect(await store.sample('bank-a', november, 20, SEED)).toEqual(expectedSample(many.filter((r) => r.createdAt.startsWith('2026-11')), 20, SEED));
+    });
+
+    test('records pruned are no longer drawn nor counted', async () => {
+      const store = await open();
+      const kept = NOVEMBER.inside.slice(0, 10);
+      const expiring = NOVEMBER.inside.slice(10, 20).map((r) => ({ ...r, keepUntil: '2026-12-31' }));
+      await store.append('bank-a', [...kept, ...expiring]);
+      expect((await store.sample('bank-a', november, 100, SEED)).population).toBe(20);
+      expect(await store.prune('2027-01-01')).toBe(10);
+      expect(await store.sample('bank-a', november, 100, SEED)).toEqual(expectedSample(kept, 100, SEED));
+    });
   });
 
   test('organisations that look alike stay apart', async () => {
@@ -108,7 +202,7 @@ function contract(makeStore: () => Promise<ValuationRecordStore>): void {
 }
 
 describe('valuation records in memory', () => {
-  contract(async () => new MemoryRecordStore());
+  contract('memory', async () => new MemoryRecordStore());
 });
 
 describe('valuation records in files', () => {
@@ -119,7 +213,7 @@ describe('valuation records in files', () => {
     return dir;
   };
   afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-  contract(async () => FileRecordStore.open(newDir()));
+  contract('files', async () => FileRecordStore.open(newDir()));
 
   test('what was answered survives a restart; concurrent appends share writes; a torn last line is dropped', async () => {
     const dir = newDir();
@@ -157,7 +251,7 @@ describeWithRedis('valuation records on Redis', () => {
     await Promise.all(clients.map((client) => client.close()));
     await deleteKeysUnder(RUN_PREFIX, REDIS_URL);
   });
-  contract(async () => {
+  contract('redis', async () => {
     const client = createRecordRedisClient(REDIS_URL);
     await client.connect();
     clients.push(client);
@@ -175,7 +269,7 @@ describeWithPostgres('valuation records in PostgreSQL', () => {
     await pool.end();
     await schemas.dropAll();
   });
-  contract(() => PostgresRecordStore.open({ pool, kind: 'home', schema: schemas.next() }));
+  contract('postgres', () => PostgresRecordStore.open({ pool, kind: 'home', schema: schemas.next() }));
 
   const partitionsOf = async (schema: string) =>
     (await pool.query<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '${schema}.valuations_home'::regclass ORDER BY 1`)).rows.map((r) => r.name);
@@ -224,5 +318,67 @@ describeWithPostgres('valuation records in PostgreSQL', () => {
     const first = await store.list('bank-a', { limit: 3 });
     const second = await store.list('bank-a', { limit: 3, before: first[first.length - 1].id });
     expect([...first, ...second].map((r) => r.id)).toEqual([...made].reverse().map((r) => r.id));
+  });
+
+  test("a sample is one statement over the period's months only, from the primary key's (org, id…) range, never the records", async () => {
+    const schema = schemas.next();
+    const statements: { text: string; values: unknown[] }[] = [];
+    // The pool as the store sees it, keeping what it is asked.
+    const spied = new Proxy(pool, {
+      get(target, prop) {
+        if (prop === 'query') return (text: string, values: unknown[]) => (statements.push({ text, values }), target.query(text, values));
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const store = await PostgresRecordStore.open({ pool: spied, kind: 'home', schema });
+    const made = ['2025-01-10', '2025-02-10', '2025-02-20', '2025-03-10', '2025-04-10'].map((day) => record(at(`${day}T12:00:00Z`)));
+    await store.append('bank-a', made);
+    statements.length = 0;
+    expect(await store.sample('bank-a', { since: '2025-02-01', until: '2025-03-31' }, 2, SEED)).toEqual(expectedSample(made.slice(1, 4), 2, SEED));
+    expect(statements).toHaveLength(1);
+    const [{ text, values }] = statements;
+    expect(text).toMatch(/sha256\(\$\d+::bytea \|\| convert_to\(id, 'UTF8'\)\)/);
+    // With so few rows a sequential scan is cheapest; with it off, what the planner can use shows: the primary key alone, of February and March.
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      await client.query('SET LOCAL enable_bitmapscan = off');
+      const plan = (await client.query(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      await client.query('ROLLBACK');
+      expect([...new Set(plan.match(/valuations_home_\d{4}_\d{2}/g))].sort()).toEqual(['valuations_home_2025_02', 'valuations_home_2025_03']);
+      expect(plan).toMatch(/Index Only Scan using valuations_home_2025_02_pkey/);
+      expect(plan).not.toMatch(/Seq Scan|Index Scan using/);
+    } finally {
+      client.release();
+    }
+  });
+});
+
+describe('the sample key', () => {
+  test('is SHA-256 of the seed, a colon and the id, in UTF-8 (a value worked out apart)', () => {
+    const id = 'val_01JD8Z6Q4S00000000000000AB';
+    expect(sampleKey(sampleKeyPrefix('sëed 💰'), id).toString('hex')).toBe('58b6e9db9b0594aa04d2e5d7cb239ce26b7bfa00ef20f783b52aa063cfff3b53');
+    expect(sampleKey(sampleKeyPrefix('x'), id).toString('hex')).toBe('61a78e1563fa2f876255052abb33978db2ca6508bdde93ba2c0f2fffbd669280');
+    expect(sampleKey(sampleKeyPrefix(SEED), id)).toEqual(createHash('sha256').update(`${SEED}:${id}`).digest());
+  });
+
+  test('orders as unsigned bytes: a key starting 0x80 or above comes after one starting below it', () => {
+    // Found by trying ids: one whose key starts at or above 0x80, one below (a signed compare would order them the other way).
+    const prefix = sampleKeyPrefix('bytes');
+    const ids = Array.from({ length: 64 }, (_, i) => `val_01JD8Z6Q4S${String(i).padStart(16, '0')}`);
+    const high = ids.find((id) => sampleKey(prefix, id)[0] >= 0x80)!;
+    const low = ids.find((id) => sampleKey(prefix, id)[0] < 0x80)!;
+    expect(smallestBySampleKey('bytes', 2, [{ id: high }, { id: low }]).map((x) => x.id)).toEqual([low, high]);
+  });
+});
+
+// Last in the file: the stores this run has, each given the same records and seeds, drew the same ids.
+describe('every store', () => {
+  test('draws the same sample for the same records and seed', () => {
+    const drawn = [...drawnBy.entries()];
+    expect(drawn.map(([name]) => name)).toEqual(expect.arrayContaining(['memory', 'files', ...(REDIS_URL ? ['redis'] : []), ...(DATABASE_URL ? ['postgres'] : [])]));
+    for (const [name, samples] of drawn) expect({ name, samples }).toEqual({ name, samples: drawn[0][1] });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
+import { smallestBySampleKey } from '../../subgraphs/common/valuation-records';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -103,6 +104,28 @@ it('a sample of a period is random, reproducible from its seed, and only the org
   const bad = await get('/api/valuations/sample?period=2026-13', bank);
   expect(bad.status).toBe(400);
   expect((await json(bad)).error).toMatchObject({ field: 'period' });
+});
+
+it('a sample across kinds is the n of smallest key of both kinds\' records, whichever kind answers first', async () => {
+  const bank = stack.newKey();
+  const homes = [];
+  for (let i = 0; i < 4; i++) homes.push((await valueFlat(bank, { ...FLAT, area: 60 + i })).valuation_id);
+  const cars = [];
+  for (let i = 0; i < 3; i++) cars.push((await json(await stack.post('/api/predict/vehicle', { ...CAR, mileage: 50_000 + i * 1000 }, { 'x-api-key': bank }))).valuation_id);
+  const idsOf = (sample: { valuations: { valuation_id: string }[] }) => sample.valuations.map((v) => v.valuation_id);
+  const oldestFirst = (ids: string[]) => [...ids].sort();
+  const all = [...homes, ...cars].map((id) => ({ id }));
+  for (const seed of ['q4-review', 'sëed 💰', 'x']) {
+    const sample = await json(await get(`/api/valuations/sample?period=${today()}&n=3&seed=${encodeURIComponent(seed)}`, bank));
+    expect(sample).toMatchObject({ population: 7, seed });
+    expect(idsOf(sample)).toEqual(oldestFirst(smallestBySampleKey(seed, 3, all).map((r) => r.id)));
+    const vehicles = await json(await get(`/api/valuations/sample?period=${today()}&n=2&kind=vehicle&seed=${encodeURIComponent(seed)}`, bank));
+    expect(vehicles).toMatchObject({ population: 3 });
+    expect(idsOf(vehicles)).toEqual(oldestFirst(smallestBySampleKey(seed, 2, cars.map((id) => ({ id }))).map((r) => r.id)));
+  }
+  const everything = await json(await get(`/api/valuations/sample?period=${today()}&n=200`, bank));
+  expect(idsOf(everything)).toEqual(oldestFirst([...homes, ...cars]));
+  expect(everything.seed).toMatch(/^[0-9a-f]{12}$/);
 });
 
 it('revaluing a record answers beside it with the change explained, and is recorded in its turn', async () => {

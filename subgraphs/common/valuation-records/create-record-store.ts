@@ -59,7 +59,7 @@ export async function createRecordStore(options: CreateRecordStoreOptions): Prom
     append: (org, records) => store.append(org, records),
     get: (org, id) => store.get(org, id),
     list: (org, query) => store.list(org, query),
-    ids: (org, query) => store.ids(org, query),
+    sample: (org, period, n, seed) => store.sample(org, period, n, seed),
     prune: (today) => store.prune(today),
     close: async () => {
       clearInterval(timer);

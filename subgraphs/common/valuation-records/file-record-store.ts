@@ -22,8 +22,10 @@
  * a bounded cache of index pages, then one read of the line. A page of an organisation's records
  * asks the runs newest first for its window's range of that organisation's entries (two searches
  * and one read of the lines each), stopping once no older run can hold anything newer than the
- * page's last. Retention drops a run whole once its last keep-until day is past, else rewrites it
- * without what expired (records kept in the current log: the log is sealed first).
+ * page's last. A review sample of a period walks the same ranges of the runs' indexes a chunk at a
+ * time, and the logs' indexes, never the lines (sample()). Retention drops a run whole once its last
+ * keep-until day is past, else rewrites it without what expired (records kept in the current log:
+ * the log is sealed first).
  *
  * What stays in memory: the current log's index (at most 16,384 records; and a full one's while it
  * is sealed), each run's manifest entry and a pair of file handles once it is read (one run for each
@@ -44,8 +46,9 @@ import { mkdir, open, readdir, readFile, rename, rmdir, stat, unlink, type FileH
 import { basename, join } from 'node:path';
 import { idWindow, isRecordId, recordIdTime, type IdWindow } from './record-ids';
 import { RecordIndex } from './record-index';
+import { SampleDraw } from './record-sample';
 import { compareEntries, ENTRY_BYTES, entryId, entryKeep, newEntry, orgKey, PageCache, readAt, RunReader, RunWriter, type RunCursor, type RunMeta } from './record-runs';
-import type { RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
+import type { RecordQuery, RecordSample, ValuationRecord, ValuationRecordStore } from './types';
 
 const LEGACY_LOG = 'records.ndjson';
 const MANIFEST = 'manifest.json';
@@ -57,6 +60,8 @@ const SEALED_LEVEL = 1000;
 /** A log's records rank after every run's (of two copies of an id, the first written is kept). */
 const LOG_RANK = 2 ** 40;
 const DAY_MS = 86_400_000;
+/** A sample reads a run's entries of the period this many at a time (512 KiB). */
+const SAMPLE_CHUNK = 8192;
 
 export interface FileRecordStoreOptions {
   /** The current log is sealed into runs past this many bytes. @default 16 MiB */
@@ -148,6 +153,35 @@ interface Candidate {
 }
 
 class Closing extends Error {}
+
+/** Ids newest first, a chunk at a time: `ids[at…]` is what is left of the chunk, `next()` the next one ([] at the end). */
+interface IdSource {
+  ids: string[];
+  at: number;
+  next: () => Promise<string[]>;
+}
+
+/** Visits the ids of every source once each (an id in several sources once), newest first. */
+async function forEachDistinctNewestFirst(sources: IdSource[], visit: (id: string) => void): Promise<void> {
+  let live: IdSource[] = [];
+  for (const source of sources) {
+    source.ids = await source.next();
+    source.at = 0;
+    if (source.ids.length > 0) live.push(source);
+  }
+  let last: string | undefined;
+  while (live.length > 0) {
+    let top = live[0];
+    for (let i = 1; i < live.length; i++) if (live[i].ids[live[i].at] > top.ids[top.at]) top = live[i];
+    const id = top.ids[top.at++];
+    if (id !== last) visit((last = id));
+    if (top.at === top.ids.length) {
+      top.ids = await top.next();
+      top.at = 0;
+      if (top.ids.length === 0) live = live.filter((s) => s !== top);
+    }
+  }
+}
 
 const isDay = (day: unknown): day is string => typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`));
 
@@ -704,18 +738,47 @@ export class FileRecordStore implements ValuationRecordStore {
     return this.reading(async (view) => this.read(org, await this.pick(view, org, query, limit)));
   }
 
-  async ids(org: string, query: Pick<RecordQuery, 'since' | 'until'> = {}): Promise<string[]> {
-    const window = idWindow(query);
+  /**
+   * The period's ids walked newest first, from the runs' indexes (a chunk of entries at a time) and
+   * the logs' in-memory indexes, merged so that an id held twice counts once; each is hashed and the
+   * n smallest keys kept (./record-sample.ts). No record's line is read, and what is held at a time
+   * is a chunk of each source and the n drawn.
+   */
+  async sample(org: string, period: Pick<RecordQuery, 'since' | 'until'>, n: number, seed: string): Promise<RecordSample> {
+    const window = idWindow({ since: period.since, until: period.until });
     return this.reading(async (view) => {
       const key = orgKey(org);
-      const ids: string[] = [];
+      const sources: IdSource[] = [];
       for (const run of view.runs) {
         if (!overlaps(run.meta.minId, run.meta.maxId, window)) continue;
-        for (const entry of await run.range(key, window.low, window.high, window.highInclusive, Infinity)) ids.push(entryId(entry));
+        let high = window.high;
+        let highInclusive = window.highInclusive;
+        let more = true;
+        sources.push({
+          ids: [],
+          at: 0,
+          next: async () => {
+            if (!more) return [];
+            const entries = await run.range(key, window.low, high, highInclusive, SAMPLE_CHUNK);
+            more = entries.length === SAMPLE_CHUNK;
+            const ids = entries.map(entryId);
+            if (ids.length > 0) [high, highInclusive] = [ids[ids.length - 1], false];
+            return ids;
+          },
+        });
       }
-      for (const log of view.logs) ids.push(...log.index.ids(org, { since: query.since, until: query.until }));
-      ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
-      return ids.filter((id, i) => i === 0 || id !== ids[i - 1]);
+      for (const log of view.logs) {
+        if (log.count === 0 || !overlaps(log.minId, log.maxId, window)) continue;
+        let read = false;
+        sources.push({ ids: [], at: 0, next: async () => (read ? [] : ((read = true), log.index.ids(org, { since: period.since, until: period.until }))) });
+      }
+      const draw = new SampleDraw(seed, n);
+      let population = 0;
+      await forEachDistinctNewestFirst(sources, (id) => {
+        population++;
+        draw.offer(id);
+      });
+      return { population, ids: draw.ids() };
     });
   }
 

@@ -4,7 +4,8 @@
  * held by the subgraph that values that kind. Every store here passes one contract test suite
  * (test/valuation-records/store-contract.test.ts).
  */
-export type { RecordKind, RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
+export type { RecordKind, RecordQuery, RecordSample, ValuationRecord, ValuationRecordStore } from './types';
+export { sampleKey, sampleKeyPrefix, smallestBySampleKey } from './record-sample';
 export { isRecordId, newRecordId, recordIdTime } from './record-ids';
 export { MemoryRecordStore } from './memory-record-store';
 export { FileRecordStore, type FileRecordStoreMemory, type FileRecordStoreOptions } from './file-record-store';

@@ -1,6 +1,7 @@
 /** Records in this process's memory: the tests' store (and a process that keeps nothing across restarts). */
 import { RecordIndex } from './record-index';
-import type { RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
+import { SampleDraw } from './record-sample';
+import type { RecordQuery, RecordSample, ValuationRecord, ValuationRecordStore } from './types';
 
 export class MemoryRecordStore implements ValuationRecordStore {
   private readonly index = new RecordIndex<ValuationRecord>();
@@ -17,8 +18,11 @@ export class MemoryRecordStore implements ValuationRecordStore {
     return this.index.ids(org, query).map((id) => this.index.get(org, id)!);
   }
 
-  async ids(org: string, query?: Pick<RecordQuery, 'since' | 'until'>): Promise<string[]> {
-    return this.index.ids(org, query);
+  async sample(org: string, period: Pick<RecordQuery, 'since' | 'until'>, n: number, seed: string): Promise<RecordSample> {
+    const ids = this.index.ids(org, { since: period.since, until: period.until });
+    const draw = new SampleDraw(seed, n);
+    for (const id of ids) draw.offer(id);
+    return { population: ids.length, ids: draw.ids() };
   }
 
   async prune(today: string): Promise<number> {

@@ -11,12 +11,15 @@
  *   s.valuations_k (org, id, made_at, keep_until, record)  PRIMARY KEY (org, id, made_at)
  *   s.valuations_k_YYYY_MM                                 its partition for one month (UTC)
  *
- * An append is one INSERT: all of a call's records or none.
+ * An append is one INSERT: all of a call's records or none. A review sample is one statement over
+ * the period's months (sample()): the ids drawn there, by their sample key (./record-sample.ts), from
+ * the primary keys' (org, id…) range, never the records' JSON.
  */
 import type { Pool } from 'pg';
 import { checkIdentifier, ensureTables } from '../postgres';
 import { idWindow, isRecordId, recordIdTime } from './record-ids';
-import type { RecordKind, RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
+import { sampleKeyPrefix } from './record-sample';
+import type { RecordKind, RecordQuery, RecordSample, ValuationRecord, ValuationRecordStore } from './types';
 
 export interface PostgresRecordStoreOptions {
   pool: Pool;
@@ -98,25 +101,41 @@ export class PostgresRecordStore implements ValuationRecordStore {
   }
 
   async list(org: string, query: RecordQuery = {}): Promise<ValuationRecord[]> {
-    const { rows } = await this.range<{ record: ValuationRecord }>('record', org, query, query.limit);
+    const params: unknown[] = [];
+    const where = this.where(org, query, params);
+    const limited = query.limit !== undefined && query.limit !== Infinity ? ` LIMIT $${params.push(query.limit)}` : '';
+    const { rows } = await this.pool.query<{ record: ValuationRecord }>(`SELECT record FROM ${this.table} WHERE ${where} ORDER BY id DESC${limited}`, params);
     return rows.map((row) => row.record);
   }
 
-  async ids(org: string, query: Pick<RecordQuery, 'since' | 'until'> = {}): Promise<string[]> {
-    const { rows } = await this.range<{ id: string }>('id', org, query, undefined);
-    return rows.map((row) => row.id);
+  /**
+   * One statement: the period's count, and its n ids of smallest SHA-256(seed ':' id) (bytea order,
+   * as Buffer.compare: ./record-sample.ts), both from the (org, id, made_at) primary keys of the
+   * period's months only. The count is an index-only scan of the range; the draw another, hashing
+   * each id and keeping the n smallest (a top-N sort). The seed goes in as bytes (its UTF-8 and ':'),
+   * so any seed hashes as it does in JS.
+   */
+  async sample(org: string, period: Pick<RecordQuery, 'since' | 'until'>, n: number, seed: string): Promise<RecordSample> {
+    const params: unknown[] = [];
+    const where = this.where(org, { since: period.since, until: period.until }, params);
+    const prefix = `$${params.push(sampleKeyPrefix(seed))}::bytea`;
+    const limit = `$${params.push(Math.max(0, Math.floor(n)))}`;
+    const { rows } = await this.pool.query<{ population: string; ids: string[] }>(
+      `SELECT (SELECT count(*) FROM ${this.table} WHERE ${where}) AS population,
+              ARRAY(SELECT id FROM ${this.table} WHERE ${where} ORDER BY sha256(${prefix} || convert_to(id, 'UTF8')) LIMIT ${limit}) AS ids`,
+      params,
+    );
+    return { population: Number(rows[0].population), ids: rows[0].ids };
   }
 
-  /** The query's rows newest first: the id window (record-ids.ts) and, for partition pruning, its times. */
-  private range<R extends object>(column: 'record' | 'id', org: string, query: RecordQuery, limit: number | undefined) {
+  /** The query's condition, its values added to `params`: the id window (record-ids.ts) and, for partition pruning, its times. */
+  private where(org: string, query: RecordQuery, params: unknown[]): string {
     const window = idWindow(query);
-    const params: unknown[] = [org, window.low, window.high];
-    const where = [`org = $1`, `id >= $2`, `id ${window.highInclusive ? '<=' : '<'} $3`];
+    const where = [`org = $${params.push(org)}`, `id >= $${params.push(window.low)}`, `id ${window.highInclusive ? '<=' : '<'} $${params.push(window.high)}`];
     if (query.since) where.push(`made_at >= $${params.push(`${query.since}T00:00:00Z`)}`);
     if (query.until) where.push(`made_at < $${params.push(new Date(Date.parse(`${query.until}T00:00:00Z`) + DAY_MS).toISOString())}`);
     if (query.before !== undefined && isRecordId(query.before)) where.push(`made_at <= $${params.push(new Date(recordIdTime(query.before)).toISOString())}`);
-    const limited = limit !== undefined && limit !== Infinity ? ` LIMIT $${params.push(limit)}` : '';
-    return this.pool.query<R>(`SELECT ${column} FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY id DESC${limited}`, params);
+    return where.join(' AND ');
   }
 
   /**

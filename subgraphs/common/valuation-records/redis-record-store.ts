@@ -12,7 +12,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createClient, RESP_TYPES } from 'redis';
 import { idWindow } from './record-ids';
-import type { RecordQuery, ValuationRecord, ValuationRecordStore } from './types';
+import { SampleDraw } from './record-sample';
+import type { RecordQuery, RecordSample, ValuationRecord, ValuationRecordStore } from './types';
 
 export function createRecordRedisClient(url: string) {
   return createClient({ url });
@@ -21,6 +22,8 @@ export type RecordRedisClient = ReturnType<typeof createRecordRedisClient>;
 
 const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 const PRUNE_BATCH = 500;
+/** A sample walks the period's ids this many at a time (oldest first), never holding them all. */
+const SAMPLE_CHUNK = 10_000;
 
 export class RedisRecordStore implements ValuationRecordStore {
   private readonly prefix: string;
@@ -78,8 +81,20 @@ export class RedisRecordStore implements ValuationRecordStore {
     return stored.flatMap((s) => (s ? [decode(s as unknown as Buffer)] : []));
   }
 
-  ids(org: string, query: Pick<RecordQuery, 'since' | 'until'> = {}): Promise<string[]> {
-    return this.range(org, query, Infinity);
+  /** The period's ids read a chunk at a time (each from the last one's id on), hashed here: no record is read. */
+  async sample(org: string, period: Pick<RecordQuery, 'since' | 'until'>, n: number, seed: string): Promise<RecordSample> {
+    const window = idWindow({ since: period.since, until: period.until });
+    const high = `${window.highInclusive ? '[' : '('}${window.high}`;
+    const draw = new SampleDraw(seed, n);
+    let population = 0;
+    for (let low = `[${window.low}`; ; ) {
+      const ids = (await this.client.zRange(this.idsKey(org), low, high, { BY: 'LEX', LIMIT: { offset: 0, count: SAMPLE_CHUNK } })).map(String);
+      for (const id of ids) draw.offer(id);
+      population += ids.length;
+      if (ids.length < SAMPLE_CHUNK) break;
+      low = `(${ids[ids.length - 1]}`;
+    }
+    return { population, ids: draw.ids() };
   }
 
   async prune(today: string): Promise<number> {

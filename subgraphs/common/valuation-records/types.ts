@@ -30,6 +30,14 @@ export interface RecordQuery {
   limit?: number;
 }
 
+/** A store's sample of a period (ValuationRecordStore.sample). */
+export interface RecordSample {
+  /** The organisation's records made in the period. */
+  population: number;
+  /** At most n of their ids, by sample key (./record-sample.ts), smallest first. */
+  ids: string[];
+}
+
 export interface ValuationRecordStore {
   /** Stores every record of one call for `org`, all or none; resolves once they are durable. */
   append(org: string, records: readonly ValuationRecord[]): Promise<void>;
@@ -37,8 +45,13 @@ export interface ValuationRecordStore {
   get(org: string, id: string): Promise<ValuationRecord | null>;
   /** The organisation's records, newest first. */
   list(org: string, query?: RecordQuery): Promise<ValuationRecord[]>;
-  /** The ids of the organisation's records made within since…until, newest first (for sampling). */
-  ids(org: string, query?: Pick<RecordQuery, 'since' | 'until'>): Promise<string[]>;
+  /**
+   * A seeded random sample of the organisation's records made within since…until, for review: the
+   * `n` ids whose key SHA-256(seed + ':' + id) is smallest, ordered by that key (./record-sample.ts:
+   * every store draws the same ids for a seed), and how many records the period holds. Drawn without
+   * reading the records themselves.
+   */
+  sample(org: string, period: Pick<RecordQuery, 'since' | 'until'>, n: number, seed: string): Promise<RecordSample>;
   /** Drops every record kept until before `today` (YYYY-MM-DD); returns how many. */
   prune(today: string): Promise<number>;
   close(): Promise<void>;
