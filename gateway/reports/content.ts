@@ -170,7 +170,7 @@ function comparablesSection(data: ValuationReportData, lang: ReportLanguage, t: 
     { column: { title: c.period, numeric: false, weight: 1.5 }, cell: (x) => x.period },
     { column: { title: c.price, numeric: true, weight: 1.8 }, cell: (x) => formatNumber(Math.round(x.priceUsd), lang) },
     { column: { title: c.priceAtDate, numeric: true, weight: 1.8 }, cell: (x) => formatNumber(Math.round(x.priceAtValuationDateUsd), lang) },
-    { column: { title: c.distance, numeric: true, weight: 1.4 }, cell: (x) => number(x.distanceKm, 1), has: (x) => x.distanceKm !== null },
+    { column: { title: c.distance, numeric: true, weight: 1.4 }, cell: (x) => (x.sameMahalla ? t.comparables.sameMahalla : number(x.distanceKm, 1)), has: (x) => x.distanceKm !== null },
   ];
   const shown = all.filter((k) => !k.has || data.comparables.some(k.has));
   return [

@@ -55,6 +55,8 @@ export interface Dictionary {
     columns: { label: string; area: string; rooms: string; floor: string; period: string; price: string; priceAtDate: string; distance: string };
     note: string;
     none: string;
+    /** In the distance column: the listing is in the flat's mahalla, both placed at its centre. */
+    sameMahalla: string;
   };
   location: { composite: string; point: string; subindexes: Readonly<Record<string, string>>; mapCaption: string; noOutline: string; noData: string };
   flags: { none: string; known: Readonly<Record<string, FlagText>>; unknown: string };
@@ -190,6 +192,7 @@ const EN: Dictionary = {
     columns: { label: 'Listing', area: 'Area, m²', rooms: 'Rooms', floor: 'Floor', period: 'Listed', price: 'Price as listed', priceAtDate: 'At valuation date', distance: 'Distance, km' },
     note: 'Prices in US dollars. “At valuation date”: the listed price brought to the valuation date by the market index.',
     none: 'No comparable listings.',
+    sameMahalla: 'same mahalla',
   },
   location: {
     composite: 'Composite score (0–100)',
@@ -351,6 +354,7 @@ const RU: Dictionary = {
     columns: { label: 'Объявление', area: 'Площадь, м²', rooms: 'Комнат', floor: 'Этаж', period: 'Период', price: 'Цена в объявлении', priceAtDate: 'На дату оценки', distance: 'Расст., км' },
     note: 'Цены в долларах США. «На дату оценки» — цена объявления, приведённая к дате оценки по рыночному индексу.',
     none: 'Сопоставимых объявлений нет.',
+    sameMahalla: 'та же махалля',
   },
   location: {
     composite: 'Итоговый балл (0–100)',
@@ -512,6 +516,7 @@ const UZ: Dictionary = {
     columns: { label: 'Eʼlon', area: 'Maydon, m²', rooms: 'Xona', floor: 'Qavat', period: 'Davr', price: 'Eʼlondagi narx', priceAtDate: 'Baholash sanasiga', distance: 'Masofa, km' },
     note: 'Narxlar AQSH dollarida. «Baholash sanasiga» — eʼlon narxi bozor indeksi boʻyicha baholash sanasiga keltirilgan.',
     none: 'Taqqoslanadigan eʼlonlar yoʻq.',
+    sameMahalla: 'shu mahalla',
   },
   location: {
     composite: 'Umumiy ball (0–100)',

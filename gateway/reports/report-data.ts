@@ -44,6 +44,8 @@ export interface Comparable {
   priceUsd: number;
   priceAtValuationDateUsd: number;
   distanceKm: number | null;
+  /** The listing lies in the flat's mahalla and no closer point is known of either (both at the mahalla's centre): said as "same mahalla", not as 0 km. */
+  sameMahalla: boolean;
 }
 
 /** GeoJSON geometry of a district, WGS84 ([lon, lat] positions). */

@@ -39,7 +39,7 @@ const LOCATION_OPERATION = { owner: 'location', query: /* GraphQL */ `
 
 const COMPARABLES_OPERATION = { owner: 'residential', query: /* GraphQL */ `
   query ReportComparables($input: HomeValuationInput!) {
-    comparableListings(input: $input, n: 5) { source period mahalla area rooms floor totalFloors priceUsd priceAtValuationDateUsd distanceKm }
+    comparableListings(input: $input, n: 5) { source period mahalla mahallaId area rooms floor totalFloors priceUsd priceAtValuationDateUsd distanceKm }
   }` };
 
 const VEHICLE_MODEL_OPERATION = { owner: 'vehicle', query: 'query ReportVehicleModel { vehicleModel { version trainedAt metrics { n medianApe intervalCoverage } } }' };
@@ -87,6 +87,8 @@ const HEADLINE: Record<ReportLanguage, (m: { n: number; medianApe: number; inter
 };
 
 const fixed = (x: number, digits: number) => Number(x.toFixed(digits));
+/** Two points closer than this are one place (a mahalla's centre given to both). */
+const SAME_PLACE_KM = 0.05;
 let outlines: Map<string, DistrictOutline> | undefined;
 /** The district outlines (data/geo, OpenStreetMap), read once. */
 function outlineOf(district: string): DistrictOutline | null {
@@ -179,12 +181,12 @@ async function homeReport(executor: GraphExecutor, record: RecordData, v: Answer
 }
 
 /** The nearest training listings, asked of the residential subgraph with the flat as understood. */
-async function comparablesOf(executor: GraphExecutor, request: Record<string, unknown>, location: { district: string; mahalla: string | null }, valuationDate: string): Promise<Comparable[]> {
+async function comparablesOf(executor: GraphExecutor, request: Record<string, unknown>, location: { district: string; mahalla: string | null; mahallaId: string | null }, valuationDate: string): Promise<Comparable[]> {
   const input = {
     district: location.district, mahalla: location.mahalla, area: request.area, rooms: request.rooms, floor: request.floor, totalFloors: request.totalFloors,
     renovation: request.renovation, buildingType: request.buildingType, market: request.market, lat: request.lat, lon: request.lon, valuationDate,
   };
-  type Listing = { source: string; period: string; mahalla: string | null; area: number; rooms: number | null; floor: number | null; totalFloors: number | null; priceUsd: number; priceAtValuationDateUsd: number; distanceKm: number | null };
+  type Listing = { source: string; period: string; mahalla: string | null; mahallaId: string | null; area: number; rooms: number | null; floor: number | null; totalFloors: number | null; priceUsd: number; priceAtValuationDateUsd: number; distanceKm: number | null };
   const { comparableListings } = await executor.execute<{ comparableListings: Listing[] }>(COMPARABLES_OPERATION, { input: Object.fromEntries(Object.entries(input).filter(([, x]) => x !== null && x !== undefined)) });
   return comparableListings.map((c) => ({
     label: [c.mahalla, c.source].filter(Boolean).join(' · '),
@@ -195,6 +197,8 @@ async function comparablesOf(executor: GraphExecutor, request: Record<string, un
     priceUsd: c.priceUsd,
     priceAtValuationDateUsd: c.priceAtValuationDateUsd,
     distanceKm: c.distanceKm === null ? null : fixed(c.distanceKm, 2),
+    // Under 50 m apart in one mahalla: in practice both placed at its centre, so the distance says nothing.
+    sameMahalla: c.mahallaId !== null && c.mahallaId === location.mahallaId && c.distanceKm !== null && c.distanceKm < SAME_PLACE_KM,
   }));
 }
 

@@ -70,3 +70,25 @@ it('a car\'s report and a soʻm valuation\'s report render too', async () => {
   expect(carHtml).not.toMatch(/>engine</);
   expect(somText.text.replace(/\s+/g, ' ')).toContain(formatNumber(inSom.estimate, 'en'));
 });
+
+it("comparables in the flat's own mahalla, both placed at its centre, read \"same mahalla\" rather than 0.0 km (issue 35, item 6)", async () => {
+  const bank = stack.newKey();
+  // No coordinates: the flat is at Qatortol's centre, as are the listings of Qatortol that gave none.
+  const valued = await json(await stack.post('/api/predict/home', FLAT, { 'x-api-key': bank }));
+  const asked = await json(
+    await stack.post(
+      '/graphql',
+      { query: 'query($i: HomeValuationInput!) { comparableListings(input: $i, n: 5) { mahallaId distanceKm } }', variables: { i: { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, market: 'resale', renovation: 'Evro' } } },
+      { 'x-api-key': bank },
+    ),
+  );
+  const listings = asked.data.comparableListings as { mahallaId: string | null; distanceKm: number | null }[];
+  const atCentre = listings.filter((c) => c.mahallaId === 'chilanzar/katartal' && c.distanceKm !== null && c.distanceKm < 0.05).length;
+  expect(atCentre).toBeGreaterThan(0);
+  for (const [lang, words] of [['en', 'same mahalla'], ['ru', 'та же махалля'], ['uz', 'shu mahalla']] as const) {
+    const page = await (await get(`/api/valuations/${valued.valuation_id}/report?format=html&lang=${lang}`, bank)).text();
+    const comparables = page.slice(page.indexOf('<section id="comparables">'), page.indexOf('</section>', page.indexOf('<section id="comparables">')));
+    expect(comparables.split(`<td class="num">${words}</td>`).length - 1).toBe(atCentre);
+    expect(comparables).not.toMatch(/<td class="num">0[.,]0<\/td>/);
+  }
+});
