@@ -8,23 +8,9 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileRecordStore, MemoryRecordStore, newRecordId, smallestBySampleKey, type FileRecordStoreOptions, type RecordQuery, type ValuationRecord, type ValuationRecordStore } from '../../subgraphs/common/valuation-records';
+import { FileRecordStore, MemoryRecordStore, smallestBySampleKey, type FileRecordStoreOptions, type RecordQuery, type ValuationRecord, type ValuationRecordStore } from '../../subgraphs/common/valuation-records';
+import { at, DAY, record } from '../support/valuation-records';
 
-const DAY = 86_400_000;
-const at = (iso: string) => Date.parse(iso);
-
-function record(made: number, over: Partial<ValuationRecord> = {}): ValuationRecord {
-  return {
-    id: newRecordId(made),
-    kind: 'home',
-    createdAt: new Date(made).toISOString(),
-    keepUntil: new Date(made + 365 * DAY).toISOString().slice(0, 10),
-    requestId: `req-${made}`,
-    input: { district: 'Chilanzar', area: 65, rooms: 3 },
-    valuation: { estimate: 78_500, interval: { low: 71_000, high: 86_500 } },
-    ...over,
-  };
-}
 
 const newestFirst = (records: readonly ValuationRecord[]) => records.map((r) => r.id).sort().reverse();
 /** The sample of these records every store must draw: all of them ordered by key (../../subgraphs/common/valuation-records/record-sample.ts), the first n. */

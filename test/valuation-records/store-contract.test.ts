@@ -12,6 +12,7 @@ import {
   createRecordRedisClient, FileRecordStore, MemoryRecordStore, newRecordId, PostgresRecordStore, recordIdTime, RedisRecordStore, sampleKey, sampleKeyPrefix,
   smallestBySampleKey, type RecordRedisClient, type RecordSample, type ValuationRecord, type ValuationRecordStore,
 } from '../../subgraphs/common/valuation-records';
+import { at, record } from '../support/valuation-records';
 import { DATABASE_URL, describeWithPostgres, TestSchemas } from '../support/postgres';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
@@ -19,21 +20,6 @@ import { deleteKeysUnder } from '../support/redis-keys';
 const RUN_PREFIX = `test:valuations:${process.pid}:${randomBytes(4).toString('hex')}:`;
 let storeCount = 0;
 
-const DAY = 86_400_000;
-const at = (iso: string) => Date.parse(iso);
-
-function record(made: number, over: Partial<ValuationRecord> = {}): ValuationRecord {
-  return {
-    id: newRecordId(made),
-    kind: 'home',
-    createdAt: new Date(made).toISOString(),
-    keepUntil: new Date(made + 365 * DAY).toISOString().slice(0, 10),
-    requestId: 'req-1',
-    input: { district: 'Chilanzar', area: 65, rooms: 3, nested: { list: [1, 'two', null] } },
-    valuation: { estimate: 78_500, interval: { low: 71_000, high: 86_500, coverage: 0.9 }, modelVersion: '2026.11.14' },
-    ...over,
-  };
-}
 
 /**
  * The records every store's sampling cases hold, made once for the file so that the stores can be

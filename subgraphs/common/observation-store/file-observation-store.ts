@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { checkSeries, dayNumber, dayRangeOf, decodeObservation, encodeObservations, newestFirst, type EncodedObservation } from './observation-records';
 import type { ObservationKind, ObservationQuery, ObservationStore, StoredObservation } from './types';
+import { fsyncPath } from '../fsync-path';
 
 export interface FileObservationStoreOptions {
   /** Where the files are; null keeps the observations in memory only (tests). Created 0700 if missing. */
@@ -219,7 +220,7 @@ export class FileObservationStore implements ObservationStore {
       await handle.close();
     }
     if (!series.onDisk) {
-      await syncDirectory(this.directory as string);
+      await fsyncPath(this.directory as string);
       series.onDisk = true;
     }
     series.size += content.length;
@@ -259,7 +260,7 @@ export class FileObservationStore implements ObservationStore {
     series.onDisk = true;
     series.broken = undefined;
     series.revision = revision;
-    await syncDirectory(this.directory as string);
+    await fsyncPath(this.directory as string);
   }
 
   private async load(directory: string): Promise<void> {
@@ -429,16 +430,3 @@ async function writeAll(handle: FileHandle, content: Buffer): Promise<void> {
   }
 }
 
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Makes a file's creation or renaming in `directory` durable. */
-async function syncDirectory(directory: string): Promise<void> {
-  await syncFile(directory);
-}

@@ -44,7 +44,8 @@
 import { mkdirSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { idWindow, isRecordId, recordIdTime, type IdWindow } from './record-ids';
+import { fsyncPath } from '../fsync-path';
+import { idWindow, isDay, isRecordId, monthOf, recordIdTime, type IdWindow } from './record-ids';
 import { RecordIndex } from './record-index';
 import { SampleDraw } from './record-sample';
 import { compareEntries, ENTRY_BYTES, entryId, entryKeep, newEntry, orgKey, PageCache, readAt, RunReader, RunWriter, type RunCursor, type RunMeta } from './record-runs';
@@ -183,13 +184,6 @@ async function forEachDistinctNewestFirst(sources: IdSource[], visit: (id: strin
   }
 }
 
-const isDay = (day: unknown): day is string => typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`));
-
-function monthOf(ms: number): string {
-  const date = new Date(ms);
-  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
-}
-
 function monthEnd(month: string): number {
   const [year, m] = month.split('-').map(Number);
   return Date.UTC(year, m, 1);
@@ -197,17 +191,33 @@ function monthEnd(month: string): number {
 
 const overlaps = (minId: string, maxId: string, w: IdWindow): boolean => maxId >= w.low && (w.highInclusive ? minId <= w.high : minId < w.high);
 
-async function syncDir(path: string): Promise<void> {
-  const handle = await open(path, 'r');
+function parseLine(line: Buffer): { o: string; r: ValuationRecord } {
+  return JSON.parse(line.toString('utf8')) as { o: string; r: ValuationRecord };
+}
+
+/** A line of a log read back (this process's or the old layout's): its organisation and record, or null when it holds none. */
+function readRecordLine(line: Buffer): { o: string; r: ValuationRecord } | null {
   try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const found = parseLine(line);
+    return typeof found.o === 'string' && isRecordId(found.r?.id) && isDay(found.r.keepUntil) ? found : null;
+  } catch {
+    return null;
   }
 }
 
-function parseLine(line: Buffer): { o: string; r: ValuationRecord } {
-  return JSON.parse(line.toString('utf8')) as { o: string; r: ValuationRecord };
+/** Records grouped by the month their ids were made, each with its run index entry: what a seal writes as runs. */
+class MonthBatches {
+  readonly byMonth = new Map<string, { entry: Buffer; line: Buffer }[]>();
+  private readonly keys = new Map<string, Buffer>();
+
+  add(org: string, id: string, keepUntil: string, line: Buffer): void {
+    let key = this.keys.get(org);
+    if (!key) this.keys.set(org, (key = orgKey(org)));
+    const month = monthOf(recordIdTime(id));
+    let items = this.byMonth.get(month);
+    if (!items) this.byMonth.set(month, (items = []));
+    items.push({ entry: newEntry(key, id, keepUntil), line });
+  }
 }
 
 /** Two lists newest first merged, an id once (the lower rank's), up to `limit`. */
@@ -336,7 +346,7 @@ export class FileRecordStore implements ValuationRecordStore {
     const path = this.logPath(gen);
     const handle = await open(path, 'a+');
     try {
-      await syncDir(this.directory);
+      await fsyncPath(this.directory);
     } catch (error) {
       await handle.close();
       throw error;
@@ -355,13 +365,9 @@ export class FileRecordStore implements ValuationRecordStore {
       let unreadable = 0;
       for (let end = bytes.indexOf(NEWLINE); end >= 0; start = end + 1, end = bytes.indexOf(NEWLINE, start)) {
         if (end === start) continue;
-        try {
-          const { o, r } = parseLine(bytes.subarray(start, end));
-          if (typeof o !== 'string' || !isRecordId(r.id) || !isDay(r.keepUntil)) throw new Error('not a record');
-          log.add(o, r.id, { offset: start, length: end - start, keepUntil: r.keepUntil });
-        } catch {
-          unreadable++;
-        }
+        const found = readRecordLine(bytes.subarray(start, end));
+        if (found) log.add(found.o, found.r.id, { offset: start, length: end - start, keepUntil: found.r.keepUntil });
+        else unreadable++;
       }
       if (unreadable > 0) this.log(`valuation records: ${unreadable} unreadable lines of ${basename(path)} left out`);
       // Whatever follows the last newline is a torn write.
@@ -391,7 +397,7 @@ export class FileRecordStore implements ValuationRecordStore {
       await handle.close();
     }
     await rename(`${path}.tmp`, path);
-    await syncDir(this.directory);
+    await fsyncPath(this.directory);
     this.state = state;
   }
 
@@ -431,6 +437,16 @@ export class FileRecordStore implements ValuationRecordStore {
       else this.readers.set(at, left);
       this.sweep(false);
     }
+  }
+
+  /** Runs out of the view: their files deleted, and their month's folder once empty, when no read can see them. */
+  private retireRuns(runs: readonly RunReader[]): void {
+    this.retire(
+      runs.map((r) => async () => {
+        await r.remove();
+        await rmdir(join(this.directory, MONTHS, r.meta.month)).catch(() => undefined);
+      }),
+    );
   }
 
   /** Runs `task` after the seals, merges and prunes before it. */
@@ -536,30 +552,13 @@ export class FileRecordStore implements ValuationRecordStore {
 
   private async seal(log: Log, dropBefore: string | null): Promise<number> {
     const bytes = await readAt(log.handle, 0, log.size);
-    const byMonth = new Map<string, { entry: Buffer; line: Buffer }[]>();
-    const keys = new Map<string, Buffer>();
+    const batches = new MonthBatches();
     let dropped = 0;
     for (const [org, id, at] of log.index.entries()) {
-      if (dropBefore !== null && at.keepUntil < dropBefore) {
-        dropped++;
-        continue;
-      }
-      let key = keys.get(org);
-      if (!key) keys.set(org, (key = orgKey(org)));
-      const month = monthOf(recordIdTime(id));
-      let items = byMonth.get(month);
-      if (!items) byMonth.set(month, (items = []));
-      items.push({ entry: newEntry(key, id, at.keepUntil), line: bytes.subarray(at.offset, at.offset + at.length) });
+      if (dropBefore !== null && at.keepUntil < dropBefore) dropped++;
+      else batches.add(org, id, at.keepUntil, bytes.subarray(at.offset, at.offset + at.length));
     }
-    const made = await this.writeRuns(byMonth);
-    const runs = [...this.runs, ...made];
-    try {
-      await this.saveManifest(runs, { logSealedThrough: log.gen });
-    } catch (error) {
-      await Promise.all(made.map((r) => r.remove()));
-      throw error;
-    }
-    this.runs = runs;
+    await this.addRuns(batches, { logSealedThrough: log.gen });
     this.frozen = this.frozen.filter((l) => l !== log);
     this.setView();
     this.retire([
@@ -571,8 +570,24 @@ export class FileRecordStore implements ValuationRecordStore {
     return dropped;
   }
 
-  /** A level-0 run per month, each sorted by organisation and id (an id given twice: the first). */
-  private async writeRuns(byMonth: Map<string, { entry: Buffer; line: Buffer }[]>): Promise<RunReader[]> {
+  /**
+   * Writes a level-0 run per month of `batches`, each sorted by organisation and id (an id given
+   * twice: the first), and puts them in the manifest with `changes` (the runs removed should that
+   * fail). The view is the caller's to renew.
+   */
+  private async addRuns(batches: MonthBatches, changes: Partial<ManifestState>): Promise<void> {
+    const made = await this.writeRuns(batches);
+    const runs = [...this.runs, ...made];
+    try {
+      await this.saveManifest(runs, changes);
+    } catch (error) {
+      await Promise.all(made.map((r) => r.remove()));
+      throw error;
+    }
+    this.runs = runs;
+  }
+
+  private async writeRuns({ byMonth }: MonthBatches): Promise<RunReader[]> {
     const made: RunReader[] = [];
     try {
       for (const month of [...byMonth.keys()].sort()) {
@@ -587,7 +602,7 @@ export class FileRecordStore implements ValuationRecordStore {
           await writer.abort();
           throw error;
         }
-        await syncDir(join(this.directory, MONTHS, month));
+        await fsyncPath(join(this.directory, MONTHS, month));
       }
     } catch (error) {
       await Promise.all(made.map((r) => r.remove()));
@@ -599,8 +614,8 @@ export class FileRecordStore implements ValuationRecordStore {
   private async ensureMonth(month: string): Promise<void> {
     const made = await mkdir(join(this.directory, MONTHS, month), { recursive: true });
     if (made === undefined) return;
-    await syncDir(join(this.directory, MONTHS));
-    await syncDir(this.directory);
+    await fsyncPath(join(this.directory, MONTHS));
+    await fsyncPath(this.directory);
   }
 
   /** Merges runs while some month has `fanIn` runs of a level, or is over with more than one run. */
@@ -655,7 +670,7 @@ export class FileRecordStore implements ValuationRecordStore {
       }
       const stats = await writer.finish();
       made = new RunReader({ seq, month, level, ...stats }, writer.base, this.cache);
-      await syncDir(join(this.directory, MONTHS, month));
+      await fsyncPath(join(this.directory, MONTHS, month));
     } catch (error) {
       await writer.abort();
       throw error;
@@ -671,12 +686,7 @@ export class FileRecordStore implements ValuationRecordStore {
     if (kept.length === 0) await made.remove();
     this.runs = runs;
     this.setView();
-    this.retire(
-      sources.map((s) => async () => {
-        await s.remove();
-        await rmdir(join(this.directory, MONTHS, month)).catch(() => undefined);
-      }),
-    );
+    this.retireRuns(sources);
     return dropped;
   }
 
@@ -696,12 +706,7 @@ export class FileRecordStore implements ValuationRecordStore {
         await this.saveManifest(runs);
         this.runs = runs;
         this.setView();
-        this.retire(
-          whole.map((r) => async () => {
-            await r.remove();
-            await rmdir(join(this.directory, MONTHS, r.meta.month)).catch(() => undefined);
-          }),
-        );
+        this.retireRuns(whole);
         for (const r of whole) dropped += r.meta.count;
       }
       for (const run of this.runs.filter((r) => r.meta.minKeep < today)) dropped += await this.merge([run], run.meta.level, today);
@@ -851,37 +856,20 @@ export class FileRecordStore implements ValuationRecordStore {
           last = chunk.lastIndexOf(NEWLINE);
         }
         if (last < 0) break;
-        const byMonth = new Map<string, { entry: Buffer; line: Buffer }[]>();
-        const keys = new Map<string, Buffer>();
+        const batches = new MonthBatches();
         for (let start = 0, end = chunk.indexOf(NEWLINE); end >= 0 && end <= last; start = end + 1, end = chunk.indexOf(NEWLINE, start)) {
           if (end === start) continue;
           const line = chunk.subarray(start, end);
-          let found: { o: string; r: ValuationRecord };
-          try {
-            found = parseLine(line);
-            if (typeof found.o !== 'string' || !isRecordId(found.r.id) || !isDay(found.r.keepUntil)) throw new Error('not a record');
-          } catch {
+          const found = readRecordLine(line);
+          if (!found) {
             unreadable++;
             continue;
           }
-          let key = keys.get(found.o);
-          if (!key) keys.set(found.o, (key = orgKey(found.o)));
-          const month = monthOf(recordIdTime(found.r.id));
-          let items = byMonth.get(month);
-          if (!items) byMonth.set(month, (items = []));
-          items.push({ entry: newEntry(key, found.r.id, found.r.keepUntil), line });
+          batches.add(found.o, found.r.id, found.r.keepUntil, line);
           moved++;
         }
-        const made = await this.writeRuns(byMonth);
-        const runs = [...this.runs, ...made];
-        try {
-          await this.saveManifest(runs, { legacyOffset: offset + last + 1 });
-        } catch (error) {
-          await Promise.all(made.map((r) => r.remove()));
-          throw error;
-        }
+        await this.addRuns(batches, { legacyOffset: offset + last + 1 });
         offset += last + 1;
-        this.runs = runs;
         this.setView();
         await this.compact();
       }
@@ -892,7 +880,7 @@ export class FileRecordStore implements ValuationRecordStore {
     let aside = `${path}.migrated`;
     for (let n = 1; await stat(aside).then(() => true, () => false); n++) aside = `${path}.migrated.${n}`;
     await rename(path, aside);
-    await syncDir(this.directory);
+    await fsyncPath(this.directory);
     await this.saveManifest(this.runs, { legacyOffset: null });
     this.log(
       `valuation records: ${moved} records of ${LEGACY_LOG} are in monthly runs${unreadable > 0 ? ` (${unreadable} unreadable lines left out)` : ''}; ` +

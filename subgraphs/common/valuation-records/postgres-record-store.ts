@@ -17,7 +17,7 @@
  */
 import type { Pool } from 'pg';
 import { checkIdentifier, ensureTables } from '../postgres';
-import { idWindow, isRecordId, recordIdTime } from './record-ids';
+import { idWindow, isDay, isRecordId, monthOf, recordIdTime } from './record-ids';
 import { sampleKeyPrefix } from './record-sample';
 import type { RecordKind, RecordQuery, RecordSample, ValuationRecord, ValuationRecordStore } from './types';
 
@@ -144,8 +144,8 @@ export class PostgresRecordStore implements ValuationRecordStore {
    * that a process appending to it now never finds it gone.
    */
   async prune(today: string): Promise<number> {
+    if (!isDay(today)) throw new RangeError(`not a date: ${today}`);
     const todayMs = Date.parse(`${today}T00:00:00Z`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(todayMs)) throw new RangeError(`not a date: ${today}`);
     const { rows: partitions } = await this.pool.query<{ name: string }>(
       `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
       [this.table],
@@ -173,7 +173,7 @@ export class PostgresRecordStore implements ValuationRecordStore {
   }
 
   private async ensureMonths(made: readonly number[]): Promise<void> {
-    const missing = [...new Set(made.map(monthOf))].filter((month) => !this.months.has(month));
+    const missing = [...new Set(made.map(partitionMonth))].filter((month) => !this.months.has(month));
     if (missing.length === 0) return;
     await ensureTables(
       this.pool,
@@ -189,11 +189,8 @@ export class PostgresRecordStore implements ValuationRecordStore {
   }
 }
 
-/** `YYYY_MM` of a time (UTC). */
-function monthOf(ms: number): string {
-  const date = new Date(ms);
-  return `${date.getUTCFullYear()}_${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
-}
+/** A partition's `YYYY_MM` suffix for a time (UTC). */
+const partitionMonth = (ms: number): string => monthOf(ms).replace('-', '_');
 
 /** The first moment after a partition's month (from its name's `_YYYY_MM`), or null for a name not of that form. */
 function monthEndOf(partition: string): number | null {

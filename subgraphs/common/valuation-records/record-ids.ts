@@ -36,10 +36,19 @@ export function recordIdTime(id: string): number {
   return t;
 }
 
+/** Whether `day` is a day as the stores take one (YYYY-MM-DD): a keep-until day, a period's bound, prune's today. */
+export const isDay = (day: unknown): day is string => typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`));
+
+/** 'YYYY-MM' of a time (UTC): the month a record made then belongs to (the stores' partitions and runs). */
+export function monthOf(ms: number): string {
+  const date = new Date(ms);
+  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
 /** The smallest id of a day and the largest: every id made that day lies between them (inclusive). */
 function dayIdBounds(day: string): { first: string; last: string } {
+  if (!isDay(day)) throw new RangeError(`not a date: ${day}`);
   const start = Date.parse(`${day}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start)) throw new RangeError(`not a date: ${day}`);
   return { first: `${RECORD_ID_PREFIX}${timePart(start)}${'0'.repeat(16)}`, last: `${RECORD_ID_PREFIX}${timePart(start + 86_400_000 - 1)}${'Z'.repeat(16)}` };
 }
 

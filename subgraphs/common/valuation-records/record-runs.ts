@@ -19,6 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { LRUCache } from 'lru-cache';
 
 export const ENTRY_BYTES = 64;
 const KEY_BYTES = 16;
@@ -104,9 +105,11 @@ export async function readAt(handle: FileHandle, position: number, length: numbe
 
 /** Index pages of every run, least recently used dropped first: the only part of the runs held in memory. */
 export class PageCache {
-  private readonly pages = new Map<string, Promise<Buffer>>();
+  private readonly pages: LRUCache<string, Promise<Buffer>>;
 
-  constructor(private readonly maxPages: number) {}
+  constructor(maxPages: number) {
+    this.pages = new LRUCache({ max: maxPages });
+  }
 
   get size(): number {
     return this.pages.size;
@@ -114,15 +117,11 @@ export class PageCache {
 
   get(name: string, load: () => Promise<Buffer>): Promise<Buffer> {
     const hit = this.pages.get(name);
-    if (hit) {
-      this.pages.delete(name);
-      this.pages.set(name, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const loading = load();
     this.pages.set(name, loading);
-    loading.catch(() => this.pages.get(name) === loading && this.pages.delete(name));
-    while (this.pages.size > this.maxPages) this.pages.delete(this.pages.keys().next().value!);
+    // A failed read is not remembered.
+    loading.catch(() => this.pages.peek(name) === loading && this.pages.delete(name));
     return loading;
   }
 }
