@@ -17,6 +17,7 @@ import {
   type Renovation,
 } from '../vocabulary';
 import { isBlank } from './parse';
+import { remembered } from '../vocabulary/remembered';
 
 export interface Normaliser {
   /** A district column ("Чиланзарский", "Yakkasarai district"); small typos tolerated. */
@@ -33,17 +34,10 @@ export interface Normaliser {
   yesNo(text: string): boolean | null;
 }
 
-function memoise<T>(lookup: (text: string) => T | null): (text: string) => T | null {
-  const cache = new Map<string, T | null>();
-  return (text) => {
-    if (isBlank(text)) return null;
-    let value = cache.get(text);
-    if (value === undefined) {
-      value = lookup(text);
-      cache.set(text, value);
-    }
-    return value;
-  };
+/** A lookup remembered for one ingestion (every text it meets: unbounded; ../vocabulary/remembered.ts); a blank text is null without asking. */
+export function memoise<T>(lookup: (text: string) => T | null): (text: string) => T | null {
+  const known = remembered(lookup, Infinity);
+  return (text) => (isBlank(text) ? null : known(text));
 }
 
 /** Memoises a lookup within a district under one string key. */

@@ -3,6 +3,7 @@
  * fuzzy matching on a miss is the expensive part.
  */
 import { parseYesNo } from '../../vocabulary';
+import { memoise } from '../../ingest/normaliser';
 import { isBlank } from '../../ingest/parse';
 import {
   isResolved, normaliseBody, normaliseColour, normaliseDrive, normaliseFuel, normaliseRegion, normaliseTransmission,
@@ -23,15 +24,6 @@ export interface VehicleLookups {
   drive(text: string): Drive | null;
   colour(text: string): Colour | null;
   yesNo(text: string): boolean | null;
-}
-
-function memoise<T>(lookup: (text: string) => T | null): (text: string) => T | null {
-  const cache = new Map<string, T | null>();
-  return (text) => {
-    if (isBlank(text)) return null;
-    if (!cache.has(text)) cache.set(text, lookup(text));
-    return cache.get(text)!;
-  };
 }
 
 /** Only exact and alias spellings count: a suggestion is not a name. */
