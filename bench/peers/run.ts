@@ -27,7 +27,6 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -35,7 +34,8 @@ import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
 import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
 import { SUBGRAPHS, urlVariable } from '../../subgraphs/registry';
 import { option } from '../cli';
-import { processCpuMs as cpuMs, processRssMb as rssMb } from '../proc';
+import { announced, stopChild, processCpuMs as cpuMs, processRssMb as rssMb } from '../proc';
+import { freePort } from '../../test/support/redis-server';
 
 /** Another checkout's root, built (`npx tsc`): its gateway runs too, as 'baseline', to A/B a change of ours in the same run. */
 const BASELINE = option('baseline');
@@ -105,48 +105,6 @@ interface Running {
   headers: Record<string, string>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves with the first match of `pattern` in the child's stdout; rejects if it exits first. */
-function announced(child: ChildProcess, name: string, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = pattern.exec(out);
-      if (match) {
-        child.stdout!.off('data', onData);
-        child.stdout!.resume(); // keep draining what it prints later
-        resolve(match[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it listened`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 function baseEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, VALUATION_HOME: home, PLANS_FILE: join(home, 'plans.json'), NODE_ENV: 'production', APOLLO_TELEMETRY_DISABLED: '1', INTERNAL_TOKEN };
   delete env.DATABASE_URL;
@@ -166,7 +124,7 @@ async function startSubgraphs(home: string, names: string[]): Promise<{ urls: Re
     const env = { ...baseEnv(home), [`${name.toUpperCase()}_PORT`]: '0', ...Object.fromEntries(Object.entries(urls).map(([peer, url]) => [urlVariable(peer), url])) };
     const child = fork(join(ROOT, 'dist', 'subgraphs', 'main.js'), [name], { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     children.push(child);
-    urls[name] = await announced(child, `the ${name} subgraph`, /listening on (\S+)/);
+    urls[name] = (await announced(child, `the ${name} subgraph`, /listening on (\S+)/))[1];
     pids[name] = child.pid!;
     console.error(`${name} subgraph: ${urls[name]} (pid ${child.pid})`);
   }
@@ -186,7 +144,7 @@ async function startOurs(home: string, subgraphUrls: Record<string, string>, nam
   const env: NodeJS.ProcessEnv = { ...baseEnv(home), HOST: '127.0.0.1', PORT: '0' };
   for (const { name } of SUBGRAPHS) env[urlVariable(name)] = subgraphUrls[name] ?? ABSENT_URL;
   const child = fork(join(root, 'dist', 'gateway', 'main.js'), [], { env, execArgv: profileArgv(), stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const url = await announced(child, `the ${name} gateway`, /gateway listening on (\S+)/);
+  const [, url] = await announced(child, `the ${name} gateway`, /gateway listening on (\S+)/);
   return { name, url: `${url}/graphql`, child, headers: { 'x-api-key': key } };
 }
 
@@ -360,7 +318,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nGateway RSS after the run: ${rss}.`);
   } finally {
-    await Promise.all(children.reverse().map(stop));
+    await Promise.all(children.reverse().map(stopChild));
     rmSync(home, { recursive: true, force: true });
   }
 }

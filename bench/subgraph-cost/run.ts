@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
 import { option } from '../cli';
-import { processCpuMs as cpuMs, processRssMb as rssMb } from '../proc';
+import { announced, processCpuMs as cpuMs, processRssMb as rssMb, stopChild } from '../proc';
 
 const DURATION = Number(option('duration', '10'));
 const WARMUP = Number(option('warmup', '3'));
@@ -42,23 +42,11 @@ async function startSubgraph(home: string): Promise<{ url: string; pid: number; 
   if (STORE === 'redis' && !env.REDIS_URL) throw new Error('--store redis needs REDIS_URL');
   const execArgv = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const child = fork(join(__dirname, '..', '..', 'subgraphs', 'main.js'), ['residential'], { env, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the residential subgraph exited with ${code}`)));
-  });
+  const [, url] = await announced(child, 'the residential subgraph', /listening on (\S+)/);
   return {
     url,
     pid: child.pid!,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
 }
 

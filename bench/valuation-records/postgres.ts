@@ -23,7 +23,7 @@ import { Client } from 'pg';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { DEFAULT_PLANS_FILE } from '../../schema/plans';
 import { flag, option } from '../cli';
-import { processRssMb as rssMb } from '../proc';
+import { announced, processRssMb as rssMb, stopChild } from '../proc';
 
 const RECORDS = Number(option('records', '10000000'));
 const ORGS = Number(option('orgs', '50'));
@@ -49,25 +49,15 @@ async function startService(home: string, known?: { org: string; key: string }):
   const env: NodeJS.ProcessEnv = { ...process.env, PLANS_FILE: benchPlans(home), VALUATION_HOME: home, PORT: '0', DATABASE_URL, DATABASE_SCHEMA: SCHEMA, APOLLO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
   delete env.REDIS_URL;
   const child = fork(join(__dirname, '..', '..', 'gateway', 'all-in-one.js'), [], { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  let out = '';
-  const found = await new Promise<{ url: string; org: string; key: string }>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      const org = known?.org ?? /A local organisation "([^"]+)"/.exec(out)?.[1];
-      const key = known?.key ?? /^\s+(tvk_\S+)/m.exec(out)?.[1];
-      if (url && org && key) resolve({ url, org, key });
-    });
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}:\n${out}`)));
-  });
+  // The key is printed last, on the first start only.
+  const ready = known ? /listening on (\S+)/ : /listening on (\S+)[\s\S]*A local organisation "([^"]+)"[\s\S]*?^\s+(tvk_\S+)/m;
+  const [, url, org, key] = await announced(child, 'the service', ready);
   return {
-    ...found,
+    url,
+    org: known?.org ?? org,
+    key: known?.key ?? key,
     pid: child.pid!,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
 }
 
