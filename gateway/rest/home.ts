@@ -18,7 +18,7 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       interval { low high coverage }
       fsd
       confidence { level score drivers }
-      models { name estimate }
+      models { name estimate weight }
       anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka deviationFromDistrictMedianPerSotka landShare modelSpread flags }
       location { districtName mahallaName mahallaId matched }
       marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }

@@ -3,6 +3,7 @@ import { CURRENCIES } from '../../models/currency';
 import { VEHICLE_BASES } from '../../models/vehicle/valuation';
 import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from '../../models/vehicle/vocabulary';
 import { CURRENCY_DESCRIPTION, EXCHANGE_RATE_DESCRIPTION, EXCHANGE_RATE_DESCRIPTIONS } from '../../schema/currency-contract';
+import { MEMBER_WEIGHT_DESCRIPTION, MODEL_SPREAD_DESCRIPTION } from '../../schema/ensemble-contract';
 import { ERROR_CATALOGUE } from '../../schema/errors';
 import { MARKET_LEVEL_DESCRIPTION, MARKET_LEVEL_DESCRIPTIONS, MARKET_MIXTURE_DESCRIPTION, MARKET_MIXTURE_DESCRIPTIONS, MARKET_MIXTURE_VALUE_DESCRIPTIONS } from '../../schema/home-contract';
 import { VALUED_VEHICLE_DESCRIPTIONS, VALUED_VEHICLE_DESCRIPTION, VEHICLE_BASIS_DESCRIPTION } from '../../schema/vehicle-contract';
@@ -27,7 +28,10 @@ const VALUATION_FIELDS = {
     description: 'From the fsd: level high (fsd ≤ 0.15), medium (≤ 0.30) or low; score 1 − fsd; drivers, why the interval is as wide as it is',
     properties: { level: { type: 'string', enum: ['high', 'medium', 'low'] }, score: number, drivers: { type: 'array', items: string } },
   },
-  models: { type: 'array', items: { type: 'object', required: ['name', 'estimate'], properties: { name: string, estimate: number } } },
+  models: {
+    type: 'array', description: "The ensemble's members: each one's own estimate and its weight in the estimate served",
+    items: { type: 'object', required: ['name', 'estimate', 'weight'], properties: { name: string, estimate: number, weight: { ...number, description: MEMBER_WEIGHT_DESCRIPTION } } },
+  },
 } as const;
 
 const VALUATION_TRAILER = {
@@ -138,7 +142,7 @@ export function homeResponseJsonSchema(): Record<string, unknown> {
         district_median_price_per_sotka: { ...nullableNumber, description: "Houses: the district's median asking price of a whole house (house and plot) per sotka of its plot, among the training houses; compare with deviation_from_district_median_per_sotka, not with land_price_per_sotka (the plot alone); null for a flat" },
         deviation_from_district_median_per_sotka: { ...nullableNumber, description: "Houses: this house's estimate per sotka of its plot relative to district_median_price_per_sotka (like for like), e.g. 0.05 = 5% above; null for a flat, without a plot, or without the district median" },
         land_share: { ...nullableNumber, description: "Houses: the share of the estimate the plot accounts for, 0 to 1; null for a flat, or a house valued without its plot" },
-        model_spread: number,
+        model_spread: { ...number, description: MODEL_SPREAD_DESCRIPTION },
         flags: strings,
       },
     },
@@ -182,7 +186,7 @@ export function vehicleResponseJsonSchema(): Record<string, unknown> {
         group_median_price: { ...nullableNumber, description: 'Median asking price (in currency) of the same make, model and model year in the training data; null when none was seen' },
         deviation_from_group_median: { ...nullableNumber, description: 'Estimate relative to that median, e.g. 0.05 = 5% above' },
         market_listings: { type: 'integer', description: 'Training listings of this make and model (all years): how much market data backs the estimate' },
-        model_spread: { ...number, description: 'Spread of the ensemble members, relative to the estimate' },
+        model_spread: { ...number, description: MODEL_SPREAD_DESCRIPTION },
         flags: strings,
       },
     },

@@ -20,7 +20,7 @@ export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL
       interval { low high coverage }
       fsd
       confidence { level score drivers }
-      models { name estimate }
+      models { name estimate weight }
       anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags }
       vehicle { ${VALUED_VEHICLE_SELECTION} }
       basis

@@ -8,7 +8,7 @@ export interface EnsembleEstimate {
   /** Unrounded consensus estimate in USD. */
   estimate: number;
   memberEstimates: number[];
-  /** (max − min) / estimate over the members that carry weight. */
+  /** (max − min) / estimate over the members that carry weight (0 when one member is served). */
   modelSpread: number;
   /** Unrounded interval in USD. */
   low: number;
@@ -33,12 +33,16 @@ export function ensembleEstimate(
   const consensus = consensusOf(memberLogs, weights);
   const memberEstimates = memberLogs.map((lp) => Math.exp(lp) * units);
   const estimate = Math.exp(consensus) * units;
-  // Disagreement among the members that carry weight: a zero-weight member is reported, not trusted.
-  const weighted = memberEstimates.filter((_, j) => weights[j] > 0);
-  const modelSpread = weighted.length > 1 ? (Math.max(...weighted) - Math.min(...weighted)) / estimate : 0;
+  const modelSpread = servedSpread(memberEstimates, weights, estimate);
   const calibrated = calibratedHalfWidth(calibration, group, outOfDistributionFlags, sigma);
   const { halfWidth: q, widening } = withDriftAllowance(calibrated, allowance);
   return { estimate, memberEstimates, modelSpread, low: estimate * Math.exp(-q), high: estimate * Math.exp(q), halfWidth: q, calibratedHalfWidth: calibrated, widening };
+}
+
+/** Disagreement among the members that carry weight: a zero-weight member is reported, not trusted. */
+export function servedSpread(memberEstimates: readonly number[], weights: readonly number[], estimate: number): number {
+  const weighted = memberEstimates.filter((_, j) => weights[j] > 0);
+  return weighted.length > 1 ? (Math.max(...weighted) - Math.min(...weighted)) / estimate : 0;
 }
 
 /** The weighted consensus of the members' log predictions. */
@@ -46,6 +50,20 @@ export function consensusOf(memberLogs: readonly number[], weights: readonly num
   let consensus = 0;
   weights.forEach((w, j) => (consensus += w * memberLogs[j]));
   return consensus;
+}
+
+/** One member as a valuation states it: its own estimate and the weight it carries in the consensus. */
+export interface MemberEstimate {
+  name: string;
+  /** USD, rounded to 100. */
+  estimate: number;
+  /** The member's weight in the served consensus, 0 to 1 (3 decimals); 0: computed and reported, not served. */
+  weight: number;
+}
+
+/** The members as a valuation states them, so that a spread of 0 beside two different estimates reads right. */
+export function statedMembers(members: readonly { name: string; weight: number }[], memberEstimates: readonly number[]): MemberEstimate[] {
+  return members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100), weight: round3(m.weight) }));
 }
 
 export function roundTo(x: number, step: number): number {

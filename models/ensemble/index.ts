@@ -8,7 +8,7 @@
 export { LoadedEnsemble, type EnsembleManifest } from './artifact';
 export { HotSwappedModel, type HotSwapOptions, type ServableModelSet } from './serving';
 export { compareVersions, currentVersion, listVersions, readManifest, versionDir } from './versions';
-export { consensusOf, ensembleEstimate, round3, roundTo, type EnsembleEstimate } from './estimate';
+export { consensusOf, ensembleEstimate, round3, roundTo, statedMembers, type EnsembleEstimate, type MemberEstimate } from './estimate';
 export { accuracyByConfidence, confidence, dataAgeFlags, CONFIDENCE_LEVELS, STALE_DATA_FLAG, STALE_DATA_MONTHS, DEFAULT_CONFIDENCE_WIDTHS, type AccuracyClass, type ConfidenceLevel, type ConfidenceLevelAccuracy, type ConfidenceWidths } from './confidence';
 export { contextDrivers, forecastStandardDeviation, levelOfFsd, restated, statedConfidence, FSD_BANDS, type ConfidenceContext, type StatedConfidence } from './fsd';
 export { accuracyClass, accuracyMetrics, median, quantile, wilsonBounds, type AccuracyMetrics } from './metrics';

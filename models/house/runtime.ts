@@ -3,7 +3,7 @@
  * arithmetic as flats, with the house's own features, calibration groups and anomaly data.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble, statedConfidence, consensusOf, dataAgeFlags, ensembleEstimate, round3, roundTo, versionSummary } from '../ensemble';
+import { LoadedEnsemble, statedConfidence, consensusOf, dataAgeFlags, ensembleEstimate, round3, roundTo, statedMembers, versionSummary } from '../ensemble';
 import { randomWalkAllowance } from '../intervals/serving';
 import { logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
@@ -116,7 +116,7 @@ export class HouseModelSet implements HouseRuntime {
       landPricePerSotka: landShare === null || request.landAreaSotka === null ? null : roundTo((rawEstimate * landShare) / request.landAreaSotka, 10),
       interval,
       ...statedConfidence(estimate, interval, { dataAgeMonths, widening, group: DISTRICT_NAMES[request.district] ?? request.district, groupClass: districtClass, modelSpread, flags }),
-      models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
+      models: statedMembers(manifest.members, memberEstimates),
       anomaly: {
         districtMedianPricePerM2: Math.round(medianPricePerM2),
         deviationFromDistrictMedian: round3(deviation),

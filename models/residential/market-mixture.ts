@@ -11,7 +11,7 @@
  * evaluation and serving alike.
  */
 import { logisticProbability, type LogisticState } from '../ensemble/logistic';
-import { round3, roundTo, type EnsembleEstimate } from '../ensemble/estimate';
+import { round3, roundTo, servedSpread, type EnsembleEstimate } from '../ensemble/estimate';
 import { normalCdf, normalQuantile } from '../ensemble/normal';
 import { intervalWidening } from '../intervals/drift';
 import type { MarketMixture } from './valuation';
@@ -142,9 +142,9 @@ function solveIncreasing(f: (x: number, out: [number, number]) => void, target: 
 /**
  * A flat's valuation from its new-build and resale valuations (serving's ensembleEstimate of each):
  * the mixture's median and interval, each member's estimate as the weighted geometric mean of its
- * two, their spread weighed alike, and the widening past the newest data as the mixture's own.
+ * two, their spread taken over those mixed estimates, and the widening past the newest data as the mixture's own.
  */
-export function mixedValuation(p: number, asNew: EnsembleEstimate, asResale: EnsembleEstimate, coverage: number): { value: Omit<EnsembleEstimate, 'halfWidth' | 'calibratedHalfWidth'>; mixture: MarketMixture } {
+export function mixedValuation(p: number, asNew: EnsembleEstimate, asResale: EnsembleEstimate, coverage: number, weights: readonly number[]): { value: Omit<EnsembleEstimate, 'halfWidth' | 'calibratedHalfWidth'>; mixture: MarketMixture } {
   const mix = (halfWidth: (c: EnsembleEstimate) => number) => mixtureInterval([
     { weight: p, center: Math.log(asNew.estimate), halfWidth: halfWidth(asNew) },
     { weight: 1 - p, center: Math.log(asResale.estimate), halfWidth: halfWidth(asResale) },
@@ -153,11 +153,14 @@ export function mixedValuation(p: number, asNew: EnsembleEstimate, asResale: Ens
   const widened = asNew.widening > 0 || asResale.widening > 0;
   const withinData = widened ? mix((c) => c.calibratedHalfWidth) : served;
   const component = (c: EnsembleEstimate) => ({ estimate: roundTo(c.estimate, 100), low: roundTo(c.low, 100), high: roundTo(c.high, 100) });
+  const estimate = Math.exp(served.center);
+  const memberEstimates = asNew.memberEstimates.map((e, j) => Math.exp(p * Math.log(e) + (1 - p) * Math.log(asResale.memberEstimates[j])));
   return {
     value: {
-      estimate: Math.exp(served.center),
-      memberEstimates: asNew.memberEstimates.map((e, j) => Math.exp(p * Math.log(e) + (1 - p) * Math.log(asResale.memberEstimates[j]))),
-      modelSpread: p * asNew.modelSpread + (1 - p) * asResale.modelSpread,
+      estimate,
+      memberEstimates,
+      // The spread of the members as the valuation states them (models[]), so the two figures agree.
+      modelSpread: servedSpread(memberEstimates, weights, estimate),
       low: Math.exp(served.low),
       high: Math.exp(served.high),
       widening: intervalWidening((served.high - served.low) / 2, (withinData.high - withinData.low) / 2),

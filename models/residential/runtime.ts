@@ -3,7 +3,7 @@
  * interval-scale model) and values requests vectorised: one ONNX session call for the whole batch.
  * Imports the feature module and the ONNX runner, never a trainer.
  */
-import { LoadedEnsemble, dataAgeFlags, statedConfidence, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
+import { LoadedEnsemble, dataAgeFlags, statedConfidence, versionSummary, ensembleEstimate, round3, roundTo, statedMembers } from '../ensemble';
 import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessment';
 import { randomWalkAllowance } from '../intervals/serving';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
@@ -95,7 +95,7 @@ export class ResidentialModelSet {
     const { reported: marketLevel, logLevel } = this.marketLevel(request, valuationDate);
     const { value: { estimate: rawEstimate, memberEstimates, modelSpread, low, high, widening }, mixture } = components.length === 1
       ? { value: components[0], mixture: null }
-      : mixedValuation(newBuildProbability(manifest.marketMixture!, request), components[0], components[1], manifest.intervals.coverage);
+      : mixedValuation(newBuildProbability(manifest.marketMixture!, request), components[0], components[1], manifest.intervals.coverage, this.ensemble.weights);
     const estimate = roundTo(rawEstimate, 100);
     const interval = { low: roundTo(low, 100), high: roundTo(high, 100), coverage: manifest.intervals.coverage };
 
@@ -117,7 +117,7 @@ export class ResidentialModelSet {
       landPricePerSotka: null,
       interval,
       ...statedConfidence(estimate, interval, { dataAgeMonths: marketLevel.dataAgeMonths, widening, group: DISTRICT_NAMES[request.district] ?? request.district, groupClass: districtClass, modelSpread, flags }),
-      models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
+      models: statedMembers(manifest.members, memberEstimates),
       anomaly: {
         districtMedianPricePerM2: districtMedian === null ? 0 : Math.round(districtMedian),
         deviationFromDistrictMedian: round3(deviation),

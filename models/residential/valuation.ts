@@ -4,6 +4,7 @@
  */
 import type { ConfidenceLevel } from '../ensemble/confidence';
 import type { StatedConfidence } from '../ensemble/fsd';
+import type { MemberEstimate } from '../ensemble/estimate';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketReference } from './market';
 import type { HomeRequest } from './request';
@@ -26,7 +27,7 @@ export interface HomeValue {
   /** The forecast standard deviation of the log error its interval implies (models/ensemble/fsd.ts). */
   fsd: number;
   confidence: StatedConfidence;
-  models: { name: string; estimate: number }[];
+  models: MemberEstimate[];
   anomaly: {
     districtMedianPricePerM2: number;
     deviationFromDistrictMedian: number;

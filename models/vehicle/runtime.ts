@@ -9,7 +9,7 @@
  * valuation date within the data; past the newest data the level is held and the interval widens
  * by the measured drift allowance per month.
  */
-import { confidence, statedConfidence, STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo } from '../ensemble';
+import { confidence, statedConfidence, STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo, statedMembers } from '../ensemble';
 import { periodIndex } from '../ensemble/encoding';
 import { linearAllowance, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
@@ -112,7 +112,7 @@ export class VehicleModelSet implements VehicleRuntime {
       currency: 'USD',
       interval,
       ...statedConfidence(roundTo(rawEstimate, 100), interval, { dataAgeMonths, widening, group, groupClass, modelSpread, flags }),
-      models: manifest.members.map((m, j) => ({ name: m.name, estimate: roundTo(memberEstimates[j], 100) })),
+      models: statedMembers(manifest.members, memberEstimates),
       anomaly: {
         groupMedianPrice: median,
         deviationFromGroupMedian: deviation === null ? null : round3(deviation),

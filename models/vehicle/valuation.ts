@@ -4,6 +4,7 @@
  * valuation (estimate, interval, confidence, models, anomaly) so clients handle both alike.
  */
 import type { AccuracyClass, ConfidenceLevel } from '../ensemble/confidence';
+import type { MemberEstimate } from '../ensemble/estimate';
 import type { StatedConfidence } from '../ensemble/fsd';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketLevel } from '../residential/valuation';
@@ -58,7 +59,7 @@ export interface VehicleValue {
   /** The forecast standard deviation of the log error its interval implies (models/ensemble/fsd.ts). */
   fsd: number;
   confidence: StatedConfidence;
-  models: { name: string; estimate: number }[];
+  models: MemberEstimate[];
   anomaly: {
     /** Median asking price of the same make, model and model year in the training data; null when none was seen. */
     groupMedianPrice: number | null;

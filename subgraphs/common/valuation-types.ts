@@ -4,6 +4,7 @@
  * since in a federated graph a value type of one name defined by two subgraphs must be marked
  * @shareable in both. These base classes are never emitted themselves: nothing refers to them.
  */
+import { MEMBER_WEIGHT_DESCRIPTION } from '../../schema/ensemble-contract';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
 
@@ -37,7 +38,8 @@ export abstract class ConfidenceFields {
 @ObjectType('ModelEstimateFields')
 export abstract class ModelEstimateFields {
   @Field() name!: string;
-  @Field(() => Float) estimate!: number;
+  @Field(() => Float, { description: "This member's own estimate (USD, or the reply's currency)" }) estimate!: number;
+  @Field(() => Float, { description: MEMBER_WEIGHT_DESCRIPTION }) weight!: number;
 }
 
 /** What a bulk item gets in place of a result: a catalogue error. */

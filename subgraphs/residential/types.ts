@@ -1,7 +1,8 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
+import { MODEL_SPREAD_DESCRIPTION } from '../../schema/ensemble-contract';
 import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION, MARKET_MIXTURE_DESCRIPTION, MARKET_MIXTURE_DESCRIPTIONS, MARKET_MIXTURE_VALUE_DESCRIPTION, MARKET_MIXTURE_VALUE_DESCRIPTIONS } from '../../schema/home-contract';
-import { AccuracyMetricsFields, ConfidenceFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, MarketLevelFields } from '../common/valuation-types';
+import { AccuracyMetricsFields, ConfidenceFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, MarketLevelFields, ModelEstimateFields } from '../common/valuation-types';
 import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
 import { CURRENCY_DESCRIPTION, CURRENCY_FIELD, EXCHANGE_RATE_DESCRIPTION } from '../../schema/currency-contract';
@@ -73,11 +74,8 @@ export class PredictionInterval {
 @ObjectType({ description: CONFIDENCE_DESCRIPTION })
 export class Confidence extends ConfidenceFields {}
 
-@ObjectType({ description: "One ensemble member's own estimate" })
-export class ModelEstimate {
-  @Field() name!: string;
-  @Field(() => Float) estimate!: number;
-}
+@ObjectType({ description: "One ensemble member's own estimate and its weight in the served consensus" })
+export class ModelEstimate extends ModelEstimateFields {}
 
 @ObjectType({ description: 'Data for checking the estimate against the market and the training data' })
 export class AnomalyCheck {
@@ -94,7 +92,7 @@ export class AnomalyCheck {
   deviationFromDistrictMedianPerSotka!: number | null;
   @Field(() => Float, { nullable: true, description: "Houses: the share of the estimate the plot accounts for, 0 to 1 (the estimate's elasticity to the plot area); null for a flat, or a house valued without its plot" })
   landShare!: number | null;
-  @Field(() => Float, { description: 'Spread of the ensemble members, relative to the estimate' })
+  @Field(() => Float, { description: MODEL_SPREAD_DESCRIPTION })
   modelSpread!: number;
   @Field(() => [String], { description: 'Reasons to look twice, e.g. AREA_OUTSIDE_DISTRICT_RANGE, ASKING_PRICE_OUTSIDE_INTERVAL' })
   flags!: string[];

@@ -9,6 +9,7 @@ import { VALUED_VEHICLE_DESCRIPTION, VALUED_VEHICLE_DESCRIPTIONS, VEHICLE_BASIS_
 import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
 import { CURRENCY_DESCRIPTION, EXCHANGE_RATE_DESCRIPTION } from '../../schema/currency-contract';
+import { MODEL_SPREAD_DESCRIPTION } from '../../schema/ensemble-contract';
 import {
   AccuracyMetricsFields, ConfidenceFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, CoverageBoundsFields, EnsembleMemberFields, FeatureImportanceFields,
   ItemErrorFields, MarketLevelFields, ModelEstimateFields, PredictionIntervalFields,
@@ -60,7 +61,7 @@ export class VehicleAnomalyCheck {
   deviationFromGroupMedian!: number | null;
   @Field(() => Int, { description: 'Training listings of this make and model (all years): how much market data backs the estimate' })
   marketListings!: number;
-  @Field(() => Float, { description: 'Spread of the ensemble members, relative to the estimate' })
+  @Field(() => Float, { description: MODEL_SPREAD_DESCRIPTION })
   modelSpread!: number;
   @Field(() => [String], { description: 'Reasons to look twice, e.g. THIN_MODEL_DATA, UNUSUAL_MILEAGE, FAR_FROM_GROUP_MEDIAN, ASKING_PRICE_ABOVE_INTERVAL' })
   flags!: string[];

@@ -19,7 +19,7 @@ const SAMPLE_INPUT = {
   renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida',
 };
 
-const VALUATION_FIELDS = 'estimate pricePerM2 interval { low high coverage } fsd confidence { level score drivers } models { name estimate } anomaly { flags modelSpread } location { districtName mahallaName matched } modelVersion';
+const VALUATION_FIELDS = 'estimate pricePerM2 interval { low high coverage } fsd confidence { level score drivers } models { name estimate weight } anomaly { flags modelSpread } location { districtName mahallaName matched } modelVersion';
 
 it('values the sample home exactly as the REST route does', async () => {
   const response = await gql(`query($input: HomeValuationInput!) { homeValuation(input: $input) { ${VALUATION_FIELDS} } }`, { input: SAMPLE_INPUT });

@@ -32,6 +32,10 @@ describe('the seed sample request', () => {
     expect(body.confidence.score).toBeLessThanOrEqual(1);
     expect(body.models.length).toBeGreaterThanOrEqual(1);
     for (const m of body.models) expect(m.estimate).toBeGreaterThan(0);
+    // Each member says its weight in the estimate served (issue 35, item 9); together they make the consensus.
+    expect(body.models.reduce((sum: number, m: { weight: number }) => sum + m.weight, 0)).toBeCloseTo(1, 2);
+    const served = body.models.filter((m: { weight: number }) => m.weight > 0).map((m: { estimate: number }) => m.estimate);
+    expect(body.anomaly.model_spread).toBeCloseTo(served.length > 1 ? (Math.max(...served) - Math.min(...served)) / body.estimate : 0, 2);
     expect(body.anomaly.district_median_price_per_m2).toBeGreaterThan(300);
     expect(typeof body.anomaly.deviation_from_district_median).toBe('number');
     expect(Array.isArray(body.anomaly.flags)).toBe(true);

@@ -19,7 +19,7 @@ const SAMPLE_INPUT = {
   make: 'Chevrolet', model: 'Cobalt', year: 2019, mileage: 60000, bodyType: 'sedan', transmission: 'automatic', fuel: 'petrol', condition: 'good', region: 'Toshkent',
 };
 const HOME_INPUT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida' };
-const VALUATION_FIELDS = 'estimate currency interval { low high coverage } fsd confidence { level score drivers } models { name estimate } anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags } vehicle { make model year } modelVersion valuedAt warnings';
+const VALUATION_FIELDS = 'estimate currency interval { low high coverage } fsd confidence { level score drivers } models { name estimate weight } anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags } vehicle { make model year } modelVersion valuedAt warnings';
 
 const graphql = (service: StackFixture) => (query: string, variables: Record<string, unknown> = {}) => service.post('/graphql', { query, variables });
 

@@ -69,6 +69,18 @@ describe('a 2019 Chevrolet Cobalt with 60,000 km', () => {
     expect(body.warnings).toEqual([]);
   });
 
+  it("states each member's weight, and the spread is over the members that carry weight (issue 35, item 9)", async () => {
+    const body = await json(await predict(SAMPLE_VEHICLE_REQUEST));
+    const weights = body.models.map((m: { weight: number }) => m.weight);
+    for (const w of weights) expect(w >= 0 && w <= 1).toBe(true);
+    expect(weights.reduce((a: number, b: number) => a + b, 0)).toBeCloseTo(1, 2);
+    // The spread reported is exactly the served members' (max − min) / estimate: a member with weight 0
+    // may differ by any amount without moving it, and the reply says so by its weight.
+    const served = body.models.filter((m: { weight: number }) => m.weight > 0).map((m: { estimate: number }) => m.estimate);
+    const spread = served.length > 1 ? (Math.max(...served) - Math.min(...served)) / body.estimate : 0;
+    expect(body.anomaly.model_spread).toBeCloseTo(spread, 2);
+  });
+
   it('resolves make, model and attributes in other scripts and spellings to the same valuation', async () => {
     const base = await json(await predict(SAMPLE_VEHICLE_REQUEST));
     const variants = [
