@@ -19,7 +19,7 @@ import { ApiError } from '../schema/errors';
 import { parseDateForm } from '../schema/valuation-date';
 import { parseHomeRestBody, toHomeRestResponse } from '../schema/home-rest';
 import { parseVehicleRestBody, toVehicleRestResponse } from '../schema/vehicle-rest';
-import { inCurrency, type Currency } from './currency';
+import { askedCurrency, inCurrency, type AskedCurrency, type Currency } from './currency';
 import { normaliseHomeInput, valueHomes, type HomeInput, type NormalisedHomeInput } from './residential/request';
 import { ResidentialModelService } from './residential/serving';
 import type { ResidentialRuntime } from './residential/valuation';
@@ -84,24 +84,24 @@ function valuers(runtimes: ValuateRuntimes, valuationDate: string | undefined): 
   const dated = (body: Record<string, unknown>) =>
     valuationDate !== undefined && (body.valuation_date === undefined || body.valuation_date === null) ? { ...body, valuation_date: valuationDate } : body;
   // A line's currency is converted to as the service converts it (models/currency), after the model.
-  const home: KindValuer<{ parsed: NormalisedHomeInput; restWarnings: string[]; currency?: Currency }> = {
+  const home: KindValuer<{ parsed: NormalisedHomeInput; restWarnings: string[]; asked: AskedCurrency }> = {
     parse(body) {
       const { input, warnings } = parseHomeRestBody(dated(body));
-      return { parsed: normaliseHomeInput(input as unknown as HomeInput), restWarnings: warnings, currency: input.currency as Currency | undefined };
+      return { parsed: normaliseHomeInput(input as unknown as HomeInput), restWarnings: warnings, asked: askedCurrency(input as { currency?: Currency; exchangeRate?: number }) };
     },
     value: (items) => withRuntime('home', runtimes.home, items.length, async (runtime) => {
       const views = await valueHomes(runtime, items.map((i) => i.parsed));
-      return views.map((v, i) => (v instanceof ApiError ? v : toHomeRestResponse(inCurrency(v, items[i].currency), items[i].restWarnings)));
+      return views.map((v, i) => (v instanceof ApiError ? v : toHomeRestResponse(inCurrency(v, items[i].asked.currency, items[i].asked.ownRate), items[i].restWarnings)));
     }),
   };
-  const vehicle: KindValuer<{ parsed: NormalisedVehicleInput; restWarnings: string[]; currency?: Currency }> = {
+  const vehicle: KindValuer<{ parsed: NormalisedVehicleInput; restWarnings: string[]; asked: AskedCurrency }> = {
     parse(body) {
       const { input, warnings } = parseVehicleRestBody(dated(body));
-      return { parsed: normaliseVehicleInput(input as unknown as VehicleInput), restWarnings: warnings, currency: input.currency as Currency | undefined };
+      return { parsed: normaliseVehicleInput(input as unknown as VehicleInput), restWarnings: warnings, asked: askedCurrency(input as { currency?: Currency; exchangeRate?: number }) };
     },
     value: (items) => withRuntime('vehicle', runtimes.vehicle, items.length, async (runtime) => {
       const views = await valueVehicles(runtime, items.map((i) => i.parsed));
-      return views.map((v, i) => (v instanceof ApiError ? v : toVehicleRestResponse(inCurrency(v, items[i].currency), items[i].restWarnings)));
+      return views.map((v, i) => (v instanceof ApiError ? v : toVehicleRestResponse(inCurrency(v, items[i].asked.currency, items[i].asked.ownRate), items[i].restWarnings)));
     }),
   };
   return { home, vehicle } as Valuers;

@@ -3,7 +3,7 @@
  * field tables take (./home-contract.ts, ./vehicle-contract.ts), and what the reply's `currency` and
  * `exchange_rate` (GraphQL exchangeRate) mean. The rates and the conversion are models/currency's.
  */
-import { CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
+import { CLIENT_RATE_BOUNDS, CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
 import type { FieldSpec } from './field-table';
 
 /**
@@ -24,11 +24,23 @@ export const CURRENCY_FIELD: FieldSpec = {
   example: 'UZS',
 };
 
+/** A client's own rate (issue 35, item 5): a bank that books in soʻm at its own rate of the day gets the valuation at it. */
+export const EXCHANGE_RATE_FIELD: FieldSpec = {
+  rest: 'exchange_rate',
+  graphql: 'exchangeRate',
+  kind: 'number',
+  required: false,
+  min: CLIENT_RATE_BOUNDS.min,
+  max: CLIENT_RATE_BOUNDS.max,
+  description: `Your own soʻm per US dollar to convert at, with currency UZS only (with USD: 400), e.g. your bank's rate of the day: the reply's exchange_rate then names it as yours, dated the valuation date, and it is recorded with the valuation (its report says so). From ${CLIENT_RATE_BOUNDS.min.toLocaleString('en')} to ${CLIENT_RATE_BOUNDS.max.toLocaleString('en')}. Without it: the Central Bank of Uzbekistan's official rate, as currency says`,
+  example: 12650,
+};
+
 export const CURRENCY_DESCRIPTION = `${CURRENCIES.join(' or ')}: the currency of every amount in the reply, as asked for (default ${DEFAULT_CURRENCY}). In UZS values (estimate, interval, the models' estimates, median prices of whole items, the base figures of a market adjustment) are rounded to whole ${UZS_ROUNDING.value.toLocaleString('en')} soʻm and prices per m² or per sotka to whole soʻm`;
 
 export const EXCHANGE_RATE_DESCRIPTION = 'The USD/UZS rate a valuation in UZS was converted at: present for UZS only (absent, or null in GraphQL, for USD)';
 export const EXCHANGE_RATE_DESCRIPTIONS = {
   usdToUzs: 'Soʻm per US dollar',
   date: 'YYYY-MM-DD: the day the rate is for: the valuation date, or before it on a weekend or holiday, past the official rates (then warnings say so) or from the monthly table (the first banking day of a month)',
-  source: "Which rate and from where, in words: the Central Bank of Uzbekistan's official rate of the day; its last published rate, not the rate of the valuation date; or its rate from the service's monthly table",
+  source: "Which rate and from where, in words: the Central Bank of Uzbekistan's official rate of the day; its last published rate, not the rate of the valuation date; its rate from the service's monthly table; or the client's own rate sent with the request (exchange_rate)",
 } as const;

@@ -6,7 +6,7 @@
  * (./field-table.ts).
  */
 import type { MarketLevel, MarketMixture, MarketMixtureComponent } from '../models/residential/valuation';
-import { CURRENCY_FIELD } from './currency-contract';
+import { CURRENCY_FIELD, EXCHANGE_RATE_FIELD } from './currency-contract';
 import { requestJsonSchema, type FieldSpec } from './field-table';
 
 export { MAX_BODY_BYTES, MAX_STRING_LENGTH, type FieldSpec } from './field-table';
@@ -46,6 +46,7 @@ export const HOME_FIELDS: readonly FieldSpec[] = [
   { rest: 'valuation_date', graphql: 'valuationDate', kind: 'string', format: 'date', required: false, description: 'Date the value is wanted at, YYYY-MM-DD (or YYYY-MM, read as the 1st), from 2021-01-01 to 24 months ahead; default today. Past the newest market data the estimate follows the market index and the interval widens with the months since (market_level in the reply)', example: '2026-11-24' },
   { rest: 'asking_price', graphql: 'askingPrice', kind: 'number', required: false, min: 1000, max: 100_000_000, description: 'Asking price in USD, if known: flagged when outside the interval' },
   CURRENCY_FIELD,
+  EXCHANGE_RATE_FIELD,
 ];
 
 /** The reply's market level (REST market_level, GraphQL HomeValuation.marketLevel): what each field means, for both. */

@@ -5,7 +5,7 @@
  * OpenAPI) and the subgraph's checks (models/vehicle/request.ts) are both derived from this table.
  */
 import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from '../models/vehicle/vocabulary';
-import { CURRENCY_FIELD } from './currency-contract';
+import { CURRENCY_FIELD, EXCHANGE_RATE_FIELD } from './currency-contract';
 import { requestJsonSchema, type FieldSpec } from './field-table';
 import type { ValuationDateRange } from './valuation-date';
 
@@ -56,6 +56,7 @@ export const VEHICLE_FIELDS: readonly FieldSpec[] = [
   { rest: 'valuation_date', graphql: 'valuationDate', kind: 'string', format: 'date', required: false, description: `Date the value is wanted at, YYYY-MM-DD (or YYYY-MM, read as the 1st), from ${VEHICLE_VALUATION_DATES.earliest} to ${VEHICLE_VALUATION_DATES.monthsAhead} months ahead; default today (market_level in the reply)`, example: '2026-11-24' },
   { rest: 'asking_price', graphql: 'askingPrice', kind: 'number', required: false, min: 100, max: 10_000_000, description: 'Asking price in USD, if known: flagged when outside the interval' },
   CURRENCY_FIELD,
+  EXCHANGE_RATE_FIELD,
 ];
 
 /** The reply's `vehicle` (REST and GraphQL): what each field of what was understood means. */

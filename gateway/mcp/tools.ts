@@ -41,7 +41,7 @@ export interface ToolDefinition<TReply extends object = object> {
 /** Reads only; asking twice changes nothing; the answer comes from this service alone. */
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
-const CURRENCY_NOTE = 'currency UZS answers in soʻm, converted at the Central Bank of Uzbekistan\'s official USD rate of the valuation date (or the newest it published before, on a weekend or holiday): exchange_rate in the reply names the rate, its day and which rate it is. A date past the service\'s official rates is converted at the last published one, and a warning says it is not the rate of that date; a date before them at the service\'s monthly table of CBU rates. asking_price stays in USD.';
+const CURRENCY_NOTE = 'currency UZS answers in soʻm, converted at the Central Bank of Uzbekistan\'s official USD rate of the valuation date (or the newest it published before, on a weekend or holiday): exchange_rate in the reply names the rate, its day and which rate it is. A date past the service\'s official rates is converted at the last published one, and a warning says it is not the rate of that date; a date before them at the service\'s monthly table of CBU rates. exchange_rate (soʻm per USD, with currency UZS only) converts at your own rate instead, named as yours in the reply and kept with the valuation. asking_price stays in USD.';
 
 const CONVENTIONS = 'Arguments use the snake_case names of the REST API. On failure the tool returns isError with the API\'s error code first (e.g. INVALID_PARAMETER, MISSING_PARAMETER, RATE_LIMITED), the argument at fault, and the error as JSON.';
 

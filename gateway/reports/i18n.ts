@@ -165,6 +165,7 @@ const EN: Dictionary = {
         `At the last official rate of the Central Bank of Uzbekistan the service has, of ${date}: ${rate} soʻm per US dollar. It is not the rate of the valuation date, ${valuationDate}.`,
       'cbu-monthly': (rate, date) =>
         `At the official rate of the Central Bank of Uzbekistan of ${date} from the service's monthly rate table (the first banking day of the month, rounded to whole soʻm): ${rate} soʻm per US dollar.`,
+      client: (rate, date) => `At your organisation's own rate, sent with the request: ${rate} soʻm per US dollar, for ${date}.`,
       recorded: (rate, date) => `At the rate recorded with the valuation: ${rate} soʻm per US dollar of ${date}.`,
     },
     uzsUnknown: 'The Central Bank rate of the valuation date is not known: no amounts in soʻm.',
@@ -327,6 +328,7 @@ const RU: Dictionary = {
         `По последнему имеющемуся в сервисе официальному курсу Центрального банка Республики Узбекистан, на ${date}: ${rate} сум за доллар США. Это не курс на дату оценки (${valuationDate}).`,
       'cbu-monthly': (rate, date) =>
         `По официальному курсу Центрального банка Республики Узбекистан на ${date} из месячной таблицы курсов сервиса (первый банковский день месяца, округлён до целых сумов): ${rate} сум за доллар США.`,
+      client: (rate, date) => `По курсу вашей организации, переданному с запросом: ${rate} сум за доллар США на ${date}.`,
       recorded: (rate, date) => `По курсу, записанному вместе с оценкой: ${rate} сум за доллар США на ${date}.`,
     },
     uzsUnknown: 'Курс Центрального банка на дату оценки неизвестен: суммы в сумах не приводятся.',
@@ -489,6 +491,7 @@ const UZ: Dictionary = {
         `Oʻzbekiston Respublikasi Markaziy bankining xizmatdagi eng soʻnggi rasmiy kursi boʻyicha, ${date}: 1 AQSH dollari = ${rate} soʻm. Bu baholash sanasining (${valuationDate}) kursi emas.`,
       'cbu-monthly': (rate, date) =>
         `Oʻzbekiston Respublikasi Markaziy bankining ${date} sanasidagi rasmiy kursi boʻyicha, xizmatning oylik kurslar jadvalidan (oyning birinchi bank kuni, butun soʻmgacha yaxlitlangan): 1 AQSH dollari = ${rate} soʻm.`,
+      client: (rate, date) => `Tashkilotingiz soʻrov bilan yuborgan kurs boʻyicha: 1 AQSH dollari = ${rate} soʻm, ${date}.`,
       recorded: (rate, date) => `Baholash bilan birga yozilgan kurs boʻyicha: 1 AQSH dollari = ${rate} soʻm, ${date}.`,
     },
     uzsUnknown: 'Baholash sanasidagi Markaziy bank kursi nomaʼlum: soʻmdagi qiymatlar keltirilmagan.',

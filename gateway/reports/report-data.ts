@@ -22,7 +22,7 @@ export interface UzsAmounts {
    * valuation date (or the newest before it), its last published rate (the date is past the
    * service's rates), its rate from the service's monthly table, or a rate recorded with the valuation.
    */
-  basis: 'cbu-daily' | 'cbu-last-published' | 'cbu-monthly' | 'recorded';
+  basis: 'cbu-daily' | 'cbu-last-published' | 'cbu-monthly' | 'client' | 'recorded';
 }
 
 export interface MarketFigures {

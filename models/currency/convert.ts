@@ -7,10 +7,12 @@
  * of a market adjustment, a flat's new-build and resale valuations in a market mixture, a vehicle
  * group's median price) to whole 1,000 soʻm, prices per unit (per m², per sotka) to whole soʻm.
  * Ratios (deviations, shares, factors, coverage, the new-build probability) have no currency.
+ * A client may send its own rate (issue 35, item 5): then that rate converts, and is named as its.
  * In USD a valuation is left as the model made it, with exchangeRate null.
  */
+import { ApiError } from '../../schema/errors';
 import type { Currency } from './cbu-rates';
-import { rateForDate } from './rate-of-date';
+import { clientRate, rateForDate } from './rate-of-date';
 
 /** The rate a valuation in soʻm was converted at. */
 export interface ExchangeRate {
@@ -56,11 +58,14 @@ const ANOMALY_AMOUNTS: Readonly<Record<string, keyof typeof UZS_ROUNDING>> = {
   groupMedianPrice: 'value',
 };
 
-/** The valuation in `currency` (default USD); see the header. */
-export function inCurrency<V extends PricedValuation>(view: V, currency: Currency | null | undefined): V & { exchangeRate: ExchangeRate | null } {
+/**
+ * The valuation in `currency` (default USD); see the header. `ownRate`: the client's own soʻm per
+ * dollar for it (UZS only; the request's check refuses it with USD), used instead of the CBU's.
+ */
+export function inCurrency<V extends PricedValuation>(view: V, currency: Currency | null | undefined, ownRate?: number | null): V & { exchangeRate: ExchangeRate | null } {
   if (view.currency !== 'USD') throw new Error(`a valuation in ${view.currency} cannot be converted again`);
   if (currency === null || currency === undefined || currency === 'USD') return { ...view, exchangeRate: null };
-  const { rate, warning } = rateForDate(view.marketLevel.valuationDate);
+  const { rate, warning } = ownRate ? { rate: clientRate(ownRate, view.marketLevel.valuationDate), warning: null } : rateForDate(view.marketLevel.valuationDate);
   const inUzs = (usd: number, step: keyof typeof UZS_ROUNDING) => Math.round((usd * rate.usdToUzs) / UZS_ROUNDING[step]) * UZS_ROUNDING[step];
   const value = (usd: number) => inUzs(usd, 'value');
   const perUnit = (usd: number | null) => (usd === null ? null : inUzs(usd, 'perUnit'));
@@ -84,4 +89,19 @@ export function inCurrency<V extends PricedValuation>(view: V, currency: Currenc
     exchangeRate: { usdToUzs: rate.usdToUzs, date: rate.date, source: rate.source },
     warnings: warning === null ? [...view.warnings] : [...view.warnings, warning],
   };
+}
+
+/** What a valuation input asks of its currency: the currency, and the client's own soʻm per dollar (UZS only). */
+export interface AskedCurrency {
+  currency: Currency | null | undefined;
+  ownRate: number | null;
+}
+
+/** The input's currency and own rate (every door, and npm run valuate); a rate without UZS is refused, since nothing would be converted at it. */
+export function askedCurrency(input: { currency?: Currency | null; exchangeRate?: number | null }): AskedCurrency {
+  const ownRate = input.exchangeRate ?? null;
+  if (ownRate !== null && input.currency !== 'UZS') {
+    throw new ApiError('INVALID_PARAMETER', 'exchange_rate is the soʻm per US dollar a valuation in soʻm is converted at: send it with currency UZS', 'exchange_rate');
+  }
+  return { currency: input.currency, ownRate };
 }

@@ -10,8 +10,8 @@
 import { CBU_DAILY_RATES, dailyRateOn, type DailyRate } from './cbu-daily';
 import { monthlyRateFor, USD_UZS_RATES, type UsdUzsRate } from './cbu-rates';
 
-/** cbu-daily: the rate of the date (or the newest before it); cbu-last-published: the date is past the data; cbu-monthly: the monthly table. */
-export type RateBasis = 'cbu-daily' | 'cbu-last-published' | 'cbu-monthly';
+/** cbu-daily: the rate of the date (or the newest before it); cbu-last-published: the date is past the data; cbu-monthly: the monthly table; client: the client's own, sent with the request. */
+export type RateBasis = 'cbu-daily' | 'cbu-last-published' | 'cbu-monthly' | 'client';
 
 export interface DatedRate {
   /** Soʻm per US dollar. */
@@ -51,12 +51,23 @@ export function rateForDate(date: string, daily: readonly DailyRate[] = CBU_DAIL
   return { rate: { ...published, source: `${CBU}, official USD rate of ${published.date}${newestBefore}`, basis: 'cbu-daily' }, warning: null };
 }
 
+/** The bounds of a client's own rate (soʻm per dollar): wide around any rate of the decade, narrow enough to catch a rate inverted or in thousands. */
+export const CLIENT_RATE_BOUNDS = { min: 1_000, max: 100_000 } as const;
+/** exchange_rate.source of a valuation converted at the client's own rate. */
+export const CLIENT_RATE_SOURCE = "The client's own rate, sent with the request (exchange_rate)";
+
+/** The client's own rate for a valuation dated `valuationDate`: the day is the valuation date's. */
+export function clientRate(usdToUzs: number, valuationDate: string): DatedRate {
+  return { usdToUzs, date: valuationDate.slice(0, 10), source: CLIENT_RATE_SOURCE, basis: 'client' };
+}
+
 /**
- * The basis of a rate a valuation was answered with (a stored record's exchange_rate): the rule's,
- * when the rule still gives that rate for the date; else 'cbu-monthly' for a monthly-table rate and
- * 'recorded' for anything else an older service answered with.
+ * The basis of a rate a valuation was answered with (a stored record's exchange_rate): 'client' for
+ * the client's own; the rule's, when the rule still gives that rate for the date; else 'cbu-monthly'
+ * for a monthly-table rate and 'recorded' for anything else an older service answered with.
  */
 export function rateBasisOf(rate: { usdToUzs: number; date: string; source: string }, valuationDate: string): RateBasis | 'recorded' {
+  if (rate.source === CLIENT_RATE_SOURCE) return 'client';
   const now = rateForDate(valuationDate).rate;
   if (now.date === rate.date && now.usdToUzs === rate.usdToUzs) return now.basis;
   return /first banking day/.test(rate.source) && rate.source.startsWith(CBU) ? 'cbu-monthly' : 'recorded';

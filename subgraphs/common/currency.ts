@@ -5,7 +5,7 @@
  * valuation date, rounding, the warning when the table has no rate for that month).
  */
 import { Directive, Field, Float, ObjectType, registerEnumType } from 'type-graphql';
-export { inCurrency } from '../../models/currency';
+export { askedCurrency, inCurrency } from '../../models/currency';
 import { EXCHANGE_RATE_DESCRIPTIONS } from '../../schema/currency-contract';
 
 
@@ -24,3 +24,4 @@ export class ExchangeRate {
   @Field({ description: EXCHANGE_RATE_DESCRIPTIONS.date }) date!: string;
   @Field({ description: EXCHANGE_RATE_DESCRIPTIONS.source }) source!: string;
 }
+

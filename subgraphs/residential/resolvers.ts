@@ -9,7 +9,7 @@ import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
 import { countArgument } from '../common/arguments';
-import { inCurrency } from '../common/currency';
+import { askedCurrency, inCurrency } from '../common/currency';
 import type { Currency } from '../../models/currency';
 import type { ResidentialContext } from './context';
 import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
@@ -31,8 +31,9 @@ export class HomeValuationResolver {
   homeValuation(@Arg('input', () => HomeValuationInput) input: HomeValuationInput, @Ctx() ctx: ResidentialContext): Promise<HomeValuation> {
     return withApiErrors(async () => {
       const normalised = normaliseHomeInput(input);
+      const asked = askedCurrency(input);
       const [result] = await valueHomes(ctx.runtime, [normalised]);
-      const [answer] = await answered(ctx, [result instanceof ApiError ? result : { normalised, currency: input.currency, result }]);
+      const [answer] = await answered(ctx, [result instanceof ApiError ? result : { normalised, ...asked, result }]);
       if (answer instanceof ApiError) throw answer;
       return toValuation(answer);
     });
@@ -41,7 +42,7 @@ export class HomeValuationResolver {
   @Query(() => [HomeValuationResult], { description: `Value up to ${MAX_BULK_INPUTS} homes at once (one model call for all). A bad input, or a house without enough market data, gets an error in its place; the others are still valued.` })
   homeValuations(@Arg('inputs', () => [HomeValuationInput]) inputs: HomeValuationInput[], @Ctx() ctx: ResidentialContext): Promise<BulkItem<HomeValuation>[]> {
     return withApiErrors(async () => {
-      const normalise = (input: HomeValuationInput) => ({ normalised: normaliseHomeInput(input), currency: input.currency });
+      const normalise = (input: HomeValuationInput) => ({ normalised: normaliseHomeInput(input), ...askedCurrency(input) });
       const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normalise, async (valid) => {
         const results = await valueHomes(ctx.runtime, valid.map((v) => v.normalised));
         return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : { ...valid[i], result })));
@@ -87,7 +88,7 @@ export async function revalueHome(ctx: ResidentialContext, record: ValuationReco
   if (today instanceof ApiError) throw today;
   if (before instanceof ApiError) throw before;
   // In the currency the record was answered in.
-  const [answer] = await answered(ctx, [{ normalised: now, currency: record.valuation.currency as Currency, result: today }]);
+  const [answer] = await answered(ctx, [{ normalised: now, currency: record.valuation.currency as Currency, ownRate: null, result: today }]);
   if (answer instanceof ApiError) throw answer;
   return { valuationId: answer.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
 }
@@ -97,10 +98,10 @@ export async function revalueHome(ctx: ResidentialContext, record: ValuationReco
  * for, then recorded (the request as understood, and the answer; one store call for all) and stamped
  * with their ids. A bulk answer's errors stay in their places.
  */
-async function answered(ctx: ResidentialContext, items: readonly ({ normalised: NormalisedHome; currency: Currency | null | undefined; result: HomeValuationView } | ApiError)[]) {
+async function answered(ctx: ResidentialContext, items: readonly ({ normalised: NormalisedHome; currency: Currency | null | undefined; ownRate: number | null; result: HomeValuationView } | ApiError)[]) {
   const views = await Promise.all(items.map(async (item) => (item instanceof ApiError ? item : {
     input: { request: item.normalised.request, location: item.normalised.location },
-    valuation: inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, item.normalised, item.result), item.currency),
+    valuation: inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, item.normalised, item.result), item.currency, item.ownRate),
   })));
   return ctx.records.stamp(ctx.caller, views);
 }

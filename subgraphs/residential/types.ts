@@ -5,7 +5,7 @@ import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION
 import { AccuracyMetricsFields, ConfidenceFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, MarketLevelFields, ModelEstimateFields } from '../common/valuation-types';
 import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
-import { CURRENCY_DESCRIPTION, CURRENCY_FIELD, EXCHANGE_RATE_DESCRIPTION } from '../../schema/currency-contract';
+import { CURRENCY_DESCRIPTION, CURRENCY_FIELD, EXCHANGE_RATE_DESCRIPTION, EXCHANGE_RATE_FIELD } from '../../schema/currency-contract';
 
 export enum PropertyTypeEnum {
   apartment = 'apartment',
@@ -61,6 +61,8 @@ export class HomeValuationInput {
   askingPrice?: number | null;
   @Field(() => CurrencyEnum, { nullable: true, description: CURRENCY_FIELD.description })
   currency?: CurrencyEnum | null;
+  @Field(() => Float, { nullable: true, description: EXCHANGE_RATE_FIELD.description })
+  exchangeRate?: number | null;
 }
 
 @ObjectType({ description: 'A calibrated prediction interval' })

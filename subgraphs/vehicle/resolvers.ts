@@ -5,7 +5,7 @@ import { ApiError } from '../../schema/errors';
 import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
 import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
-import { inCurrency } from '../common/currency';
+import { askedCurrency, inCurrency } from '../common/currency';
 import type { Currency } from '../../models/currency';
 import type { VehicleContext } from './context';
 import type { ValuationRecord } from '../common/valuation-records';
@@ -28,7 +28,7 @@ export async function revalueVehicle(ctx: VehicleContext, record: ValuationRecor
   if (today instanceof ApiError) throw today;
   if (before instanceof ApiError) throw before;
   // In the currency the record was answered in.
-  const [answer] = await answered(ctx, [{ normalised: now, currency: record.valuation.currency as Currency, result: today }]);
+  const [answer] = await answered(ctx, [{ normalised: now, currency: record.valuation.currency as Currency, ownRate: null, result: today }]);
   if (answer instanceof ApiError) throw answer;
   return { valuationId: answer.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
 }
@@ -40,10 +40,10 @@ type NormalisedVehicle = ReturnType<typeof normaliseVehicleInput>;
  * for, then recorded (the request as understood, and the answer; one store call for all) and stamped
  * with their ids. A bulk answer's errors stay in their places.
  */
-async function answered(ctx: VehicleContext, items: readonly ({ normalised: NormalisedVehicle; currency: Currency | null | undefined; result: VehicleValuationView } | ApiError)[]): Promise<(RecordedVehicleValuation | ApiError)[]> {
+async function answered(ctx: VehicleContext, items: readonly ({ normalised: NormalisedVehicle; currency: Currency | null | undefined; ownRate: number | null; result: VehicleValuationView } | ApiError)[]): Promise<(RecordedVehicleValuation | ApiError)[]> {
   const views = await Promise.all(items.map(async (item) => (item instanceof ApiError ? item : {
     input: { request: item.normalised.request, vehicle: item.normalised.vehicle },
-    valuation: inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, item.normalised, item.result), item.currency),
+    valuation: inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, item.normalised, item.result), item.currency, item.ownRate),
   })));
   return ctx.records.stamp(ctx.caller, views);
 }
@@ -54,8 +54,9 @@ export class VehicleValuationResolver {
   vehicleValuation(@Arg('input', () => VehicleValuationInput) input: VehicleValuationInput, @Ctx() ctx: VehicleContext): Promise<RecordedVehicleValuation> {
     return withApiErrors(async () => {
       const normalised = normaliseVehicleInput(input);
+      const asked = askedCurrency(input);
       const [result] = await valueVehicles(ctx.runtime(), [normalised]);
-      const [answer] = await answered(ctx, [result instanceof ApiError ? result : { normalised, currency: input.currency, result }]);
+      const [answer] = await answered(ctx, [result instanceof ApiError ? result : { normalised, ...asked, result }]);
       if (answer instanceof ApiError) throw answer;
       return answer;
     });
@@ -64,7 +65,7 @@ export class VehicleValuationResolver {
   @Query(() => [VehicleValuationResult], { description: `Value up to ${MAX_VEHICLES_PER_CALL.toLocaleString('en')} vehicles at once (one model call for all). A bad input, or one without enough market data, gets an error in its place; the others are still valued.` })
   vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<RecordedVehicleValuation>[]> {
     return withApiErrors(async () => {
-      const normalise = (input: VehicleValuationInput) => ({ normalised: normaliseVehicleInput(input), currency: input.currency });
+      const normalise = (input: VehicleValuationInput) => ({ normalised: normaliseVehicleInput(input), ...askedCurrency(input) });
       return valueInBulk(inputs, MAX_VEHICLES_PER_CALL, normalise, async (valid) => {
         const results = await valueVehicles(ctx.runtime(), valid.map((v) => v.normalised));
         return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : { ...valid[i], result })));

@@ -42,6 +42,7 @@ export class VehicleValuationInput {
   @Field(() => String, { nullable: true, description: describe('valuationDate') }) valuationDate?: string | null;
   @Field(() => Float, { nullable: true, description: describe('askingPrice') }) askingPrice?: number | null;
   @Field(() => CurrencyEnum, { nullable: true, description: describe('currency') }) currency?: CurrencyEnum | null;
+  @Field(() => Float, { nullable: true, description: describe('exchangeRate') }) exchangeRate?: number | null;
 }
 
 @ObjectType({ description: 'A calibrated prediction interval' })

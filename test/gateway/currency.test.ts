@@ -4,7 +4,7 @@
  * `exchange_rate` out, converted at the CBU's official rate of the valuation date (models/currency).
  * USD, asked for or not, stays what it was.
  */
-import { CBU_DAILY_RATES, rateForDate } from '../../models/currency';
+import { CBU_DAILY_RATES, CLIENT_RATE_SOURCE, rateForDate } from '../../models/currency';
 import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS, type Connected } from '../mcp/support';
@@ -42,7 +42,7 @@ describe('POST /api/predict/home with currency', () => {
     expect(uzs.estimate % 1000).toBe(0);
     expect(uzs.interval).toEqual({ low: thousands(usd.interval.low, k), high: thousands(usd.interval.high, k), coverage: usd.interval.coverage });
     expect(uzs.price_per_m2).toBe(whole(usd.price_per_m2, k));
-    expect(uzs.models).toEqual(usd.models.map((m: { name: string; estimate: number }) => ({ name: m.name, estimate: thousands(m.estimate, k) })));
+    expect(uzs.models).toEqual(usd.models.map((m: { estimate: number }) => ({ ...m, estimate: thousands(m.estimate, k) })));
     expect(uzs.anomaly).toEqual({
       ...usd.anomaly,
       district_median_price_per_m2: whole(usd.anomaly.district_median_price_per_m2, k),
@@ -112,6 +112,37 @@ describe('POST /api/predict/home with currency', () => {
   });
 });
 
+describe("a client's own exchange_rate (issue 35, item 5)", () => {
+  const OWN = 12_650;
+
+  it('converts a home at it, names it as the client\'s dated the valuation date, without a warning, and keeps it with the record', async () => {
+    const usd = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: PAST_THE_RATES });
+    const own = await predictHome({ ...SAMPLE_HOME_REQUEST, valuation_date: PAST_THE_RATES, currency: 'UZS', exchange_rate: OWN });
+    expect(own.exchange_rate).toEqual({ usd_to_uzs: OWN, date: PAST_THE_RATES, source: CLIENT_RATE_SOURCE });
+    expect(own.estimate).toBe(thousands(usd.estimate, OWN));
+    expect(own.interval).toEqual({ low: thousands(usd.interval.low, OWN), high: thousands(usd.interval.high, OWN), coverage: usd.interval.coverage });
+    // Past the official rates the CBU's conversion warns that its rate is not of the date; the client's own is.
+    expect(own.warnings).toEqual(usd.warnings);
+    const record = await json(await fixture.stack.fetch(`/api/valuations/${own.valuation_id}`, { headers: { 'x-api-key': fixture.key } }));
+    expect(record.valuation.exchange_rate).toEqual(own.exchange_rate);
+  });
+
+  it('converts a vehicle at it, in GraphQL too', async () => {
+    const query = 'query ($input: VehicleValuationInput!) { vehicleValuation(input: $input) { currency estimate exchangeRate { usdToUzs date source } } }';
+    const input = { make: 'Chevrolet', model: 'Cobalt', year: 2019, mileage: 60000, valuationDate: '2025-06-10' };
+    const usd = await gql(query, { input });
+    const own = await gql(query, { input: { ...input, currency: 'UZS', exchangeRate: OWN } });
+    expect(own.errors).toBeUndefined();
+    expect(own.data.vehicleValuation).toEqual({ currency: 'UZS', estimate: thousands(usd.data.vehicleValuation.estimate, OWN), exchangeRate: { usdToUzs: OWN, date: '2025-06-10', source: CLIENT_RATE_SOURCE } });
+  });
+
+  it('is refused with USD (nothing would be converted at it) and out of its bounds, naming exchange_rate', async () => {
+    await expectError(await fixture.post('/api/predict/home', { ...SAMPLE_HOME_REQUEST, exchange_rate: OWN }), 400, 'INVALID_PARAMETER', 'exchange_rate');
+    await expectError(await fixture.post('/api/predict/home', { ...SAMPLE_HOME_REQUEST, currency: 'UZS', exchange_rate: 1 / OWN }), 400, 'INVALID_PARAMETER', 'exchange_rate');
+    await expectError(await fixture.post('/api/predict/vehicle', { ...SAMPLE_VEHICLE_REQUEST, currency: 'UZS', exchange_rate: 'twelve' }), 400, 'INVALID_PARAMETER', 'exchange_rate');
+  });
+});
+
 describe('POST /api/predict/vehicle with currency', () => {
   it('answers in soʻm, the group median a value in whole 1,000 soʻm', async () => {
     const date = '2025-06-10';
@@ -121,7 +152,7 @@ describe('POST /api/predict/vehicle with currency', () => {
     expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: k, date: '2025-06-10' } });
     expect(uzs.estimate).toBe(thousands(usd.estimate, k));
     expect(uzs.interval).toEqual({ low: thousands(usd.interval.low, k), high: thousands(usd.interval.high, k), coverage: usd.interval.coverage });
-    expect(uzs.models).toEqual(usd.models.map((m: { name: string; estimate: number }) => ({ name: m.name, estimate: thousands(m.estimate, k) })));
+    expect(uzs.models).toEqual(usd.models.map((m: { estimate: number }) => ({ ...m, estimate: thousands(m.estimate, k) })));
     expect(uzs.anomaly).toEqual({ ...usd.anomaly, group_median_price: usd.anomaly.group_median_price === null ? null : thousands(usd.anomaly.group_median_price, k) });
     expect(uzs.vehicle).toEqual(usd.vehicle);
     expect(uzs.warnings).toEqual(usd.warnings);
@@ -196,6 +227,11 @@ describe('MCP value_home and value_vehicle with currency', () => {
     expect(summary).toMatch(/^Estimated [\d,]+ UZS \(90% interval/);
     expect(summary).toContain('UZS/m²');
     expect(summary).toContain('Converted at 12,994.59 UZS per USD (2025-04-17).');
+  });
+
+  it("takes the client's own exchange_rate as REST does", async () => {
+    const { reply } = await callOk(session.client, 'value_home', { ...SAMPLE_HOME_ARGUMENTS, valuation_date: APRIL_2025, currency: 'UZS', exchange_rate: 12_650 });
+    expect(reply.exchange_rate).toEqual({ usd_to_uzs: 12_650, date: APRIL_2025, source: CLIENT_RATE_SOURCE });
   });
 
   it('answers a vehicle in soʻm', async () => {
