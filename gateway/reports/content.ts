@@ -6,8 +6,8 @@
  */
 import type { BacktestSectionId } from './backtest-content';
 import { dictionary, type Dictionary, type SectionId } from './i18n';
-import { MISSING, coverageOdds, formatDate, formatDateTime, formatFactor, formatNumber, formatPercent, formatUsd, formatUzs } from './format';
-import type { Comparable, DistrictOutline, ObjectValue, ReportLanguage, ValuationReportData } from './report-data';
+import { MISSING, coverageOdds, formatDate, formatDateTime, formatFactor, formatNumber, formatPercent, formatSignedPercent, formatSignedUsd, formatUsd, formatUzs } from './format';
+import type { Comparable, DistrictOutline, EstimateAttribution, ObjectValue, ReportDriver, ReportLanguage, ValuationReportData } from './report-data';
 
 export interface Field {
   label: string;
@@ -136,7 +136,49 @@ function confidenceSection(data: ValuationReportData, lang: ReportLanguage, t: D
       ],
     },
     { type: 'subheading', text: t.confidence.drivers },
-    data.drivers.length ? { type: 'list', items: data.drivers } : { type: 'text', tone: 'note', text: t.confidence.noDrivers },
+    ...(data.attribution
+      ? attributionBlocks(data.attribution, data.object.total_floors, lang, t)
+      : [data.drivers.length ? { type: 'list', items: data.drivers.map((d) => driverField(d, lang, t)) } as Block : { type: 'text', tone: 'note', text: t.confidence.noDrivers } as Block]),
+  ];
+}
+
+/** A figure behind the estimate, named and formatted in the report's language. */
+function driverField(driver: ReportDriver, lang: ReportLanguage, t: Dictionary): Field {
+  switch (driver.kind) {
+    case 'member': return { label: t.driverLabels.member(driver.name), value: formatUsd(driver.usd, lang) };
+    case 'marketLevel': return { label: t.driverLabels.marketLevel, value: formatNumber(driver.indexRatio, lang, 3) };
+    case 'observations': return { label: t.driverLabels.observations, value: `×${formatNumber(driver.factor, lang, 3)}` };
+    case 'score': return { label: t.driverLabels.score, value: formatNumber(driver.score, lang, 2) };
+    default: throw new Error(`unknown driver ${JSON.stringify(driver satisfies never)}`);
+  }
+}
+
+/** Each field group's change were the flat its district's typical one, largest first, with what "typical" was. */
+function attributionBlocks(attribution: EstimateAttribution, totalFloors: ObjectValue | undefined, lang: ReportLanguage, t: Dictionary): Block[] {
+  const a = t.attribution;
+  const { typical } = attribution;
+  const value = (key: string, code: string | null) => (code === null ? MISSING : t.objectValues[key]?.[code] ?? code);
+  const typicalText: Record<EstimateAttribution['contributions'][number]['group'], string> = {
+    size: `${formatNumber(typical.area, lang, Number.isInteger(typical.area) ? 0 : 1)}\u00a0m², ${a.rooms(typical.rooms, formatNumber(typical.rooms, lang))}`,
+    place: a.placeTypical,
+    market: value('market', typical.market),
+    // The middle floor of the flat's own building (models/residential/attribution.ts middleFloor).
+    floor: typeof totalFloors === 'number' ? a.middleFloor(formatNumber(Math.max(1, Math.ceil(totalFloors / 2)), lang), formatNumber(totalFloors, lang)) : MISSING,
+    building: [a.floors(typical.totalFloors, formatNumber(typical.totalFloors, lang)), typical.buildingType && value('building_type', typical.buildingType)].filter(Boolean).join(', '),
+    renovation: value('renovation', typical.renovation),
+  };
+  return [
+    {
+      type: 'table',
+      columns: [
+        { title: a.columns.factor, numeric: false, weight: 3 },
+        { title: a.columns.typical, numeric: false, weight: 3 },
+        { title: a.columns.usd, numeric: true, weight: 2 },
+        { title: a.columns.share, numeric: true, weight: 1.4 },
+      ],
+      rows: attribution.contributions.map((c) => [a.groups[c.group], typicalText[c.group], formatSignedUsd(c.usd, lang), formatSignedPercent(c.share, lang, 1)]),
+    },
+    { type: 'text', tone: 'note', text: a.note(typical.listings, { listings: formatNumber(typical.listings, lang), version: attribution.modelVersion }) },
   ];
 }
 
@@ -215,7 +257,8 @@ function modelSection(data: ValuationReportData, lang: ReportLanguage, t: Dictio
   const { model } = data;
   const fields: Field[] = [{ label: t.model.version, value: model.version }];
   if (model.trainedAt) fields.push({ label: t.model.trainedAt, value: formatDate(model.trainedAt, lang) });
-  if (model.headline) fields.push({ label: t.model.headline, value: model.headline });
+  const h = model.headline;
+  if (h) fields.push({ label: t.model.headline, value: t.model.headlineText(h.n, { n: formatNumber(h.n, lang), medianApe: formatPercent(h.medianApe, lang, 1), level: formatPercent(data.interval.coverage, lang), coverage: formatPercent(h.intervalCoverage, lang, 1) }) });
   const blocks: Block[] = [{ type: 'fields', columns: 1, fields }];
   const accuracy = model.districtAccuracy;
   if (!accuracy) return [...blocks, { type: 'text', tone: 'note', text: t.model.noAccuracy }];

@@ -1,9 +1,10 @@
 /**
- * Numbers, money and dates as each language writes them. Done by hand rather than with Intl: the
- * report must look the same on any Node build (small-icu builds know no 'uz'), and a bank wants
- * digits grouped in every amount, 4-digit ones too (Intl's ru leaves 7500 ungrouped).
- * en: 78,500 and 0.9; ru, uz: 78 500 and 0,9 with a NO-BREAK SPACE (U+00A0), so an amount never
- * breaks across lines.
+ * Numbers, money and dates as each language writes them, every number through one
+ * Intl.NumberFormat per language (issue 35, item 6): amounts, ratios, percentages, distances,
+ * scores. en: 78,500 and 0.9; ru, uz: 78 500 and 0,9 with a NO-BREAK SPACE (U+00A0), so an amount
+ * never breaks across lines. Digits are grouped in every amount, 4-digit ones too (useGrouping
+ * 'always': CLDR's ru and uz leave 7500 ungrouped, a bank wants the columns to read alike), and the
+ * minus is U+2212. Needs a Node with full ICU (the default build): a small-icu one knows no 'uz'.
  */
 import { dictionary } from './i18n';
 import type { ReportLanguage } from './report-data';
@@ -14,28 +15,35 @@ export const MISSING = '—';
 /** U+2212: a true minus, the width of a plus. */
 const MINUS = '\u2212';
 
-interface NumberStyle {
-  group: string;
-  decimal: string;
-  /** Between a number and %: none in English, a no-break space in Russian (GOST) style. */
-  percentGap: string;
+/** The Intl locale of each report language: Uzbek in Latin script. */
+export const NUMBER_LOCALES: Readonly<Record<ReportLanguage, string>> = { en: 'en', ru: 'ru', uz: 'uz-Latn' };
+
+const formatters = new Map<string, Intl.NumberFormat>();
+/** The language's formatter for a style: one instance per language, style and digits, made once. */
+function formatter(lang: ReportLanguage, style: 'decimal' | 'percent', digits: number, grouped: boolean, signed = false): Intl.NumberFormat {
+  const key = `${lang} ${style} ${digits} ${grouped} ${signed}`;
+  let found = formatters.get(key);
+  if (!found) {
+    // 'negative': no sign on a value that rounds to zero (−0,0); 'exceptZero' adds the plus of a change.
+    found = new Intl.NumberFormat(NUMBER_LOCALES[lang], { style, minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: grouped ? 'always' : false, signDisplay: signed ? 'exceptZero' : 'negative' });
+    formatters.set(key, found);
+  }
+  return found;
 }
 
-const STYLES: Readonly<Record<ReportLanguage, NumberStyle>> = {
-  en: { group: ',', decimal: '.', percentGap: '' },
-  ru: { group: NO_BREAK_SPACE, decimal: ',', percentGap: NO_BREAK_SPACE },
-  uz: { group: NO_BREAK_SPACE, decimal: ',', percentGap: '' },
-};
+/** ICU writes the minus as a hyphen: the report prints U+2212 (the only hyphen in a formatted number). */
+const typeset = (text: string) => text.replace(/-/g, MINUS);
 
 /** A number with `digits` decimals, digits grouped in threes unless `grouped` is false (years); NaN and ±Infinity print as MISSING. */
 export function formatNumber(value: number, lang: ReportLanguage, digits = 0, grouped = true): string {
   if (!Number.isFinite(value)) return MISSING;
-  const style = STYLES[lang];
-  const fixed = Math.abs(value).toFixed(digits);
-  const [whole, fraction] = fixed.split('.');
-  const integer = grouped ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, style.group) : whole;
-  const negative = value < 0 && Number(fixed) !== 0;
-  return `${negative ? MINUS : ''}${integer}${fraction ? style.decimal + fraction : ''}`;
+  return typeset(formatter(lang, 'decimal', digits, grouped).format(value));
+}
+
+/** A change with its sign: +12,300 / −4 500; zero unsigned. */
+export function formatSigned(value: number, lang: ReportLanguage, digits = 0): string {
+  if (!Number.isFinite(value)) return MISSING;
+  return typeset(formatter(lang, 'decimal', digits, true, true).format(value));
 }
 
 /** Whole dollars, digits grouped: '78,500 USD' / '78 500 USD'. */
@@ -48,18 +56,27 @@ export function formatUzs(value: number, lang: ReportLanguage): string {
   return `${formatNumber(Math.round(value), lang)}${NO_BREAK_SPACE}${dictionary(lang).units.uzs}`;
 }
 
-/** A share as a percentage: 0.9 → '90%' (en, uz) / '90 %' (ru). */
+/** A share as a percentage: 0.9 → '90%' (en, uz) / '90 %' (ru, with a no-break space). */
 export function formatPercent(share: number, lang: ReportLanguage, digits = 0): string {
   if (!Number.isFinite(share)) return MISSING;
-  return `${formatNumber(share * 100, lang, digits)}${STYLES[lang].percentGap}%`;
+  return typeset(formatter(lang, 'percent', digits, true).format(share));
+}
+
+/** A change as a signed percentage: +4% / −12,5 %. */
+export function formatSignedPercent(share: number, lang: ReportLanguage, digits = 0): string {
+  if (!Number.isFinite(share)) return MISSING;
+  return typeset(formatter(lang, 'percent', digits, true, true).format(share));
+}
+
+/** Signed whole dollars: '+12,300 USD' / '−4 500 USD'. */
+export function formatSignedUsd(value: number, lang: ReportLanguage): string {
+  return `${formatSigned(Math.round(value), lang)}${NO_BREAK_SPACE}${dictionary(lang).units.usd}`;
 }
 
 /** A multiplicative factor: 1.04 → '×1.04 (+4%)'. */
 export function formatFactor(factor: number, lang: ReportLanguage): string {
   if (!Number.isFinite(factor)) return MISSING;
-  const change = factor - 1;
-  const sign = change > 0 ? '+' : '';
-  return `×${formatNumber(factor, lang, 3)} (${sign}${formatPercent(change, lang, 1)})`;
+  return `×${formatNumber(factor, lang, 3)} (${formatSignedPercent(factor - 1, lang, 1)})`;
 }
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})/;

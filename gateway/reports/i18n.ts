@@ -1,11 +1,16 @@
 /**
- * Every word the report prints, one explicit dictionary per language (issue 19). English, Russian
- * (Cyrillic) and Uzbek (Latin script: oʻ and gʻ with U+02BB MODIFIER LETTER TURNED COMMA, the
- * tutuq belgisi as in eʼlon with U+02BC MODIFIER LETTER APOSTROPHE, as the 1995 alphabet writes
- * them). The Dictionary type makes a missing entry a compile error, so no language falls back to
- * another. Numbers arrive here already formatted (format.ts), so phrases only place them.
+ * Every word the report prints, one catalogue per language (issue 19), run by i18next (issue 35,
+ * item 6): messages with placeholders ({{rate}}) and plurals (one/few/many/other, chosen by the
+ * language's CLDR rules through Intl.PluralRules, so "в 21 случае" and "21 месяц" come out right).
+ * English, Russian (Cyrillic) and Uzbek (Latin script: oʻ and gʻ with U+02BB MODIFIER LETTER TURNED
+ * COMMA, the tutuq belgisi as in eʼlon with U+02BC MODIFIER LETTER APOSTROPHE, as the 1995 alphabet
+ * writes them). The Catalogue type makes a missing key a compile error and a test checks each
+ * plural has the forms its language needs, so no language falls back to another. Numbers arrive
+ * already formatted (format.ts): messages only place them. content.ts reads a Dictionary, the
+ * catalogue with its messages bound to i18next.
  */
-import type { ReportLanguage, UzsAmounts } from './report-data';
+import i18next, { type TFunction } from 'i18next';
+import type { AttributionGroup, ReportLanguage, UzsAmounts } from './report-data';
 
 export type SectionId =
   | 'object' | 'estimate' | 'confidence' | 'market' | 'comparables' | 'location' | 'flags' | 'model' | 'adjustment' | 'disclaimer';
@@ -15,7 +20,13 @@ export interface FlagText {
   explanation: string;
 }
 
-export interface Dictionary {
+/** A message with a count: the forms CLDR names for the language (en, uz: one, other; ru: one, few, many, other). */
+export type Plural = { one: string; few?: string; many?: string; other: string };
+/** i18next interpolation: {{name}}. */
+type Message = string;
+type Months = readonly [string, string, string, string, string, string, string, string, string, string, string, string];
+
+export interface Catalogue {
   title: string;
   preparedFor: string;
   kind: Record<'home' | 'vehicle', string>;
@@ -25,18 +36,19 @@ export interface Dictionary {
   objectLabels: Readonly<Record<string, string>>;
   /** Canonical codes of the object's values by key (renovation: euro → …); others shown as they are. */
   objectValues: Readonly<Record<string, Readonly<Record<string, string>>>>;
-  /** The object's market when it was not given and the flat was valued as both (the probability of a new build formatted). */
-  marketNotGiven: (newBuildProbability: string) => string;
+  /** The object's market when it was not given and the flat was valued as both: {{p}}, the probability of a new build. */
+  marketNotGiven: Message;
   yes: string;
   no: string;
   estimate: {
     estimate: string;
-    interval: (coverage: string) => string;
+    /** {{coverage}} */
+    interval: Message;
     low: string;
     high: string;
     inUzs: string;
-    /** Which rate the soʻm amounts are at and from where: the rate, its day and the valuation date formatted. */
-    rate: Record<UzsAmounts['basis'], (rate: string, date: string, valuationDate: string) => string>;
+    /** Which rate the soʻm amounts are at and from where: {{rate}}, {{date}} (its day), {{valuationDate}}; cbu-daily-earlier: a day before the valuation date. */
+    rate: Record<UzsAmounts['basis'] | 'cbu-daily-earlier', Message>;
     uzsUnknown: string;
     legend: string;
   };
@@ -50,7 +62,23 @@ export interface Dictionary {
     drivers: string;
     noDrivers: string;
   };
-  market: { area: string; name: string; district: string; mahalla: string; medianPerM2: string; listings: string; dataAge: string; months: (n: number, formatted: string) => string };
+  /** The figures behind an estimate without an attribution (vehicles, houses): member {{name}}. */
+  driverLabels: { member: Message; marketLevel: string; observations: string; score: string };
+  /** What drives a flat's estimate: its field groups against the district's typical flat. */
+  attribution: {
+    /** Counted by {{listings}} (the district's training listings); {{version}}: the model that valued the variants. */
+    note: Plural;
+    columns: { factor: string; typical: string; usd: string; share: string };
+    groups: Record<AttributionGroup, string>;
+    /** The place group's typical value: the district without a mahalla or point. */
+    placeTypical: string;
+    /** {{formatted}} counted by count. */
+    rooms: Plural;
+    floors: Plural;
+    /** {{floor}} of {{total}}. */
+    middleFloor: Message;
+  };
+  market: { area: string; name: string; district: string; mahalla: string; medianPerM2: string; listings: string; dataAge: string; months: Plural };
   comparables: {
     columns: { label: string; area: string; rooms: string; floor: string; period: string; price: string; priceAtDate: string; distance: string };
     note: string;
@@ -64,7 +92,10 @@ export interface Dictionary {
     version: string;
     trainedAt: string;
     headline: string;
-    accuracyFor: (group: string) => string;
+    /** The held-out accuracy in one line, counted by {{n}}: {{medianApe}}, {{level}} (the interval's coverage), {{coverage}} (held). */
+    headlineText: Plural;
+    /** {{group}} */
+    accuracyFor: Message;
     medianApe: string;
     intervalCoverage: string;
     n: string;
@@ -74,30 +105,47 @@ export interface Dictionary {
     heldOut: string;
   };
   adjustment: { baseEstimate: string; factor: string; group: string; observations: string; explanation: string };
-  /** The three statements the committee must read; `k` of `of` is the interval's coverage (9 of 10). */
-  disclaimer: (k: string, of: string) => string[];
+  /** The three statements the committee must read; interval: {{k}} of {{of}} is the interval's coverage (9 of 10), counted by k. */
+  disclaimer: { asking: string; interval: Plural; review: string };
   units: { usd: string; uzs: string; km: string };
+  /** A day in words: {{day}}, {{month}} (of monthNames), {{year}}. */
+  date: Message;
+  monthNames: Months;
+  localTime: string;
+  /** {{n}} of {{total}}. */
+  page: Message;
+}
+
+/** The catalogue with its messages bound: what content.ts and format.ts read. */
+export interface Dictionary extends Omit<Catalogue, 'marketNotGiven' | 'estimate' | 'market' | 'model' | 'disclaimer' | 'date' | 'page' | 'driverLabels' | 'attribution'> {
+  marketNotGiven: (newBuildProbability: string) => string;
+  estimate: Omit<Catalogue['estimate'], 'interval' | 'rate'> & {
+    interval: (coverage: string) => string;
+    rate: Record<UzsAmounts['basis'], (rate: string, date: string, valuationDate: string) => string>;
+  };
+  market: Omit<Catalogue['market'], 'months'> & { months: (n: number, formatted: string) => string };
+  model: Omit<Catalogue['model'], 'accuracyFor' | 'headlineText'> & {
+    accuracyFor: (group: string) => string;
+    headlineText: (n: number, values: { n: string; medianApe: string; level: string; coverage: string }) => string;
+  };
+  driverLabels: Omit<Catalogue['driverLabels'], 'member'> & { member: (name: string) => string };
+  attribution: Omit<Catalogue['attribution'], 'note' | 'rooms' | 'floors' | 'middleFloor'> & {
+    note: (listings: number, values: { listings: string; version: string }) => string;
+    rooms: (n: number, formatted: string) => string;
+    floors: (n: number, formatted: string) => string;
+    middleFloor: (floor: string, total: string) => string;
+  };
+  disclaimer: (k: string, of: string) => string[];
   /** A day in words: month is 0–11. */
   date: (day: number, month: number, year: number) => string;
-  localTime: string;
   page: (n: number, total: number) => string;
 }
 
-/** Russian nouns after a number: 1 месяц, 2 месяца, 5 месяцев (11–14 take the third form). */
-function russianPlural(n: number, one: string, few: string, many: string): string {
-  const tens = Math.abs(n) % 100;
-  const units = tens % 10;
-  if (tens >= 11 && tens <= 14) return many;
-  if (units === 1) return one;
-  if (units >= 2 && units <= 4) return few;
-  return many;
-}
+const EN_MONTHS: Months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const RU_MONTHS: Months = ['января', 'февраля', 'марта', 'апреля', 'мая', 'июня', 'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря'];
+const UZ_MONTHS: Months = ['yanvar', 'fevral', 'mart', 'aprel', 'may', 'iyun', 'iyul', 'avgust', 'sentabr', 'oktabr', 'noyabr', 'dekabr'];
 
-const EN_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const RU_MONTHS = ['января', 'февраля', 'марта', 'апреля', 'мая', 'июня', 'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря'];
-const UZ_MONTHS = ['yanvar', 'fevral', 'mart', 'aprel', 'may', 'iyun', 'iyul', 'avgust', 'sentabr', 'oktabr', 'noyabr', 'dekabr'];
-
-const EN: Dictionary = {
+const EN: Catalogue = {
   title: 'Collateral valuation report',
   preparedFor: 'For the credit committee',
   kind: { home: 'Residential property', vehicle: 'Vehicle' },
@@ -149,24 +197,22 @@ const EN: Dictionary = {
       green: 'Green', brown: 'Brown', gold: 'Gold', bronze: 'Bronze', purple: 'Purple', turquoise: 'Turquoise', chameleon: 'Chameleon',
     },
   },
-  marketNotGiven: (p) => `Not given: valued as a new build (probability ${p}) and as resale, mixed`,
+  marketNotGiven: 'Not given: valued as a new build (probability {{p}}) and as resale, mixed',
   yes: 'Yes',
   no: 'No',
   estimate: {
     estimate: 'Estimate',
-    interval: (coverage) => `Interval (${coverage})`,
+    interval: 'Interval ({{coverage}})',
     low: 'Low',
     high: 'High',
     inUzs: 'In soʻm',
     rate: {
-      'cbu-daily': (rate, date, valuationDate) =>
-        `At the official rate of the Central Bank of Uzbekistan of ${date}: ${rate} soʻm per US dollar${date === valuationDate ? '' : ` (the newest it published on or before the valuation date, ${valuationDate})`}.`,
-      'cbu-last-published': (rate, date, valuationDate) =>
-        `At the last official rate of the Central Bank of Uzbekistan the service has, of ${date}: ${rate} soʻm per US dollar. It is not the rate of the valuation date, ${valuationDate}.`,
-      'cbu-monthly': (rate, date) =>
-        `At the official rate of the Central Bank of Uzbekistan of ${date} from the service's monthly rate table (the first banking day of the month, rounded to whole soʻm): ${rate} soʻm per US dollar.`,
-      client: (rate, date) => `At your organisation's own rate, sent with the request: ${rate} soʻm per US dollar, for ${date}.`,
-      recorded: (rate, date) => `At the rate recorded with the valuation: ${rate} soʻm per US dollar of ${date}.`,
+      'cbu-daily': 'At the official rate of the Central Bank of Uzbekistan of {{date}}: {{rate}} soʻm per US dollar.',
+      'cbu-daily-earlier': 'At the official rate of the Central Bank of Uzbekistan of {{date}}: {{rate}} soʻm per US dollar (the newest it published on or before the valuation date, {{valuationDate}}).',
+      'cbu-last-published': 'At the last official rate of the Central Bank of Uzbekistan the service has, of {{date}}: {{rate}} soʻm per US dollar. It is not the rate of the valuation date, {{valuationDate}}.',
+      'cbu-monthly': 'At the official rate of the Central Bank of Uzbekistan of {{date}} from the service\'s monthly rate table (the first banking day of the month, rounded to whole soʻm): {{rate}} soʻm per US dollar.',
+      client: 'At your organisation\'s own rate, sent with the request: {{rate}} soʻm per US dollar, for {{date}}.',
+      recorded: 'At the rate recorded with the valuation: {{rate}} soʻm per US dollar of {{date}}.',
     },
     uzsUnknown: 'The Central Bank rate of the valuation date is not known: no amounts in soʻm.',
     legend: 'The bar runs from the low to the high end of the interval; the mark is the estimate.',
@@ -184,10 +230,23 @@ const EN: Dictionary = {
     drivers: 'What drives the estimate',
     noDrivers: 'No drivers given.',
   },
+  driverLabels: { member: 'Ensemble member {{name}}', marketLevel: 'Market level at the valuation date (index, newest data = 1)', observations: 'Your organisation’s observed prices (factor)', score: 'Confidence score' },
+  attribution: {
+    note: {
+      one: 'What changes if this were the district’s typical flat: each line is how much the estimate would change were the flat typical of its district in that respect alone (the typical flat: the median of the district’s {{listings}} training listing, and the most usual market, renovation and building type), largest first. Valued when this report was made, by model version {{version}}.',
+      other: 'What changes if this were the district’s typical flat: each line is how much the estimate would change were the flat typical of its district in that respect alone (the typical flat: the median of the district’s {{listings}} training listings, and the most usual market, renovation and building type), largest first. Valued when this report was made, by model version {{version}}.',
+    },
+    columns: { factor: 'Factor', typical: 'The district’s typical flat', usd: 'Change, USD', share: 'Change' },
+    groups: { size: 'Area and rooms', place: 'Mahalla and place in the district', market: 'Market (new build or resale)', floor: 'Floor in the building', building: 'Building (floors, type)', renovation: 'Renovation' },
+    placeTypical: 'The district as a whole',
+    rooms: { one: '{{formatted}} room', other: '{{formatted}} rooms' },
+    floors: { one: '{{formatted}} floor', other: '{{formatted}} floors' },
+    middleFloor: 'A middle floor ({{floor}} of {{total}})',
+  },
   market: {
     area: 'Area', name: 'Name', district: 'District', mahalla: 'Mahalla', medianPerM2: 'Median asking price per m²', listings: 'Listings',
     dataAge: 'Age of the market data',
-    months: (n, formatted) => `${formatted} ${n === 1 ? 'month' : 'months'}`,
+    months: { one: '{{formatted}} month', other: '{{formatted}} months' },
   },
   comparables: {
     columns: { label: 'Listing', area: 'Area, m²', rooms: 'Rooms', floor: 'Floor', period: 'Listed', price: 'Price as listed', priceAtDate: 'At valuation date', distance: 'Distance, km' },
@@ -233,7 +292,8 @@ const EN: Dictionary = {
     version: 'Model version',
     trainedAt: 'Trained',
     headline: 'Overall held-out accuracy',
-    accuracyFor: (group) => `Held-out accuracy: ${group}`,
+    headlineText: { one: 'On {{n}} held-out listing newer than its training data: median error {{medianApe}}, the {{level}} interval held {{coverage}}.', other: 'On {{n}} held-out listings newer than its training data: median error {{medianApe}}, the {{level}} interval held {{coverage}}.' },
+    accuracyFor: 'Held-out accuracy: {{group}}',
     medianApe: 'Median absolute error',
     intervalCoverage: 'Share of prices inside the interval',
     n: 'Held-out listings',
@@ -249,18 +309,19 @@ const EN: Dictionary = {
     observations: 'Observations',
     explanation: 'Prices your organisation recorded moved the model’s estimate by this factor.',
   },
-  disclaimer: (k, of) => [
-    'The estimate is of an asking price (the price of listings on classified sites), not of a transaction price.',
-    `The interval is meant to contain the price ${k} times in ${of}.`,
-    'Valuations of low confidence or with anomaly flags go to a valuer.',
-  ],
+  disclaimer: {
+    asking: 'The estimate is of an asking price (the price of listings on classified sites), not of a transaction price.',
+    interval: { one: 'The interval is meant to contain the price {{k}} times in {{of}}.', other: 'The interval is meant to contain the price {{k}} times in {{of}}.' },
+    review: 'Valuations of low confidence or with anomaly flags go to a valuer.',
+  },
   units: { usd: 'USD', uzs: 'UZS', km: 'km' },
-  date: (day, month, year) => `${day} ${EN_MONTHS[month]} ${year}`,
+  date: '{{day}} {{month}} {{year}}',
+  monthNames: EN_MONTHS,
   localTime: 'Tashkent time',
-  page: (n, total) => `Page ${n} of ${total}`,
+  page: 'Page {{n}} of {{total}}',
 };
 
-const RU: Dictionary = {
+const RU: Catalogue = {
   title: 'Отчёт об оценке залогового имущества',
   preparedFor: 'Для кредитного комитета',
   kind: { home: 'Жилая недвижимость', vehicle: 'Транспортное средство' },
@@ -312,24 +373,22 @@ const RU: Dictionary = {
       green: 'Зелёный', brown: 'Коричневый', gold: 'Золотистый', bronze: 'Бронзовый', purple: 'Фиолетовый', turquoise: 'Бирюзовый', chameleon: 'Хамелеон',
     },
   },
-  marketNotGiven: (p) => `Не указан: оценена как новостройка (вероятность ${p}) и как вторичное жильё, оценки смешаны`,
+  marketNotGiven: 'Не указан: оценена как новостройка (вероятность {{p}}) и как вторичное жильё, оценки смешаны',
   yes: 'Да',
   no: 'Нет',
   estimate: {
     estimate: 'Оценка',
-    interval: (coverage) => `Интервал (${coverage})`,
+    interval: 'Интервал ({{coverage}})',
     low: 'Нижняя граница',
     high: 'Верхняя граница',
     inUzs: 'В сумах',
     rate: {
-      'cbu-daily': (rate, date, valuationDate) =>
-        `По официальному курсу Центрального банка Республики Узбекистан на ${date}: ${rate} сум за доллар США${date === valuationDate ? '' : ` (последний установленный на дату оценки, ${valuationDate})`}.`,
-      'cbu-last-published': (rate, date, valuationDate) =>
-        `По последнему имеющемуся в сервисе официальному курсу Центрального банка Республики Узбекистан, на ${date}: ${rate} сум за доллар США. Это не курс на дату оценки (${valuationDate}).`,
-      'cbu-monthly': (rate, date) =>
-        `По официальному курсу Центрального банка Республики Узбекистан на ${date} из месячной таблицы курсов сервиса (первый банковский день месяца, округлён до целых сумов): ${rate} сум за доллар США.`,
-      client: (rate, date) => `По курсу вашей организации, переданному с запросом: ${rate} сум за доллар США на ${date}.`,
-      recorded: (rate, date) => `По курсу, записанному вместе с оценкой: ${rate} сум за доллар США на ${date}.`,
+      'cbu-daily': 'По официальному курсу Центрального банка Республики Узбекистан на {{date}}: {{rate}} сум за доллар США.',
+      'cbu-daily-earlier': 'По официальному курсу Центрального банка Республики Узбекистан на {{date}}: {{rate}} сум за доллар США (последний установленный на дату оценки, {{valuationDate}}).',
+      'cbu-last-published': 'По последнему имеющемуся в сервисе официальному курсу Центрального банка Республики Узбекистан, на {{date}}: {{rate}} сум за доллар США. Это не курс на дату оценки ({{valuationDate}}).',
+      'cbu-monthly': 'По официальному курсу Центрального банка Республики Узбекистан на {{date}} из месячной таблицы курсов сервиса (первый банковский день месяца, округлён до целых сумов): {{rate}} сум за доллар США.',
+      client: 'По курсу вашей организации, переданному с запросом: {{rate}} сум за доллар США на {{date}}.',
+      recorded: 'По курсу, записанному вместе с оценкой: {{rate}} сум за доллар США на {{date}}.',
     },
     uzsUnknown: 'Курс Центрального банка на дату оценки неизвестен: суммы в сумах не приводятся.',
     legend: 'Полоса — интервал от нижней до верхней границы; отметка — оценка.',
@@ -337,7 +396,7 @@ const RU: Dictionary = {
   confidence: {
     level: 'Уверенность',
     score: 'Балл (0–1): 1 − FSD',
-    fsd: 'FSD: стандартное отклонение логарифмической ошибки, которое следует из 90% интервала (высокий ≤ 0,15, средний ≤ 0,30); около 68% цен лежат в пределах ±FSD',
+    fsd: 'FSD: стандартное отклонение логарифмической ошибки, которое следует из 90\u00a0% интервала (высокий ≤ 0,15, средний ≤ 0,30); около 68\u00a0% цен лежат в пределах ±FSD',
     levels: { high: 'Высокая', medium: 'Средняя', low: 'Низкая' },
     meaning: {
       high: 'Оценку можно использовать как есть.',
@@ -347,10 +406,25 @@ const RU: Dictionary = {
     drivers: 'Что определяет оценку',
     noDrivers: 'Факторы не указаны.',
   },
+  driverLabels: { member: 'Модель ансамбля {{name}}', marketLevel: 'Уровень рынка на дату оценки (индекс, последние данные = 1)', observations: 'Наблюдённые цены вашей организации (коэффициент)', score: 'Балл уверенности' },
+  attribution: {
+    note: {
+      one: 'Что изменится, если бы это была типичная квартира района: каждая строка — насколько изменилась бы оценка, будь квартира типичной для своего района только в этом отношении (типичная квартира: медиана {{listings}} обучающего объявления района, самые частые рынок, ремонт и тип дома); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+      few: 'Что изменится, если бы это была типичная квартира района: каждая строка — насколько изменилась бы оценка, будь квартира типичной для своего района только в этом отношении (типичная квартира: медиана {{listings}} обучающих объявлений района, самые частые рынок, ремонт и тип дома); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+      many: 'Что изменится, если бы это была типичная квартира района: каждая строка — насколько изменилась бы оценка, будь квартира типичной для своего района только в этом отношении (типичная квартира: медиана {{listings}} обучающих объявлений района, самые частые рынок, ремонт и тип дома); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+      other: 'Что изменится, если бы это была типичная квартира района: каждая строка — насколько изменилась бы оценка, будь квартира типичной для своего района только в этом отношении (типичная квартира: медиана {{listings}} обучающего объявления района, самые частые рынок, ремонт и тип дома); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+    },
+    columns: { factor: 'Фактор', typical: 'Типичная квартира района', usd: 'Изменение, USD', share: 'Изменение' },
+    groups: { size: 'Площадь и комнаты', place: 'Махалля и место в районе', market: 'Рынок (новостройка или вторичный)', floor: 'Этаж в доме', building: 'Дом (этажность, тип)', renovation: 'Ремонт' },
+    placeTypical: 'Район в целом',
+    rooms: { one: '{{formatted}} комната', few: '{{formatted}} комнаты', many: '{{formatted}} комнат', other: '{{formatted}} комнаты' },
+    floors: { one: '{{formatted}} этаж', few: '{{formatted}} этажа', many: '{{formatted}} этажей', other: '{{formatted}} этажа' },
+    middleFloor: 'Средний этаж ({{floor}} из {{total}})',
+  },
   market: {
     area: 'Территория', name: 'Название', district: 'Район', mahalla: 'Махалля', medianPerM2: 'Медианная цена предложения за 1\u00a0м²', listings: 'Объявлений',
     dataAge: 'Возраст рыночных данных',
-    months: (n, formatted) => `${formatted} ${russianPlural(n, 'месяц', 'месяца', 'месяцев')}`,
+    months: { one: '{{formatted}} месяц', few: '{{formatted}} месяца', many: '{{formatted}} месяцев', other: '{{formatted}} месяца' },
   },
   comparables: {
     columns: { label: 'Объявление', area: 'Площадь, м²', rooms: 'Комнат', floor: 'Этаж', period: 'Период', price: 'Цена в объявлении', priceAtDate: 'На дату оценки', distance: 'Расст., км' },
@@ -396,7 +470,8 @@ const RU: Dictionary = {
     version: 'Версия модели',
     trainedAt: 'Дата обучения',
     headline: 'Общая точность на отложенной выборке',
-    accuracyFor: (group) => `Точность на отложенной выборке: ${group}`,
+    headlineText: { one: 'На {{n}} отложенном объявлении новее обучающих данных: медианная ошибка {{medianApe}}, {{level}} интервал охватил {{coverage}}.', few: 'На {{n}} отложенных объявлениях новее обучающих данных: медианная ошибка {{medianApe}}, {{level}} интервал охватил {{coverage}}.', many: 'На {{n}} отложенных объявлениях новее обучающих данных: медианная ошибка {{medianApe}}, {{level}} интервал охватил {{coverage}}.', other: 'На {{n}} отложенных объявлениях новее обучающих данных: медианная ошибка {{medianApe}}, {{level}} интервал охватил {{coverage}}.' },
+    accuracyFor: 'Точность на отложенной выборке: {{group}}',
     medianApe: 'Медианная абсолютная ошибка',
     intervalCoverage: 'Доля цен внутри интервала',
     n: 'Объявлений в проверке',
@@ -412,18 +487,19 @@ const RU: Dictionary = {
     observations: 'Наблюдений',
     explanation: 'Цены, записанные вашей организацией, сдвинули оценку модели на этот коэффициент.',
   },
-  disclaimer: (k, of) => [
-    'Это оценка цены предложения (цены объявлений на сайтах), а не цены сделки.',
-    `Интервал должен содержать цену в ${k} ${k === '1' ? 'случае' : 'случаях'} из ${of}.`,
-    'Оценки с низкой уверенностью или с флагами аномалий направляются оценщику.',
-  ],
+  disclaimer: {
+    asking: 'Это оценка цены предложения (цены объявлений на сайтах), а не цены сделки.',
+    interval: { one: 'Интервал должен содержать цену в {{k}} случае из {{of}}.', few: 'Интервал должен содержать цену в {{k}} случаях из {{of}}.', many: 'Интервал должен содержать цену в {{k}} случаях из {{of}}.', other: 'Интервал должен содержать цену в {{k}} случаях из {{of}}.' },
+    review: 'Оценки с низкой уверенностью или с флагами аномалий направляются оценщику.',
+  },
   units: { usd: 'USD', uzs: 'сум', km: 'км' },
-  date: (day, month, year) => `${day} ${RU_MONTHS[month]} ${year} г.`,
+  date: '{{day}} {{month}} {{year}} г.',
+  monthNames: RU_MONTHS,
   localTime: 'ташкентское время',
-  page: (n, total) => `Страница ${n} из ${total}`,
+  page: 'Страница {{n}} из {{total}}',
 };
 
-const UZ: Dictionary = {
+const UZ: Catalogue = {
   title: 'Garov mulkini baholash hisoboti',
   preparedFor: 'Kredit qoʻmitasi uchun',
   kind: { home: 'Turar joy koʻchmas mulki', vehicle: 'Transport vositasi' },
@@ -475,24 +551,22 @@ const UZ: Dictionary = {
       green: 'Yashil', brown: 'Jigarrang', gold: 'Tillarang', bronze: 'Bronza', purple: 'Binafsharang', turquoise: 'Feruzarang', chameleon: 'Xameleon',
     },
   },
-  marketNotGiven: (p) => `Koʻrsatilmagan: yangi bino (ehtimoli ${p}) va ikkilamchi bozor sifatida baholanib, baholar aralashtirildi`,
+  marketNotGiven: 'Koʻrsatilmagan: yangi bino (ehtimoli {{p}}) va ikkilamchi bozor sifatida baholanib, baholar aralashtirildi',
   yes: 'Ha',
   no: 'Yoʻq',
   estimate: {
     estimate: 'Baho',
-    interval: (coverage) => `Narx oraligʻi (${coverage})`,
+    interval: 'Narx oraligʻi ({{coverage}})',
     low: 'Quyi chegara',
     high: 'Yuqori chegara',
     inUzs: 'Soʻmda',
     rate: {
-      'cbu-daily': (rate, date, valuationDate) =>
-        `Oʻzbekiston Respublikasi Markaziy bankining ${date} sanasidagi rasmiy kursi boʻyicha: 1 AQSH dollari = ${rate} soʻm${date === valuationDate ? '' : ` (baholash sanasi, ${valuationDate}, yoki undan oldin eʼlon qilingan eng soʻnggi kurs)`}.`,
-      'cbu-last-published': (rate, date, valuationDate) =>
-        `Oʻzbekiston Respublikasi Markaziy bankining xizmatdagi eng soʻnggi rasmiy kursi boʻyicha, ${date}: 1 AQSH dollari = ${rate} soʻm. Bu baholash sanasining (${valuationDate}) kursi emas.`,
-      'cbu-monthly': (rate, date) =>
-        `Oʻzbekiston Respublikasi Markaziy bankining ${date} sanasidagi rasmiy kursi boʻyicha, xizmatning oylik kurslar jadvalidan (oyning birinchi bank kuni, butun soʻmgacha yaxlitlangan): 1 AQSH dollari = ${rate} soʻm.`,
-      client: (rate, date) => `Tashkilotingiz soʻrov bilan yuborgan kurs boʻyicha: 1 AQSH dollari = ${rate} soʻm, ${date}.`,
-      recorded: (rate, date) => `Baholash bilan birga yozilgan kurs boʻyicha: 1 AQSH dollari = ${rate} soʻm, ${date}.`,
+      'cbu-daily': 'Oʻzbekiston Respublikasi Markaziy bankining {{date}} sanasidagi rasmiy kursi boʻyicha: 1 AQSH dollari = {{rate}} soʻm.',
+      'cbu-daily-earlier': 'Oʻzbekiston Respublikasi Markaziy bankining {{date}} sanasidagi rasmiy kursi boʻyicha: 1 AQSH dollari = {{rate}} soʻm (baholash sanasi, {{valuationDate}}, yoki undan oldin eʼlon qilingan eng soʻnggi kurs).',
+      'cbu-last-published': 'Oʻzbekiston Respublikasi Markaziy bankining xizmatdagi eng soʻnggi rasmiy kursi boʻyicha, {{date}}: 1 AQSH dollari = {{rate}} soʻm. Bu baholash sanasining ({{valuationDate}}) kursi emas.',
+      'cbu-monthly': 'Oʻzbekiston Respublikasi Markaziy bankining {{date}} sanasidagi rasmiy kursi boʻyicha, xizmatning oylik kurslar jadvalidan (oyning birinchi bank kuni, butun soʻmgacha yaxlitlangan): 1 AQSH dollari = {{rate}} soʻm.',
+      client: 'Tashkilotingiz soʻrov bilan yuborgan kurs boʻyicha: 1 AQSH dollari = {{rate}} soʻm, {{date}}.',
+      recorded: 'Baholash bilan birga yozilgan kurs boʻyicha: 1 AQSH dollari = {{rate}} soʻm, {{date}}.',
     },
     uzsUnknown: 'Baholash sanasidagi Markaziy bank kursi nomaʼlum: soʻmdagi qiymatlar keltirilmagan.',
     legend: 'Chiziq — oraliqning quyi chegarasidan yuqori chegarasigacha; belgi — baho.',
@@ -510,10 +584,23 @@ const UZ: Dictionary = {
     drivers: 'Bahoni belgilovchi omillar',
     noDrivers: 'Omillar koʻrsatilmagan.',
   },
+  driverLabels: { member: 'Ansambl modeli {{name}}', marketLevel: 'Baholash sanasidagi bozor darajasi (indeks, eng yangi maʼlumot = 1)', observations: 'Tashkilotingiz kuzatgan narxlar (koeffitsiyent)', score: 'Ishonch bali' },
+  attribution: {
+    note: {
+      one: 'Bu tumanning odatiy kvartirasi boʻlsa nima oʻzgaradi: har bir qator — kvartira faqat shu jihatdan oʻz tumanining odatiy kvartirasi boʻlganida baho qanchaga oʻzgarishi (odatiy kvartira: tumanning {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan bozor, taʼmir va bino turi), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+      other: 'Bu tumanning odatiy kvartirasi boʻlsa nima oʻzgaradi: har bir qator — kvartira faqat shu jihatdan oʻz tumanining odatiy kvartirasi boʻlganida baho qanchaga oʻzgarishi (odatiy kvartira: tumanning {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan bozor, taʼmir va bino turi), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+    },
+    columns: { factor: 'Omil', typical: 'Tumanning odatiy kvartirasi', usd: 'Oʻzgarish, USD', share: 'Oʻzgarish' },
+    groups: { size: 'Maydon va xonalar', place: 'Mahalla va tumandagi joy', market: 'Bozor (yangi bino yoki ikkilamchi)', floor: 'Binodagi qavat', building: 'Bino (qavatlar soni, turi)', renovation: 'Taʼmir' },
+    placeTypical: 'Butun tuman',
+    rooms: { one: '{{formatted}} xona', other: '{{formatted}} xona' },
+    floors: { one: '{{formatted}} qavatli', other: '{{formatted}} qavatli' },
+    middleFloor: 'Oʻrta qavat ({{total}} dan {{floor}}-qavat)',
+  },
   market: {
     area: 'Hudud', name: 'Nomi', district: 'Tuman', mahalla: 'Mahalla', medianPerM2: '1\u00a0m² uchun soʻralgan narx medianasi', listings: 'Eʼlonlar soni',
     dataAge: 'Bozor maʼlumotlarining yoshi',
-    months: (_n, formatted) => `${formatted} oy`,
+    months: { one: '{{formatted}} oy', other: '{{formatted}} oy' },
   },
   comparables: {
     columns: { label: 'Eʼlon', area: 'Maydon, m²', rooms: 'Xona', floor: 'Qavat', period: 'Davr', price: 'Eʼlondagi narx', priceAtDate: 'Baholash sanasiga', distance: 'Masofa, km' },
@@ -559,7 +646,8 @@ const UZ: Dictionary = {
     version: 'Model versiyasi',
     trainedAt: 'Oʻqitilgan sana',
     headline: 'Ajratilgan maʼlumotlardagi umumiy aniqlik',
-    accuracyFor: (group) => `Ajratilgan maʼlumotlardagi aniqlik: ${group}`,
+    headlineText: { one: 'Oʻqitish maʼlumotlaridan yangiroq {{n}} ta eʼlonda: median xato {{medianApe}}, {{level}} oraliq {{coverage}} ni qamradi.', other: 'Oʻqitish maʼlumotlaridan yangiroq {{n}} ta eʼlonda: median xato {{medianApe}}, {{level}} oraliq {{coverage}} ni qamradi.' },
+    accuracyFor: 'Ajratilgan maʼlumotlardagi aniqlik: {{group}}',
     medianApe: 'Median mutlaq xato',
     intervalCoverage: 'Oraliq ichidagi narxlar ulushi',
     n: 'Tekshiruvdagi eʼlonlar',
@@ -575,18 +663,98 @@ const UZ: Dictionary = {
     observations: 'Kuzatuvlar soni',
     explanation: 'Tashkilotingiz qayd etgan narxlar model bahosini shu koeffitsientga oʻzgartirdi.',
   },
-  disclaimer: (k, of) => [
-    'Baho bitim narxi emas, balki soʻralgan narx (eʼlonlar saytlaridagi eʼlon narxi) bahosidir.',
-    `Oraliq narxni ${of} holatdan ${k} tasida oʻz ichiga olishi moʻljallangan.`,
-    'Ishonchliligi past yoki ogohlantirish belgisi bor baholar baholovchiga yuboriladi.',
-  ],
+  disclaimer: {
+    asking: 'Baho bitim narxi emas, balki soʻralgan narx (eʼlonlar saytlaridagi eʼlon narxi) bahosidir.',
+    interval: { one: 'Oraliq narxni {{of}} holatdan {{k}} tasida oʻz ichiga olishi moʻljallangan.', other: 'Oraliq narxni {{of}} holatdan {{k}} tasida oʻz ichiga olishi moʻljallangan.' },
+    review: 'Ishonchliligi past yoki ogohlantirish belgisi bor baholar baholovchiga yuboriladi.',
+  },
   units: { usd: 'USD', uzs: 'soʻm', km: 'km' },
-  date: (day, month, year) => `${year}-yil ${day}-${UZ_MONTHS[month]}`,
+  date: '{{year}}-yil {{day}}-{{month}}',
+  monthNames: UZ_MONTHS,
   localTime: 'Toshkent vaqti',
-  page: (n, total) => `${n}-sahifa, jami ${total}`,
+  page: '{{n}}-sahifa, jami {{total}}',
 };
 
-export const DICTIONARIES: Readonly<Record<ReportLanguage, Dictionary>> = { en: EN, ru: RU, uz: UZ };
+export const CATALOGUES: Readonly<Record<ReportLanguage, Catalogue>> = { en: EN, ru: RU, uz: UZ };
+
+const NAMESPACE = 'report';
+
+/** A plural message as i18next keeps it: one key per form, suffixed (months_one, months_few, …). */
+const isPlural = (value: unknown): value is Plural =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Plural).one === 'string' && typeof (value as Plural).other === 'string';
+
+function toResources(node: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (isPlural(value)) for (const [form, text] of Object.entries(value)) out[`${key}_${form}`] = text;
+    else out[key] = typeof value === 'object' && value !== null && !Array.isArray(value) ? toResources(value as Record<string, unknown>) : value;
+  }
+  return out;
+}
+
+/** Every message path missing from i18next's answer, collected (a test holds it empty). */
+export const missingMessages: string[] = [];
+
+/** One i18next instance for the reports, made synchronously (resources inline, no backend). */
+export const reportI18n = i18next.createInstance();
+void reportI18n.init({
+  initAsync: false,
+  resources: Object.fromEntries(Object.entries(CATALOGUES).map(([lang, catalogue]) => [lang, { [NAMESPACE]: toResources(catalogue as unknown as Record<string, unknown>) }])),
+  ns: [NAMESPACE],
+  defaultNS: NAMESPACE,
+  // No language falls back to another: a missing message is a bug, seen in missingMessages.
+  fallbackLng: false,
+  supportedLngs: [...Object.keys(CATALOGUES)],
+  // Keys hold '-' and '.' never: cbu-daily is one key.
+  keySeparator: '.',
+  nsSeparator: false,
+  // The renderers escape (html.ts) or draw text (pdf.ts): i18next must not HTML-escape.
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  saveMissing: true,
+  missingKeyHandler: (lngs, _ns, key) => missingMessages.push(`${lngs.join(',')}:${key}`),
+  showSupportNotice: false,
+} as Parameters<typeof reportI18n.init>[0]);
+
+function bind(lang: ReportLanguage): Dictionary {
+  const catalogue = CATALOGUES[lang];
+  const t: TFunction = reportI18n.getFixedT(lang, NAMESPACE);
+  const say = (key: string, values: Record<string, unknown> = {}): string => t(key, values) as string;
+  return {
+    ...catalogue,
+    marketNotGiven: (p) => say('marketNotGiven', { p }),
+    estimate: {
+      ...catalogue.estimate,
+      interval: (coverage) => say('estimate.interval', { coverage }),
+      rate: {
+        'cbu-daily': (rate, date, valuationDate) => say(date === valuationDate ? 'estimate.rate.cbu-daily' : 'estimate.rate.cbu-daily-earlier', { rate, date, valuationDate }),
+        'cbu-last-published': (rate, date, valuationDate) => say('estimate.rate.cbu-last-published', { rate, date, valuationDate }),
+        'cbu-monthly': (rate, date, valuationDate) => say('estimate.rate.cbu-monthly', { rate, date, valuationDate }),
+        client: (rate, date, valuationDate) => say('estimate.rate.client', { rate, date, valuationDate }),
+        recorded: (rate, date, valuationDate) => say('estimate.rate.recorded', { rate, date, valuationDate }),
+      },
+    },
+    market: { ...catalogue.market, months: (count, formatted) => say('market.months', { count, formatted }) },
+    model: {
+      ...catalogue.model,
+      accuracyFor: (group) => say('model.accuracyFor', { group }),
+      headlineText: (count, values) => say('model.headlineText', { count, ...values }),
+    },
+    driverLabels: { ...catalogue.driverLabels, member: (name) => say('driverLabels.member', { name }) },
+    attribution: {
+      ...catalogue.attribution,
+      note: (count, values) => say('attribution.note', { count, ...values }),
+      rooms: (count, formatted) => say('attribution.rooms', { count, formatted }),
+      floors: (count, formatted) => say('attribution.floors', { count, formatted }),
+      middleFloor: (floor, total) => say('attribution.middleFloor', { floor, total }),
+    },
+    disclaimer: (k, of) => [say('disclaimer.asking'), say('disclaimer.interval', { count: Number(k), k, of }), say('disclaimer.review')],
+    date: (day, month, year) => say('date', { day, month: catalogue.monthNames[month], year }),
+    page: (n, total) => say('page', { n, total }),
+  };
+}
+
+export const DICTIONARIES: Readonly<Record<ReportLanguage, Dictionary>> = { en: bind('en'), ru: bind('ru'), uz: bind('uz') };
 
 export function dictionary(lang: ReportLanguage): Dictionary {
   const found = DICTIONARIES[lang];

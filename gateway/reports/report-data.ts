@@ -94,8 +94,14 @@ export interface ValuationReportData {
   /** score 0–1. */
   /** fsd: null in records made before it was answered. */
   confidence: { level: 'high' | 'medium' | 'low'; score: number; fsd: number | null };
-  /** What drives the estimate: short phrases, or factor → effect. */
-  drivers: { label: string; value: string }[];
+  /**
+   * What drives the estimate of a flat: each field group's contribution against the district's
+   * typical flat, from the serving model at report time (models/residential/attribution.ts); null
+   * when not computed (houses, vehicles, a district without training listings), `drivers` then.
+   */
+  attribution: EstimateAttribution | null;
+  /** Without an attribution: the figures behind the estimate, formatted and named by the renderer. */
+  drivers: ReportDriver[];
   /** The estimate and interval in soʻm at the rate of the valuation date (see UzsAmounts.basis); null when not known. */
   uzs: UzsAmounts | null;
   /** YYYY-MM-DD. */
@@ -116,7 +122,28 @@ export interface ValuationReportData {
     version: string;
     trainedAt: string | null;
     districtAccuracy: DistrictAccuracy | null;
-    /** One line about the model's held-out accuracy overall, shown as given. */
-    headline: string | null;
+    /** The model's held-out accuracy overall, said in one line; null when it is not the model in service. */
+    headline: { n: number; medianApe: number; intervalCoverage: number } | null;
   };
+}
+
+/** The figures behind an estimate the report names in its language (vehicles, houses). */
+export type ReportDriver =
+  | { kind: 'member'; name: string; usd: number }
+  | { kind: 'marketLevel'; indexRatio: number }
+  | { kind: 'observations'; factor: number }
+  | { kind: 'score'; score: number };
+
+export const ATTRIBUTION_GROUPS = ['size', 'place', 'market', 'floor', 'building', 'renovation'] as const;
+export type AttributionGroup = (typeof ATTRIBUTION_GROUPS)[number];
+
+export interface EstimateAttribution {
+  /** The model version that valued the variants (the one in service at report time). */
+  modelVersion: string;
+  /** Its estimate of the flat as recorded, USD. */
+  estimate: number;
+  /** The district's typical flat each group was set to in turn. */
+  typical: { area: number; rooms: number; totalFloors: number; market: string | null; renovation: string | null; buildingType: string | null; listings: number };
+  /** The largest first: what the estimate would change by were the group typical (USD), and as a share of the estimate. */
+  contributions: { group: AttributionGroup; usd: number; share: number }[];
 }

@@ -16,7 +16,8 @@ import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY } from '../ops/openapi';
 import type { WorkMeter } from '../quota';
 import type { ReportRenderer } from '../reports/render-pool';
-import { REPORT_CSP, REPORT_LANGUAGES, renderReportHtml, type Comparable, type DistrictOutline, type ReportLanguage, type ValuationReportData } from '../reports';
+import { REPORT_CSP, REPORT_LANGUAGES, renderReportHtml, type Comparable, type DistrictOutline, type EstimateAttribution, type ReportDriver, type ReportLanguage, type ValuationReportData } from '../reports';
+import { districtName, mahallaName } from '../reports/place-names';
 import { errorResponseJsonSchema } from './response-schemas';
 import { notFound, VALUATION_RECORD_OPERATION, type RecordData } from './valuations';
 
@@ -41,6 +42,9 @@ const COMPARABLES_OPERATION = { owner: 'residential', query: /* GraphQL */ `
   query ReportComparables($input: HomeValuationInput!) {
     comparableListings(input: $input, n: 5) { source period mahalla mahallaId area rooms floor totalFloors priceUsd priceAtValuationDateUsd distanceKm }
   }` };
+
+// Internal (@inaccessible): the flat valued again by the model in service with each field group typical, in one model call; priced as nothing and charged as no valuation.
+const ATTRIBUTION_OPERATION = { owner: 'residential', query: 'query ReportAttribution($id: String!) { homeEstimateAttribution(id: $id) }' };
 
 const VEHICLE_MODEL_OPERATION = { owner: 'vehicle', query: 'query ReportVehicleModel { vehicleModel { version trainedAt metrics { n medianApe intervalCoverage } } }' };
 
@@ -74,18 +78,6 @@ interface AnsweredValuation {
   modelVersion: string;
 }
 
-const DRIVER_LABELS: Record<ReportLanguage, { member: (name: string) => string; market: string; observations: string; score: string }> = {
-  en: { member: (name) => `Ensemble member ${name}`, market: 'Market level at the valuation date (index, newest data = 1)', observations: "Your organisation's observed prices (factor)", score: 'Confidence score' },
-  ru: { member: (name) => `Модель ансамбля ${name}`, market: 'Уровень рынка на дату оценки (индекс, последние данные = 1)', observations: 'Наблюдённые цены вашей организации (коэффициент)', score: 'Балл уверенности' },
-  uz: { member: (name) => `Ansambl modeli ${name}`, market: 'Baholash sanasidagi bozor darajasi (indeks, eng yangi maʼlumot = 1)', observations: 'Tashkilotingiz kuzatgan narxlar (koeffitsiyent)', score: 'Ishonch bali' },
-};
-
-const HEADLINE: Record<ReportLanguage, (m: { n: number; medianApe: number; intervalCoverage: number }) => string> = {
-  en: (m) => `On ${m.n} held-out listings newer than its training data: median error ${(m.medianApe * 100).toFixed(1)}%, 90% interval held ${(m.intervalCoverage * 100).toFixed(1)}%.`,
-  ru: (m) => `На ${m.n} отложенных объявлениях новее обучающих данных: медианная ошибка ${(m.medianApe * 100).toFixed(1)}%, 90% интервал охватил ${(m.intervalCoverage * 100).toFixed(1)}%.`,
-  uz: (m) => `Oʻqitish maʼlumotlaridan yangiroq ${m.n} ta eʼlonda: median xato ${(m.medianApe * 100).toFixed(1)}%, 90% oraliq ${(m.intervalCoverage * 100).toFixed(1)}% ni qamradi.`,
-};
-
 const fixed = (x: number, digits: number) => Number(x.toFixed(digits));
 /** Two points closer than this are one place (a mahalla's centre given to both). */
 const SAME_PLACE_KM = 0.05;
@@ -101,19 +93,19 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
   const v = record.valuation as unknown as AnsweredValuation;
   const rate = v.exchangeRate?.usdToUzs ?? null;
   const usd = (amount: number) => (rate ? Math.round(amount / rate / 100) * 100 : amount);
-  const labels = DRIVER_LABELS[lang];
-  const drivers = [
-    ...v.models.map((m) => ({ label: labels.member(m.name), value: `${usd(m.estimate).toLocaleString('en')} USD` })),
-    { label: labels.market, value: v.marketLevel.indexRatio.toFixed(3) },
-    ...(v.marketAdjustment ? [{ label: labels.observations, value: `× ${v.marketAdjustment.factor.toFixed(3)}` }] : []),
-    { label: labels.score, value: v.confidence.score.toFixed(2) },
+  // Named and formatted by the renderer in the report's language; a flat's attribution replaces them.
+  const drivers: ReportDriver[] = [
+    ...v.models.map((m): ReportDriver => ({ kind: 'member', name: m.name, usd: usd(m.estimate) })),
+    { kind: 'marketLevel', indexRatio: v.marketLevel.indexRatio },
+    ...(v.marketAdjustment ? [{ kind: 'observations', factor: v.marketAdjustment.factor } as const] : []),
+    { kind: 'score', score: v.confidence.score },
   ];
   // Both currencies: as answered, and the other at the rate of the valuation date; the basis says which rate it was.
   const uzsRate = v.exchangeRate
     ? { ...v.exchangeRate, basis: rateBasisOf(v.exchangeRate, v.marketLevel.valuationDate) }
     : rateForDate(v.marketLevel.valuationDate).rate;
   const toUzs = (amount: number) => (rate ? amount : Math.round((amount * uzsRate.usdToUzs) / 1000) * 1000);
-  const base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model'> = {
+  const base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model' | 'attribution'> = {
     valuationId: record.id,
     organisation,
     createdAt: record.createdAt,
@@ -132,14 +124,15 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
   return record.kind === 'HOME' ? homeReport(executor, record, v, base, lang) : vehicleReport(executor, record, v, base, lang);
 }
 
-async function homeReport(executor: GraphExecutor, record: RecordData, v: AnsweredValuation, base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model'>, lang: ReportLanguage): Promise<ValuationReportData> {
+async function homeReport(executor: GraphExecutor, record: RecordData, v: AnsweredValuation, base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model' | 'attribution'>, lang: ReportLanguage): Promise<ValuationReportData> {
   const request = (record.input as { request: Record<string, unknown> }).request;
   const location = v.location!;
   const isHouse = request.propertyType === 'house';
   // The comparables need nothing of the place: asked for beside it; the location index needs its point.
-  const [place, comparables] = await Promise.all([
+  const [place, comparables, attribution] = await Promise.all([
     executor.execute<PlaceData>(PLACE_OPERATION, { district: location.district }),
-    isHouse ? [] : comparablesOf(executor, request, location, v.marketLevel.valuationDate),
+    isHouse ? [] : comparablesOf(executor, request, location, v.marketLevel.valuationDate, lang),
+    isHouse ? null : executor.execute<{ homeEstimateAttribution: EstimateAttribution | null }>(ATTRIBUTION_OPERATION, { id: record.id }).then((a) => a.homeEstimateAttribution),
   ]);
   const district = place.district;
   const mahalla = district?.mahallas.find((m) => m.id === location.mahallaId) ?? null;
@@ -147,8 +140,8 @@ async function homeReport(executor: GraphExecutor, record: RecordData, v: Answer
   const index = point ? await executor.execute<{ locationIndex: { composite: { score: number | null }; subindexes: { id: string; score: number | null }[] } }>(LOCATION_OPERATION, point) : null;
   const object: ValuationReportData['object'] = {
     property_type: isHouse ? 'house' : 'apartment',
-    district: location.district,
-    mahalla: location.mahalla,
+    district: districtName(location.district, lang),
+    mahalla: mahallaName(location.mahallaId, location.mahalla, lang),
     area_m2: request.area as number,
     rooms: (request.rooms as number | null) ?? null,
     ...(isHouse ? { land_area_sotka: (request.landAreaSotka as number | null) ?? null } : { floor: request.floor as number, total_floors: request.totalFloors as number, market: (request.market as string | null) ?? null }),
@@ -160,11 +153,12 @@ async function homeReport(executor: GraphExecutor, record: RecordData, v: Answer
   return {
     ...base,
     object,
+    attribution,
     market: {
-      district: location.district,
+      district: districtName(location.district, lang),
       districtMedianPricePerM2: v.anomaly.districtMedianPricePerM2 ?? district?.marketStatistics?.medianPricePerM2 ?? null,
       districtListings: district?.marketStatistics?.listings ?? null,
-      mahalla: location.mahalla,
+      mahalla: mahallaName(location.mahallaId, location.mahalla, lang),
       mahallaMedianPricePerM2: v.anomaly.mahallaMedianPricePerM2 ?? mahalla?.marketStatistics?.medianPricePerM2 ?? null,
       mahallaListings: mahalla?.marketStatistics?.listings ?? null,
     },
@@ -174,14 +168,14 @@ async function homeReport(executor: GraphExecutor, record: RecordData, v: Answer
       version: v.modelVersion,
       trainedAt: sameModel ? place.residentialModel.trainedAt : null,
       // The accuracy is the model in service's; said only when it is the model that valued.
-      districtAccuracy: sameModel && accuracy ? { district: location.district, medianApe: accuracy.medianApe, intervalCoverage: accuracy.intervalCoverage, n: accuracy.n, accuracyClass: accuracy.accuracyClass } : null,
-      headline: sameModel ? HEADLINE[lang](place.residentialModel.metrics) : null,
+      districtAccuracy: sameModel && accuracy ? { district: districtName(location.district, lang), medianApe: accuracy.medianApe, intervalCoverage: accuracy.intervalCoverage, n: accuracy.n, accuracyClass: accuracy.accuracyClass } : null,
+      headline: sameModel ? place.residentialModel.metrics : null,
     },
   };
 }
 
 /** The nearest training listings, asked of the residential subgraph with the flat as understood. */
-async function comparablesOf(executor: GraphExecutor, request: Record<string, unknown>, location: { district: string; mahalla: string | null; mahallaId: string | null }, valuationDate: string): Promise<Comparable[]> {
+async function comparablesOf(executor: GraphExecutor, request: Record<string, unknown>, location: { district: string; mahalla: string | null; mahallaId: string | null }, valuationDate: string, lang: ReportLanguage): Promise<Comparable[]> {
   const input = {
     district: location.district, mahalla: location.mahalla, area: request.area, rooms: request.rooms, floor: request.floor, totalFloors: request.totalFloors,
     renovation: request.renovation, buildingType: request.buildingType, market: request.market, lat: request.lat, lon: request.lon, valuationDate,
@@ -189,7 +183,7 @@ async function comparablesOf(executor: GraphExecutor, request: Record<string, un
   type Listing = { source: string; period: string; mahalla: string | null; mahallaId: string | null; area: number; rooms: number | null; floor: number | null; totalFloors: number | null; priceUsd: number; priceAtValuationDateUsd: number; distanceKm: number | null };
   const { comparableListings } = await executor.execute<{ comparableListings: Listing[] }>(COMPARABLES_OPERATION, { input: Object.fromEntries(Object.entries(input).filter(([, x]) => x !== null && x !== undefined)) });
   return comparableListings.map((c) => ({
-    label: [c.mahalla, c.source].filter(Boolean).join(' · '),
+    label: [mahallaName(c.mahallaId, c.mahalla, lang), c.source].filter(Boolean).join(' · '),
     area: c.area,
     rooms: c.rooms,
     floor: c.floor === null ? null : `${c.floor}/${c.totalFloors ?? '?'}`,
@@ -202,7 +196,7 @@ async function comparablesOf(executor: GraphExecutor, request: Record<string, un
   }));
 }
 
-async function vehicleReport(executor: GraphExecutor, record: RecordData, v: AnsweredValuation, base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model'>, lang: ReportLanguage): Promise<ValuationReportData> {
+async function vehicleReport(executor: GraphExecutor, record: RecordData, v: AnsweredValuation, base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model' | 'attribution'>, lang: ReportLanguage): Promise<ValuationReportData> {
   const { vehicleModel } = await executor.execute<{ vehicleModel: { version: string; trainedAt: string; metrics: { n: number; medianApe: number; intervalCoverage: number } } }>(VEHICLE_MODEL_OPERATION, {});
   const vehicle = v.vehicle ?? {};
   const request = (record.input as { request?: Record<string, unknown> }).request ?? {};
@@ -212,9 +206,11 @@ async function vehicleReport(executor: GraphExecutor, record: RecordData, v: Ans
     ...base,
     object: { make: text(vehicle.make), model: text(vehicle.model), year: text(vehicle.year), mileage_km: text(request.mileageKm), engine_l: text(vehicle.engine), fuel: text(vehicle.fuel), transmission: text(vehicle.transmission), body_type: text(vehicle.bodyType), region: text(vehicle.region) },
     market: null,
+    // Vehicles keep the figures behind the estimate: the attribution is of flats.
+    attribution: null,
     comparables: [],
     location: null,
-    model: { version: v.modelVersion, trainedAt: sameModel ? vehicleModel.trainedAt : null, districtAccuracy: null, headline: sameModel ? HEADLINE[lang](vehicleModel.metrics) : null },
+    model: { version: v.modelVersion, trainedAt: sameModel ? vehicleModel.trainedAt : null, districtAccuracy: null, headline: sameModel ? vehicleModel.metrics : null },
   };
 }
 

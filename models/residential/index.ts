@@ -4,6 +4,8 @@
  * ../train-cli.ts) is never reachable from here: serving loads no trainer.
  */
 export { ResidentialModelService } from './serving';
+export { isHouseRequest } from './request';
 export { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type HomeRequest, type ResolvedLocation } from './request';
 export type { HomeValue, MarketIndexSeries, MarketLevel, MarketMixture, MarketMixtureComponent, ResidentialModelSummary, ResidentialRuntime } from './valuation';
 export { nearestComparables, comparablesTable, COMPARABLE_WEIGHTS, DEFAULT_COMPARABLES, type ComparableListing, type ComparableRequest } from './comparables';
+export { attributionVariants, contributions, typicalFlat, middleFloor, ATTRIBUTION_GROUPS, type AttributionGroup, type Contribution, type TypicalFlat } from './attribution';

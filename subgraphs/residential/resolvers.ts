@@ -1,13 +1,14 @@
 /** Query resolvers of the residential subgraph: thin glue from GraphQL to the model runtime. */
-import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Args, Ctx, Directive, Int, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { DEFAULT_COMPARABLES, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
+import { DEFAULT_COMPARABLES, attributionVariants, comparablesTable, contributions, isHouseRequest, typicalFlat, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type Contribution, type HomeValue, type TypicalFlat, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
 import { DISTRICT_NAMES } from '../../models/vocabulary';
 import type { ValuationRecord } from '../common/valuation-records';
 import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import type { HomeValuationView } from '../../schema/home-rest';
-import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
+import { callingOrganisation, valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
 import { countArgument } from '../common/arguments';
 import { askedCurrency, inCurrency } from '../common/currency';
 import type { Currency } from '../../models/currency';
@@ -68,6 +69,31 @@ export class HomeValuationResolver {
     });
   }
 
+  @Directive('@inaccessible')
+  @Query(() => GraphQLJSONObject, { nullable: true, description: "Internal (the report's \"what drives the estimate\"): one of the calling organisation's flat valuations valued again by the model in service, once as recorded and once per field group set to its district's typical flat, all in one model call (models/residential/attribution.ts): { modelVersion, estimate, typical, contributions }, USD. Null for no such record, a house, or a district without training listings. Values nothing new for the organisation: not recorded, not charged" })
+  homeEstimateAttribution(@Arg('id', () => String) id: string, @Ctx() ctx: ResidentialContext): Promise<EstimateAttribution | null> {
+    return withApiErrors(async () => {
+      const record = await ctx.records.get(callingOrganisation(ctx.organisation, 'valuation records'), id);
+      if (!record) return null;
+      const stored = (record.input as { request: HomeRequest }).request;
+      if (isHouseRequest(stored)) return null;
+      // At the record's own valuation date, so the market level is the one it was valued at.
+      const request = { ...stored, valuationDate: (record.valuation.marketLevel as { valuationDate: string }).valuationDate };
+      const typical = typicalFlat(request.district, comparablesTable().inDistrict(request.district));
+      if (!typical) return null;
+      const variants = attributionVariants(request, typical);
+      const values = await ctx.runtime.value([request, ...variants.map((v) => v.request)]);
+      // Flats only here: every answer is a HomeValue (a refusal is a house's).
+      const [own, ...others] = values as HomeValue[];
+      return {
+        modelVersion: own.modelVersion,
+        estimate: own.estimate,
+        typical,
+        contributions: contributions(own.estimate, variants.map((v, i) => ({ group: v.group, estimate: others[i].estimate }))),
+      };
+    });
+  }
+
   @Query(() => ResidentialModel, { description: 'The model version in service: training date, data, held-out accuracy overall and per district; houses: the house model in service, if any' })
   residentialModel(@Ctx() ctx: ResidentialContext): ResidentialModel {
     return ctx.runtime.summary();
@@ -107,6 +133,8 @@ async function answered(ctx: ResidentialContext, items: readonly ({ normalised: 
 }
 
 type NormalisedHome = ReturnType<typeof normaliseHomeInput>;
+
+type EstimateAttribution = { modelVersion: string; estimate: number; typical: TypicalFlat; contributions: Contribution[] };
 
 /** A comparable with its district and mahalla by name. */
 function toComparableListing(c: ComparableListingValue): ComparableListing {

@@ -45,11 +45,21 @@ export function chilanzarFlat(): ValuationReportData {
     estimate: 78500,
     interval: { low: 68200, high: 90400, coverage: 0.9 },
     confidence: { level: 'medium', score: 0.64, fsd: null }, // a record made before fsd was answered
+    attribution: {
+      modelVersion: '2026.11.25',
+      estimate: 78500,
+      typical: { area: 58, rooms: 2, totalFloors: 9, market: 'resale', renovation: 'average', buildingType: 'panel', listings: 1432 },
+      contributions: [
+        { group: 'size', usd: -9800, share: -0.125 },
+        { group: 'renovation', usd: -6100, share: -0.078 },
+        { group: 'place', usd: -2400, share: -0.031 },
+        { group: 'floor', usd: 300, share: 0.004 },
+      ],
+    },
     drivers: [
-      { label: 'LightGBM', value: '79 400 USD' },
-      { label: 'CatBoost', value: '77 900 USD' },
-      { label: 'kNN (12 listings within 1.5 km)', value: '78 100 USD' },
-      { label: 'Chilanzar market level, March 2026', value: '+1.8% since December' },
+      { kind: 'member', name: 'lightgbm', usd: 79400 },
+      { kind: 'member', name: 'catboost', usd: 77900 },
+      { kind: 'marketLevel', indexRatio: 1.018 },
     ],
     uzs: { estimate: 993_060_000, low: 862_780_000, high: 1_143_600_000, rate: 12650.45, rateDate: '2026-03-12', basis: 'cbu-daily' },
     valuationDate: '2026-03-12',
@@ -93,7 +103,7 @@ export function chilanzarFlat(): ValuationReportData {
       version: 'residential-2026.03.1',
       trainedAt: '2026-03-01T04:00:00Z',
       districtAccuracy: { district: 'Chilanzar', medianApe: 0.094, intervalCoverage: 0.902, n: 412, accuracyClass: 'medium' },
-      headline: 'MdAPE 10.8% on 2 140 held-out listings (2026-02)',
+      headline: { n: 2140, medianApe: 0.108, intervalCoverage: 0.897 },
     },
   };
 }
@@ -120,10 +130,11 @@ export function cobaltCar(): ValuationReportData {
     estimate: 11200,
     interval: { low: 9800, high: 12700, coverage: 0.9 },
     confidence: { level: 'high', score: 0.92, fsd: 0.079 },
+    attribution: null,
     drivers: [
-      { label: 'Chevrolet Cobalt 2021 median asking price', value: '11 000 USD' },
-      { label: 'Mileage 58 000 km', value: '−2.1%' },
-      { label: 'Automatic transmission', value: '+6.5%' },
+      { kind: 'member', name: 'lightgbm', usd: 11000 },
+      { kind: 'marketLevel', indexRatio: 1.021 },
+      { kind: 'score', score: 0.92 },
     ],
     uzs: { estimate: 141_685_000, low: 123_974_000, high: 160_661_000, rate: 12650.45, rateDate: '2026-03-12', basis: 'cbu-daily' },
     valuationDate: '2026-03-12',

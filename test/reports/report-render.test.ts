@@ -160,7 +160,7 @@ describe('HTML', () => {
     data.object.mahalla = hostile;
     data.market!.mahalla = hostile;
     data.comparables[0].label = `"Lux" 3-room, O'Hara's <b>`;
-    data.drivers.push({ label: '<img src=x onerror=alert(2)>', value: `' " & <` });
+    data.drivers.push({ kind: 'member', name: '<img src=x onerror=alert(2)>', usd: 1 });
     data.anomalyFlags.push('<svg onload=alert(3)>');
     return data;
   }
