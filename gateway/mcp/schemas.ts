@@ -256,7 +256,7 @@ const METRICS = {
 };
 /** Four metrics objects share one definition: the tool list is read by every agent at every connect. */
 const metrics = { $ref: '#/$defs/metrics' };
-const accuracyClass = { type: 'string', description: 'high, medium, moderate or low' } as const;
+const accuracyClass = { type: 'string', description: 'high, good, fair or low (best first), from its held-out MAPE and R²' } as const;
 
 function modelSchema(partsName: 'districts' | 'groups', part: JsonSchema, description: string, nullable: boolean): JsonSchema {
   const model = object({

@@ -105,7 +105,7 @@ export function batchStatusSummary(r: BatchStatusReply): string {
 }
 
 /** Best first, as the model cards list them. */
-const ACCURACY_CLASSES = ['high', 'medium', 'moderate', 'low'];
+const ACCURACY_CLASSES = ['high', 'good', 'fair', 'low'];
 
 export function modelAccuracySummary(r: ModelAccuracyReply): string {
   const parts: string[] = [];

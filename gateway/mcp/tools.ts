@@ -222,7 +222,7 @@ const getModelAccuracy: ToolDefinition<replies.ModelAccuracyReply> = {
   title: 'Accuracy of the valuation models',
   description: [
     'How accurate the valuation models in service are on sales they never saw: version, training date, data snapshot, how they were evaluated, and held-out metrics: n, r2, mape and median_ape as fractions (0.07 = 7%), mae_usd, ppe10 and ppe20 (share within ±10% and ±20%), interval_coverage (share of true prices inside the 90% interval), median_interval_width.',
-    'Residential (flats): overall and per district, each with an accuracy class (high, medium, moderate, low); vehicle: overall and per make/model group. kind: residential or vehicle; omit it for both (vehicle is null, with a warning, when no vehicle model is in service).',
+    'Residential (flats): overall and per district, each with an accuracy class (high, good, fair, low; best first); vehicle: overall and per make/model group. kind: residential or vehicle; omit it for both (vehicle is null, with a warning, when no vehicle model is in service).',
     'Quote the district\'s accuracy class beside a flat\'s valuation.',
     'live_accuracy: on the prices your organisation recorded with record_observations, how the valuations it was given compared (median_ape, mean_bias as log(price / valuation) with its 95% interval, coverage with its Wilson interval, the model alone beside it) and the drift flags (drift_rule says when they are raised); overall is null before any observation.',
     CONVENTIONS,

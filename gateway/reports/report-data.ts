@@ -71,7 +71,7 @@ export interface DistrictAccuracy {
   /** Share of held-out listings inside their interval. */
   intervalCoverage: number | null;
   n: number | null;
-  /** 'high' | 'medium' | 'moderate' | 'low' (translated when known). */
+  /** 'high' | 'good' | 'fair' | 'low' (translated when known). */
   accuracyClass: string | null;
 }
 

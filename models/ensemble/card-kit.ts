@@ -108,7 +108,7 @@ export { MIN_CLASS_ROWS };
 /** The rule of `accuracyClass` in models/ensemble/metrics.ts, in words, for a group named as `subject` ("A district"). */
 export function accuracyClassRule(subject: string): string {
   return `${subject} with fewer than ${MIN_CLASS_ROWS} held-out listings is **low**. Otherwise it is **high** if R² ≥ 0.80 and MAPE ≤ 12%; ` +
-    '**medium** if R² ≥ 0.65 and MAPE ≤ 16%; **moderate** if R² ≥ 0.50 and MAPE ≤ 22%; else **low**.';
+    '**good** if R² ≥ 0.65 and MAPE ≤ 16%; **fair** if R² ≥ 0.50 and MAPE ≤ 22%; else **low** (best first: high, good, fair, low).';
 }
 
 export function glossary(extra: readonly string[] = []): string {

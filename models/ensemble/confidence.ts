@@ -8,7 +8,7 @@
  *   width     = 1 at a relative interval width (high−low)/estimate of W1 or less, 0 at W0 or more, linear between
  *               (W1, W0 = 0.2, 0.8 unless the model's manifest sets its own, see ConfidenceWidths);
  *   agreement = 1 when the ensemble members agree, 0 at a relative spread of 0.3;
- *   group     = 1, 0.8, 0.6, 0.4 for the group's held-out accuracy class high, medium, moderate, low.
+ *   group     = 1, 0.8, 0.6, 0.4 for the group's held-out accuracy class high, good, fair, low.
  * Level: high ≥ 0.75, medium ≥ 0.5, else low; a group of low accuracy class is never 'high'.
  */
 
@@ -18,7 +18,7 @@ import { median, wilsonBounds, type AccuracyClass } from './metrics';
 export { CONFIDENCE_LEVELS, type ConfidenceLevel } from './fsd';
 export type { AccuracyClass } from './metrics';
 
-const GROUP_SCORE: Record<AccuracyClass, number> = { high: 1, medium: 0.8, moderate: 0.6, low: 0.4 };
+const GROUP_SCORE: Record<AccuracyClass, number> = { high: 1, good: 0.8, fair: 0.6, low: 0.4 };
 
 /**
  * The ends of the width term: full marks at `full` or narrower, none at `none` or wider. Residential

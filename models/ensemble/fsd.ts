@@ -64,7 +64,7 @@ function intervalDriver(fsd: number, estimate: number, interval: { low: number; 
 export function contextDrivers(context: ConfidenceContext): string[] {
   const drivers: string[] = [];
   if (context.widening > 0) drivers.push(`market data ${context.dataAgeMonths} months older than the valuation date: the interval is ${(context.widening * 100).toFixed(1)}% wider for how far the market may have moved since`);
-  if (context.groupClass === 'low' || context.groupClass === 'moderate') drivers.push(`${context.group}: held-out accuracy class ${context.groupClass}`);
+  if (context.groupClass === 'low' || context.groupClass === 'fair') drivers.push(`${context.group}: held-out accuracy class ${context.groupClass}`);
   if (context.modelSpread > 0.1) drivers.push(`the ensemble's members disagree by ${pct(context.modelSpread)}`);
   if (context.flags.length > 0) drivers.push(`anomaly flags: ${context.flags.join(', ')}`);
   return drivers;

@@ -2,8 +2,11 @@
  * Accuracy measures a bank's model-risk team asks for (EAA/ESSVM, IAAO): on prices in USD.
  * Pure functions over arrays of actual and predicted values.
  */
-/** A group's held-out accuracy class (accuracyClass below). */
-export type AccuracyClass = 'high' | 'medium' | 'moderate' | 'low';
+/**
+ * A group's held-out accuracy class (accuracyClass below), best first. Words that order themselves
+ * and are not confidence's levels (high, medium, low): "medium" beside "moderate" read alike.
+ */
+export type AccuracyClass = 'high' | 'good' | 'fair' | 'low';
 
 export interface AccuracyMetrics {
   n: number;
@@ -82,8 +85,8 @@ export const MIN_CLASS_ROWS = 30;
 export function accuracyClass(m: AccuracyMetrics): AccuracyClass {
   if (m.n < MIN_CLASS_ROWS) return 'low';
   if (m.r2 >= 0.8 && m.mape <= 0.12) return 'high';
-  if (m.r2 >= 0.65 && m.mape <= 0.16) return 'medium';
-  if (m.r2 >= 0.5 && m.mape <= 0.22) return 'moderate';
+  if (m.r2 >= 0.65 && m.mape <= 0.16) return 'good';
+  if (m.r2 >= 0.5 && m.mape <= 0.22) return 'fair';
   return 'low';
 }
 

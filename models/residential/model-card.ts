@@ -173,7 +173,7 @@ function header(ctx: Context): string {
 }
 
 function byClass(ctx: Context): Record<AccuracyClass, string[]> {
-  const out: Record<AccuracyClass, string[]> = { high: [], medium: [], moderate: [], low: [] };
+  const out: Record<AccuracyClass, string[]> = { high: [], good: [], fair: [], low: [] };
   for (const d of ctx.districts) if (ctx.m.districtAccuracy[d] !== undefined || ctx.headline.districts[d]) out[serviceClass(ctx, d)].push(districtName(d));
   return out;
 }
@@ -203,10 +203,10 @@ function summary(ctx: Context): string {
   const thin = thinDistricts(ctx).map(districtName);
   const sources = testSources(ctx).map((s) => sourceLabel(ctx, s));
   const reliable: string[] = [];
-  if (classes.high.length) reliable.push(`It is most reliable in ${list(classes.high)} (accuracy class high)${classes.medium.length ? `, and serviceable in ${list(classes.medium)} (medium)` : ''}.`);
-  else if (classes.medium.length) reliable.push(`No district reaches accuracy class high; it is serviceable in ${list(classes.medium)} (medium).`);
+  if (classes.high.length) reliable.push(`It is most reliable in ${list(classes.high)} (accuracy class high)${classes.good.length ? `, and serviceable in ${list(classes.good)} (good)` : ''}.`);
+  else if (classes.good.length) reliable.push(`No district reaches accuracy class high; it is serviceable in ${list(classes.good)} (good).`);
   const weak: string[] = [];
-  if (classes.moderate.length) weak.push(`weaker in ${list(classes.moderate)} (moderate)`);
+  if (classes.fair.length) weak.push(`weaker in ${list(classes.fair)} (fair)`);
   if (classes.low.length) weak.push(`least reliable in ${list(classes.low)} (low), where errors are larger or there are too few test listings to tell; there the service never reports high confidence`);
   const paragraph = [
     `This model estimates the asking price, in US dollars, of an apartment in Tashkent from its district and mahalla, floor area, rooms, floor, building and condition,`,
@@ -791,7 +791,7 @@ function whereWeStand(ctx: Context): string {
   return ['### Where we stand and why', '', ...s.map((x) => `${x}\n`), 'Why the numbers differ:', '', ...why].join('\n');
 }
 
-const CLASS_RANK: Record<AccuracyClass, number> = { low: 0, moderate: 1, medium: 2, high: 3 };
+const CLASS_RANK: Record<AccuracyClass, number> = { low: 0, fair: 1, good: 2, high: 3 };
 
 // ───────────────────────────── figures ─────────────────────────────
 

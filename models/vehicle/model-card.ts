@@ -880,7 +880,7 @@ function rules(ctx: Context): string {
   for (const group of Object.keys(m.groupAccuracy).sort()) {
     const split = classSplit(ctx, group);
     const key = split ? splitName(split) : 'none (fewer than 30 held-out listings in every split)';
-    const counts = byClass.get(key) ?? { high: 0, medium: 0, moderate: 0, low: 0 };
+    const counts = byClass.get(key) ?? { high: 0, good: 0, fair: 0, low: 0 };
     counts[m.groupAccuracy[group]]++;
     byClass.set(key, counts);
   }
@@ -921,9 +921,9 @@ function rules(ctx: Context): string {
     '',
     `${VEHICLE_ACCURACY_CLASS_RULE} The class the confidence rule uses (manifest \`groupAccuracy\`) is the group's forward point accuracy: its class on the oldest forward split where it has at least ${MIN_CLASS_ROWS} held-out listings (${list(ctx.forward.map(splitName))}, in that order), else low. Intervals do not enter it. Classes of the ${groups(Object.keys(m.groupAccuracy).length)}, by the split they come from:`,
     '',
-    table(['class taken from', 'high', 'medium', 'moderate', 'low', 'groups'], order.filter((k) => byClass.has(k)).map((k) => {
+    table(['class taken from', 'high', 'good', 'fair', 'low', 'groups'], order.filter((k) => byClass.has(k)).map((k) => {
       const x = byClass.get(k)!;
-      return [k, int(x.high), int(x.medium), int(x.moderate), int(x.low), int(x.high + x.medium + x.moderate + x.low)];
+      return [k, int(x.high), int(x.good), int(x.fair), int(x.low), int(x.high + x.good + x.fair + x.low)];
     })),
   ].join('\n');
 }
@@ -1355,7 +1355,7 @@ function evaluation(ctx: Context, figures: readonly VehicleFigureName[]): string
   if (newModels.length) {
     out.push('', `The largest errors are on models the split was fitted (almost) without: ${list(newModels.map((x) => `${x.g} (${int(x.before)} listing${x.before === 1 ? '' : 's'} before ${monthName(hf.drift.test)}, median APE ${pct(hf.groups[x.g].medianApe)})`))}. They were valued from their make and the rest of the listing alone, as a model the data does not hold is valued on the make's level.`);
   }
-  const rank = (c: AccuracyClass) => ['low', 'moderate', 'medium', 'high'].indexOf(c);
+  const rank = (c: AccuracyClass) => ['low', 'fair', 'good', 'high'].indexOf(c);
   const inherited = groupsBySize(hf, MIN_CLASS_ROWS).filter((g) => classSplit(ctx, g) !== hf && classSplit(ctx, g) !== null);
   const higher = inherited.filter((g) => rank(serviceClass(ctx, g)) > rank(hf.groups[g].accuracyClass));
   if (higher.length) {

@@ -4,7 +4,8 @@
  * since in a federated graph a value type of one name defined by two subgraphs must be marked
  * @shareable in both. These base classes are never emitted themselves: nothing refers to them.
  */
-import { MEMBER_WEIGHT_DESCRIPTION } from '../../schema/ensemble-contract';
+import { MEMBER_WEIGHT_DESCRIPTION, METRIC_DESCRIPTIONS } from '../../schema/ensemble-contract';
+import { Rounded } from './rounded';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MARKET_LEVEL_DESCRIPTIONS } from '../../schema/home-contract';
 
@@ -53,22 +54,22 @@ export abstract class ItemErrorFields {
 
 @ObjectType('CoverageBoundsFields')
 export abstract class CoverageBoundsFields {
-  @Field(() => Float) low!: number;
-  @Field(() => Float) high!: number;
+  @Rounded() @Field(() => Float) low!: number;
+  @Rounded() @Field(() => Float) high!: number;
 }
 
 /** models/ensemble/metrics.ts AccuracyMetrics, but its Wilson bounds (a type of the subgraph's own: intervalCoverageBounds95). */
 @ObjectType('AccuracyMetricsFields')
 export abstract class AccuracyMetricsFields {
   @Field(() => Int) n!: number;
-  @Field(() => Float, { nullable: true, description: 'null where R² is undefined: fewer than two sales, or all at one price' }) r2!: number | null;
-  @Field(() => Float, { description: 'Mean absolute percentage error, 0.07 = 7%' }) mape!: number;
-  @Field(() => Float) medianApe!: number;
-  @Field(() => Float, { description: 'Mean absolute error in USD' }) maeUsd!: number;
-  @Field(() => Float, { description: 'Share within ±10%' }) ppe10!: number;
-  @Field(() => Float, { description: 'Share within ±20%' }) ppe20!: number;
-  @Field(() => Float, { description: 'Share of true prices inside the interval' }) intervalCoverage!: number;
-  @Field(() => Float, { description: 'Median interval width relative to the estimate' }) medianIntervalWidth!: number;
+  @Rounded() @Field(() => Float, { nullable: true, description: `${METRIC_DESCRIPTIONS.r2}; null where it is undefined: fewer than two sales, or all at one price` }) r2!: number | null;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.mape }) mape!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.medianApe }) medianApe!: number;
+  @Rounded(0) @Field(() => Float, { description: METRIC_DESCRIPTIONS.maeUsd }) maeUsd!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.ppe10 }) ppe10!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.ppe20 }) ppe20!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.intervalCoverage }) intervalCoverage!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.medianIntervalWidth }) medianIntervalWidth!: number;
 }
 
 @ObjectType('FeatureImportanceFields')

@@ -1,8 +1,9 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
-import { MODEL_SPREAD_DESCRIPTION } from '../../schema/ensemble-contract';
+import { ACCURACY_CLASS_DESCRIPTION, METRIC_DESCRIPTIONS, MODEL_SPREAD_DESCRIPTION } from '../../schema/ensemble-contract';
 import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION, MARKET_MIXTURE_DESCRIPTION, MARKET_MIXTURE_DESCRIPTIONS, MARKET_MIXTURE_VALUE_DESCRIPTION, MARKET_MIXTURE_VALUE_DESCRIPTIONS } from '../../schema/home-contract';
-import { AccuracyMetricsFields, ConfidenceFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, MarketLevelFields, ModelEstimateFields } from '../common/valuation-types';
+import { Rounded } from '../common/rounded';
+import { AccuracyMetricsFields, ConfidenceFields, CoverageBoundsFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, MarketLevelFields, ModelEstimateFields } from '../common/valuation-types';
 import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
 import { CURRENCY_DESCRIPTION, CURRENCY_FIELD, EXCHANGE_RATE_DESCRIPTION, EXCHANGE_RATE_FIELD } from '../../schema/currency-contract';
@@ -200,12 +201,12 @@ export class MarketStatistics {
 
 @ObjectType({ description: 'Held-out accuracy of the model version in service in one district' })
 export class DistrictModelAccuracy {
-  @Field({ description: 'high, medium, moderate or low' }) accuracyClass!: string;
+  @Field({ description: ACCURACY_CLASS_DESCRIPTION }) accuracyClass!: string;
   @Field(() => Int, { description: 'Held-out sales the metrics were measured on' }) n!: number;
-  @Field(() => Float) r2!: number;
-  @Field(() => Float, { description: 'Mean absolute percentage error, 0.07 = 7%' }) mape!: number;
-  @Field(() => Float) medianApe!: number;
-  @Field(() => Float, { description: 'Share of true prices inside the interval' }) intervalCoverage!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.r2 }) r2!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.mape }) mape!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.medianApe }) medianApe!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.intervalCoverage }) intervalCoverage!: number;
 }
 
 /**
@@ -279,30 +280,27 @@ export class HomeValuationResult {
 }
 
 @ObjectType()
-export class CoverageBounds {
-  @Field(() => Float) low!: number;
-  @Field(() => Float) high!: number;
-}
+export class CoverageBounds extends CoverageBoundsFields {}
 
 @ObjectType()
 export class AccuracyMetrics {
   @Field(() => Int) n!: number;
-  @Field(() => Float) r2!: number;
-  @Field(() => Float, { description: 'Mean absolute percentage error, 0.07 = 7%' }) mape!: number;
-  @Field(() => Float) medianApe!: number;
-  @Field(() => Float) maeUsd!: number;
-  @Field(() => Float, { description: 'Share within ±10%' }) ppe10!: number;
-  @Field(() => Float, { description: 'Share within ±20%' }) ppe20!: number;
-  @Field(() => Float, { description: 'Share of true prices inside the interval' }) intervalCoverage!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.r2 }) r2!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.mape }) mape!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.medianApe }) medianApe!: number;
+  @Rounded(0) @Field(() => Float, { description: METRIC_DESCRIPTIONS.maeUsd }) maeUsd!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.ppe10 }) ppe10!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.ppe20 }) ppe20!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.intervalCoverage }) intervalCoverage!: number;
   @Field(() => CoverageBounds, { nullable: true, description: 'Wilson 95% confidence bounds of intervalCoverage given n (absent for versions before 2026.11.4)' }) intervalCoverageBounds95?: CoverageBounds;
-  @Field(() => Float, { description: 'Median interval width relative to the estimate' }) medianIntervalWidth!: number;
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.medianIntervalWidth }) medianIntervalWidth!: number;
 }
 
 @ObjectType()
 export class DistrictAccuracy {
   @Field() district!: string;
   @Field(() => AccuracyMetrics) metrics!: AccuracyMetrics;
-  @Field({ description: 'high, medium, moderate or low' }) accuracyClass!: string;
+  @Field({ description: ACCURACY_CLASS_DESCRIPTION }) accuracyClass!: string;
 }
 
 @ObjectType()
@@ -328,7 +326,7 @@ export class HouseDistrictAccuracy {
   @Field({ description: 'District (English name)' }) district!: string;
   @Field(() => Int, { description: 'Training house listings in the district: fewer than minListings and a house there is refused (INSUFFICIENT_MARKET_DATA)' }) listings!: number;
   @Field(() => HouseAccuracyMetrics, { nullable: true, description: 'Leave-one-source-out metrics in the district; null when none were measured' }) metrics!: HouseAccuracyMetrics | null;
-  @Field({ description: 'high, medium, moderate or low' }) accuracyClass!: string;
+  @Field({ description: ACCURACY_CLASS_DESCRIPTION }) accuracyClass!: string;
 }
 
 /** What the flat and the house model summaries both begin with: which version, trained when, on what, measured how (never emitted itself: nothing refers to it). */

@@ -9,7 +9,7 @@ import { VALUED_VEHICLE_DESCRIPTION, VALUED_VEHICLE_DESCRIPTIONS, VEHICLE_BASIS_
 import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
 import { CURRENCY_DESCRIPTION, EXCHANGE_RATE_DESCRIPTION } from '../../schema/currency-contract';
-import { MODEL_SPREAD_DESCRIPTION } from '../../schema/ensemble-contract';
+import { ACCURACY_CLASS_DESCRIPTION, MODEL_SPREAD_DESCRIPTION } from '../../schema/ensemble-contract';
 import {
   AccuracyMetricsFields, ConfidenceFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, CoverageBoundsFields, EnsembleMemberFields, FeatureImportanceFields,
   ItemErrorFields, MarketLevelFields, ModelEstimateFields, PredictionIntervalFields,
@@ -132,7 +132,7 @@ export class VehicleModelListing {
   @Field(() => Int, { description: 'Training listings of the model version in service' }) listings!: number;
   @Field(() => VehicleYearRange, { nullable: true, description: 'Model years seen in those listings; null when none' }) years!: VehicleYearRange | null;
   @Field(() => String, { nullable: true, description: 'How a request for it is valued: model, make or segment (see VehicleValuation.basis); null when it cannot be (INSUFFICIENT_MARKET_DATA)' }) basis!: string | null;
-  @Field(() => String, { nullable: true, description: 'Accuracy class of its forward-in-time evaluation: high, medium, moderate or low (low where it has too few rows to tell); null from a model version that does not record it' }) accuracyClass!: string | null;
+  @Field(() => String, { nullable: true, description: 'Accuracy class of its forward-in-time evaluation: high, good, fair or low, best first, from its MAPE and R² (low where it has too few rows to tell); null from a model version that does not record it' }) accuracyClass!: string | null;
 }
 
 @ObjectType({ description: 'A make of the catalogue, its models and their market data' })
@@ -180,7 +180,7 @@ export class VehicleAccuracyMetrics extends AccuracyMetricsFields {
 export class VehicleGroupAccuracy {
   @Field({ description: 'Make and model, e.g. Chevrolet Cobalt (Daewoo and Ravon count under Chevrolet)' }) group!: string;
   @Field(() => VehicleAccuracyMetrics) metrics!: VehicleAccuracyMetrics;
-  @Field({ description: 'high, medium, moderate or low' }) accuracyClass!: string;
+  @Field({ description: ACCURACY_CLASS_DESCRIPTION }) accuracyClass!: string;
 }
 
 @ObjectType()

@@ -83,6 +83,20 @@ it('reports the model in service with held-out metrics per district', async () =
   expect(model.featureImportance.length).toBeGreaterThan(3);
 });
 
+it('answers accuracy figures rounded as they are quoted, and classes in one ordered vocabulary (issue 35, item 7)', async () => {
+  const { data } = await json(await gql(`{ residentialModel { metrics { r2 mape medianApe maeUsd ppe10 intervalCoverage intervalCoverageBounds95 { low high } } districts { accuracyClass metrics { r2 mape medianApe } } } }`));
+  const { metrics, districts } = data.residentialModel;
+  const decimals = (x: number) => (String(x).split('.')[1] ?? '').length;
+  for (const key of ['r2', 'mape', 'medianApe', 'ppe10', 'intervalCoverage']) expect(decimals(metrics[key])).toBeLessThanOrEqual(4);
+  expect(decimals(metrics.intervalCoverageBounds95.low)).toBeLessThanOrEqual(4);
+  expect(Number.isInteger(metrics.maeUsd)).toBe(true);
+  // Unrounded figures would show their float tails somewhere among a dozen districts' three figures each.
+  for (const d of districts) for (const x of [d.metrics.r2, d.metrics.mape, d.metrics.medianApe]) expect(decimals(x)).toBeLessThanOrEqual(4);
+  const classes = new Set(districts.map((d: { accuracyClass: string }) => d.accuracyClass));
+  for (const c of classes) expect(['high', 'good', 'fair', 'low']).toContain(c);
+  expect(classes.has('good') || classes.has('fair')).toBe(true);
+});
+
 it('rejects wrong variable types with a request error, not a crash', async () => {
   const response = await gql(`query($input: HomeValuationInput!) { homeValuation(input: $input) { estimate } }`, { input: { ...SAMPLE_INPUT, area: 'abc' } });
   const { errors } = await json(response);

@@ -149,7 +149,7 @@ describe('with the vehicle model in service', () => {
       expect([null, ...VEHICLE_BASES]).toContain(make.otherModels);
       for (const model of make.models) {
         expect([null, ...VEHICLE_BASES]).toContain(model.basis);
-        expect([null, 'high', 'medium', 'moderate', 'low']).toContain(model.accuracyClass);
+        expect([null, 'high', 'good', 'fair', 'low']).toContain(model.accuracyClass);
       }
     }
   });
@@ -181,7 +181,7 @@ describe('with the vehicle model in service', () => {
     expect(model.metrics.mape).toBeGreaterThan(0);
     const cobalt = model.groups.find((g: { group: string }) => g.group === 'Chevrolet Cobalt');
     expect(cobalt.metrics.n).toBeGreaterThan(10);
-    expect(['high', 'medium', 'moderate', 'low']).toContain(cobalt.accuracyClass);
+    expect(['high', 'good', 'fair', 'low']).toContain(cobalt.accuracyClass);
     expect(model.members.length).toBeGreaterThanOrEqual(2);
     expect(model.featureImportance.length).toBeGreaterThan(3);
   });

@@ -214,10 +214,10 @@ describe('model card', () => {
     const m = (n: number, r2: number, mape: number) => accuracyClass({ n, r2, mape, medianApe: 0, maeUsd: 0, ppe10: 0, ppe20: 0, intervalCoverage: 0, medianIntervalWidth: 0 });
     expect(m(29, 0.99, 0.01)).toBe('low');
     expect(m(30, 0.8, 0.12)).toBe('high');
-    expect(m(30, 0.8, 0.1201)).toBe('medium');
-    expect(m(30, 0.65, 0.16)).toBe('medium');
-    expect(m(30, 0.6499, 0.1)).toBe('moderate');
-    expect(m(30, 0.5, 0.22)).toBe('moderate');
+    expect(m(30, 0.8, 0.1201)).toBe('good');
+    expect(m(30, 0.65, 0.16)).toBe('good');
+    expect(m(30, 0.6499, 0.1)).toBe('fair');
+    expect(m(30, 0.5, 0.22)).toBe('fair');
     expect(m(30, 0.5, 0.2201)).toBe('low');
     expect(m(30, 0.4999, 0.05)).toBe('low');
     expect(ACCURACY_CLASS_RULE).toMatch(/fewer than 30 .* R² ≥ 0\.80 and MAPE ≤ 12%.* R² ≥ 0\.65 and MAPE ≤ 16%.* R² ≥ 0\.50 and MAPE ≤ 22%/);

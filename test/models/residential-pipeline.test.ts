@@ -141,8 +141,8 @@ describe('metrics', () => {
   it('classes districts by their held-out numbers, and thin ones as low', () => {
     const base = accuracyMetrics([100, 200], [100, 200]);
     expect(accuracyClass({ ...base, n: 100, r2: 0.85, mape: 0.08 })).toBe('high');
-    expect(accuracyClass({ ...base, n: 100, r2: 0.7, mape: 0.14 })).toBe('medium');
-    expect(accuracyClass({ ...base, n: 100, r2: 0.55, mape: 0.2 })).toBe('moderate');
+    expect(accuracyClass({ ...base, n: 100, r2: 0.7, mape: 0.14 })).toBe('good');
+    expect(accuracyClass({ ...base, n: 100, r2: 0.55, mape: 0.2 })).toBe('fair');
     expect(accuracyClass({ ...base, n: 100, r2: 0.3, mape: 0.3 })).toBe('low');
     expect(accuracyClass({ ...base, n: 20, r2: 0.95, mape: 0.05 })).toBe('low');
   });
@@ -170,8 +170,8 @@ describe('confidence and flags', () => {
 
   it("takes the model's own width ends in the trained tier, and reports accuracy per stated level (the FSD's band)", () => {
     // 0.8 wide: no width marks under the default ends, half under ends of 0.5 and 1.1.
-    expect(confidence(0.8, 0, 'medium', 0).score).toBeCloseTo(0.2 + 0.24, 12);
-    expect(confidence(0.8, 0, 'medium', 0, { full: 0.5, none: 1.1 }).score).toBeCloseTo(0.25 + 0.2 + 0.24, 12);
+    expect(confidence(0.8, 0, 'good', 0).score).toBeCloseTo(0.2 + 0.24, 12);
+    expect(confidence(0.8, 0, 'good', 0, { full: 0.5, none: 1.1 }).score).toBeCloseTo(0.25 + 0.2 + 0.24, 12);
     const rows = [
       { actual: 100, predicted: 100, low: 80, high: 125 }, // narrow, exact
       { actual: 100, predicted: 150, low: 60, high: 300 }, // wide, 50% off, covered

@@ -102,7 +102,7 @@ export function chilanzarFlat(): ValuationReportData {
     model: {
       version: 'residential-2026.03.1',
       trainedAt: '2026-03-01T04:00:00Z',
-      districtAccuracy: { district: 'Chilanzar', medianApe: 0.094, intervalCoverage: 0.902, n: 412, accuracyClass: 'medium' },
+      districtAccuracy: { district: 'Chilanzar', medianApe: 0.094, intervalCoverage: 0.902, n: 412, accuracyClass: 'good' },
       headline: { n: 2140, medianApe: 0.108, intervalCoverage: 0.897 },
     },
   };
