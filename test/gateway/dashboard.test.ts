@@ -127,11 +127,22 @@ describe('the dashboard in headless Chromium', () => {
     expect(await text(page, '[data-testid="job-percent"]')).toBe('100%');
     expect(await page.locator('[data-testid="job-progress"]').getAttribute('value')).toBe('100');
     expect(await page.locator('[data-testid="job-progress"]').getAttribute('aria-valuenow')).toBe('100');
-    expect(await text(page, '[data-testid="job-details"]')).toContain(`${ITEMS} of ${ITEMS} items · 1 failed`);
+    expect(await text(page, '[data-testid="job-details"]')).toContain(`${ITEMS} of ${ITEMS} processed`);
 
     // The service agrees.
     const served = await json(await fetch(`${stack.url}/api/batch/${id}`, { headers: { 'x-api-key': key } }));
     expect(served).toMatchObject({ status: 'completed', total: ITEMS, processed: ITEMS, failed: 1 });
+
+    // The job is named by its file, with when it was submitted and its counts (not by its UUID alone).
+    expect(await text(page, '[data-testid="job-name"]')).toBe('portfolio.csv');
+    expect(await page.locator('[data-testid="job-submitted"]').getAttribute('datetime')).toBe(served.created_at);
+    expect(await text(page, '[data-testid="job-submitted"]')).toMatch(new RegExp(`^Submitted .*${new Date(served.created_at).getUTCFullYear()}`));
+    expect(await text(page, '[data-testid="job-counts"]')).toBe(`${ITEMS} items · ${ITEMS - 1} done · 1 failed`);
+    expect(await text(page, '[data-testid="job-id"]')).toBe(id);
+    // Its portfolio says the file's name too.
+    await page.click('[data-testid="job-portfolio"]');
+    await page.locator('[data-testid="portfolio"][data-state="ready"]').waitFor();
+    expect(await text(page, '[data-testid="portfolio-name"]')).toBe('portfolio.csv');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="job-download"]')]);
     expect(download.suggestedFilename()).toBe(`batch-${id}.csv`);
@@ -142,6 +153,16 @@ describe('the dashboard in headless Chromium', () => {
     expect(rows[7]).toMatchObject({ ok: 'false', error_code: 'UNRESOLVABLE_ADDRESS' });
     expect(rows[0]).toMatchObject({ ok: 'true', address: ADDRESSES[0] });
     expect(Number(rows[0].estimate)).toBeGreaterThan(10_000);
+
+    // A job sent through the API has no file name, and says so; the uploaded one keeps its name after a reload.
+    const other = await json(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0] }] }, { 'x-api-key': key }));
+    await page.reload();
+    const otherRow = page.locator(`[data-testid="job"][data-job-id="${other.id}"]`);
+    await otherRow.waitFor();
+    expect(await otherRow.locator('[data-testid="job-name"]').textContent()).toBe('No file name');
+    expect(await otherRow.locator('[data-testid="job-counts"]').textContent()).toMatch(/^1 item · [01] done · 0 failed$/);
+    expect(await page.locator(`[data-testid="job"][data-job-id="${id}"] [data-testid="job-name"]`).textContent()).toBe('portfolio.csv');
+
   }, 300_000);
 
   it("a bad key shows the API's error and nothing else", async () => {

@@ -7,6 +7,7 @@ import { AccuracyPanel } from './accuracy';
 import { BacktestPanel } from './backtest';
 import { ApiError, fetchResultsCsv, listJobs, submitCsv, type Job } from './api';
 import { element, saveFile } from './dom';
+import { fileNameOf, rememberFileName } from './job-names';
 import { PortfolioView } from './portfolio';
 import { ProgressWatcher } from './progress';
 
@@ -65,9 +66,17 @@ function percentOf(job: Job): number {
   return job.status === 'completed' ? 100 : 0;
 }
 
+const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const submittedAt = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Items, done (placed and scored) and failed. */
+function countsOf(job: Job): string {
+  return `${whole.format(job.total)} ${job.total === 1 ? 'item' : 'items'} · ${whole.format(job.succeeded)} done · ${whole.format(job.failed)} failed`;
+}
+
+/** How far a job is, and why it failed. */
 function detailsOf(job: Job): string {
-  const parts = [`${job.processed} of ${job.total} items`];
-  if (job.failed > 0) parts.push(`${job.failed} failed`);
+  const parts = [`${whole.format(job.processed)} of ${whole.format(job.total)} processed`];
   if (!ENDED.has(job.status) && job.ratePerSecond) parts.push(`${job.ratePerSecond.toFixed(1)}/s`);
   if (!ENDED.has(job.status) && typeof job.etaSeconds === 'number') parts.push(`about ${Math.ceil(job.etaSeconds)} s left`);
   if (job.status === 'failed' && job.error) parts.push(job.error);
@@ -80,6 +89,8 @@ class JobRow {
   private readonly bar = document.createElement('progress');
   private readonly percent = document.createElement('span');
   private readonly details = document.createElement('span');
+  private readonly counts = document.createElement('span');
+  private readonly submitted = document.createElement('time');
   private readonly download = document.createElement('button');
   private readonly portfolio = document.createElement('button');
 
@@ -88,14 +99,23 @@ class JobRow {
     this.root.dataset.testid = 'job';
     this.root.dataset.jobId = id;
 
+    // The file's name first (a UUID tells an analyst nothing), then when it was submitted and its counts.
     const head = document.createElement('div');
     head.className = 'job-head';
-    const name = document.createElement('code');
-    name.textContent = id;
-    name.dataset.testid = 'job-id';
+    const fileName = fileNameOf(id);
+    const name = document.createElement('strong');
+    name.className = fileName ? 'job-name' : 'job-name none';
+    name.textContent = fileName ?? 'No file name';
+    name.dataset.testid = 'job-name';
     this.status.className = 'status';
     this.status.dataset.testid = 'job-status';
-    head.append(name, this.status);
+    this.submitted.dataset.testid = 'job-submitted';
+    this.counts.className = 'job-counts';
+    this.counts.dataset.testid = 'job-counts';
+    const code = document.createElement('code');
+    code.textContent = id;
+    code.dataset.testid = 'job-id';
+    head.append(name, this.status, this.submitted, this.counts, code);
 
     const progress = document.createElement('div');
     progress.className = 'job-progress';
@@ -121,7 +141,7 @@ class JobRow {
     this.portfolio.hidden = true;
     this.portfolio.addEventListener('click', () => {
       const job = jobs.get(id);
-      if (job) void portfolio.open(job);
+      if (job) void portfolio.open(job, fileNameOf(id));
     });
 
     const actions = document.createElement('div');
@@ -138,6 +158,11 @@ class JobRow {
     this.bar.setAttribute('aria-valuenow', String(percent));
     this.percent.textContent = `${percent}%`;
     this.details.textContent = detailsOf(job);
+    this.counts.textContent = countsOf(job);
+    if (job.createdAt) {
+      this.submitted.dateTime = job.createdAt;
+      this.submitted.textContent = `Submitted ${submittedAt.format(new Date(job.createdAt))}`;
+    }
     this.download.hidden = job.status !== 'completed';
     this.portfolio.hidden = job.status !== 'completed';
   }
@@ -236,6 +261,7 @@ async function submit(): Promise<void> {
   ui.submitButton.disabled = true;
   try {
     const job = await submitCsv(apiKey, file);
+    rememberFileName(job.id, file.name);
     showJob(job, true);
     showMessage(`Submitted ${file.name}: job ${job.id}, ${job.total} items`, 'info');
     ui.uploadForm.reset();

@@ -8,7 +8,7 @@
  * by vega-interpreter instead. The SVG renderer sets styles through the CSSOM, never inline
  * `style` attributes, so 'unsafe-inline' is not needed either.
  */
-import { parse, View } from 'vega';
+import { parse, View, type Spec as VegaSpec } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { AccuracyData, GroupAccuracy } from './api';
@@ -182,7 +182,7 @@ export function factorSpec(adjustments: NonNullable<AccuracyData['marketAdjustme
 }
 
 /**
- * Draws vega-lite specs into their containers, as SVG unless told canvas (for thousands of marks);
+ * Draws vega-lite (or vega) specs into their containers, as SVG unless told canvas (for thousands of marks);
  * a container holds one view, so drawing into it again releases the one before. finalize()
  * releases them all.
  */
@@ -190,7 +190,12 @@ export class Plots {
   private readonly views = new Map<HTMLElement, View>();
 
   async draw(container: HTMLElement, spec: TopLevelSpec, options: { renderer?: 'svg' | 'canvas' } = {}): Promise<void> {
-    const runtime = parse(compile(spec).spec, undefined, { ast: true });
+    await this.drawVega(container, compile(spec).spec, options);
+  }
+
+  /** A vega spec as it is (the portfolio map: vega-lite has no label placement). */
+  async drawVega(container: HTMLElement, spec: VegaSpec, options: { renderer?: 'svg' | 'canvas' } = {}): Promise<void> {
+    const runtime = parse(spec, undefined, { ast: true });
     this.views.get(container)?.finalize();
     container.replaceChildren();
     const view = new View(runtime, { renderer: options.renderer ?? 'svg', container, expr: expressionInterpreter, hover: false });

@@ -1,29 +1,69 @@
 /**
  * A job's portfolio, aggregated one result line at a time as the NDJSON streams in (./ndjson.ts):
  * counts, confidence levels, totals by district, the items the anomaly checks flagged, the values
- * for the histograms and medians, and an even sample of the placed points for the map. Memory
- * grows by two numbers per valued home (typed arrays, for exact medians and histograms), not by
- * the lines themselves: a 1,000,000-item job holds about 16 MB here.
+ * for the histograms and medians, and the points the items were placed at, each with its count,
+ * for the map. Memory grows by two numbers per valued home (typed arrays, for exact medians and
+ * histograms) and by one record per distinct point, not by the lines themselves: a 1,000,000-item
+ * job holds about 16 MB here, and its points (gazetteer points: a few thousand) little more.
  */
 import type { ResultLine } from './api';
 
-/** The most points the map draws; a larger job's placed items are sampled evenly, in item order. */
+/** The most points the map draws; past it, those holding the most items. */
 export const MAP_POINT_CAP = 20_000;
+/** The most distinct points the page keeps count of (memory); an item at a further new point is placed but not mapped. */
+export const SITE_LIMIT = 10 * MAP_POINT_CAP;
 /** The most flagged items the page keeps for its table (all are counted). */
 export const FLAGGED_ROW_CAP = 1_000;
 /** Confidence levels, best first, as the valuation names them. */
 export const CONFIDENCE_LEVELS = ['high', 'medium', 'low'] as const;
+/** What a geocoded point stands for (result.geocode.precision), most precise first. */
+export const PRECISIONS = ['street', 'quarter', 'mahalla', 'district'] as const;
+/** Item numbers a point's description lists before "and N more". */
+const LISTED_ITEMS = 5;
 
-/** One placed item on the map. */
-export interface MapPoint {
-  index: number;
+/**
+ * A point the results placed items at, and what they are: geocoding places an address at a
+ * street's point or a quarter's, mahalla's or district's centre, so many items share one.
+ */
+export interface MapSite {
   lon: number;
   lat: number;
+  /** street, quarter, mahalla, district (or whatever else the results say). */
+  precision: string;
   district: string;
-  /** Price per m² where a home was valued, else null. */
+  mahalla: string | null;
+  /** Items placed here. */
+  count: number;
+  /** The first few items' indexes (the API's, from 0). */
+  indexes: number[];
+  /** Mean price per m² of the valued homes here (null: none), and how many. */
   ppm2: number | null;
-  /** The location index's composite (0–100), null where no data backs it. */
+  valuedHomes: number;
+  /** Mean location index composite here (null: none). */
   composite: number | null;
+}
+
+/** Items and points per precision. */
+export interface PrecisionCount {
+  precision: string;
+  items: number;
+  points: number;
+}
+
+interface SiteAccumulator {
+  lon: number;
+  lat: number;
+  precision: string;
+  district: string;
+  mahalla: string | null;
+  count: number;
+  indexes: number[];
+  ppm2Sum: number;
+  valuedHomes: number;
+  compositeSum: number;
+  composites: number;
+  /** Order first met: ties keep it. */
+  order: number;
 }
 
 export interface FlaggedItem {
@@ -59,7 +99,7 @@ interface HomeResult {
 
 interface ItemResult {
   address?: unknown;
-  geocode?: { lat?: unknown; lon?: unknown; district?: unknown } | null;
+  geocode?: { lat?: unknown; lon?: unknown; precision?: unknown; district?: unknown; mahalla?: unknown } | null;
   locationIndex?: { composite?: unknown } | null;
   home?: HomeResult | null;
 }
@@ -153,15 +193,24 @@ export interface PortfolioSummary {
   overall: DistrictTotals;
   flagged: FlaggedItem[];
   flaggedCount: number;
-  points: MapPoint[];
-  /** The map shows every `stride`-th placed item (1: all of them). */
-  stride: number;
+  /** The points the map draws (at most MAP_POINT_CAP: those holding the most items), most items first. */
+  sites: MapSite[];
+  /** Every point the items were placed at (up to SITE_LIMIT). */
+  siteCount: number;
+  /** Items at the drawn points. */
+  mappedItems: number;
+  /** Items and points per precision, precise first, over every point. */
+  precisions: PrecisionCount[];
+  /** Placed items at points past SITE_LIMIT: counted, not mapped. */
+  unmapped: number;
+  /** Flags met and how many items carry each, in the order first met. */
+  flagCounts: Map<string, number>;
 }
 
 /**
- * Adds result lines one by one. `expected` (the job's item count, when known) sets the map's
- * sampling stride at once; without it, or when more come, the sample is halved (every other point
- * kept, the stride doubled) each time it passes the cap, so it stays even whatever the count.
+ * Adds result lines one by one. Items placed at the same point with the same precision are one
+ * site with a count: the map draws each site once (memory grows with the distinct points, not the
+ * items, up to SITE_LIMIT).
  */
 export class PortfolioAggregate {
   private items = 0;
@@ -176,12 +225,11 @@ export class PortfolioAggregate {
   private readonly districts = new Map<string, DistrictAccumulator>();
   private readonly flagged: FlaggedItem[] = [];
   private flaggedCount = 0;
-  private points: MapPoint[] = [];
-  private stride: number;
+  private readonly flagCounts = new Map<string, number>();
+  private readonly sites = new Map<string, SiteAccumulator>();
+  private unmapped = 0;
 
-  constructor(expected = 0, private readonly cap = MAP_POINT_CAP) {
-    this.stride = Math.max(1, Math.ceil(expected / cap));
-  }
+  constructor(private readonly cap = MAP_POINT_CAP, private readonly siteLimit = SITE_LIMIT) {}
 
   get count(): number {
     return this.items;
@@ -226,17 +274,35 @@ export class PortfolioAggregate {
     const flags = Array.isArray(home?.anomaly?.flags) ? home.anomaly.flags.filter((flag): flag is string => typeof flag === 'string') : [];
     if (flags.length > 0) {
       this.flaggedCount++;
+      for (const flag of new Set(flags)) this.flagCounts.set(flag, (this.flagCounts.get(flag) ?? 0) + 1);
       if (this.flagged.length < FLAGGED_ROW_CAP) {
         this.flagged.push({ index: line.index, address: text(result.address), district, flags, estimate, currency: text(home?.currency), valuationId: valuationIdOf(home) });
       }
     }
 
     if (lat === null || lon === null) return;
-    if (this.placed++ % this.stride !== 0) return;
-    this.points.push({ index: line.index, lon, lat, district, ppm2: home && estimate !== null ? ppm2 : null, composite });
-    if (this.points.length > this.cap) {
-      this.points = this.points.filter((_, i) => i % 2 === 0);
-      this.stride *= 2;
+    this.placed++;
+    const precision = text(result.geocode?.precision, 'unknown');
+    const key = `${precision}|${lon}|${lat}`;
+    let site = this.sites.get(key);
+    if (!site) {
+      if (this.sites.size >= this.siteLimit) {
+        this.unmapped++;
+        return;
+      }
+      const mahalla = text(result.geocode?.mahalla);
+      site = { lon, lat, precision, district, mahalla: mahalla || null, count: 0, indexes: [], ppm2Sum: 0, valuedHomes: 0, compositeSum: 0, composites: 0, order: this.sites.size };
+      this.sites.set(key, site);
+    }
+    site.count++;
+    if (site.indexes.length < LISTED_ITEMS) site.indexes.push(line.index);
+    if (home && estimate !== null && ppm2 !== null) {
+      site.ppm2Sum += ppm2;
+      site.valuedHomes++;
+    }
+    if (composite !== null) {
+      site.compositeSum += composite;
+      site.composites++;
     }
   }
 
@@ -285,8 +351,39 @@ export class PortfolioAggregate {
       overall,
       flagged: this.flagged,
       flaggedCount: this.flaggedCount,
-      points: this.points,
-      stride: this.stride,
+      ...this.siteSummary(),
+      unmapped: this.unmapped,
+      flagCounts: this.flagCounts,
+    };
+  }
+
+  private siteSummary(): Pick<PortfolioSummary, 'sites' | 'siteCount' | 'mappedItems' | 'precisions'> {
+    const all = [...this.sites.values()];
+    const byPrecision = new Map<string, PrecisionCount>(PRECISIONS.map((precision) => [precision, { precision, items: 0, points: 0 }]));
+    for (const site of all) {
+      const counted = byPrecision.get(site.precision) ?? { precision: site.precision, items: 0, points: 0 };
+      counted.items += site.count;
+      counted.points++;
+      byPrecision.set(site.precision, counted);
+    }
+    // Most items first (bigger markers drawn first, under the smaller), ties in the order met.
+    const drawn = all.sort((a, b) => b.count - a.count || a.order - b.order).slice(0, this.cap);
+    return {
+      sites: drawn.map((site) => ({
+        lon: site.lon,
+        lat: site.lat,
+        precision: site.precision,
+        district: site.district,
+        mahalla: site.mahalla,
+        count: site.count,
+        indexes: site.indexes,
+        ppm2: site.valuedHomes > 0 ? site.ppm2Sum / site.valuedHomes : null,
+        valuedHomes: site.valuedHomes,
+        composite: site.composites > 0 ? site.compositeSum / site.composites : null,
+      })),
+      siteCount: all.length,
+      mappedItems: drawn.reduce((sum, site) => sum + site.count, 0),
+      precisions: [...byPrecision.values()].filter((p) => p.points > 0),
     };
   }
 }

@@ -12,12 +12,13 @@ import { downloadLink } from './downloads';
 import { readNdjson } from './ndjson';
 import type { PanelMessages } from './accuracy';
 import { FLAGGED_ROW_CAP, MAP_POINT_CAP, PortfolioAggregate, histogram, valuationIdOf, type DistrictTotals, type FlaggedItem, type PortfolioSummary } from './portfolio-data';
-import { confidenceSpec, histogramSpec, mapSpec, type ColourBy, type ValueMeasure } from './portfolio-specs';
+import { confidenceSpec, histogramSpec, mapSpec, placedAt, type ColourBy, type ValueMeasure } from './portfolio-specs';
+import { flagText } from './flags';
 import type { Plots } from './plots';
 
 /** Items per page of the full items table. */
 export const ITEMS_PAGE_SIZE = 50;
-/** Above this many points the map is drawn on a canvas: thousands of SVG elements slow the page down. */
+/** Above this many points the map is drawn on a canvas (without counts in the markers): thousands of SVG elements slow the page down. */
 export const SVG_POINT_LIMIT = 5_000;
 /** Least time between two updates of the reading progress. */
 const PROGRESS_EVERY_MS = 200;
@@ -44,9 +45,9 @@ interface ItemLike {
 
 export class PortfolioView {
   private readonly ui = elements({
-    section: 'portfolio-section', job: 'portfolio-job', progress: 'portfolio-progress', report: 'portfolio-report', summary: 'portfolio-summary',
+    section: 'portfolio-section', job: 'portfolio-job', name: 'portfolio-name', progress: 'portfolio-progress', report: 'portfolio-report', summary: 'portfolio-summary',
     map: 'portfolio-map', mapNote: 'portfolio-map-note', histogram: 'portfolio-histogram', histogramEmpty: 'portfolio-histogram-empty', confidence: 'portfolio-confidence',
-    flaggedNote: 'portfolio-flagged-note', flaggedTable: 'portfolio-flagged', flaggedRows: 'portfolio-flagged-rows', districtRows: 'portfolio-district-rows',
+    flaggedNote: 'portfolio-flagged-note', flaggedTable: 'portfolio-flagged', flaggedRows: 'portfolio-flagged-rows', flagLegend: 'portfolio-flag-legend', districtRows: 'portfolio-district-rows',
     range: 'portfolio-range', itemRows: 'portfolio-item-rows',
     close: ['portfolio-close', HTMLButtonElement], previous: ['portfolio-previous', HTMLButtonElement], next: ['portfolio-next', HTMLButtonElement],
     colour: ['portfolio-colour', HTMLSelectElement], measure: ['portfolio-measure', HTMLSelectElement],
@@ -97,14 +98,14 @@ export class PortfolioView {
     this.plots?.finalize();
     this.shown = null;
     for (const container of [this.ui.map, this.ui.histogram, this.ui.confidence]) container.replaceChildren();
-    for (const rows of [this.ui.flaggedRows, this.ui.districtRows, this.ui.itemRows]) rows.replaceChildren();
+    for (const rows of [this.ui.flaggedRows, this.ui.flagLegend, this.ui.districtRows, this.ui.itemRows]) rows.replaceChildren();
     this.ui.report.hidden = true;
     this.ui.progress.hidden = true;
     this.ui.section.dataset.state = 'idle';
   }
 
   /** Reads the completed job's results and shows its portfolio (a second open of another job replaces it). */
-  async open(job: Job): Promise<void> {
+  async open(job: Job, fileName?: string): Promise<void> {
     const key = this.apiKey;
     if (!key) return;
     this.close();
@@ -113,6 +114,7 @@ export class PortfolioView {
     this.abort = abort;
     this.job = job;
     this.ui.job.textContent = job.id;
+    this.ui.name.textContent = fileName ?? 'No file name';
     this.ui.section.hidden = false;
     this.ui.section.dataset.state = 'loading';
     this.showProgress('Reading the results…');
@@ -146,7 +148,7 @@ export class PortfolioView {
   private async aggregate(key: string, job: Job, signal: AbortSignal, generation: number): Promise<PortfolioSummary> {
     const response = await openResults(key, job.id, signal);
     const total = Number(response.headers.get('batch-total')) || job.total;
-    const aggregate = new PortfolioAggregate(total);
+    const aggregate = new PortfolioAggregate();
     let reported = 0;
     const report = () => {
       const now = performance.now();
@@ -181,21 +183,18 @@ export class PortfolioView {
     if (!this.shown || !this.plots) return;
     const { summary, outlines } = this.shown;
     const colourBy = this.ui.colour.value as ColourBy;
-    const canvas = summary.points.length > SVG_POINT_LIMIT;
-    this.ui.map.dataset.points = String(summary.points.length);
+    const canvas = summary.sites.length > SVG_POINT_LIMIT;
+    this.ui.map.dataset.points = String(summary.sites.length);
+    this.ui.map.dataset.items = String(summary.mappedItems);
     this.ui.map.dataset.renderer = canvas ? 'canvas' : 'svg';
     this.ui.map.dataset.colourBy = colourBy;
-    this.ui.mapNote.textContent = [this.mapCoverage(summary), colourBy === 'ppm2' ? 'Grey: no home valued there.' : 'Grey: no location index there.', outlines.attribution ?? ''].join(' ').trim();
-    await this.plots.draw(this.ui.map, mapSpec(outlines, summary.points, { colourBy, currency: this.currency(summary), describe: !canvas }), { renderer: canvas ? 'canvas' : 'svg' });
-  }
-
-  private mapCoverage(summary: PortfolioSummary): string {
-    if (summary.placed === 0) return 'No item of this job was placed on the map.';
-    if (summary.stride === 1) return `The map shows all ${count(summary.placed, 'placed item', 'placed items')}.`;
-    return (
-      `The map shows ${whole.format(summary.points.length)} of the ${count(summary.placed, 'placed item', 'placed items')}, ` +
-      `sampled evenly (one in every ${whole.format(summary.stride)}, in item order) to keep it to at most ${whole.format(MAP_POINT_CAP)} points; the tables count every item.`
-    );
+    const markers = canvas
+      ? "A marker's size grows with the items at its point."
+      : "A marker's size, and the number in it, count the items at its point; its shape says how precisely they were placed.";
+    this.ui.mapNote.textContent = [mapCoverage(summary), markers, colourBy === 'ppm2' ? 'Grey: no home valued there.' : 'Grey: no location index there.', outlines.attribution ?? '']
+      .join(' ')
+      .trim();
+    await this.plots.drawVega(this.ui.map, mapSpec(outlines, summary.sites, { colourBy, currency: this.currency(summary), describe: !canvas }), { renderer: canvas ? 'canvas' : 'svg' });
   }
 
   private async drawHistogram(): Promise<void> {
@@ -232,6 +231,8 @@ export class PortfolioView {
           ? `The first ${whole.format(FLAGGED_ROW_CAP)} of ${count(summary.flaggedCount, 'flagged item', 'flagged items')}; the items table below and the results download have them all.`
           : `${count(summary.flaggedCount, 'item', 'items')} with anomaly flags: reasons to look twice at the valuation.`;
     this.ui.flaggedRows.replaceChildren(...summary.flagged.map((item) => this.flaggedRow(item)));
+    this.ui.flagLegend.replaceChildren(...[...summary.flagCounts].map(([code, n]) => flagLegendEntry(code, n)));
+    this.ui.flagLegend.hidden = summary.flagCounts.size === 0;
     this.ui.districtRows.replaceChildren(...summary.districts.map((d) => districtRow(d, false)), ...(summary.districts.length > 1 ? [districtRow(summary.overall, true)] : []));
   }
 
@@ -240,7 +241,7 @@ export class PortfolioView {
     row.dataset.testid = 'flagged-row';
     row.dataset.index = String(item.index);
     row.append(
-      textCell(String(item.index), 'item-index', 'th'),
+      textCell(itemNumber(item.index), 'item-index', 'th'),
       textCell(item.address, 'item-address'),
       textCell(item.district, 'item-district'),
       flagsCell(item.flags),
@@ -281,7 +282,7 @@ export class PortfolioView {
     row.dataset.testid = 'item-row';
     row.dataset.index = String(line.index);
     row.dataset.ok = String(line.ok);
-    const index = textCell(String(line.index), 'item-index', 'th');
+    const index = textCell(itemNumber(line.index), 'item-index', 'th');
     if (!line.ok) {
       row.classList.add('failed');
       const error = textCell(line.error ? `${line.error.code}: ${line.error.message}` : 'Failed', 'item-error');
@@ -328,11 +329,46 @@ export class PortfolioView {
   }
 }
 
+/** What the page shows for an item's index (the API's, from 0): its number as a person counts, from 1. */
+const itemNumber = (index: number) => whole.format(index + 1);
+
+/** Flags by their readable names; the code and what it means in the tooltip (the legend says it too). */
 function flagsCell(flags: readonly string[]): HTMLTableCellElement {
   const cell = textCell('', 'item-flags');
   if (flags.length === 0) cell.textContent = '—';
-  flags.forEach((flag, i) => cell.append(...(i > 0 ? [' '] : []), textElement('span', flag, 'item-flag', 'flag')));
+  flags.forEach((code, i) => {
+    const { title, explanation } = flagText(code);
+    const chip = textElement('span', title, 'item-flag', 'flag');
+    chip.dataset.code = code;
+    chip.title = `${code}: ${explanation}`;
+    cell.append(...(i > 0 ? [' '] : []), chip);
+  });
   return cell;
+}
+
+/** One flag of the legend: its name, then its code, what it means and how many items carry it. */
+function flagLegendEntry(code: string, items: number): HTMLDivElement {
+  const { title, explanation } = flagText(code);
+  const entry = document.createElement('div');
+  entry.dataset.testid = 'flag-legend-entry';
+  entry.dataset.code = code;
+  entry.append(textElement('dt', title, 'flag-legend-name', 'flag'), textElement('dd', `${code}. ${explanation} ${count(items, 'item', 'items')}.`, 'flag-legend-text'));
+  return entry;
+}
+
+/** What the map's caption says it shows: every placed item at how many points, and how precisely they were placed. */
+function mapCoverage(summary: PortfolioSummary): string {
+  if (summary.placed === 0) return 'No item of this job was placed on the map.';
+  const parts = summary.precisions.map((p) => `${count(p.items, 'item', 'items')} at ${placedAt(p.precision)} (${count(p.points, 'point', 'points')})`).join(', ');
+  const unmapped = summary.unmapped > 0 ? ` ${count(summary.unmapped, 'placed item', 'placed items')} at points past the first ${whole.format(summary.siteCount)} are counted in the tables only.` : '';
+  if (summary.sites.length === summary.siteCount && summary.unmapped === 0) {
+    return `The map shows all ${count(summary.placed, 'placed item', 'placed items')} at ${count(summary.siteCount, 'point', 'points')}: ${parts}.`;
+  }
+  return (
+    `The map shows ${whole.format(summary.sites.length)} of the ${count(summary.siteCount, 'point', 'points')}, those holding the most items ` +
+    `(${whole.format(summary.mappedItems)} of the ${count(summary.placed, 'placed item', 'placed items')}), to keep it to at most ${whole.format(MAP_POINT_CAP)} points; ` +
+    `the tables count every item. In all: ${parts}.${unmapped}`
+  );
 }
 
 function districtRow(totals: DistrictTotals, overall: boolean): HTMLTableRowElement {
