@@ -57,12 +57,33 @@ export interface BatchSubmission {
   chunkSize?: number;
   /** The client's key for this submission: a retry with it gets the first job (REST also takes the Idempotency-Key header). */
   idempotencyKey?: string;
+  /** The name of the file the portfolio came from, kept with the job so that a person finds it again. */
+  fileName?: string;
 }
 
 /** The submitBatch GraphQL input of a submission. */
 export function submitBatchInput(submission: BatchSubmission): Record<string, unknown> {
-  const { items, callbackUrl, chunkSize, idempotencyKey } = submission;
-  return { items, ...(callbackUrl !== undefined && { callbackUrl }), ...(chunkSize !== undefined && { chunkSize }), ...(idempotencyKey !== undefined && { idempotencyKey }) };
+  const { items, callbackUrl, chunkSize, idempotencyKey, fileName } = submission;
+  return { items, ...(callbackUrl !== undefined && { callbackUrl }), ...(chunkSize !== undefined && { chunkSize }), ...(idempotencyKey !== undefined && { idempotencyKey }), ...(fileName !== undefined && { fileName }) };
+}
+
+/** How long a job's file name may be (a file system's usual limit). */
+export const MAX_FILE_NAME_LENGTH = 255;
+export const FILE_NAME_DESCRIPTION = `Optional: the name of the file the portfolio came from (at most ${MAX_FILE_NAME_LENGTH} characters; a path is cut to its last part; no personal data), kept with the job and shown with it (GET /api/batch, the dashboard)`;
+
+/**
+ * A job's file name as kept: its last path part (a browser may send C:\\fakepath\\…), trimmed;
+ * refused when empty, too long, holding control characters or looking like personal data.
+ */
+export function batchFileName(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new ApiError('INVALID_PARAMETER', `${field} must be a string`, field);
+  const name = value.split(/[\\/]/).pop()!.trim();
+  if (name === '' || name.length > MAX_FILE_NAME_LENGTH) throw new ApiError('INVALID_PARAMETER', `${field} must be a file name of 1 to ${MAX_FILE_NAME_LENGTH} characters`, field);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new ApiError('INVALID_PARAMETER', `${field} must not hold control characters`, field);
+  if (looksLikePersonalDataValue(name)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `${field} looks like personal data (a phone number or an e-mail); name the file after the portfolio instead`, field);
+  return name;
 }
 
 /** The JSON Schema of the JSON body (published in OpenAPI; the checks are batchItemsFromJson's). */
@@ -89,6 +110,7 @@ export function batchRequestJsonSchema(): Record<string, unknown> {
       callback_url: { type: 'string', format: 'uri', description: 'Receives a signed batch.completed webhook (Standard Webhooks) when the job ends' },
       chunk_size: { type: 'integer', minimum: 1, maximum: MAX_CHUNK_SIZE, description: 'Items per chunk (default 1000): the unit of work and of retry' },
       idempotency_key: { type: 'string', minLength: 1, maxLength: 200, description: 'Your key for this submission (a UUID, say), kept 24 hours: a retry with the same key and the same body gets the first job instead of a second; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. REST also takes it as the Idempotency-Key header' },
+      file_name: { type: 'string', minLength: 1, maxLength: MAX_FILE_NAME_LENGTH, description: FILE_NAME_DESCRIPTION },
     },
   };
 }
@@ -171,7 +193,7 @@ export function itemReference(value: unknown, field: string, fromText: boolean):
   return text.trim();
 }
 
-/** callback_url and chunk_size, from the JSON body or (for uploads, batchUploadOptions) the query string. */
+/** callback_url, chunk_size, idempotency_key and file_name, from the JSON body or (for uploads, batchUploadOptions) the query string. */
 function options(source: Record<string, unknown>, fromText: boolean): Omit<BatchSubmission, 'items'> {
   const out: Omit<BatchSubmission, 'items'> = {};
   const callback = source.callback_url;
@@ -191,6 +213,8 @@ function options(source: Record<string, unknown>, fromText: boolean): Omit<Batch
     if (typeof key !== 'string') throw new ApiError('INVALID_PARAMETER', 'idempotency_key must be a string', 'idempotency_key');
     out.idempotencyKey = key;
   }
+  const fileName = batchFileName(source.file_name, 'file_name');
+  if (fileName !== undefined) out.fileName = fileName;
   return out;
 }
 
@@ -204,7 +228,7 @@ export function batchFromJson(body: unknown): BatchSubmission {
   return { items: items.map((item, i) => itemInput(item, `items[${i}]`)), ...options(body, false) };
 }
 
-/** An upload's callback_url and chunk_size, from the query string. */
+/** An upload's callback_url, chunk_size and file_name, from the query string. */
 export function batchUploadOptions(query: Record<string, unknown>): Omit<BatchSubmission, 'items'> {
   return options(query, true);
 }

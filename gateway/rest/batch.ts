@@ -36,7 +36,7 @@ import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { batchAcceptedResponseJsonSchema, batchJobResponseJsonSchema, batchResultLineJsonSchema, errorResponseJsonSchema } from './response-schemas';
 import { unpaced } from '../http/bulk-pacing';
 
-const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl resultsUrl error deliveries { number at statusCode error durationMs }';
+const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl fileName resultsUrl error deliveries { number at statusCode error durationMs }';
 
 /** Persisted operations of the batch routes; every field is owned by the batch subgraph. */
 export const SUBMIT_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
@@ -102,6 +102,7 @@ export interface BatchJobData {
   startedAt: string | null;
   completedAt: string | null;
   callbackUrl: string | null;
+  fileName: string | null;
   resultsUrl: string;
   error: string | null;
   deliveries: { number: number; at: string; statusCode: number | null; error: string | null; durationMs: number }[] | null;
@@ -121,6 +122,7 @@ export function toJobResponse(job: BatchJobData) {
     started_at: job.startedAt,
     completed_at: job.completedAt,
     callback_url: job.callbackUrl,
+    file_name: job.fileName,
     results_url: job.resultsUrl,
     error: job.error,
     deliveries: (job.deliveries ?? []).map((d) => ({ number: d.number, at: d.at, status_code: d.statusCode, error: d.error, duration_ms: d.durationMs })),
@@ -160,7 +162,7 @@ async function submitJson(graph: Graph, request: FastifyRequest): Promise<Accept
  * fails it (BATCH_SUBMISSION_TIMEOUT_MS), as it does when the gateway dies mid-upload.
  */
 async function submitUpload(graph: Graph, request: FastifyRequest, reply: FastifyReply, type: 'text/csv' | 'application/x-ndjson'): Promise<AcceptedJob> {
-  const { callbackUrl, chunkSize = DEFAULT_CHUNK_SIZE, idempotencyKey } = batchUploadOptions((request.query ?? {}) as Record<string, unknown>);
+  const { callbackUrl, chunkSize = DEFAULT_CHUNK_SIZE, idempotencyKey, fileName } = batchUploadOptions((request.query ?? {}) as Record<string, unknown>);
   // A file is read as it streams: its job is made before the file is whole, so a retry could not be told from another file.
   if (idempotencyKey !== undefined || idempotencyHeader(request) !== undefined) {
     throw new ApiError('INVALID_PARAMETER', 'Idempotency-Key is taken with a JSON body (or GraphQL submitBatch, MCP submit_batch), not with a file upload: a file\'s job fills while it streams. To retry an upload safely, read GET /api/batch first', 'Idempotency-Key');
@@ -179,7 +181,7 @@ async function submitUpload(graph: Graph, request: FastifyRequest, reply: Fastif
     // A key revoked mid-upload stops it before its next part (issue 33, finding 7); the job is cancelled below.
     const revoked = await request.credentialsRecheck?.();
     if (revoked) throw revoked;
-    id ??= (await executor.execute<{ openBatch: { id: string } }>(OPEN_BATCH_OPERATION, { input: { chunkSize, ...(callbackUrl !== undefined && { callbackUrl }) } })).openBatch.id;
+    id ??= (await executor.execute<{ openBatch: { id: string } }>(OPEN_BATCH_OPERATION, { input: { chunkSize, ...(callbackUrl !== undefined && { callbackUrl }), ...(fileName !== undefined && { fileName }) } })).openBatch.id;
     const { appendBatchItems } = await pace.run(() => executor.execute<{ appendBatchItems: AcceptedJob }>(APPEND_BATCH_ITEMS_OPERATION, { id, items: part, last }));
     part = [];
     return appendBatchItems;

@@ -253,6 +253,7 @@ export function batchJobResponseJsonSchema(): Record<string, unknown> {
       started_at: nullableDateTime,
       completed_at: nullableDateTime,
       callback_url: nullableString,
+      file_name: { ...nullableString, description: 'The name of the file the portfolio came from, as submitted (file_name); null when none was given' },
       results_url: string,
       error: { ...nullableString, description: 'Why the job failed; only on status failed' },
       deliveries: {

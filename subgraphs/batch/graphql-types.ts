@@ -2,7 +2,7 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MAX_ADDRESS_LENGTH } from '../../schema/location-contract';
-import { MAX_REFERENCE_LENGTH } from '../../schema/batch-contract';
+import { FILE_NAME_DESCRIPTION, MAX_REFERENCE_LENGTH } from '../../schema/batch-contract';
 
 export enum BatchJobStatus {
   queued = 'queued',
@@ -33,10 +33,12 @@ export class SubmitBatchInput {
   chunkSize?: number | null;
   @Field(() => String, { nullable: true, description: "Your key for this submission (a UUID, say; at most 200 printable characters), kept 24 hours: a retry with the same key and the same items gets the first job instead of a second; the same key with other items is IDEMPOTENCY_KEY_REUSED (409). REST: the Idempotency-Key header" })
   idempotencyKey?: string | null;
+  @Field(() => String, { nullable: true, description: FILE_NAME_DESCRIPTION }) fileName?: string | null;
 }
 
 @InputType({ description: 'A job to fill in several calls (appendBatchItems): for portfolios too large for one request' })
 export class OpenBatchInput {
+  @Field(() => String, { nullable: true, description: FILE_NAME_DESCRIPTION }) fileName?: string | null;
   @Field(() => String, { nullable: true, description: 'Receives a signed batch.completed webhook (Standard Webhooks) when the job ends; http(s) on a public address' })
   callbackUrl?: string | null;
   @Field(() => Int, { nullable: true, description: 'Items per chunk, 1 to 10000 (default 1000): the unit of work and of retry; every append but the last carries a multiple of it' })
@@ -84,6 +86,7 @@ export class BatchJob {
   @Field(() => String, { nullable: true, description: 'ISO 8601: when the first chunk was taken' }) startedAt!: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601: when the job ended, whichever way' }) completedAt!: string | null;
   @Field(() => String, { nullable: true }) callbackUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'The name of the file the portfolio came from, as submitted; null when none was given' }) fileName!: string | null;
   @Field({ description: 'Where the results stream is: /api/batch/{id}/results (or the batchResults query)' }) resultsUrl!: string;
   @Field(() => String, { nullable: true, description: 'Why the job failed; only on status failed' }) error!: string | null;
   @Field(() => [WebhookDelivery], { nullable: true, description: 'Completion webhook attempts, in order; null in batchJobs lists (read the job for them)' })

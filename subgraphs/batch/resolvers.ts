@@ -1,7 +1,7 @@
 /** Batch job operations: thin glue from GraphQL to the batch engine, as the caller's organisation. */
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { itemReference } from '../../schema/batch-contract';
+import { batchFileName, itemReference } from '../../schema/batch-contract';
 import { checkedIdempotencyKey, fingerprintOf, InProcessIdempotencyBindings, submitOnce } from './idempotency';
 import { resultsPath, type BatchApi } from './api';
 import type { BatchContext, Principal } from './context';
@@ -54,7 +54,7 @@ export class BatchResolver {
       const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
       const items = input.items.map(itemOf);
       const key = checkedIdempotencyKey(input.idempotencyKey, 'idempotencyKey');
-      const options = { callbackUrl, chunkSize: input.chunkSize ?? undefined };
+      const options = { callbackUrl, chunkSize: input.chunkSize ?? undefined, fileName: batchFileName(input.fileName, 'fileName') };
       const job = await submitOnce(
         batch.idempotency ?? new InProcessIdempotencyBindings(), principal.org, key, fingerprintOf({ items, ...options }),
         () => asClient(() => batch.engine.submit(principal.org, items, options), 'chunkSize'),
@@ -72,7 +72,7 @@ export class BatchResolver {
     return withClientErrors(async () => {
       const { principal, batch } = caller(ctx);
       const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
-      const job = await asClient(() => batch.engine.open(principal.org, { callbackUrl, chunkSize: input.chunkSize ?? undefined }), 'chunkSize');
+      const job = await asClient(() => batch.engine.open(principal.org, { callbackUrl, chunkSize: input.chunkSize ?? undefined, fileName: batchFileName(input.fileName, 'fileName') }), 'chunkSize');
       return jobView(job);
     });
   }
@@ -201,6 +201,7 @@ export function jobView(job: JobRecord, listed = false): BatchJob {
     startedAt: job.startedAt,
     completedAt: job.completedAt,
     callbackUrl: job.callbackUrl ?? null,
+    fileName: job.fileName ?? null,
     resultsUrl: resultsPath(job.id),
     error: job.error ?? null,
     deliveries: listed ? null : (job.deliveries ?? []).map((d) => deliveryView(d as DeliveryAttempt)),

@@ -283,6 +283,23 @@ describe('POST /api/batch with a file', () => {
     expect((await ndjsonResults(upId))[0]).toMatchObject({ reference: 'K-77', ok: true });
   });
 
+  it('keeps the file a job came from by its name, on an upload (?file_name) and a JSON body, in REST and GraphQL (issue 35, item 10)', async () => {
+    const uploaded = await json(await upload(`${JSON.stringify({ address: ADDRESSES[2] })}\n`, 'application/x-ndjson', `?file_name=${encodeURIComponent('C:\\fakepath\\Q3 mortgages.ndjson')}`));
+    expect((await json(await get(`/api/batch/${uploaded.id}`))).file_name).toBe('Q3 mortgages.ndjson'); // a browser's path cut to the name
+    const sent = await json(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0] }], file_name: 'car-loans.csv' }, { 'x-api-key': key }));
+    const listed = await json(await stack.post('/graphql', { query: '{ batchJobs(limit: 5) { jobs { id fileName } } }' }, { 'x-api-key': key }));
+    const names = new Map(listed.data.batchJobs.jobs.map((j: { id: string; fileName: string | null }) => [j.id, j.fileName]));
+    expect(names.get(sent.id)).toBe('car-loans.csv');
+    expect(names.get(uploaded.id)).toBe('Q3 mortgages.ndjson');
+    const unnamed = await json(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0] }] }, { 'x-api-key': key }));
+    expect((await json(await get(`/api/batch/${unnamed.id}`))).file_name).toBeNull();
+    // A name that is personal data or not a name is refused before any job is made.
+    await expectError(await upload(`${JSON.stringify({ address: ADDRESSES[2] })}\n`, 'application/x-ndjson', '?file_name=borrower-901234567.csv'), 400, 'PERSONAL_DATA_NOT_ACCEPTED', 'file_name');
+    await expectError(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0] }], file_name: 'x'.repeat(256) }, { 'x-api-key': key }), 400, 'INVALID_PARAMETER', 'file_name');
+    const graphql = await json(await stack.post('/graphql', { query: 'mutation { openBatch(input: { fileName: "a\\u0007b.csv" }) { id } }' }, { 'x-api-key': key }));
+    expect(graphql.errors[0].extensions.code).toBe('INVALID_PARAMETER');
+  });
+
   it('refuses a reference that is personal data or too long, and an item field it does not know', async () => {
     await expectError(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0], reference: '+998 90 123 45 67' }] }, { 'x-api-key': key }), 400, 'PERSONAL_DATA_NOT_ACCEPTED', 'items[0].reference');
     await expectError(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0], reference: 'x'.repeat(101) }] }, { 'x-api-key': key }), 400, 'INVALID_PARAMETER', 'items[0].reference');

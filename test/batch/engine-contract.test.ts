@@ -122,8 +122,9 @@ function batchEngineContract(makeBackend: MakeBackend): void {
       const engine = await makeEngine();
       const ended = endedJobs(engine);
       await engine.startWorker({ processChunk: echoProcessor(), concurrency: 2 });
-      const opened = await engine.open('org-a', { chunkSize: 10, callbackUrl: 'https://bank.example/hook' });
-      expect(opened).toMatchObject({ organisation: 'org-a', status: 'queued', total: 0, sealed: false, chunkSize: 10, callbackUrl: 'https://bank.example/hook' });
+      const opened = await engine.open('org-a', { chunkSize: 10, callbackUrl: 'https://bank.example/hook', fileName: 'Q3 mortgages.csv' });
+      expect(opened).toMatchObject({ organisation: 'org-a', status: 'queued', total: 0, sealed: false, chunkSize: 10, callbackUrl: 'https://bank.example/hook', fileName: 'Q3 mortgages.csv' });
+      expect(await engine.get('org-a', opened.id)).toMatchObject({ fileName: 'Q3 mortgages.csv' }); // read back from the store
       const items = itemList(45);
       expect(await engine.append('org-a', opened.id, items.slice(0, 20), { last: false })).toMatchObject({ total: 20, sealed: false });
       // The first part is being valued while the rest is still to come.

@@ -131,7 +131,7 @@ describe('the dashboard in headless Chromium', () => {
 
     // The service agrees.
     const served = await json(await fetch(`${stack.url}/api/batch/${id}`, { headers: { 'x-api-key': key } }));
-    expect(served).toMatchObject({ status: 'completed', total: ITEMS, processed: ITEMS, failed: 1 });
+    expect(served).toMatchObject({ status: 'completed', total: ITEMS, processed: ITEMS, failed: 1, file_name: 'portfolio.csv' });
 
     // The job is named by its file, with when it was submitted and its counts (not by its UUID alone).
     expect(await text(page, '[data-testid="job-name"]')).toBe('portfolio.csv');
@@ -154,7 +154,7 @@ describe('the dashboard in headless Chromium', () => {
     expect(rows[0]).toMatchObject({ ok: 'true', address: ADDRESSES[0] });
     expect(Number(rows[0].estimate)).toBeGreaterThan(10_000);
 
-    // A job sent through the API has no file name, and says so; the uploaded one keeps its name after a reload.
+    // A job sent through the API without file_name has none, and says so; the uploaded one keeps its name after a reload (the service keeps it).
     const other = await json(await stack.post('/api/batch', { items: [{ address: ADDRESSES[0] }] }, { 'x-api-key': key }));
     await page.reload();
     const otherRow = page.locator(`[data-testid="job"][data-job-id="${other.id}"]`);

@@ -106,6 +106,7 @@ export class BatchEngine {
       chunkSize,
       ...(options.callbackUrl !== undefined && { callbackUrl: options.callbackUrl }),
       ...(options.type !== undefined && { type: options.type }),
+      ...(options.fileName !== undefined && { fileName: options.fileName }),
     }));
   }
 

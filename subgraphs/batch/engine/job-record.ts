@@ -7,6 +7,7 @@ export interface JobFields {
   readonly chunkSize: number;
   readonly callbackUrl?: string;
   readonly type?: string;
+  readonly fileName?: string;
   readonly createdAt: number;
   status: JobStatus;
   total: number;
@@ -36,6 +37,7 @@ export function toBatchJob(job: JobFields, deliveries?: readonly unknown[]): Bat
     completedAt: job.completedAt === undefined ? null : isoTime(job.completedAt),
     ...(job.callbackUrl !== undefined && { callbackUrl: job.callbackUrl }),
     ...(job.type !== undefined && { type: job.type }),
+    ...(job.fileName !== undefined && { fileName: job.fileName }),
     chunkSize: job.chunkSize,
     ...(job.error !== undefined && { error: job.error }),
     ...(deliveries !== undefined && deliveries.length > 0 && { deliveries }),

@@ -6,6 +6,7 @@ export interface NewBatchJob {
   chunkSize: number;
   callbackUrl?: string;
   type?: string;
+  fileName?: string;
 }
 
 export type TransitionResult =

@@ -43,7 +43,7 @@ end
 // Stores a new queued job, indexes it under its organisation in creation order, and lists it as a
 // submission under way (scored by the time items last arrived) until it is sealed or ends.
 // KEYS: 1 job hash, 2 the organisation's job index, 3 the creation sequence counter, 4 the submissions index
-// ARGV: 1 id, 2 organisation, 3 created at, 4 chunk size, 5 callback URL ('' for none), 6 type ('' for a portfolio)
+// ARGV: 1 id, 2 organisation, 3 created at, 4 chunk size, 5 callback URL ('' for none), 6 type ('' for a portfolio), 7 file name ('' for none)
 // Returns 1, or 0 when a job with this id exists already.
 const CREATE_JOB = jobScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -51,6 +51,7 @@ redis.call('HSET', KEYS[1], 'id', ARGV[1], 'organisation', ARGV[2], 'status', 'q
   'chunkSize', ARGV[4], 'total', 0, 'processed', 0, 'succeeded', 0, 'failed', 0, 'chunkCount', 0, 'sealed', 0)
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'callbackUrl', ARGV[5]) end
 if ARGV[6] ~= nil and ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'type', ARGV[6]) end
+if ARGV[7] ~= nil and ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'fileName', ARGV[7]) end
 redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
 return 1

@@ -53,7 +53,7 @@ export class RedisJobStore implements JobStore {
     const createdAt = Date.now();
     const created = await this.client.createJob(
       [this.keys.job(job.id), this.keys.organisationJobs(job.organisation), this.keys.sequence, this.keys.submitting],
-      [job.id, job.organisation, String(createdAt), String(job.chunkSize), job.callbackUrl ?? '', job.type ?? ''],
+      [job.id, job.organisation, String(createdAt), String(job.chunkSize), job.callbackUrl ?? '', job.type ?? '', job.fileName ?? ''],
     );
     if (created !== 1) throw new Error(`batch job ${job.id} exists already`);
     await this.pruneIndex(job.organisation);
@@ -205,6 +205,7 @@ function jobFieldsOf(hash: Record<string, string> | null | undefined): JobFields
     chunkSize: Number(hash.chunkSize),
     ...(hash.callbackUrl !== undefined && { callbackUrl: hash.callbackUrl }),
     ...(hash.type !== undefined && { type: hash.type }),
+    ...(hash.fileName !== undefined && { fileName: hash.fileName }),
     createdAt: Number(hash.createdAt),
     status: statusOf(hash.status),
     total: Number(hash.total),

@@ -30,6 +30,8 @@ export interface BatchJob {
   readonly callbackUrl?: string;
   /** What the job does besides valuing a portfolio (absent): `backtest:home` or `backtest:vehicle`. Stored for the transports; the engine never reads it. */
   readonly type?: string;
+  /** The name of the file it was uploaded from, as the client gave it (absent otherwise): so a person finds the job again. */
+  readonly fileName?: string;
   readonly chunkSize: number;
   /** Why the job failed; only on status `failed`. */
   readonly error?: string;
@@ -76,6 +78,8 @@ export interface SubmitOptions {
   chunkSize?: number;
   /** Stored on the job as BatchJob.type. */
   type?: string;
+  /** Stored on the job as BatchJob.fileName. */
+  fileName?: string;
 }
 
 /** How one part of a submission made in several calls (BatchEngine.append) is taken. */

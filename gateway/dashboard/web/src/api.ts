@@ -34,6 +34,8 @@ export interface Job {
   succeeded: number;
   failed: number;
   createdAt?: string;
+  /** The uploaded file's name, kept with the job by the service (null: submitted otherwise). */
+  fileName?: string | null;
   ratePerSecond?: number;
   etaSeconds?: number | null;
   error?: string | null;
@@ -74,7 +76,7 @@ async function graphql<T>(key: string, query: string, variables: Record<string, 
   return body.data;
 }
 
-const JOB_FIELDS = 'id status total processed succeeded failed createdAt error';
+const JOB_FIELDS = 'id status total processed succeeded failed createdAt fileName error';
 
 /** The organisation's newest jobs, newest first. */
 export async function listJobs(key: string, limit = 20): Promise<Job[]> {
@@ -82,11 +84,11 @@ export async function listJobs(key: string, limit = 20): Promise<Job[]> {
   return data.batchJobs.jobs;
 }
 
-/** POST /api/batch with the CSV file as it is (Content-Type text/csv). */
+/** POST /api/batch with the CSV file as it is (Content-Type text/csv), its name kept with the job (file_name). */
 export async function submitCsv(key: string, file: File): Promise<Job> {
-  const response = await call(key, 'api/batch', { method: 'POST', headers: { 'content-type': 'text/csv' }, body: file });
+  const response = await call(key, `api/batch?file_name=${encodeURIComponent(file.name)}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: file });
   const job = (await response.json()) as { id: string; status: string; total: number; created_at: string };
-  return { id: job.id, status: job.status, total: job.total, processed: 0, succeeded: 0, failed: 0, createdAt: job.created_at };
+  return { id: job.id, status: job.status, total: job.total, processed: 0, succeeded: 0, failed: 0, createdAt: job.created_at, fileName: file.name };
 }
 
 /** The job's results as CSV (GET /api/batch/{id}/results?format=csv). */

@@ -7,7 +7,6 @@ import { AccuracyPanel } from './accuracy';
 import { BacktestPanel } from './backtest';
 import { ApiError, fetchResultsCsv, listJobs, submitCsv, type Job } from './api';
 import { element, saveFile } from './dom';
-import { fileNameOf, rememberFileName } from './job-names';
 import { PortfolioView } from './portfolio';
 import { ProgressWatcher } from './progress';
 
@@ -94,7 +93,7 @@ class JobRow {
   private readonly download = document.createElement('button');
   private readonly portfolio = document.createElement('button');
 
-  constructor(readonly id: string) {
+  constructor(readonly id: string, fileName: string | null | undefined) {
     this.root.className = 'job';
     this.root.dataset.testid = 'job';
     this.root.dataset.jobId = id;
@@ -102,7 +101,6 @@ class JobRow {
     // The file's name first (a UUID tells an analyst nothing), then when it was submitted and its counts.
     const head = document.createElement('div');
     head.className = 'job-head';
-    const fileName = fileNameOf(id);
     const name = document.createElement('strong');
     name.className = fileName ? 'job-name' : 'job-name none';
     name.textContent = fileName ?? 'No file name';
@@ -141,7 +139,7 @@ class JobRow {
     this.portfolio.hidden = true;
     this.portfolio.addEventListener('click', () => {
       const job = jobs.get(id);
-      if (job) void portfolio.open(job, fileNameOf(id));
+      if (job) void portfolio.open(job, job.fileName ?? undefined);
     });
 
     const actions = document.createElement('div');
@@ -176,7 +174,7 @@ function showJob(job: Job, first = false): void {
   jobs.set(job.id, merged);
   let row = rows.get(job.id);
   if (!row) {
-    row = new JobRow(job.id);
+    row = new JobRow(job.id, merged.fileName);
     rows.set(job.id, row);
     if (first) ui.jobList.prepend(row.root);
     else ui.jobList.append(row.root);
@@ -261,7 +259,6 @@ async function submit(): Promise<void> {
   ui.submitButton.disabled = true;
   try {
     const job = await submitCsv(apiKey, file);
-    rememberFileName(job.id, file.name);
     showJob(job, true);
     showMessage(`Submitted ${file.name}: job ${job.id}, ${job.total} items`, 'info');
     ui.uploadForm.reset();
