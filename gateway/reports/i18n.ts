@@ -683,7 +683,8 @@ const NAMESPACE = 'report';
 const isPlural = (value: unknown): value is Plural =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Plural).one === 'string' && typeof (value as Plural).other === 'string';
 
-function toResources(node: Record<string, unknown>): Record<string, unknown> {
+/** A catalogue as i18next resources: nested keys kept, each plural spread into its suffixed forms. */
+export function toResources(node: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (isPlural(value)) for (const [form, text] of Object.entries(value)) out[`${key}_${form}`] = text;
@@ -695,7 +696,7 @@ function toResources(node: Record<string, unknown>): Record<string, unknown> {
 /** Every message path missing from i18next's answer, collected (a test holds it empty). */
 export const missingMessages: string[] = [];
 
-/** One i18next instance for the reports, made synchronously (resources inline, no backend). */
+/** One i18next instance for the reports, made synchronously (resources inline, no backend); the backtest report adds its namespace (backtest-i18n.ts). */
 export const reportI18n = i18next.createInstance();
 void reportI18n.init({
   initAsync: false,
