@@ -160,7 +160,8 @@ describe('HTML', () => {
     data.object.mahalla = hostile;
     data.market!.mahalla = hostile;
     data.comparables[0].label = `"Lux" 3-room, O'Hara's <b>`;
-    data.drivers.push({ kind: 'member', name: '<img src=x onerror=alert(2)>', usd: 1 });
+    data.attribution = null; // the members are shown without one
+    data.members.push({ name: '<img src=x onerror=alert(2)>', usd: 1, weight: 0.5 });
     data.anomalyFlags.push('<svg onload=alert(3)>');
     return data;
   }
