@@ -3,7 +3,7 @@
  * plain words, then the overall, by-month and by-group tables with the model alone and re-anchored
  * on the bank's earlier observations on adjacent rows. Laid out by the valuation report's PDF
  * machinery (./pdf.ts: pdfkit, the embedded DejaVu fonts) and formatted by ./format.ts, so numbers
- * read as in the valuation report, in English, Russian or Uzbek (./backtest-i18n.ts).
+ * read as in the valuation report, in English, Russian or Uzbek (./backtest-i18n.ts: i18next, as ./i18n.ts).
  */
 import type { BacktestComparison, BacktestMeasures, BacktestReport } from '../../models/observations';
 import { backtestDictionary, type BacktestDictionary } from './backtest-i18n';
@@ -73,10 +73,10 @@ const levelName = (t: BacktestDictionary, level: string) => t.levels[level] ?? l
 export function backtestStatement(report: BacktestReportData, lang: ReportLanguage = 'en'): string {
   const t = backtestDictionary(lang);
   const refused = report.refused?.count ?? (report.submitted !== undefined ? report.submitted - report.observations : 0);
-  const submitted = report.submitted !== undefined ? t.submitted(formatNumber(report.submitted, lang), kindOf(report), formatNumber(refused, lang)) : '';
-  const period = report.from && report.to ? t.period(formatDate(report.from, lang), formatDate(report.to, lang)) : t.noneObserved;
+  const submitted = report.submitted !== undefined ? t.submitted(report.submitted, kindOf(report), refused) : '';
+  const period = report.from && report.to ? t.period(report.from, report.to) : t.noneObserved;
   const versions = report.modelVersions?.length ? t.versions(report.modelVersions.join(', ')) : t.inService;
-  return `${submitted}${t.replayed(formatNumber(report.observations, lang), period, versions, formatNumber(report.fits, lang))}`;
+  return `${submitted}${t.replayed(report.observations, period, versions, report.fits)}`;
 }
 
 export function backtestContent(report: BacktestReportData, lang: ReportLanguage = 'en'): ReportContent {
@@ -103,7 +103,7 @@ export function backtestContent(report: BacktestReportData, lang: ReportLanguage
   const h = t.header;
   return {
     lang,
-    title: t.title(kindOf(report)),
+    title: t.title[kindOf(report)],
     subtitle: t.subtitle,
     header: [
       ...(report.jobId ? [{ label: h.backtest, value: report.jobId }] : []),

@@ -7,7 +7,7 @@
 import type { BacktestSectionId } from './backtest-content';
 import { dictionary, type Dictionary, type SectionId } from './i18n';
 import { MISSING, coverageOdds, formatDate, formatDateTime, formatFactor, formatNumber, formatPercent, formatSignedPercent, formatSignedUsd, formatUsd, formatUzs } from './format';
-import type { Comparable, DistrictOutline, EstimateAttribution, ObjectValue, ReportDriver, ReportLanguage, ValuationReportData } from './report-data';
+import type { Comparable, DistrictOutline, EstimateAttribution, ObjectValue, ReportDriver, ReportLanguage, ReportMember, ValuationReportData } from './report-data';
 
 export interface Field {
   label: string;
@@ -138,14 +138,32 @@ function confidenceSection(data: ValuationReportData, lang: ReportLanguage, t: D
     { type: 'subheading', text: t.confidence.drivers },
     ...(data.attribution
       ? attributionBlocks(data.attribution, data.object.total_floors, lang, t)
-      : [data.drivers.length ? { type: 'list', items: data.drivers.map((d) => driverField(d, lang, t)) } as Block : { type: 'text', tone: 'note', text: t.confidence.noDrivers } as Block]),
+      : [data.drivers.length ? { type: 'list', items: data.drivers.map((d) => driverField(d, lang, t)) } as Block : { type: 'text', tone: 'note', text: t.confidence.noDrivers } as Block, ...memberBlocks(data.members, lang, t)]),
+  ];
+}
+
+/** The ensemble's members with their weights, under their own label: the model's parts, not drivers of the estimate. */
+function memberBlocks(members: readonly ReportMember[], lang: ReportLanguage, t: Dictionary): Block[] {
+  if (members.length === 0) return [];
+  const m = t.members;
+  return [
+    { type: 'subheading', text: m.heading },
+    {
+      type: 'table',
+      columns: [
+        { title: m.columns.name, numeric: false, weight: 3 },
+        { title: m.columns.estimate, numeric: true, weight: 2 },
+        { title: m.columns.weight, numeric: true, weight: 1.4 },
+      ],
+      rows: members.map((member) => [member.name, formatNumber(member.usd, lang), member.weight === null ? MISSING : formatNumber(member.weight, lang, 3)]),
+    },
+    { type: 'text', tone: 'note', text: m.note },
   ];
 }
 
 /** A figure behind the estimate, named and formatted in the report's language. */
 function driverField(driver: ReportDriver, lang: ReportLanguage, t: Dictionary): Field {
   switch (driver.kind) {
-    case 'member': return { label: t.driverLabels.member(driver.name), value: formatUsd(driver.usd, lang) };
     case 'marketLevel': return { label: t.driverLabels.marketLevel, value: formatNumber(driver.indexRatio, lang, 3) };
     case 'observations': return { label: t.driverLabels.observations, value: `×${formatNumber(driver.factor, lang, 3)}` };
     case 'score': return { label: t.driverLabels.score, value: formatNumber(driver.score, lang, 2) };

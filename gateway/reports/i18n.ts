@@ -62,8 +62,13 @@ export interface Catalogue {
     drivers: string;
     noDrivers: string;
   };
-  /** The figures behind an estimate without an attribution (vehicles, houses): member {{name}}. */
-  driverLabels: { member: Message; marketLevel: string; observations: string; score: string };
+  /** The figures behind an estimate without an attribution (vehicles, houses). */
+  driverLabels: { marketLevel: string; observations: string; score: string };
+  /**
+   * Without an attribution, the ensemble's members under a label of their own, each with its own
+   * estimate and its weight: they are the model, not what drives the estimate.
+   */
+  members: { heading: string; columns: { name: string; estimate: string; weight: string }; note: string };
   /** What drives a flat's estimate: its field groups against the district's typical flat. */
   attribution: {
     /** Counted by {{listings}} (the district's training listings); {{version}}: the model that valued the variants. */
@@ -117,7 +122,7 @@ export interface Catalogue {
 }
 
 /** The catalogue with its messages bound: what content.ts and format.ts read. */
-export interface Dictionary extends Omit<Catalogue, 'marketNotGiven' | 'estimate' | 'market' | 'model' | 'disclaimer' | 'date' | 'page' | 'driverLabels' | 'attribution'> {
+export interface Dictionary extends Omit<Catalogue, 'marketNotGiven' | 'estimate' | 'market' | 'model' | 'disclaimer' | 'date' | 'page' | 'attribution'> {
   marketNotGiven: (newBuildProbability: string) => string;
   estimate: Omit<Catalogue['estimate'], 'interval' | 'rate'> & {
     interval: (coverage: string) => string;
@@ -128,7 +133,6 @@ export interface Dictionary extends Omit<Catalogue, 'marketNotGiven' | 'estimate
     accuracyFor: (group: string) => string;
     headlineText: (n: number, values: { n: string; medianApe: string; level: string; coverage: string }) => string;
   };
-  driverLabels: Omit<Catalogue['driverLabels'], 'member'> & { member: (name: string) => string };
   attribution: Omit<Catalogue['attribution'], 'note' | 'rooms' | 'floors' | 'middleFloor'> & {
     note: (listings: number, values: { listings: string; version: string }) => string;
     rooms: (n: number, formatted: string) => string;
@@ -230,7 +234,12 @@ const EN: Catalogue = {
     drivers: 'What drives the estimate',
     noDrivers: 'No drivers given.',
   },
-  driverLabels: { member: 'Ensemble member {{name}}', marketLevel: 'Market level at the valuation date (index, newest data = 1)', observations: 'Your organisation’s observed prices (factor)', score: 'Confidence score' },
+  members: {
+    heading: 'Ensemble members',
+    columns: { name: 'Member', estimate: 'Its estimate, USD', weight: 'Weight' },
+    note: 'The estimate combines its members’ estimates with these weights, fixed when the model was trained: they are the model itself, not what drives the estimate.',
+  },
+  driverLabels: { marketLevel: 'Market level at the valuation date (index, newest data = 1)', observations: 'Your organisation’s observed prices (factor)', score: 'Confidence score' },
   attribution: {
     note: {
       one: 'What changes if this were the district’s typical flat: each line is how much the estimate would change were the flat typical of its district in that respect alone (the typical flat: the median of the district’s {{listings}} training listing, and the most usual market, renovation and building type), largest first. Valued when this report was made, by model version {{version}}.',
@@ -406,7 +415,12 @@ const RU: Catalogue = {
     drivers: 'Что определяет оценку',
     noDrivers: 'Факторы не указаны.',
   },
-  driverLabels: { member: 'Модель ансамбля {{name}}', marketLevel: 'Уровень рынка на дату оценки (индекс, последние данные = 1)', observations: 'Наблюдённые цены вашей организации (коэффициент)', score: 'Балл уверенности' },
+  members: {
+    heading: 'Модели ансамбля',
+    columns: { name: 'Модель', estimate: 'Её оценка, USD', weight: 'Вес' },
+    note: 'Оценка объединяет оценки моделей ансамбля с этими весами, заданными при обучении: это сама модель, а не то, что определяет оценку.',
+  },
+  driverLabels: { marketLevel: 'Уровень рынка на дату оценки (индекс, последние данные = 1)', observations: 'Наблюдённые цены вашей организации (коэффициент)', score: 'Балл уверенности' },
   attribution: {
     note: {
       one: 'Что изменится, если бы это была типичная квартира района: каждая строка — насколько изменилась бы оценка, будь квартира типичной для своего района только в этом отношении (типичная квартира: медиана {{listings}} обучающего объявления района, самые частые рынок, ремонт и тип дома); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
@@ -584,7 +598,12 @@ const UZ: Catalogue = {
     drivers: 'Bahoni belgilovchi omillar',
     noDrivers: 'Omillar koʻrsatilmagan.',
   },
-  driverLabels: { member: 'Ansambl modeli {{name}}', marketLevel: 'Baholash sanasidagi bozor darajasi (indeks, eng yangi maʼlumot = 1)', observations: 'Tashkilotingiz kuzatgan narxlar (koeffitsiyent)', score: 'Ishonch bali' },
+  members: {
+    heading: 'Ansambl modellari',
+    columns: { name: 'Model', estimate: 'Uning bahosi, USD', weight: 'Vazn' },
+    note: 'Baho ansambl modellarining baholarini oʻqitishda belgilangan shu vaznlar bilan birlashtiradi: bu modelning oʻzi, bahoni belgilovchi omillar emas.',
+  },
+  driverLabels: { marketLevel: 'Baholash sanasidagi bozor darajasi (indeks, eng yangi maʼlumot = 1)', observations: 'Tashkilotingiz kuzatgan narxlar (koeffitsiyent)', score: 'Ishonch bali' },
   attribution: {
     note: {
       one: 'Bu tumanning odatiy kvartirasi boʻlsa nima oʻzgaradi: har bir qator — kvartira faqat shu jihatdan oʻz tumanining odatiy kvartirasi boʻlganida baho qanchaga oʻzgarishi (odatiy kvartira: tumanning {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan bozor, taʼmir va bino turi), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
@@ -683,7 +702,8 @@ const NAMESPACE = 'report';
 const isPlural = (value: unknown): value is Plural =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Plural).one === 'string' && typeof (value as Plural).other === 'string';
 
-function toResources(node: Record<string, unknown>): Record<string, unknown> {
+/** A catalogue as i18next resources: nested keys kept, each plural spread into its suffixed forms. */
+export function toResources(node: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (isPlural(value)) for (const [form, text] of Object.entries(value)) out[`${key}_${form}`] = text;
@@ -695,7 +715,7 @@ function toResources(node: Record<string, unknown>): Record<string, unknown> {
 /** Every message path missing from i18next's answer, collected (a test holds it empty). */
 export const missingMessages: string[] = [];
 
-/** One i18next instance for the reports, made synchronously (resources inline, no backend). */
+/** One i18next instance for the reports, made synchronously (resources inline, no backend); the backtest report adds its namespace (backtest-i18n.ts). */
 export const reportI18n = i18next.createInstance();
 void reportI18n.init({
   initAsync: false,
@@ -740,7 +760,6 @@ function bind(lang: ReportLanguage): Dictionary {
       accuracyFor: (group) => say('model.accuracyFor', { group }),
       headlineText: (count, values) => say('model.headlineText', { count, ...values }),
     },
-    driverLabels: { ...catalogue.driverLabels, member: (name) => say('driverLabels.member', { name }) },
     attribution: {
       ...catalogue.attribution,
       note: (count, values) => say('attribution.note', { count, ...values }),

@@ -102,6 +102,8 @@ export interface ValuationReportData {
   attribution: EstimateAttribution | null;
   /** Without an attribution: the figures behind the estimate, formatted and named by the renderer. */
   drivers: ReportDriver[];
+  /** Without an attribution: the ensemble's members, shown as such (not as drivers). */
+  members: ReportMember[];
   /** The estimate and interval in soʻm at the rate of the valuation date (see UzsAmounts.basis); null when not known. */
   uzs: UzsAmounts | null;
   /** YYYY-MM-DD. */
@@ -128,8 +130,14 @@ export interface ValuationReportData {
 }
 
 /** The figures behind an estimate the report names in its language (vehicles, houses). */
+/** One member of the ensemble: its own estimate (USD) and its weight in the ensemble (null in records made before weights were answered). */
+export interface ReportMember {
+  name: string;
+  usd: number;
+  weight: number | null;
+}
+
 export type ReportDriver =
-  | { kind: 'member'; name: string; usd: number }
   | { kind: 'marketLevel'; indexRatio: number }
   | { kind: 'observations'; factor: number }
   | { kind: 'score'; score: number };

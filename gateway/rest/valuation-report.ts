@@ -68,7 +68,8 @@ interface AnsweredValuation {
   /** Absent in records made before it was answered. */
   fsd?: number;
   confidence: { level: 'high' | 'medium' | 'low'; score: number };
-  models: { name: string; estimate: number }[];
+  /** weight: absent in records made before it was answered. */
+  models: { name: string; estimate: number; weight?: number }[];
   anomaly: { flags: string[]; districtMedianPricePerM2?: number | null; mahallaMedianPricePerM2?: number | null };
   location?: { district: string; mahalla: string | null; mahallaId: string | null };
   marketLevel: { valuationDate: string; dataAgeMonths: number; indexRatio: number };
@@ -95,7 +96,6 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
   const usd = (amount: number) => (rate ? Math.round(amount / rate / 100) * 100 : amount);
   // Named and formatted by the renderer in the report's language; a flat's attribution replaces them.
   const drivers: ReportDriver[] = [
-    ...v.models.map((m): ReportDriver => ({ kind: 'member', name: m.name, usd: usd(m.estimate) })),
     { kind: 'marketLevel', indexRatio: v.marketLevel.indexRatio },
     ...(v.marketAdjustment ? [{ kind: 'observations', factor: v.marketAdjustment.factor } as const] : []),
     { kind: 'score', score: v.confidence.score },
@@ -114,6 +114,7 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
     interval: { low: usd(v.interval.low), high: usd(v.interval.high), coverage: v.interval.coverage },
     confidence: { level: v.confidence.level, score: v.confidence.score, fsd: v.fsd ?? null },
     drivers,
+    members: v.models.map((m) => ({ name: m.name, usd: usd(m.estimate), weight: m.weight ?? null })),
     uzs: { estimate: toUzs(v.estimate), low: toUzs(v.interval.low), high: toUzs(v.interval.high), rate: uzsRate.usdToUzs, rateDate: uzsRate.date, basis: uzsRate.basis },
     valuationDate: v.marketLevel.valuationDate,
     dataAgeMonths: v.marketLevel.dataAgeMonths,

@@ -129,6 +129,17 @@ it('replays a CSV of observed prices: model alone 20% low, re-anchored on earlie
     expect(ru.text).not.toContain(english);
     expect(uz.text).not.toContain(english);
   }
+  // Issue 35, item 6: the labels' own figures through the language's formatter too, as Russian writes
+  // them (10 %, 3,29), so no number in the Russian report is written the English way.
+  for (const figure of ['Доля в ±10 %', 'Медиана смещения [95 % ДИ]', 'Покрытие 90 % [Уилсон 95 %]', 'ln(верх / низ) / 3,29', 'около 68 % его цен']) {
+    expect(ru.text).toContain(figure);
+  }
+  // The fits counted by Russian's plural rules: за 21 подгонку, за 22 подгонки, за 25 подгонок.
+  const fitsForm = { one: 'подгонку', few: 'подгонки', many: 'подгонок', other: 'подгонки' }[new Intl.PluralRules('ru').select(report.fits) as 'one' | 'few' | 'many' | 'other'];
+  expect(ru.text).toContain(`за ${report.fits} ${fitsForm}:`);
+  const ruNumbers = report.modelVersions.reduce((text: string, version: string) => text.replaceAll(version, ''), ru.text);
+  expect(ruNumbers.match(/\d%|\d\.\d|\d,\d{3}/g)).toBeNull();
+  expect(uz.text).toContain('±10% ichida');
   await expectError(await stack.fetch(`/api/backtest/${accepted.id}?format=pdf&lang=de`, { headers: { 'x-api-key': bank } }), 400, 'INVALID_PARAMETER', 'lang');
 
   // Another organisation cannot see it, read it, follow it or fill it.

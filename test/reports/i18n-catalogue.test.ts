@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOGUES, DICTIONARIES, missingMessages, type Plural } from '../../gateway/reports/i18n';
+import { BACKTEST_CATALOGUES, BACKTEST_DICTIONARIES } from '../../gateway/reports/backtest-i18n';
 import { DISTRICT_NAMES_BY_LANGUAGE, districtName, mahallaName, uzbekLatin } from '../../gateway/reports/place-names';
 import { renderReportHtml, REPORT_LANGUAGES } from '../../gateway/reports';
 import { DATA_DIR } from '../../models/paths';
@@ -51,6 +52,42 @@ describe('catalogue', () => {
 
   it('rendering every report in every language asks i18next for no missing message', () => {
     for (const lang of REPORT_LANGUAGES) for (const data of [chilanzarFlat(), cobaltCar()]) renderReportHtml(data, lang);
+    expect(missingMessages).toEqual([]);
+  });
+});
+
+describe('backtest catalogue', () => {
+  const english = paths(BACKTEST_CATALOGUES.en);
+
+  test.each(REPORT_LANGUAGES)('%s has every backtest message English has, and each plural its CLDR forms', (lang) => {
+    const own = paths(BACKTEST_CATALOGUES[lang]);
+    expect([...own.keys()].sort()).toEqual([...english.keys()].sort());
+    const forms = new Intl.PluralRules(lang === 'uz' ? 'uz-Latn' : lang).resolvedOptions().pluralCategories;
+    const plurals = [...own.entries()].filter(([, v]) => isPlural(v));
+    expect(plurals.length).toBe(4);
+    for (const [path, plural] of plurals) for (const form of forms) expect({ path, form, text: (plural as Record<string, string>)[form] }).toEqual({ path, form, text: expect.any(String) });
+  });
+
+  it('counts by each language\'s rules and writes every number with its formatter', () => {
+    const { en, ru, uz } = BACKTEST_DICTIONARIES;
+    expect(ru.replayed(1240, 'p', 'v', 1)).toContain('Наблюдаемые цены (1\u00a0240), p, оценены каждая на свою дату v, ');
+    expect(ru.replayed(5, 'p', 'v', 1)).toContain('за 1 подгонку:');
+    expect(ru.replayed(5, 'p', 'v', 21)).toContain('за 21 подгонку:');
+    expect(ru.replayed(5, 'p', 'v', 3)).toContain('за 3 подгонки:');
+    expect(ru.replayed(5, 'p', 'v', 12)).toContain('за 12 подгонок:');
+    expect(en.replayed(1, 'p', 'v', 1)).toMatch(/^1 observed price, p, was valued at its own date with v, .* in 1 fit: /);
+    expect(en.replayed(1240, 'p', 'v', 12)).toMatch(/^1,240 observed prices, p, were each valued .* in 12 fits: /);
+    expect(en.submitted(1, 'vehicle', 1)).toBe('1 vehicle price was submitted; 1 could not be scored and is left out. ');
+    expect(en.submitted(41, 'home', 2)).toBe('41 home prices were submitted; 2 could not be scored and are left out. ');
+    expect(ru.submitted(1241, 'home', 1)).toBe('Передано цен жилья: 1\u00a0241; не удалось оценить и исключено: 1. ');
+    expect(uz.replayed(5, 'p', 'v', 12)).toContain(', 12 ta moslashda: ');
+    // The fixed figures too: the FSD bands, the reading note's.
+    expect(ru.confidence).toEqual({ high: 'высокий (FSD ≤ 0,15)', medium: 'средний (≤ 0,30)', low: 'низкий (> 0,30)' });
+    expect(en.confidence.high).toBe('high (FSD ≤ 0.15)');
+    expect(ru.columns.within10).toBe('Доля в ±10\u00a0%');
+    expect(ru.reading).toContain('ln(верх / низ) / 3,29; уровень уверенности честен, когда около 68\u00a0% его цен');
+    expect(en.reading).toContain('ln(high / low) / 3.29; a confidence level is honest when about 68% of its prices');
+    expect(uz.period('2026-03-01', '2026-05-20')).toBe('2026-yil 1-mart dan 2026-yil 20-may gacha kuzatilgan');
     expect(missingMessages).toEqual([]);
   });
 });

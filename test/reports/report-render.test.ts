@@ -7,6 +7,7 @@
 import { renderReportHtml, renderReportPdf, REPORT_LANGUAGES, type ReportLanguage, type ValuationReportData } from '../../gateway/reports';
 import { escapeHtml } from '../../gateway/reports/html';
 import { DICTIONARIES } from '../../gateway/reports/i18n';
+import { BACKTEST_CATALOGUES } from '../../gateway/reports/backtest-i18n';
 import { FONT_FILES, fontPath } from '../../gateway/reports/fonts';
 import { formatDate, formatNumber, formatPercent, formatUsd, formatUzs } from '../../gateway/reports/format';
 import { pdfTexts, type PdfText } from '../support/pdf-text';
@@ -59,7 +60,7 @@ function dictionaryStrings(value: unknown): string[] {
 
 describe('dictionaries', () => {
   test('Uzbek writes oʻ and gʻ with U+02BB and the tutuq belgisi with U+02BC, never with a quote mark', () => {
-    const uz = dictionaryStrings(DICTIONARIES.uz);
+    const uz = [...dictionaryStrings(DICTIONARIES.uz), ...dictionaryStrings(BACKTEST_CATALOGUES.uz)];
     const wrong = uz.filter((s) => /[OoGg]['‘’`´]|[a-z]['’][a-z]/.test(s));
     expect(wrong).toEqual([]);
     expect(uz.some((s) => s.includes('oʻ'))).toBe(true);
@@ -75,7 +76,8 @@ describe('dictionaries', () => {
 
   test('every character the report can print has a glyph in every embedded DejaVu font (no missing-glyph boxes)', () => {
     const characters = new Set<number>();
-    for (const lang of REPORT_LANGUAGES) for (const s of dictionaryStrings(DICTIONARIES[lang])) for (const c of s) characters.add(c.codePointAt(0)!);
+    // The backtest report's catalogues too: the same fonts print them.
+    for (const lang of REPORT_LANGUAGES) for (const s of [...dictionaryStrings(DICTIONARIES[lang]), ...dictionaryStrings(BACKTEST_CATALOGUES[lang])]) for (const c of s) characters.add(c.codePointAt(0)!);
     // Characters format.ts adds: no-break space, true minus, ×, en dash, the range dash, digits.
     for (const c of '\u00a0\u2212×–—0123456789,.%') characters.add(c.codePointAt(0)!);
     expect(characters.has(0x02bb)).toBe(true);
@@ -160,7 +162,8 @@ describe('HTML', () => {
     data.object.mahalla = hostile;
     data.market!.mahalla = hostile;
     data.comparables[0].label = `"Lux" 3-room, O'Hara's <b>`;
-    data.drivers.push({ kind: 'member', name: '<img src=x onerror=alert(2)>', usd: 1 });
+    data.attribution = null; // the members are shown without one
+    data.members.push({ name: '<img src=x onerror=alert(2)>', usd: 1, weight: 0.5 });
     data.anomalyFlags.push('<svg onload=alert(3)>');
     return data;
   }

@@ -135,6 +135,33 @@ it('"what drives the estimate" is the flat\'s own area, place, floor … against
   expect((await json(asked)).errors?.[0]?.message).toMatch(/Cannot query field/);
 });
 
+it('a house\'s and a car\'s "what drives the estimate" lists no ensemble member: the members stand under their own label with their weights', async () => {
+  const bank = stack.newKey();
+  const house = await json(await stack.post('/api/predict/home', { district: 'Yunusabad', property_type: 'house', area: 200, land_area: 6, rooms: 5, total_floors: 2 }, { 'x-api-key': bank }));
+  const car = await json(await stack.post('/api/predict/vehicle', { make: 'Chevrolet', model: 'Cobalt', year: 2021, mileage: 60000 }, { 'x-api-key': bank }));
+  const label = { en: ['What drives the estimate', 'Ensemble members', 'Weight'], ru: ['Что определяет оценку', 'Модели ансамбля', 'Вес'], uz: ['Bahoni belgilovchi omillar', 'Ansambl modellari', 'Vazn'] } as const;
+  for (const valued of [house, car]) {
+    expect(valued.models.length).toBeGreaterThanOrEqual(1);
+    for (const lang of ['en', 'ru', 'uz'] as const) {
+      const confidence = section(await reportHtml(valued.valuation_id, lang, bank), 'confidence');
+      const [drives, heading, weight] = label[lang];
+      const driversStart = confidence.indexOf(drives);
+      const membersStart = confidence.indexOf(`>${heading}<`);
+      expect(driversStart).toBeGreaterThanOrEqual(0);
+      expect(membersStart).toBeGreaterThan(driversStart);
+      // Under "what drives the estimate", up to the members' own label: no member named.
+      const drivers = confidence.slice(driversStart, membersStart);
+      for (const m of valued.models) expect(drivers).not.toContain(m.name);
+      const members = confidence.slice(membersStart);
+      expect(members).toContain(weight);
+      // Each member's row: its name, its estimate and its weight, in the language's numbers.
+      for (const m of valued.models as { name: string; estimate: number; weight: number }[]) {
+        expect(members).toContain(`<tr><td>${m.name}</td><td class="num">${formatNumber(m.estimate, lang)}</td><td class="num">${formatNumber(m.weight, lang, 3)}</td></tr>`);
+      }
+    }
+  }
+});
+
 it("a valuation converted at the client's own exchange_rate says so in the report's language, with the rate (issue 35, item 5)", async () => {
   const bank = stack.newKey();
   const valued = await json(await stack.post('/api/predict/home', { ...FLAT, currency: 'UZS', exchange_rate: 12_650.5 }, { 'x-api-key': bank }));
