@@ -173,3 +173,21 @@ it("a valuation converted at the client's own exchange_rate says so in the repor
     expect(page).not.toMatch(/Central Bank|Центрального банка|Markaziy bank/);
   }
 });
+
+it('names the accuracy figure it quotes (median APE, not MAPE) and the class in the one vocabulary (issue 35, item 7)', async () => {
+  const bank = stack.newKey();
+  const valued = await json(await stack.post('/api/predict/home', FLAT, { 'x-api-key': bank }));
+  const model = await json(await stack.post('/graphql', { query: '{ residentialModel { districts { district accuracyClass } } }' }, { 'x-api-key': bank }));
+  const chilanzar = model.data.residentialModel.districts.find((d: { district: string }) => d.district.toLowerCase() === 'chilanzar');
+  const words: Record<string, Record<string, string>> = {
+    en: { high: 'High', good: 'Good', fair: 'Fair', low: 'Low', metric: 'median absolute percentage error (median APE)' },
+    ru: { high: 'Высокий', good: 'Хороший', fair: 'Удовлетворительный', low: 'Низкий', metric: 'медианная абсолютная процентная ошибка (медианная APE)' },
+    uz: { high: 'Yuqori', good: 'Yaxshi', fair: 'Qoniqarli', low: 'Past', metric: 'median mutlaq foiz xatosi (median APE)' },
+  };
+  for (const [lang, w] of Object.entries(words)) {
+    const text = visibleText(await reportHtml(valued.valuation_id, lang, bank));
+    expect(text).toContain(w.metric);
+    expect(text).toContain(w[chilanzar.accuracyClass]);
+    expect(text).not.toMatch(/\b(?:Medium|Moderate|Умеренный|Moʻtadil)\b/);
+  }
+});
