@@ -15,6 +15,8 @@ import { enumValue, fieldBounds, rangeMessage, requestJsonSchema, restBodyToInpu
 import { HOME_FIELDS } from './home-contract';
 import { checkNesting } from './nesting';
 import { looksLikePersonalDataKey, looksLikePersonalDataValue } from './personal-data';
+import { toMarketAdjustmentRest, type MarketAdjustmentView } from './home-rest';
+import { snakeCaseKeys } from './snake-case';
 
 /** Body limit of POST /api/batch with a JSON body, which is read whole. */
 export const MAX_BATCH_BODY_BYTES = 20 * 1024 * 1024;
@@ -358,9 +360,23 @@ export interface BatchItemResultView {
   error: { code: string; message: string } | null;
 }
 
+/**
+ * A result as REST (and MCP's get_batch_status) gives it: in snake_case like every other REST reply;
+ * the home in the names of POST /api/predict/home's reply (market_adjustment's base_interval too).
+ */
+export function restResultItem(item: BatchItemResultView) {
+  return { index: item.index, reference: item.reference ?? null, ok: item.ok, result: item.ok ? restResult(item.result as Record<string, unknown>) : null, error: item.error };
+}
+
+function restResult({ home, ...placed }: Record<string, unknown>): Record<string, unknown> {
+  if (home === undefined || home === null) return snakeCaseKeys(placed);
+  const { marketAdjustment, ...valuation } = home as Record<string, unknown>;
+  return { ...snakeCaseKeys(placed), home: { ...snakeCaseKeys(valuation), ...(marketAdjustment !== undefined && { market_adjustment: toMarketAdjustmentRest(marketAdjustment as MarketAdjustmentView | null) }) } };
+}
+
 /** The NDJSON line of a result (without the newline). */
 export function resultNdjsonLine(item: BatchItemResultView): string {
-  return JSON.stringify({ index: item.index, reference: item.reference ?? null, ok: item.ok, result: item.ok ? item.result : null, error: item.error });
+  return JSON.stringify(restResultItem(item));
 }
 
 /** The CSV columns of the results: the item, where it was placed, its index, the valuation, or the error. */

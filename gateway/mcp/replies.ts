@@ -11,6 +11,8 @@ import { toHomeRestResponse, type HomeValuationView } from '../../schema/home-re
 import { toJobResponse, type BatchJobData } from '../rest/batch';
 import { toLocationRestResponse, toMatchedResponse, type GeocodeData as GeocodedIndexData, type LocationIndexData } from '../rest/location';
 import { toVehicleRestResponse, type VehicleValuationView } from '../../schema/vehicle-rest';
+import { snakeCaseKeys } from '../../schema/snake-case';
+import { restResultItem } from '../../schema/batch-contract';
 
 /** `homeValuation` as HOME_VALUATION_OPERATION selects it (location by name: district is an entity in the graph). */
 export interface HomeValuationData {
@@ -99,7 +101,7 @@ export function batchStatusReply(job: BatchJobData, results: BatchResultsData | 
   return {
     ...toJobResponse(job),
     ...(results && {
-      results: { items: results.items.map((i) => ({ index: i.index, reference: i.reference ?? null, ok: i.ok, result: i.ok ? i.result : null, error: i.error })), next_offset: results.nextOffset },
+      results: { items: results.items.map(restResultItem), next_offset: results.nextOffset },
     }),
     warnings,
   };
@@ -111,15 +113,6 @@ interface ModelInfo { version: string; trainedAt: string; dataSnapshot: string; 
 export interface ResidentialModelData { residentialModel: ModelInfo & { districts: { district: string; accuracyClass: string; metrics: Metrics }[] } }
 export interface VehicleModelData { vehicleModel: ModelInfo & { groups: { group: string; accuracyClass: string; metrics: Metrics }[] } }
 
-type Snake<T> = T extends readonly (infer U)[] ? Snake<U>[] : T extends object ? { [K in keyof T as K extends string ? SnakeKey<K> : K]: Snake<T[K]> } : T;
-type SnakeKey<S extends string> = S extends `${infer H}${infer R}` ? `${H extends Uppercase<H> ? (H extends Lowercase<H> ? H : `_${Lowercase<H>}`) : H}${SnakeKey<R>}` : S;
-
-/** GraphQL data with snake_case keys (uzbekLatin → uzbek_latin, maeUsd → mae_usd; ppe10 stays). */
-export function snakeCaseKeys<T>(value: T): Snake<T> {
-  if (Array.isArray(value)) return value.map(snakeCaseKeys) as Snake<T>;
-  if (value === null || typeof value !== 'object') return value as Snake<T>;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(), snakeCaseKeys(v)])) as Snake<T>;
-}
 
 /** GraphQL's liveAccuracy as LIVE_ACCURACY_OPERATION selects it. */
 export interface LiveAccuracyData {

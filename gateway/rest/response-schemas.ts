@@ -278,7 +278,7 @@ export function batchResultLineJsonSchema(): Record<string, unknown> {
       index: { type: 'integer', description: 'Position in the submission, from 0' },
       reference: { type: ['string', 'null'], description: "The item's reference as submitted (your loan or collateral id); null where none was given" },
       ok: { type: 'boolean' },
-      result: { type: ['object', 'null'], description: 'On ok: { address, geocode { lat, lon, precision, district, mahalla }, locationIndex { composite, complete, renormalised, district, subindexes }, home? (valuation, with marketAdjustment when your organisation\'s observations moved it, and marketMixture when a flat was sent without its market) }' },
+      result: { type: ['object', 'null'], description: 'On ok, in snake_case like every REST reply: { address, geocode { lat, lon, precision, district, mahalla }, location_index { composite, complete, renormalised, district, subindexes }, home? (the valuation in the names of POST /api/predict/home\'s reply: estimate, currency, interval, fsd, confidence, anomaly, market_level, with market_adjustment when your organisation\'s observations moved it and market_mixture when a flat was sent without its market) }. GraphQL batchResults gives the same in its camelCase names' },
       error: { type: ['object', 'null'], properties: { code: string, message: string } },
     },
   };

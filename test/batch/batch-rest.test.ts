@@ -94,6 +94,10 @@ describe('POST /api/batch with JSON, then GET the job and its results', () => {
     await untilEnded(id);
     const lines = await ndjsonResults(id);
     expect(lines.map((l) => l.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // snake_case like every REST reply (issue 35, item 1): no key anywhere in a line has a capital letter.
+    const keys = (value: unknown): string[] => (Array.isArray(value) ? value.flatMap(keys) : value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => [k, ...keys(v)]) : []);
+    expect(keys(lines).filter((k) => /[A-Z]/.test(k))).toEqual([]);
+    expect(Object.keys(lines[1].result.home)).toEqual(expect.arrayContaining(['price_per_m2', 'market_level', 'valuation_id', 'model_version', 'valued_at']));
     const inputs = portfolio();
     for (const line of lines) {
       if (line.index === 3) {
@@ -104,14 +108,14 @@ describe('POST /api/batch with JSON, then GET the job and its results', () => {
       expect(line).toMatchObject({ ok: true, error: null });
       expect(line.result.address).toBe(inputs[line.index].address);
       expect(line.result.geocode).toMatchObject({ lat: expect.any(Number), lon: expect.any(Number), district: expect.any(String) });
-      expect(line.result.locationIndex.composite).toBeGreaterThanOrEqual(0);
-      expect(line.result.locationIndex.composite).toBeLessThanOrEqual(100);
+      expect(line.result.location_index.composite).toBeGreaterThanOrEqual(0);
+      expect(line.result.location_index.composite).toBeLessThanOrEqual(100);
       if (inputs[line.index].home) {
         expect(line.result.home.estimate).toBeGreaterThan(10_000);
         expect(line.result.home.currency).toBe('USD');
         // How old the market data behind the value is, as on every other surface.
-        expect(line.result.home.marketLevel).toMatchObject({ valuationDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), newestDataPeriod: '2026-07', dataAgeMonths: expect.any(Number) });
-        expect(line.result.home.marketLevel.dataAgeMonths).toBeGreaterThanOrEqual(0);
+        expect(line.result.home.market_level).toMatchObject({ valuation_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), newest_data_period: '2026-07', data_age_months: expect.any(Number) });
+        expect(line.result.home.market_level.data_age_months).toBeGreaterThanOrEqual(0);
       } else {
         expect(line.result.home).toBeUndefined();
       }
@@ -145,8 +149,8 @@ describe('POST /api/batch with JSON, then GET the job and its results', () => {
       expect(rows[3]).toMatchObject({ ok: 'false', address: '', error_code: ndjson[3].error.code });
       expect(rows[1]).toMatchObject({ ok: 'true', address: ADDRESSES[1], currency: 'USD', district: ndjson[1].result.geocode.district });
       expect(Number(rows[1].estimate)).toBe(ndjson[1].result.home.estimate);
-      expect(rows[1].valuation_date).toBe(ndjson[1].result.home.marketLevel.valuationDate);
-      expect(Number(rows[1].data_age_months)).toBe(ndjson[1].result.home.marketLevel.dataAgeMonths);
+      expect(rows[1].valuation_date).toBe(ndjson[1].result.home.market_level.valuation_date);
+      expect(Number(rows[1].data_age_months)).toBe(ndjson[1].result.home.market_level.data_age_months);
       expect(Number(rows[0].lat)).toBe(ndjson[0].result.geocode.lat);
       expect(rows[0].estimate).toBe('');
     }

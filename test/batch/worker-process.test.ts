@@ -110,7 +110,7 @@ describeWithRedis('worker processes on Redis', () => {
       expect(item.result.address).toBe(`${ADDRESSES[item.index % ADDRESSES.length]}, ${item.index}-uy`);
       expect(item.result.geocode.lat).toBeGreaterThan(41.1);
       expect(item.result.geocode.lat).toBeLessThan(41.45);
-      expect(typeof item.result.locationIndex.composite).toBe('number');
+      expect(typeof item.result.location_index.composite).toBe('number');
     }
   }, 240_000);
 });

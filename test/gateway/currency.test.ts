@@ -257,10 +257,10 @@ describe('batch items and observations', () => {
     await until(async () => json(await fixture.stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': fixture.key } })), (job) => job.status === 'completed');
     const lines = (await (await fixture.stack.fetch(`/api/batch/${id}/results`, { headers: { 'x-api-key': fixture.key } })).text()).trim().split('\n').map((l) => JSON.parse(l));
     const [uzs, usd] = lines.map((l) => l.result.home);
-    expect(uzs).toMatchObject({ currency: 'UZS', exchangeRate: { usdToUzs: APRIL_RATE, date: APRIL_2025 } });
+    expect(uzs).toMatchObject({ currency: 'UZS', exchange_rate: { usd_to_uzs: APRIL_RATE, date: APRIL_2025 } });
     expect(uzs.estimate).toBe(thousands(usd.estimate, APRIL_RATE));
     expect(usd.currency).toBe('USD');
-    expect('exchangeRate' in usd).toBe(false);
+    expect('exchange_rate' in usd).toBe(false);
   });
 
   it('refuses a bad currency in a batch item in its place', async () => {

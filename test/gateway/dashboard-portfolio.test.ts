@@ -6,7 +6,7 @@
  * over the 12 district outlines (served as a static file of the page, built from
  * data/geo/tashkent_districts.geojson), the histogram of values, the homes by confidence, the items
  * the anomaly checks flagged, the totals by district and the items page by page, all agreeing with
- * the results the API streams. Then, with the results rewritten in the browser: a valuationId gives
+ * the results the API streams. Then, with the results rewritten in the browser: a valuation_id gives
  * each row links to the valuation's record and report, fetched with the key; a job far larger than
  * the map's cap is drawn from an even sample on a canvas, and the page says so.
  */
@@ -54,8 +54,8 @@ interface Line {
   result: {
     address: string;
     geocode: { lat: number; lon: number; precision: string; district: string; mahalla: string | null };
-    locationIndex: { composite: number | null; district: string };
-    home?: { estimate: number; currency: string; pricePerM2: number; confidence: { level: string }; anomaly: { flags: string[] }; valuationId?: string };
+    location_index: { composite: number | null; district: string };
+    home?: { estimate: number; currency: string; price_per_m2: number; confidence: { level: string }; anomaly: { flags: string[] }; valuation_id?: string };
   } | null;
   error: { code: string; message: string } | null;
 }
@@ -77,9 +77,9 @@ function syntheticResults(ownPoints = false): string {
       ? [41.25 + (i % 300) * 0.0004, 69.17 + Math.floor(i / 300) * 0.0012]
       : i % 2 ? [41.285 + (i % 97) * 0.0002, 69.2 + (i % 89) * 0.0002] : [41.36 + (i % 97) * 0.0002, 69.28 + (i % 89) * 0.0002];
     const home = i % 3 === 0
-      ? { estimate: 50_000 + (i % 1000) * 100, currency: 'USD', pricePerM2: 1000 + (i % 1000), confidence: { level: ['high', 'medium', 'low'][(i / 3) % 3] }, anomaly: { flags: i % (3 * FLAG_EVERY) === 0 ? ['FAR_FROM_DISTRICT_MEDIAN'] : [] } }
+      ? { estimate: 50_000 + (i % 1000) * 100, currency: 'USD', price_per_m2: 1000 + (i % 1000), confidence: { level: ['high', 'medium', 'low'][(i / 3) % 3] }, anomaly: { flags: i % (3 * FLAG_EVERY) === 0 ? ['FAR_FROM_DISTRICT_MEDIAN'] : [] } }
       : undefined;
-    out.push(JSON.stringify({ index: i, ok: true, result: { address: `Synthetic ${i}`, geocode: { lat, lon, precision: 'quarter', district, mahalla: null }, locationIndex: { composite: 40 + (i % 50) }, ...(home && { home }) }, error: null }));
+    out.push(JSON.stringify({ index: i, ok: true, result: { address: `Synthetic ${i}`, geocode: { lat, lon, precision: 'quarter', district, mahalla: null }, location_index: { composite: 40 + (i % 50) }, ...(home && { home }) }, error: null }));
   }
   return `${out.join('\n')}\n`;
 }
@@ -102,8 +102,8 @@ function piledResults(): Line[] {
         : i < 210 ? place('quarter', (i - 60) % 20)
           : i < 310 ? place('mahalla', (i - 210) % 10)
             : place('district', (i - 310) % 12);
-    const home = i % 2 ? undefined : { estimate: 60_000 + i * 10, currency: 'USD', pricePerM2: 900 + i, confidence: { level: 'medium' }, anomaly: { flags: [] } };
-    lines.push({ index: i, ok: true, result: { address: `Piled ${i}`, geocode: { ...geocode, district: 'Yunusabad', mahalla: geocode.precision === 'mahalla' ? 'Bodomzor' : null }, locationIndex: { composite: 50 + (i % 7), district: 'Yunusabad' }, ...(home && { home }) }, error: null });
+    const home = i % 2 ? undefined : { estimate: 60_000 + i * 10, currency: 'USD', price_per_m2: 900 + i, confidence: { level: 'medium' }, anomaly: { flags: [] } };
+    lines.push({ index: i, ok: true, result: { address: `Piled ${i}`, geocode: { ...geocode, district: 'Yunusabad', mahalla: geocode.precision === 'mahalla' ? 'Bodomzor' : null }, location_index: { composite: 50 + (i % 7), district: 'Yunusabad' }, ...(home && { home }) }, error: null });
   }
   return lines;
 }
@@ -167,12 +167,12 @@ function siteLabel({ precision, lines: group }: Site): string {
   const { district, mahalla } = group[0].result!.geocode;
   const where = `at ${PLACED_AT[precision]} in ${district}${mahalla ? `, mahalla ${mahalla}` : ''}`;
   const homes = group.flatMap((l) => (l.result!.home ? [l.result!.home] : []));
-  const composites = group.flatMap((l) => (l.result!.locationIndex.composite === null ? [] : [l.result!.locationIndex.composite]));
+  const composites = group.flatMap((l) => (l.result!.location_index.composite === null ? [] : [l.result!.location_index.composite]));
   const index = composites.length ? oneDecimal(composites.reduce((a, b) => a + b, 0) / composites.length) : 'none';
-  if (group.length === 1) return `Item ${group[0].index + 1} ${where}: ${homes.length ? `${whole(homes[0].pricePerM2)} ${homes[0].currency} per m²` : 'no home valued'}, location index ${index}`;
+  if (group.length === 1) return `Item ${group[0].index + 1} ${where}: ${homes.length ? `${whole(homes[0].price_per_m2)} ${homes[0].currency} per m²` : 'no home valued'}, location index ${index}`;
   const numbers = group.slice(0, 5).map((l) => String(l.index + 1));
   const list = group.length > 5 ? `${numbers.join(', ')} and ${group.length - 5} more` : `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
-  const value = homes.length ? `mean ${whole(homes.reduce((sum, h) => sum + h.pricePerM2, 0) / homes.length)} ${homes[0].currency} per m² over ${plural(homes.length, 'valued home', 'valued homes')}` : 'no home valued';
+  const value = homes.length ? `mean ${whole(homes.reduce((sum, h) => sum + h.price_per_m2, 0) / homes.length)} ${homes[0].currency} per m² over ${plural(homes.length, 'valued home', 'valued homes')}` : 'no home valued';
   return `${group.length} items (items ${list}) ${where}: ${value}, location index ${index}`;
 }
 
@@ -273,7 +273,7 @@ describe('the district outlines, a static file of the page', () => {
     // The location index names the district a point lies in: its outline holds the point.
     for (const line of placed()) {
       const { lat, lon } = line.result!.geocode;
-      const outline = outlines.features.find((f) => f.properties.name === line.result!.locationIndex.district)!;
+      const outline = outlines.features.find((f) => f.properties.name === line.result!.location_index.district)!;
       expect(booleanPointInPolygon([lon, lat], outline.geometry as never)).toBe(true);
     }
   });
@@ -377,7 +377,7 @@ describe('the portfolio view in headless Chromium', () => {
     // Each bar counts the homes whose price per m² lies in it.
     for (const label of bars) {
       const [, start, end] = /^([\d,.]+) to ([\d,.]+) USD: /.exec(label)!.map((n) => Number(n.replace(/,/g, '')));
-      expect(countOf(label)).toBe(homes.filter((l) => l.result!.home!.pricePerM2 >= start && l.result!.home!.pricePerM2 < end).length);
+      expect(countOf(label)).toBe(homes.filter((l) => l.result!.home!.price_per_m2 >= start && l.result!.home!.price_per_m2 < end).length);
     }
     for (const plot of ['histogram', 'confidence']) await page.locator(`[data-testid="portfolio-${plot}"]`).screenshot({ path: join(SCREENSHOTS, `${plot}.png`) });
     await page.selectOption('[data-testid="portfolio-measure"]', 'estimate');
@@ -433,12 +433,12 @@ describe('the portfolio view in headless Chromium', () => {
     const check = async (name: string, group: Line[]) => {
       const row = page.locator(`[data-testid="district-row"][data-district="${name}"]`);
       const groupHomes = group.filter((l) => l.result!.home).map((l) => l.result!.home!);
-      const composites = group.map((l) => l.result!.locationIndex.composite).filter((c): c is number => c !== null);
+      const composites = group.map((l) => l.result!.location_index.composite).filter((c): c is number => c !== null);
       const cell = async (testid: string) => row.locator(`[data-testid="${testid}"]`).textContent();
       expect(await cell('district-items')).toBe(String(group.length));
       expect(await cell('district-valued')).toBe(String(groupHomes.length));
       expect(await cell('district-total')).toBe(groupHomes.length ? `${whole(groupHomes.reduce((sum, h) => sum + h.estimate, 0))} ${groupHomes[0].currency}` : '—');
-      expect(await cell('district-median-ppm2')).toBe(groupHomes.length ? whole(median(groupHomes.map((h) => h.pricePerM2))) : '—');
+      expect(await cell('district-median-ppm2')).toBe(groupHomes.length ? whole(median(groupHomes.map((h) => h.price_per_m2))) : '—');
       expect(await cell('district-mean-index')).toBe(oneDecimal(composites.reduce((a, b) => a + b, 0) / composites.length));
     };
     for (const [name, group] of byDistrict) await check(name, group);
@@ -455,7 +455,7 @@ describe('the portfolio view in headless Chromium', () => {
     expect(await texts(page, '[data-testid="flagged-row"] [data-testid="item-address"], [data-testid="item-row"] [data-testid="item-address"]')).toContain(ITEMS[0].address);
     expect(await page.locator('#portfolio-section img').count()).toBe(0);
     // Links only to the records the results name (three a valued home: record, PDF, HTML).
-    const valuedIds = new Set(lines.flatMap((l) => (l.result?.home?.valuationId ? [l.result.home.valuationId] : [])));
+    const valuedIds = new Set(lines.flatMap((l) => (l.result?.home?.valuation_id ? [l.result.home.valuation_id] : [])));
     const hrefs = await page.locator('[data-testid="valuation-link"]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
     expect(hrefs.length).toBeGreaterThanOrEqual(3 * valuedIds.size);
     for (const href of hrefs) expect(valuedIds.has(/(?:^|\/)api\/valuations\/(val_[0-9A-Z]{26})/.exec(href)?.[1] ?? '')).toBe(true);
@@ -468,21 +468,14 @@ describe('the portfolio view in headless Chromium', () => {
 
   it("links each row to the valuation's record and report when the results name the valuation, fetched with the key", async () => {
     const idOf = (index: number) => `val_test${index}`;
-    const withIds = (line: Line): Line => (line.result?.home ? { ...line, result: { ...line.result, home: { ...line.result.home, valuationId: idOf(line.index) } } } : line);
+    const withIds = (line: Line): Line => (line.result?.home ? { ...line, result: { ...line.result, home: { ...line.result.home, valuation_id: idOf(line.index) } } } : line);
     const requested: { url: string; key: string | undefined }[] = [];
     const { page } = await openPortfolio(async (p) => {
-      // The results as they will be once valuations have ids: the stream and the items pages.
-      await p.route(`**/api/batch/${jobId}/results`, async (route: Route) => {
+      // The results as they will be once valuations have ids: the stream and the items pages (one REST route, ?offset&limit for a page).
+      await p.route(`**/api/batch/${jobId}/results*`, async (route: Route) => {
         const response = await route.fetch();
         const body = (await response.text()).trim().split('\n').map((l) => JSON.stringify(withIds(JSON.parse(l)))).join('\n');
         await route.fulfill({ response, body: `${body}\n` });
-      });
-      await p.route('**/graphql', async (route: Route) => {
-        if (!route.request().postData()?.includes('DashboardResults')) return route.continue();
-        const response = await route.fetch();
-        const answer = await response.json();
-        answer.data.batchResults.items = answer.data.batchResults.items.map(withIds);
-        await route.fulfill({ response, json: answer });
       });
       await p.route('**/api/valuations/**', async (route: Route) => {
         requested.push({ url: route.request().url(), key: route.request().headers()['x-api-key'] });

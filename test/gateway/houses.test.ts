@@ -220,15 +220,15 @@ describe('a batch item with a house', () => {
     await until(async () => json(await service.stack.fetch(`/api/batch/${id}`, { headers })), (job) => job.status === 'completed', 45_000);
     const lines = (await (await service.stack.fetch(`/api/batch/${id}/results`, { headers })).text()).trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines[0].ok).toBe(true);
-    expect(lines[0].result.home).toMatchObject({ propertyType: 'house', currency: 'USD' });
-    expect(lines[0].result.home.landPricePerSotka).toBeGreaterThan(0);
-    expect(lines[1].result.home).toMatchObject({ propertyType: 'apartment', landPricePerSotka: null });
+    expect(lines[0].result.home).toMatchObject({ property_type: 'house', currency: 'USD' });
+    expect(lines[0].result.home.land_price_per_sotka).toBeGreaterThan(0);
+    expect(lines[1].result.home).toMatchObject({ property_type: 'apartment', land_price_per_sotka: null });
     if (refused) {
       expect(lines[2]).toMatchObject({ ok: false, result: null, error: { code: 'INSUFFICIENT_MARKET_DATA' } });
     }
     const csv = await (await service.stack.fetch(`/api/batch/${id}/results?format=csv`, { headers })).text();
     const rows = parseCsv(csv, { columns: true }) as Record<string, string>[];
-    expect(rows[0]).toMatchObject({ property_type: 'house', land_price_per_sotka: String(lines[0].result.home.landPricePerSotka) });
+    expect(rows[0]).toMatchObject({ property_type: 'house', land_price_per_sotka: String(lines[0].result.home.land_price_per_sotka) });
     expect(rows[1]).toMatchObject({ property_type: 'apartment', land_price_per_sotka: '' });
   });
 });

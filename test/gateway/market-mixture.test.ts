@@ -141,7 +141,7 @@ describe('GraphQL', () => {
 });
 
 describe('POST /api/batch', () => {
-  it('an item without its market carries marketMixture in its line and new_build_probability in the CSV; one with its market neither', async () => {
+  it('an item without its market carries market_mixture in its line and new_build_probability in the CSV; one with its market neither', async () => {
     const home = { area: 65, rooms: 3, floor: 4, total_floors: 9, valuation_date: VALUATION_DATE };
     const address = 'Chilonzor tumani, 13-kvartal';
     const submitted = await fixture.post('/api/batch', { items: [{ address, home }, { address, home: { ...home, market: 'resale' } }, { address }] });
@@ -150,18 +150,18 @@ describe('POST /api/batch', () => {
     const job = await until(async () => json(await get(`/api/batch/${id}`)), (j) => ['completed', 'failed', 'cancelled'].includes(j.status));
     expect(job).toMatchObject({ status: 'completed', succeeded: 3 });
     const lines = (await (await get(`/api/batch/${id}/results`)).text()).trimEnd().split('\n').map((l) => JSON.parse(l));
-    const m = lines[0].result.home.marketMixture;
-    expect(m.newBuildProbability).toBeGreaterThan(0);
-    expect(m.newBuildProbability).toBeLessThan(1);
-    expect(m.newBuild.low).toBeLessThan(m.newBuild.estimate);
+    const m = lines[0].result.home.market_mixture;
+    expect(m.new_build_probability).toBeGreaterThan(0);
+    expect(m.new_build_probability).toBeLessThan(1);
+    expect(m.new_build.low).toBeLessThan(m.new_build.estimate);
     expect(m.resale.estimate).toBeLessThan(m.resale.high);
-    expect(lines[1].result.home.marketMixture).toBeNull();
+    expect(lines[1].result.home.market_mixture).toBeNull();
     expect(lines[1].result.home.estimate).toBe(m.resale.estimate);
     expect(lines[2].result.home).toBeUndefined();
 
     const rows = parseCsv(await (await get(`/api/batch/${id}/results?format=csv`)).text(), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]).indexOf('new_build_probability')).toBe(Object.keys(rows[0]).indexOf('market_factor') + 1);
-    expect(Number(rows[0].new_build_probability)).toBe(m.newBuildProbability);
+    expect(Number(rows[0].new_build_probability)).toBe(m.new_build_probability);
     expect(rows[1].new_build_probability).toBe('');
     expect(rows[2].new_build_probability).toBe('');
   });

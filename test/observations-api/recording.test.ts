@@ -333,16 +333,16 @@ it('a batch job\'s home valuations carry the organisation\'s adjustment, in NDJS
   await until(async () => json(await stack.fetch(`/api/batch/${id}`, { headers: { 'x-api-key': bank } })), (job) => job.status === 'completed');
   const lines = (await (await stack.fetch(`/api/batch/${id}/results`, { headers: { 'x-api-key': bank } })).text()).trim().split('\n').map((l) => JSON.parse(l));
   const valued = lines[0].result.home;
-  expect(valued.marketAdjustment).toMatchObject({ level: 'segment', group: 'Tashkent › Yunusabad › resale', observations: 30 });
-  expect(valued.marketAdjustment.factor).toBeLessThan(0.9);
-  expect(valued.estimate).toBeCloseTo(valued.marketAdjustment.baseEstimate * valued.marketAdjustment.factor, -2);
+  expect(valued.market_adjustment).toMatchObject({ level: 'segment', group: 'Tashkent › Yunusabad › resale', observations: 30 });
+  expect(valued.market_adjustment.factor).toBeLessThan(0.9);
+  expect(valued.estimate).toBeCloseTo(valued.market_adjustment.base_estimate * valued.market_adjustment.factor, -2);
   expect(lines[1].result.home).toBeUndefined();
 
   const csv = await (await stack.fetch(`/api/batch/${id}/results?format=csv`, { headers: { 'x-api-key': bank } })).text();
   const [header, first] = csv.trim().split('\r\n').map((row) => row.split(','));
   const cell = (name: string) => first[header.indexOf(name)];
-  expect(Number(cell('base_estimate'))).toBe(valued.marketAdjustment.baseEstimate);
-  expect(Number(cell('market_factor'))).toBeCloseTo(valued.marketAdjustment.factor, 6);
+  expect(Number(cell('base_estimate'))).toBe(valued.market_adjustment.base_estimate);
+  expect(Number(cell('market_factor'))).toBeCloseTo(valued.market_adjustment.factor, 6);
 });
 
 it('a JSON body of more observations than one graph call may price (20,000) is recorded in parts, not refused (issue 33)', async () => {

@@ -61,7 +61,7 @@ it('GraphQL, vehicle and batch valuations are recorded too, and list newest firs
   const submitted = await json(await stack.post('/api/batch', { items: [{ address: 'Юнусабад 8-й квартал', home: { area: 70, rooms: 3, floor: 2, total_floors: 9 } }] }, { 'x-api-key': bank }));
   await until(async () => json(await get(`/api/batch/${submitted.id}`, bank)), (job) => job.status === 'completed');
   const [line] = (await (await get(`/api/batch/${submitted.id}/results`, bank)).text()).trim().split('\n').map((l) => JSON.parse(l));
-  const fromBatch = line.result.home.valuationId;
+  const fromBatch = line.result.home.valuation_id;
   expect(fromBatch).toMatch(/^val_/);
 
   const batchRecord = await json(await get(`/api/valuations/${fromBatch}`, bank));

@@ -104,7 +104,7 @@ export async function openResults(key: string, id: string, signal?: AbortSignal)
   return call(key, `api/batch/${encodeURIComponent(id)}/results`, { headers: { accept: 'application/x-ndjson' }, signal });
 }
 
-/** One NDJSON line of the results, and one item of batchResults. */
+/** One line of GET /api/batch/{id}/results (snake_case, as every REST reply). */
 export interface ResultLine {
   index: number;
   ok: boolean;
@@ -117,15 +117,12 @@ export interface ResultPage {
   nextOffset: number | null;
 }
 
-/** Up to `limit` results from item `offset` on (batchResults: an offset is an item index). */
+/** Up to `limit` results from item `offset` on (an offset is an item index), from the same REST route as the stream, so both read one shape. */
 export async function fetchResultPage(key: string, id: string, offset: number, limit: number, signal?: AbortSignal): Promise<ResultPage> {
-  const data = await graphql<{ batchResults: ResultPage }>(
-    key,
-    'query DashboardResults($id: ID!, $offset: Int, $limit: Int) { batchResults(id: $id, offset: $offset, limit: $limit) { items { index reference ok result error { code message } } nextOffset } }',
-    { id, offset, limit },
-    signal,
-  );
-  return data.batchResults;
+  const response = await call(key, `api/batch/${encodeURIComponent(id)}/results?offset=${offset}&limit=${limit}`, { headers: { accept: 'application/x-ndjson' }, signal });
+  const items = (await response.text()).split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as ResultLine);
+  const next = response.headers.get('batch-next-offset');
+  return { items, nextOffset: next === null ? null : Number(next) };
 }
 
 /** The district outlines: a static file of the page (built from data/geo by gateway/dashboard/outlines.ts), no key needed. */

@@ -91,16 +91,16 @@ export interface DistrictTotals {
 interface HomeResult {
   estimate?: unknown;
   currency?: unknown;
-  pricePerM2?: unknown;
+  price_per_m2?: unknown;
   confidence?: { level?: unknown } | null;
   anomaly?: { flags?: unknown } | null;
-  valuationId?: unknown;
+  valuation_id?: unknown;
 }
 
 interface ItemResult {
   address?: unknown;
   geocode?: { lat?: unknown; lon?: unknown; precision?: unknown; district?: unknown; mahalla?: unknown } | null;
-  locationIndex?: { composite?: unknown } | null;
+  location_index?: { composite?: unknown } | null;
   home?: HomeResult | null;
 }
 
@@ -109,7 +109,7 @@ const text = (value: unknown, fallback = ''): string => (typeof value === 'strin
 
 /** A valuation's id when the results carry one (`val_…`): the record and report links need it. */
 export function valuationIdOf(home: unknown): string | null {
-  const id = (home as HomeResult | null | undefined)?.valuationId;
+  const id = (home as HomeResult | null | undefined)?.valuation_id;
   return typeof id === 'string' && id !== '' ? id : null;
 }
 
@@ -246,10 +246,10 @@ export class PortfolioAggregate {
     const lat = finite(result.geocode?.lat);
     const lon = finite(result.geocode?.lon);
     const district = text(result.geocode?.district, '(no district)');
-    const composite = finite(result.locationIndex?.composite);
+    const composite = finite(result.location_index?.composite);
     const home = result.home ?? null;
     const estimate = finite(home?.estimate);
-    const ppm2 = finite(home?.pricePerM2);
+    const ppm2 = finite(home?.price_per_m2);
 
     const totals = this.districtOf(district);
     totals.items++;

@@ -4,7 +4,7 @@
  * district outlines coloured by price per m² or by location index, the histogram of values, the
  * homes by confidence level, the items the anomaly checks flagged, totals by district, and every
  * item a page at a time (batchResults). Each row links the valuation's record and report when the
- * results name the valuation (home.valuationId). Every text comes from the API and is set as text.
+ * results name the valuation (home.valuation_id). Every text comes from the API and is set as text.
  */
 import { fetchDistrictOutlines, fetchResultPage, openResults, type DistrictOutlines, type Job, type ResultLine } from './api';
 import { elements, textCell, textElement } from './dom';
@@ -32,14 +32,14 @@ const money = (totals: ReadonlyMap<string, number>) =>
 interface HomeLike {
   estimate?: number;
   currency?: string;
-  pricePerM2?: number | null;
+  price_per_m2?: number | null;
   confidence?: { level?: string };
   anomaly?: { flags?: string[] };
 }
 interface ItemLike {
   address?: string;
   geocode?: { district?: string };
-  locationIndex?: { composite?: number | null };
+  location_index?: { composite?: number | null };
   home?: HomeLike | null;
 }
 
@@ -292,13 +292,13 @@ export class PortfolioView {
     }
     const result = (line.result ?? {}) as ItemLike;
     const home = result.home ?? null;
-    const composite = result.locationIndex?.composite;
+    const composite = result.location_index?.composite;
     row.append(
       index,
       textCell(result.address ?? '', 'item-address'),
       textCell(result.geocode?.district ?? '', 'item-district'),
       textCell(typeof home?.estimate === 'number' ? `${whole.format(home.estimate)} ${home.currency ?? ''}`.trim() : '—', 'item-estimate'),
-      textCell(typeof home?.pricePerM2 === 'number' ? whole.format(home.pricePerM2) : '—', 'item-ppm2'),
+      textCell(typeof home?.price_per_m2 === 'number' ? whole.format(home.price_per_m2) : '—', 'item-ppm2'),
       textCell(home?.confidence?.level ?? '—', 'item-confidence'),
       textCell(typeof composite === 'number' ? oneDecimal.format(composite) : '—', 'item-composite'),
       flagsCell(Array.isArray(home?.anomaly?.flags) ? home.anomaly.flags.map(String) : []),
