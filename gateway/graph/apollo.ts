@@ -18,7 +18,7 @@ import type { Operation } from './executor';
 import { maskError } from './error-masking';
 import type { WorkMeter } from '../quota';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
-import { OperationMeasures, operationLimitsPlugin } from './limits';
+import { OperationMeasures, operationLimitsPlugin, refundReplay } from './limits';
 import { OrganisationPersistedQueries } from './persisted-queries';
 import type { InProcessSubgraph } from '../../subgraphs/common/serve';
 import { BATCH_PROGRESS_SDL } from '../subscriptions/batch-progress-schema';
@@ -135,6 +135,7 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
         if (measure) await options.meter?.charge(context.principal, measure);
         // Our data sources read only the request and the context of the process options.
         response = await source.process({ request: { query: operation.query, variables }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>);
+        if (measure) await refundReplay(options.meter, context.principal, measure, response.data);
       } catch (error) {
         // A fetch failure (subgraph down) arrives as a thrown GraphQLError, as in the gateway's executor.
         if (error instanceof GraphQLError) return { errors: [maskError(error.toJSON())] };

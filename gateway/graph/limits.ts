@@ -190,6 +190,17 @@ function shapeOf(value: unknown): string {
   return `${shape}}`;
 }
 
+/**
+ * A submitBatch answered as an idempotent replay (its idempotentReplay selected and true) submitted
+ * nothing: the batch items its operation was charged are given back. Only for an operation whose one
+ * batch field it is, so the items given back are that field's.
+ */
+export async function refundReplay(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure, data: Record<string, unknown> | null | undefined): Promise<void> {
+  if (!meter || measure.batchItems === 0 || !data) return;
+  const answers = Object.values(data).filter((value) => value !== null && typeof value === 'object');
+  if (answers.length === 1 && (answers[0] as { idempotentReplay?: unknown }).idempotentReplay === true) await meter.refundBatchItems(principal, measure.batchItems);
+}
+
 /** Charges `measure` to the principal's plan, a refusal reported as GraphQL reports it. */
 async function chargeOrRefuse(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure): Promise<void> {
   try {
@@ -203,10 +214,14 @@ async function chargeOrRefuse(meter: WorkMeter | undefined, principal: GatewayCo
 export function operationLimitsPlugin(measures: OperationMeasures, meter?: WorkMeter): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
+      let measure: OperationMeasure | undefined;
       return {
         async didResolveOperation({ request, document, schema, contextValue }) {
-          const measure = measures.measure(schema, document, request.operationName ?? undefined, request.variables ?? {});
+          measure = measures.measure(schema, document, request.operationName ?? undefined, request.variables ?? {});
           if (measure) await chargeOrRefuse(meter, contextValue.principal, measure);
+        },
+        async willSendResponse({ response, contextValue }) {
+          if (measure && response.body.kind === 'single') await refundReplay(meter, contextValue.principal, measure, response.body.singleResult.data);
         },
       };
     },

@@ -86,8 +86,8 @@ export function districtsReply(districts: readonly DistrictData[], withMahallas:
 export type DistrictsReply = ReturnType<typeof districtsReply>;
 
 /** POST /api/batch's 202 body: the contract says queued (get_batch_status has the live status). */
-export function batchAcceptedReply(job: { id: string; total: number; createdAt: string; resultsUrl: string }, warnings: readonly string[]) {
-  return { id: job.id, status: 'queued' as const, total: job.total, created_at: job.createdAt, results_url: job.resultsUrl, warnings };
+export function batchAcceptedReply(job: { id: string; total: number; createdAt: string; resultsUrl: string; idempotentReplay?: boolean }, warnings: readonly string[]) {
+  return { id: job.id, status: 'queued' as const, total: job.total, created_at: job.createdAt, results_url: job.resultsUrl, idempotent_replay: job.idempotentReplay ?? false, warnings };
 }
 export type BatchAcceptedReply = ReturnType<typeof batchAcceptedReply>;
 

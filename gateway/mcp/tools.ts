@@ -185,7 +185,7 @@ const submitBatch: ToolDefinition<replies.BatchAcceptedReply> = {
   argumentNames: schemas.ARGUMENT_NAMES,
   async run(args, executor) {
     const input = submitBatchInput(batchFromJson(args));
-    const data = await executor.execute<{ submitBatch: { id: string; total: number; createdAt: string; resultsUrl: string } }>(ops.SUBMIT_BATCH_OPERATION, { input });
+    const data = await executor.execute<{ submitBatch: { id: string; total: number; createdAt: string; resultsUrl: string; idempotentReplay: boolean } }>(ops.SUBMIT_BATCH_OPERATION, { input });
     return replies.batchAcceptedReply(data.submitBatch, []);
   },
   summary: summaries.batchAcceptedSummary,

@@ -49,6 +49,20 @@ export class WorkMeter {
       `The ${plan.name} plan takes ${perDay} batch items per day; this job has ${work.batchItems} and ${denied.remaining} remain today. Retry in ${denied.retryAfterSeconds} s`);
   }
 
+  /**
+   * Gives back the batch items charged for a submission the batch subgraph answered as a replay of an
+   * earlier one with the same idempotency key (nothing new was submitted, nothing will be valued).
+   */
+  async refundBatchItems(principal: Principal | null, units: number, now = Date.now()): Promise<void> {
+    if (!principal || units <= 0) return;
+    const perDay = getPlan(principal.plan).batchItemsPerDay;
+    try {
+      await this.quotas.consume(`batch-items:org:${principal.org}`, { perMinute: perDay, perDay }, now, -units);
+    } catch (error) {
+      this.log(`quota store unavailable, a replayed submission's ${units} batch items not given back: ${(error as Error).message}`);
+    }
+  }
+
   /** Takes one report from the organisation's `reports` allowance; throws QuotaExceededError when none is left. */
   async chargeReport(principal: Principal | null, now = Date.now()): Promise<void> {
     if (!principal) return;

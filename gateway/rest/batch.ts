@@ -41,7 +41,7 @@ const JOB_SELECTION = 'id status total processed succeeded failed chunkSize crea
 /** Persisted operations of the batch routes; every field is owned by the batch subgraph. */
 export const SUBMIT_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
   mutation RestSubmitBatch($input: SubmitBatchInput!) {
-    submitBatch(input: $input) { id status total createdAt resultsUrl }
+    submitBatch(input: $input) { id status total createdAt resultsUrl idempotentReplay }
   }` };
 
 export const OPEN_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
@@ -66,6 +66,8 @@ interface AcceptedJob {
   total: number;
   createdAt: string;
   resultsUrl: string;
+  /** The job an earlier submission with the same Idempotency-Key made (JSON submissions only). */
+  idempotentReplay?: boolean;
 }
 
 export const BATCH_JOB_OPERATION = { owner: 'batch', query: /* GraphQL */ `
@@ -323,8 +325,10 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const job = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, type) : await submitJson(graph, request);
       reply.code(202).header('location', `/api/batch/${encodeURIComponent(job.id)}`);
+      // As Stripe says it: this answer is the first submission's job, nothing new was submitted or charged.
+      if (job.idempotentReplay) reply.header('idempotent-replayed', 'true');
       // The contract's 202 says the submission is queued; GET /api/batch/{id} has the live status (in-process workers may have started already).
-      return { id: job.id, status: 'queued', total: job.total, created_at: job.createdAt, results_url: job.resultsUrl };
+      return { id: job.id, status: 'queued', total: job.total, created_at: job.createdAt, results_url: job.resultsUrl, idempotent_replay: job.idempotentReplay ?? false };
     });
 
     const jobSchema = {

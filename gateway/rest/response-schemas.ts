@@ -232,7 +232,10 @@ export function batchAcceptedResponseJsonSchema(): Record<string, unknown> {
   return {
     type: 'object',
     required: ['id', 'status'],
-    properties: { id: string, status: BATCH_STATUS, total: { type: 'integer' }, created_at: { type: 'string', format: 'date-time' }, results_url: string },
+    properties: {
+      id: string, status: BATCH_STATUS, total: { type: 'integer' }, created_at: { type: 'string', format: 'date-time' }, results_url: string,
+      idempotent_replay: { type: 'boolean', description: "true: the job an earlier submission with the same Idempotency-Key made (also the Idempotent-Replayed header); nothing new was submitted, and its batch items are not charged again" },
+    },
   };
 }
 

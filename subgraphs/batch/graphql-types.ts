@@ -89,6 +89,8 @@ export class BatchJob {
   @Field(() => String, { nullable: true, description: 'The name of the file the portfolio came from, as submitted; null when none was given' }) fileName!: string | null;
   @Field({ description: 'Where the results stream is: /api/batch/{id}/results (or the batchResults query)' }) resultsUrl!: string;
   @Field(() => String, { nullable: true, description: 'Why the job failed; only on status failed' }) error!: string | null;
+  @Field({ description: "true when this answer to submitBatch is the job an earlier submission with the same idempotencyKey made: nothing new was submitted, and its batch items are not charged again (when the field is selected); false otherwise" })
+  idempotentReplay!: boolean;
   @Field(() => [WebhookDelivery], { nullable: true, description: 'Completion webhook attempts, in order; null in batchJobs lists (read the job for them)' })
   deliveries!: WebhookDelivery[] | null;
 }

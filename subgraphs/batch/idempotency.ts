@@ -60,24 +60,24 @@ function canonicalJson(value: unknown): string {
 
 /**
  * Runs `submit` at most once per (organisation, key) and fingerprint within the TTL; a repeat gets
- * the first job's id through `existing`. Without a key, just submits.
+ * the first job through `existing`, and says it was a replay. Without a key, just submits.
  */
 export async function submitOnce<J>(
   bindings: IdempotencyBindings, organisation: string, key: string | undefined, fingerprint: string,
   submit: () => Promise<J & { id: string }>, existing: (jobId: string) => Promise<J>,
-): Promise<J> {
-  if (key === undefined) return submit();
+): Promise<{ job: J; replayed: boolean }> {
+  if (key === undefined) return { job: await submit(), replayed: false };
   const scoped = `${organisation}\u0000${key}`;
   const bound = await bindings.reserve(scoped, fingerprint);
   if (bound) {
     if (bound.fingerprint !== fingerprint) throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another submission in the last 24 hours: use a new key for a new portfolio', 'idempotencyKey');
     if (bound.jobId === null) throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'A submission with this Idempotency-Key is still being made: wait for its answer, or read GET /api/batch for the job', 'idempotencyKey');
-    return existing(bound.jobId);
+    return { job: await existing(bound.jobId), replayed: true };
   }
   try {
     const job = await submit();
     await bindings.bind(scoped, { fingerprint, jobId: job.id });
-    return job;
+    return { job, replayed: false };
   } catch (error) {
     await bindings.release(scoped).catch(() => undefined);
     throw error;

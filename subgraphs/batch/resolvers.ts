@@ -55,12 +55,12 @@ export class BatchResolver {
       const items = input.items.map(itemOf);
       const key = checkedIdempotencyKey(input.idempotencyKey, 'idempotencyKey');
       const options = { callbackUrl, chunkSize: input.chunkSize ?? undefined, fileName: batchFileName(input.fileName, 'fileName') };
-      const job = await submitOnce(
+      const { job, replayed } = await submitOnce(
         batch.idempotency ?? new InProcessIdempotencyBindings(), principal.org, key, fingerprintOf({ items, ...options }),
         () => asClient(() => batch.engine.submit(principal.org, items, options), 'chunkSize'),
         async (jobId) => (await batch.engine.get(principal.org, jobId)) ?? Promise.reject(new ApiError('IDEMPOTENCY_KEY_REUSED', `The job this Idempotency-Key made (${jobId}) is no longer kept: use a new key`, 'idempotencyKey')),
       );
-      return jobView(job);
+      return { ...jobView(job), idempotentReplay: replayed };
     });
   }
 
@@ -204,6 +204,7 @@ export function jobView(job: JobRecord, listed = false): BatchJob {
     fileName: job.fileName ?? null,
     resultsUrl: resultsPath(job.id),
     error: job.error ?? null,
+    idempotentReplay: false,
     deliveries: listed ? null : (job.deliveries ?? []).map((d) => deliveryView(d as DeliveryAttempt)),
   };
 }

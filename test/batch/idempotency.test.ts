@@ -33,16 +33,16 @@ describeInProcessAndOnRedis('idempotency bindings %s', ['in process', 'on Redis'
     const first = submitOnce(a, 'bank', 'k1', 'f1', submit, async (id) => ({ id }));
     await expect(submitOnce(b, 'bank', 'k1', 'f1', submit, async (id) => ({ id }))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringMatching(/still being made/) });
     release();
-    expect(await first).toEqual({ id: 'job-1' });
-    expect(await submitOnce<{ id: string; replayed?: boolean }>(b, 'bank', 'k1', 'f1', submit, async (id) => ({ id, replayed: true }))).toEqual({ id: 'job-1', replayed: true });
+    expect(await first).toEqual({ job: { id: 'job-1' }, replayed: false });
+    expect(await submitOnce(b, 'bank', 'k1', 'f1', submit, async (id) => ({ id }))).toEqual({ job: { id: 'job-1' }, replayed: true });
     await expect(submitOnce(b, 'bank', 'k1', 'f2', submit, async (id) => ({ id }))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringMatching(/another submission/) });
     expect(made).toBe(1);
     // Another organisation's key of the same text is its own.
-    expect(await submitOnce(b, 'other-bank', 'k1', 'f2', async () => ({ id: 'job-2' }), async (id) => ({ id }))).toEqual({ id: 'job-2' });
+    expect(await submitOnce(b, 'other-bank', 'k1', 'f2', async () => ({ id: 'job-2' }), async (id) => ({ id }))).toEqual({ job: { id: 'job-2' }, replayed: false });
   });
 
   test('a submission that fails frees its key for the retry', async () => {
     await expect(submitOnce(a, 'bank', 'k2', 'f', async () => Promise.reject(new Error('refused')), async (id) => ({ id }))).rejects.toThrow('refused');
-    expect(await submitOnce(b, 'bank', 'k2', 'f', async () => ({ id: 'job-3' }), async (id) => ({ id }))).toEqual({ id: 'job-3' });
+    expect(await submitOnce(b, 'bank', 'k2', 'f', async () => ({ id: 'job-3' }), async (id) => ({ id }))).toEqual({ job: { id: 'job-3' }, replayed: false });
   });
 });
