@@ -9,6 +9,7 @@
  * Fixed a priori: no weights, nothing fitted to held-out data. Pure: the caller values the variants
  * with the serving runtime, all in one call (models/residential ResidentialRuntime.value).
  */
+import { median } from '../ensemble/metrics';
 import type { BuildingType, DistrictId, Market, Renovation } from '../vocabulary/codes';
 import type { ComparableRow } from './comparables';
 import type { ApartmentRequest } from './request';
@@ -35,14 +36,6 @@ export interface Contribution {
   usd: number;
   /** The same as a share of the estimate (−0.1: 10% less were it typical). */
   share: number;
-}
-
-/** The median of numbers (the mean of the middle two for an even count); NaN for none. */
-function median(values: number[]): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** The most frequent known value (ties: the first met in table order); null when none is known. */
