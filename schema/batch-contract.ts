@@ -1,5 +1,5 @@
 /**
- * The REST form of batch jobs (ARCHITECTURE.md sections 2 and 4): the submission body (JSON, CSV
+ * The REST form of batch jobs (docs/ARCHITECTURE.md, "The REST contract" and "A batch job"): the submission body (JSON, CSV
  * or NDJSON) → batch items, with home fields named as the REST home route names them (snake_case,
  * from the home field table), and item results → NDJSON lines or CSV rows. A CSV or NDJSON upload
  * is read as it streams in (csvUploadItems, ndjsonUploadItems), row by row. No I/O: the readers

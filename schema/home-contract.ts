@@ -1,6 +1,6 @@
 /**
  * The home valuation request: one field table for every surface.
- * REST uses the snake_case names (POST /api/predict/home, fixed by ARCHITECTURE.md section 2),
+ * REST uses the snake_case names (POST /api/predict/home, fixed: docs/ARCHITECTURE.md, "The REST contract"),
  * GraphQL the camelCase ones (HomeValuationInput). The REST JSON Schema (validated by ajv and
  * published in OpenAPI) and the subgraph's range checks are both derived from this table
  * (./field-table.ts).

@@ -1,5 +1,5 @@
 /**
- * The REST form of the home valuation (ARCHITECTURE.md section 2): from a legacy body to the
+ * The REST form of the home valuation (docs/ARCHITECTURE.md, "The REST contract"): from a legacy body to the
  * GraphQL input, and from a valuation to the fixed snake_case reply. Used by the gateway's REST
  * routes and by `npm run valuate`, so a file of API requests is read exactly as the API reads them.
  */

@@ -1,6 +1,6 @@
 /**
  * The vehicle valuation request: one field table for every surface (./field-table.ts).
- * REST uses the snake_case names (POST /api/predict/vehicle, ARCHITECTURE.md section 2), GraphQL
+ * REST uses the snake_case names (POST /api/predict/vehicle, docs/ARCHITECTURE.md, "The REST contract"), GraphQL
  * the camelCase ones (VehicleValuationInput). The REST JSON Schema (validated by ajv, published in
  * OpenAPI) and the subgraph's checks (models/vehicle/request.ts) are both derived from this table.
  */

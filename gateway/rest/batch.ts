@@ -1,5 +1,5 @@
 /**
- * Batch jobs over REST (X-API-Key; ARCHITECTURE.md sections 2 and 4), translated into the batch
+ * Batch jobs over REST (X-API-Key; docs/ARCHITECTURE.md, "The REST contract" and "A batch job"), translated into the batch
  * subgraph's operations:
  * - POST /api/batch with a JSON body → `submitBatch` → 202 { id, status }.
  * - POST /api/batch with a CSV or NDJSON file: read as it streams in, row by row, and sent on in

@@ -1,6 +1,6 @@
 /**
  * POST /api/predict/home (X-API-Key) and POST /service/predict/home (Bearer): the legacy
- * contract of ARCHITECTURE.md section 2, translated into the `homeValuation` GraphQL operation.
+ * contract (docs/ARCHITECTURE.md, "The REST contract"), translated into the `homeValuation` GraphQL operation.
  */
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { homeRequestJsonSchema, SAMPLE_HOME_REQUEST } from '../../schema/home-contract';

@@ -659,7 +659,7 @@ function comparison(ctx: Context, figures: readonly FigureName[]): string {
   const h = ctx.headline;
   const k = ctx.loso;
   const out: string[] = ['## Comparison with the reference service', ''];
-  out.push('The reference figures are those published for the service this one replaces (ARCHITECTURE.md section 6). Its measurement protocol was not published, so the comparison is between published numbers, not a test on the same listings.', '');
+  out.push('The reference figures are those published for the service this one replaces (docs/ARCHITECTURE.md, "Reference figures"). Its measurement protocol was not published, so the comparison is between published numbers, not a test on the same listings.', '');
   out.push(table(
     ['', 'reference service', 'this model, headline', 'this model, leave one source out'],
     [

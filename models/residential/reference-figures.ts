@@ -1,5 +1,5 @@
 /**
- * The published accuracy of the service this one replaces (ARCHITECTURE.md section 6), as printed.
+ * The published accuracy of the service this one replaces (docs/ARCHITECTURE.md, "Reference figures"), as printed.
  * Pure data: the model card compares our held-out numbers with these. How they were measured
  * was not published, so they are figures to set beside ours, not a test we can rerun.
  */
@@ -23,7 +23,7 @@ export interface ReferenceFeature {
   comparable: string | null;
 }
 
-export const REFERENCE_SOURCE = 'ARCHITECTURE.md section 6: the published accuracy of the service this one replaces';
+export const REFERENCE_SOURCE = 'docs/ARCHITECTURE.md, "Reference figures": the published accuracy of the service this one replaces';
 
 /** Overall figures; the protocol behind them was not published. */
 export const REFERENCE_OVERALL = { r2: 0.94, mape: 0.07, protocol: null as string | null } as const;

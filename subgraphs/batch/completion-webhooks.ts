@@ -1,5 +1,5 @@
 /**
- * Completion webhooks (architecture §4): every job that ends with a callback URL gets one signed
+ * Completion webhooks (docs/ARCHITECTURE.md, "A batch job"): every job that ends with a callback URL gets one signed
  * `batch.completed` delivery, retried with backoff, every attempt recorded on the job. Runs in
  * the API process, on the engine's job-ended announcements (each end is handed to one engine of
  * all those on a shared Redis). The announcement is held until the delivery ends, so the engine's

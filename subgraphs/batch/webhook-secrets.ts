@@ -1,5 +1,5 @@
 /**
- * Per-organisation webhook signing secrets (architecture §4). Each organisation's secret is random
+ * Per-organisation webhook signing secrets (docs/ARCHITECTURE.md, "A batch job"). Each organisation's secret is random
  * (`whsec_` + 32 random bytes), made on first use and kept, so restarts keep signatures verifiable;
  * nothing is derived from the organisation's name. Organisations read theirs with the
  * `batchWebhookSecret` query.

@@ -19,7 +19,7 @@ import { startTestStack, type TestStack } from '../support/stack';
  * a documented choice of Apollo's or of this project's, allowed by the spec's SHOULD/MAY.
  */
 const KNOWN_NOT_MET: Record<string, string> = {
-  // GET: CSRF prevention (ARCHITECTURE.md section 3, "CSRF prevention on"). Apollo Server refuses a GET
+  // GET: CSRF prevention (docs/ARCHITECTURE.md, "A GraphQL query": CSRF prevention on). Apollo Server refuses a GET
   // with no content-type (a "simple" request a browser sends cross-site without a preflight) unless it
   // carries `apollo-require-preflight` or `x-apollo-operation-name`; the audit sends neither. The spec
   // lets a server refuse GET altogether. With the header the same GETs pass (asserted below).

@@ -1,5 +1,5 @@
 /**
- * The District and Mahalla entities across the subgraphs (ARCHITECTURE.md section 3), through the
+ * The District and Mahalla entities across the subgraphs (docs/ARCHITECTURE.md, "A GraphQL query"), through the
  * gateway over HTTP: location owns them, residential extends them with market figures and model
  * accuracy, and HomeValuation.location resolves through them. Once with the subgraphs in process,
  * once called over loopback HTTP (SUBGRAPH_TRANSPORT=http); then a hot swap seen by the entities.

@@ -166,7 +166,7 @@ describe('model card', () => {
       const ref = REFERENCE_DISTRICTS[id];
       expect(markdown).toContain(`| ${DISTRICT_NAMES[id]} | ${int(m.n)} | ${ref.r2.toFixed(3)} | ${m.r2.toFixed(3)} | ${m.r2.toFixed(3)} | ${pct(ref.mape)} | ${pct(m.mape)} | ${pct(m.mape)} | ${int(ref.maeUsd)} |`);
     });
-    // The reference as ARCHITECTURE.md section 6 prints it.
+    // The reference as printed (docs/ARCHITECTURE.md, "Reference figures").
     expect(markdown).toMatch(/\| Chilanzar \| 120 \| 0\.902 \| [^|]+ \| [^|]+ \| 7\.1% \| [^|]+ \| [^|]+ \| 5,208 \|/);
     expect(markdown).toMatch(/\| Bektemir \| 12 \| 0\.410 \| [^|]+ \| [^|]+ \| 14\.1% \| [^|]+ \| [^|]+ \| 7,883 \|/);
     expect(markdown).toContain('| **overall** | 1,234 | 0.94 | 0.812 | 0.800 | 7% | 12.3% | 13.0% |');

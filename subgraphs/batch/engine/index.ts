@@ -1,5 +1,5 @@
 /**
- * The batch job engine (architecture §6): the public surface; everything else in this folder is
+ * The batch job engine (docs/ARCHITECTURE.md, "A batch job"): the public surface; everything else in this folder is
  * internal. Transports (GraphQL, REST, webhooks) use BatchEngine; worker processes call
  * engine.startWorker() with their chunk processor.
  *

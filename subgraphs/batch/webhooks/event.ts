@@ -1,5 +1,5 @@
 /**
- * The webhook events a receiver can get: pure data, no I/O (architecture §4). Field names are
+ * The webhook events a receiver can get: pure data, no I/O (docs/ARCHITECTURE.md, "A batch job"). Field names are
  * snake_case like the REST bodies, because receivers read them as JSON.
  */
 import { createHash } from 'node:crypto';

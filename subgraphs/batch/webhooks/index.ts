@@ -1,5 +1,5 @@
 /**
- * Signed completion webhooks for batch jobs (architecture §4): the public surface; everything
+ * Signed completion webhooks for batch jobs (docs/ARCHITECTURE.md, "A batch job"): the public surface; everything
  * else in this folder is internal.
  *
  * What the module guarantees:
