@@ -48,6 +48,7 @@ export async function start(config: GatewayConfig & { internalToken: string }, o
     documentLimits: { maxDepth: config.maxDepth },
     maxCost: config.maxCost,
     meter: new WorkMeter(quotas, log),
+    log,
   });
   let graphReady = true;
   const app = await buildApp({

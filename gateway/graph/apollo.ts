@@ -41,6 +41,8 @@ export interface GraphOptions {
   /** Charges each operation's valuations and batch items to the caller's plan; none: nothing is charged. */
   meter?: WorkMeter;
   supergraphSdl?: string;
+  /** Where unreachable subgraphs are reported (./error-masking.ts). @default console.error */
+  log?: (message: string) => void;
 }
 
 export interface Graph {
@@ -107,7 +109,7 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
     // Each organisation runs by hash only the queries it registered itself (./persisted-queries.ts).
     persistedQueries: { cache: new OrganisationPersistedQueries() },
     includeStacktraceInErrorResponses: false,
-    formatError: (formatted) => maskError(formatted),
+    formatError: (formatted) => maskError(formatted, options.log),
     // Valuations are never HTTP-cached, so the per-field cache-control bookkeeping is pure cost.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationLimitsPlugin(measures, options.meter)],
   });
@@ -138,11 +140,11 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
         if (measure) await refundReplay(options.meter, context.principal, measure, response.data);
       } catch (error) {
         // A fetch failure (subgraph down) arrives as a thrown GraphQLError, as in the gateway's executor.
-        if (error instanceof GraphQLError) return { errors: [maskError(error.toJSON())] };
+        if (error instanceof GraphQLError) return { errors: [maskError(error.toJSON(), options.log)] };
         throw error;
       }
       // The masking formatError applies on the other path.
-      return response.errors ? { ...response, errors: response.errors.map((e) => maskError(e)) } : response;
+      return response.errors ? { ...response, errors: response.errors.map((e) => maskError(e, options.log)) } : response;
     },
     checkDocument: (source) => {
       // Dashboards send the same few documents again and again: one check each (as Apollo parses and validates each once).
