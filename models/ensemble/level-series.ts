@@ -11,9 +11,18 @@ export interface LevelPoint {
   se: number;
 }
 
+/** Each series' months as periodIndex numbers, worked out once: a series is read once per valuation, and thousands of times per fit. */
+const monthsOf = new WeakMap<readonly LevelPoint[], Float64Array>();
+
+function monthIndexes(points: readonly LevelPoint[]): Float64Array {
+  let ts = monthsOf.get(points);
+  if (!ts || ts.length !== points.length) monthsOf.set(points, (ts = Float64Array.from(points, (p) => periodIndex(p.period))));
+  return ts;
+}
+
 /** The log level at month `t` (periodIndex): linear between points; flat before the first (no backward extrapolation of a boom) and after the last. */
 export function levelAt(points: readonly LevelPoint[], t: number): number {
-  const ts = points.map((p) => periodIndex(p.period));
+  const ts = monthIndexes(points);
   if (t <= ts[0]) return points[0].logLevel;
   for (let i = 1; i < points.length; i++) {
     if (t <= ts[i]) return points[i - 1].logLevel + ((points[i].logLevel - points[i - 1].logLevel) * (t - ts[i - 1])) / (ts[i] - ts[i - 1]);
