@@ -111,7 +111,7 @@ describe.each([
     const response = await answer;
     expect(response.status).toBe(202);
     const body = await json(response);
-    expect(body).toEqual({ id: early.id, status: 'queued', total: ROWS, created_at: expect.any(String), results_url: `/api/batch/${early.id}/results` });
+    expect(body).toEqual({ id: early.id, status: 'queued', total: ROWS, created_at: expect.any(String), results_url: `/api/batch/${early.id}/results`, idempotent_replay: false });
     expect(response.headers.get('location')).toBe(`/api/batch/${early.id}`);
 
     const job = await untilEnded(key, body.id);
