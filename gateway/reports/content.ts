@@ -7,7 +7,7 @@
 import type { BacktestSectionId } from './backtest-content';
 import { dictionary, type Dictionary, type SectionId } from './i18n';
 import { MISSING, coverageOdds, formatDate, formatDateTime, formatFactor, formatNumber, formatPercent, formatSignedPercent, formatSignedUsd, formatUsd, formatUzs } from './format';
-import type { Comparable, DistrictOutline, EstimateAttribution, ObjectValue, ReportDriver, ReportLanguage, ReportMember, ValuationReportData } from './report-data';
+import type { AttributionGroup, Comparable, DistrictOutline, EstimateAttribution, HouseAttributionGroup, ObjectValue, ReportDriver, ReportLanguage, ReportMember, ValuationReportData } from './report-data';
 
 export interface Field {
   label: string;
@@ -171,32 +171,56 @@ function driverField(driver: ReportDriver, lang: ReportLanguage, t: Dictionary):
   }
 }
 
-/** Each field group's change were the flat its district's typical one, largest first, with what "typical" was. */
+/** Each field group's change were the home its district's typical one, largest first, with what "typical" was. */
 function attributionBlocks(attribution: EstimateAttribution, totalFloors: ObjectValue | undefined, lang: ReportLanguage, t: Dictionary): Block[] {
   const a = t.attribution;
-  const { typical } = attribution;
   const value = (key: string, code: string | null) => (code === null ? MISSING : t.objectValues[key]?.[code] ?? code);
-  const typicalText: Record<EstimateAttribution['contributions'][number]['group'], string> = {
-    size: `${formatNumber(typical.area, lang, Number.isInteger(typical.area) ? 0 : 1)}\u00a0m², ${a.rooms(typical.rooms, formatNumber(typical.rooms, lang))}`,
-    place: a.placeTypical,
-    market: value('market', typical.market),
-    // The middle floor of the flat's own building (models/residential/attribution.ts middleFloor).
-    floor: typeof totalFloors === 'number' ? a.middleFloor(formatNumber(Math.max(1, Math.ceil(totalFloors / 2)), lang), formatNumber(totalFloors, lang)) : MISSING,
-    building: [a.floors(typical.totalFloors, formatNumber(typical.totalFloors, lang)), typical.buildingType && value('building_type', typical.buildingType)].filter(Boolean).join(', '),
-    renovation: value('renovation', typical.renovation),
-  };
+  const area = (m2: number) => `${formatNumber(m2, lang, Number.isInteger(m2) ? 0 : 1)}\u00a0m²`;
+  let rows: string[][];
+  let typicalTitle: string;
+  let note: string;
+  const changes = (label: string, typicalText: string, usd: number, share: number) => [label, typicalText, formatSignedUsd(usd, lang), formatSignedPercent(share, lang, 1)];
+  if (attribution.kind === 'house') {
+    const { typical } = attribution;
+    const yesNo = (flag: boolean | null) => (flag === null ? MISSING : flag ? t.yes : t.no);
+    const typicalText: Record<HouseAttributionGroup, string> = {
+      size: [area(typical.area), typical.rooms === null ? null : a.rooms(typical.rooms, formatNumber(typical.rooms, lang))].filter(Boolean).join(', '),
+      plot: typical.landAreaSotka === null ? MISSING : a.sotka(typical.landAreaSotka, formatNumber(typical.landAreaSotka, lang, Number.isInteger(typical.landAreaSotka) ? 0 : 1)),
+      place: a.placeTypical,
+      building: [typical.totalFloors === null ? null : a.floors(typical.totalFloors, formatNumber(typical.totalFloors, lang)), typical.buildingType && value('building_type', typical.buildingType)].filter(Boolean).join(', ') || MISSING,
+      renovation: value('renovation', typical.renovation),
+      utilities: `${a.utilities.gas}: ${yesNo(typical.gas)}; ${a.utilities.water}: ${yesNo(typical.water)}; ${a.utilities.sewerage}: ${yesNo(typical.sewerage)}`,
+    };
+    rows = attribution.contributions.map((c) => changes(a.houseGroups[c.group], typicalText[c.group], c.usd, c.share));
+    typicalTitle = a.houseTypical;
+    note = a.houseNote(typical.listings, { listings: formatNumber(typical.listings, lang), version: attribution.modelVersion });
+  } else {
+    const { typical } = attribution;
+    const typicalText: Record<AttributionGroup, string> = {
+      size: `${area(typical.area)}, ${a.rooms(typical.rooms, formatNumber(typical.rooms, lang))}`,
+      place: a.placeTypical,
+      market: value('market', typical.market),
+      // The middle floor of the flat's own building (models/residential/attribution.ts middleFloor).
+      floor: typeof totalFloors === 'number' ? a.middleFloor(formatNumber(Math.max(1, Math.ceil(totalFloors / 2)), lang), formatNumber(totalFloors, lang)) : MISSING,
+      building: [a.floors(typical.totalFloors, formatNumber(typical.totalFloors, lang)), typical.buildingType && value('building_type', typical.buildingType)].filter(Boolean).join(', '),
+      renovation: value('renovation', typical.renovation),
+    };
+    rows = attribution.contributions.map((c) => changes(a.groups[c.group], typicalText[c.group], c.usd, c.share));
+    typicalTitle = a.columns.typical;
+    note = a.note(typical.listings, { listings: formatNumber(typical.listings, lang), version: attribution.modelVersion });
+  }
   return [
     {
       type: 'table',
       columns: [
         { title: a.columns.factor, numeric: false, weight: 3 },
-        { title: a.columns.typical, numeric: false, weight: 3 },
+        { title: typicalTitle, numeric: false, weight: 3 },
         { title: a.columns.usd, numeric: true, weight: 2 },
         { title: a.columns.share, numeric: true, weight: 1.4 },
       ],
-      rows: attribution.contributions.map((c) => [a.groups[c.group], typicalText[c.group], formatSignedUsd(c.usd, lang), formatSignedPercent(c.share, lang, 1)]),
+      rows,
     },
-    { type: 'text', tone: 'note', text: a.note(typical.listings, { listings: formatNumber(typical.listings, lang), version: attribution.modelVersion }) },
+    { type: 'text', tone: 'note', text: note },
   ];
 }
 

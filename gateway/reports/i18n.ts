@@ -10,7 +10,7 @@
  * catalogue with its messages bound to i18next.
  */
 import i18next, { type TFunction } from 'i18next';
-import type { AttributionGroup, ReportLanguage, UzsAmounts } from './report-data';
+import type { AttributionGroup, HouseAttributionGroup, ReportLanguage, UzsAmounts } from './report-data';
 
 export type SectionId =
   | 'object' | 'estimate' | 'confidence' | 'market' | 'comparables' | 'location' | 'flags' | 'model' | 'adjustment' | 'disclaimer';
@@ -82,6 +82,13 @@ export interface Catalogue {
     floors: Plural;
     /** {{floor}} of {{total}}. */
     middleFloor: Message;
+    /** A house's: counted by {{listings}} (the district's training houses); {{version}} as for a flat. */
+    houseNote: Plural;
+    houseTypical: string;
+    houseGroups: Record<HouseAttributionGroup, string>;
+    /** {{formatted}} sotka counted by count (fractions: the language's form for them). */
+    sotka: Plural;
+    utilities: { gas: string; water: string; sewerage: string };
   };
   market: { area: string; name: string; district: string; mahalla: string; medianPerM2: string; listings: string; dataAge: string; months: Plural };
   comparables: {
@@ -133,8 +140,10 @@ export interface Dictionary extends Omit<Catalogue, 'marketNotGiven' | 'estimate
     accuracyFor: (group: string) => string;
     headlineText: (n: number, values: { n: string; medianApe: string; level: string; coverage: string }) => string;
   };
-  attribution: Omit<Catalogue['attribution'], 'note' | 'rooms' | 'floors' | 'middleFloor'> & {
+  attribution: Omit<Catalogue['attribution'], 'note' | 'rooms' | 'floors' | 'middleFloor' | 'houseNote' | 'sotka'> & {
     note: (listings: number, values: { listings: string; version: string }) => string;
+    houseNote: (listings: number, values: { listings: string; version: string }) => string;
+    sotka: (n: number, formatted: string) => string;
     rooms: (n: number, formatted: string) => string;
     floors: (n: number, formatted: string) => string;
     middleFloor: (floor: string, total: string) => string;
@@ -251,6 +260,14 @@ const EN: Catalogue = {
     rooms: { one: '{{formatted}} room', other: '{{formatted}} rooms' },
     floors: { one: '{{formatted}} floor', other: '{{formatted}} floors' },
     middleFloor: 'A middle floor ({{floor}} of {{total}})',
+    houseNote: {
+      one: 'What changes if this were the district’s typical house: each line is how much the estimate would change were the house typical of its district in that respect alone (the typical house: the median of the district’s {{listings}} training house, and the most usual building type, renovation and utilities), largest first. Valued when this report was made, by model version {{version}}.',
+      other: 'What changes if this were the district’s typical house: each line is how much the estimate would change were the house typical of its district in that respect alone (the typical house: the median of the district’s {{listings}} training houses, and the most usual building type, renovation and utilities), largest first. Valued when this report was made, by model version {{version}}.',
+    },
+    houseTypical: 'The district’s typical house',
+    houseGroups: { size: 'Floor area and rooms', plot: 'Plot', place: 'Mahalla and place in the district', building: 'Storeys and building type', renovation: 'Renovation', utilities: 'Gas, water and sewerage' },
+    sotka: { one: '{{formatted}} sotka', other: '{{formatted}} sotka' },
+    utilities: { gas: 'gas', water: 'water', sewerage: 'sewerage' },
   },
   market: {
     area: 'Area', name: 'Name', district: 'District', mahalla: 'Mahalla', medianPerM2: 'Median asking price per m²', listings: 'Listings',
@@ -434,6 +451,16 @@ const RU: Catalogue = {
     rooms: { one: '{{formatted}} комната', few: '{{formatted}} комнаты', many: '{{formatted}} комнат', other: '{{formatted}} комнаты' },
     floors: { one: '{{formatted}} этаж', few: '{{formatted}} этажа', many: '{{formatted}} этажей', other: '{{formatted}} этажа' },
     middleFloor: 'Средний этаж ({{floor}} из {{total}})',
+    houseNote: {
+      one: 'Что изменится, если бы это был типичный дом района: каждая строка — насколько изменилась бы оценка, будь дом типичным для своего района только в этом отношении (типичный дом: медиана {{listings}} обучающего дома района, самые частые тип постройки, ремонт и коммуникации); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+      few: 'Что изменится, если бы это был типичный дом района: каждая строка — насколько изменилась бы оценка, будь дом типичным для своего района только в этом отношении (типичный дом: медиана {{listings}} обучающих домов района, самые частые тип постройки, ремонт и коммуникации); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+      many: 'Что изменится, если бы это был типичный дом района: каждая строка — насколько изменилась бы оценка, будь дом типичным для своего района только в этом отношении (типичный дом: медиана {{listings}} обучающих домов района, самые частые тип постройки, ремонт и коммуникации); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+      other: 'Что изменится, если бы это был типичный дом района: каждая строка — насколько изменилась бы оценка, будь дом типичным для своего района только в этом отношении (типичный дом: медиана {{listings}} обучающего дома района, самые частые тип постройки, ремонт и коммуникации); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+    },
+    houseTypical: 'Типичный дом района',
+    houseGroups: { size: 'Площадь и комнаты', plot: 'Участок', place: 'Махалля и место в районе', building: 'Этажность и тип постройки', renovation: 'Ремонт', utilities: 'Газ, вода и канализация' },
+    sotka: { one: '{{formatted}} сотка', few: '{{formatted}} сотки', many: '{{formatted}} соток', other: '{{formatted}} сотки' },
+    utilities: { gas: 'газ', water: 'вода', sewerage: 'канализация' },
   },
   market: {
     area: 'Территория', name: 'Название', district: 'Район', mahalla: 'Махалля', medianPerM2: 'Медианная цена предложения за 1\u00a0м²', listings: 'Объявлений',
@@ -615,6 +642,14 @@ const UZ: Catalogue = {
     rooms: { one: '{{formatted}} xona', other: '{{formatted}} xona' },
     floors: { one: '{{formatted}} qavatli', other: '{{formatted}} qavatli' },
     middleFloor: 'Oʻrta qavat ({{total}} dan {{floor}}-qavat)',
+    houseNote: {
+      one: 'Bu tumanning odatiy uyi boʻlsa nima oʻzgaradi: har bir qator — uy faqat shu jihatdan oʻz tumanining odatiy uyi boʻlganida baho qanchaga oʻzgarishi (odatiy uy: tumanning {{listings}} ta oʻquv uyining medianasi, eng koʻp uchraydigan bino turi, taʼmir va kommunikatsiyalar), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+      other: 'Bu tumanning odatiy uyi boʻlsa nima oʻzgaradi: har bir qator — uy faqat shu jihatdan oʻz tumanining odatiy uyi boʻlganida baho qanchaga oʻzgarishi (odatiy uy: tumanning {{listings}} ta oʻquv uyining medianasi, eng koʻp uchraydigan bino turi, taʼmir va kommunikatsiyalar), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+    },
+    houseTypical: 'Tumanning odatiy uyi',
+    houseGroups: { size: 'Maydon va xonalar', plot: 'Yer maydoni', place: 'Mahalla va tumandagi joy', building: 'Qavatlar soni va bino turi', renovation: 'Taʼmir', utilities: 'Gaz, suv va kanalizatsiya' },
+    sotka: { one: '{{formatted}} sotix', other: '{{formatted}} sotix' },
+    utilities: { gas: 'gaz', water: 'suv', sewerage: 'kanalizatsiya' },
   },
   market: {
     area: 'Hudud', name: 'Nomi', district: 'Tuman', mahalla: 'Mahalla', medianPerM2: '1\u00a0m² uchun soʻralgan narx medianasi', listings: 'Eʼlonlar soni',
@@ -766,6 +801,8 @@ function bind(lang: ReportLanguage): Dictionary {
       rooms: (count, formatted) => say('attribution.rooms', { count, formatted }),
       floors: (count, formatted) => say('attribution.floors', { count, formatted }),
       middleFloor: (floor, total) => say('attribution.middleFloor', { floor, total }),
+      houseNote: (count, values) => say('attribution.houseNote', { count, ...values }),
+      sotka: (count, formatted) => say('attribution.sotka', { count, formatted }),
     },
     disclaimer: (k, of) => [say('disclaimer.asking'), say('disclaimer.interval', { count: Number(k), k, of }), say('disclaimer.review')],
     date: (day, month, year) => say('date', { day, month: catalogue.monthNames[month], year }),

@@ -95,9 +95,10 @@ export interface ValuationReportData {
   /** fsd: null in records made before it was answered. */
   confidence: { level: 'high' | 'medium' | 'low'; score: number; fsd: number | null };
   /**
-   * What drives the estimate of a flat: each field group's contribution against the district's
-   * typical flat, from the serving model at report time (models/residential/attribution.ts); null
-   * when not computed (houses, vehicles, a district without training listings), `drivers` then.
+   * What drives the estimate of a home: each field group's contribution against the district's
+   * typical flat or house, from the serving model at report time (models/residential/attribution.ts,
+   * models/house/attribution.ts); null when not computed (vehicles, a district without a typical
+   * home), `drivers` then.
    */
   attribution: EstimateAttribution | null;
   /** Without an attribution: the figures behind the estimate, formatted and named by the renderer. */
@@ -145,7 +146,14 @@ export type ReportDriver =
 export const ATTRIBUTION_GROUPS = ['size', 'place', 'market', 'floor', 'building', 'renovation'] as const;
 export type AttributionGroup = (typeof ATTRIBUTION_GROUPS)[number];
 
-export interface EstimateAttribution {
+export const HOUSE_ATTRIBUTION_GROUPS = ['size', 'plot', 'place', 'building', 'renovation', 'utilities'] as const;
+export type HouseAttributionGroup = (typeof HOUSE_ATTRIBUTION_GROUPS)[number];
+
+/** A flat's or a house's, as the residential subgraph's homeEstimateAttribution answers it. */
+export type EstimateAttribution = FlatAttribution | HouseAttribution;
+
+export interface FlatAttribution {
+  kind: 'flat';
   /** The model version that valued the variants (the one in service at report time). */
   modelVersion: string;
   /** Its estimate of the flat as recorded, USD. */
@@ -154,4 +162,16 @@ export interface EstimateAttribution {
   typical: { area: number; rooms: number; totalFloors: number; market: string | null; renovation: string | null; buildingType: string | null; listings: number };
   /** The largest first: what the estimate would change by were the group typical (USD), and as a share of the estimate. */
   contributions: { group: AttributionGroup; usd: number; share: number }[];
+}
+
+export interface HouseAttribution {
+  kind: 'house';
+  modelVersion: string;
+  estimate: number;
+  /** The district's typical house (models/house/attribution.ts TypicalHouse). */
+  typical: {
+    area: number; rooms: number | null; landAreaSotka: number | null; totalFloors: number | null; buildingType: string | null; renovation: string | null;
+    gas: boolean | null; water: boolean | null; sewerage: boolean | null; listings: number;
+  };
+  contributions: { group: HouseAttributionGroup; usd: number; share: number }[];
 }

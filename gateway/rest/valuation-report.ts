@@ -94,7 +94,7 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
   const v = record.valuation as unknown as AnsweredValuation;
   const rate = v.exchangeRate?.usdToUzs ?? null;
   const usd = (amount: number) => (rate ? Math.round(amount / rate / 100) * 100 : amount);
-  // Named and formatted by the renderer in the report's language; a flat's attribution replaces them.
+  // Named and formatted by the renderer in the report's language; a home's attribution replaces them.
   const drivers: ReportDriver[] = [
     { kind: 'marketLevel', indexRatio: v.marketLevel.indexRatio },
     ...(v.marketAdjustment ? [{ kind: 'observations', factor: v.marketAdjustment.factor } as const] : []),
@@ -133,7 +133,7 @@ async function homeReport(executor: GraphExecutor, record: RecordData, v: Answer
   const [place, comparables, attribution] = await Promise.all([
     executor.execute<PlaceData>(PLACE_OPERATION, { district: location.district }),
     isHouse ? [] : comparablesOf(executor, request, location, v.marketLevel.valuationDate, lang),
-    isHouse ? null : executor.execute<{ homeEstimateAttribution: EstimateAttribution | null }>(ATTRIBUTION_OPERATION, { id: record.id }).then((a) => a.homeEstimateAttribution),
+    executor.execute<{ homeEstimateAttribution: EstimateAttribution | null }>(ATTRIBUTION_OPERATION, { id: record.id }).then((a) => a.homeEstimateAttribution),
   ]);
   const district = place.district;
   const mahalla = district?.mahallas.find((m) => m.id === location.mahallaId) ?? null;
@@ -207,7 +207,7 @@ async function vehicleReport(executor: GraphExecutor, record: RecordData, v: Ans
     ...base,
     object: { make: text(vehicle.make), model: text(vehicle.model), year: text(vehicle.year), mileage_km: text(request.mileageKm), engine_l: text(vehicle.engine), fuel: text(vehicle.fuel), transmission: text(vehicle.transmission), body_type: text(vehicle.bodyType), region: text(vehicle.region) },
     market: null,
-    // Vehicles keep the figures behind the estimate: the attribution is of flats.
+    // Vehicles keep the figures behind the estimate: the attribution is of homes.
     attribution: null,
     comparables: [],
     location: null,

@@ -13,6 +13,7 @@ import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { DistrictMarket } from '../residential/market';
 import type { MarketIndex } from '../residential/market-index';
 import type { MemberManifest, EvaluationReport } from '../residential/manifest';
+import type { TypicalHouse } from './attribution';
 import type { HouseEncoding } from './features';
 
 export const HOUSE_DIR = join(ARTIFACTS_DIR, 'house');
@@ -27,6 +28,8 @@ export const setCurrentHouseVersion = (version: string, root = HOUSE_DIR): void 
 export interface HouseDistrictMarket extends DistrictMarket {
   /** Median asking price per sotka of plot (houses with a known plot); null with fewer than 5 such. */
   medianPricePerSotka: number | null;
+  /** The district's typical house, what a house's "what drives the estimate" compares it with; absent before 2026.11.7. */
+  typical?: TypicalHouse;
 }
 
 export interface HouseManifest {

@@ -30,6 +30,7 @@ import { encodeHouseFeatures, fitHouseEncoding, HOUSE_FEATURE_GROUPS, HOUSE_FEAT
 import { HOUSE_ONNX_FILE, HOUSE_SCALE_COLUMN, type HouseDistrictMarket, type HouseManifest } from './manifest';
 import { HOUSE_MEMBERS } from './members';
 import { houseCalibrationGroup, landShareOf, LAND_STEP } from './runtime';
+import { typicalHouse } from './attribution';
 
 /** Each file's house source group: the fold it is left out in. */
 const HOUSE_SOURCE_GROUPS: Record<string, string> = {
@@ -250,7 +251,8 @@ function houseMarket(data: Dataset<Row>, index: MarketIndex): Record<string, Hou
   const reference = marketReference(data.rows.map((r, i) => ({ district: r.district, mahallaId: null, area: r.area, totalFloors: r.totalFloors, priceUsd: levelled[i] }))).district;
   return Object.fromEntries(DISTRICT_IDS.filter((id) => reference[id]).map((id) => {
     const perSotka = data.rows.flatMap((r, i) => (r.district === id && r.landAreaSotka !== null ? [levelled[i] / r.landAreaSotka] : []));
-    return [id, { ...reference[id], medianPricePerSotka: perSotka.length >= MIN_SOTKA_MEDIAN_ROWS ? Math.round(median(perSotka) / 10) * 10 : null }];
+    const typical = typicalHouse(data.rows.filter((r) => r.district === id));
+    return [id, { ...reference[id], medianPricePerSotka: perSotka.length >= MIN_SOTKA_MEDIAN_ROWS ? Math.round(median(perSotka) / 10) * 10 : null, ...(typical && { typical }) }];
   }));
 }
 

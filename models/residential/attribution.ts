@@ -9,6 +9,7 @@
  * Fixed a priori: no weights, nothing fitted to held-out data. Pure: the caller values the variants
  * with the serving runtime, all in one call (models/residential ResidentialRuntime.value).
  */
+import { mostUsual, rankedContributions, type Contribution as GroupContribution } from '../ensemble/attribution';
 import { median } from '../ensemble/metrics';
 import type { BuildingType, DistrictId, Market, Renovation } from '../vocabulary/codes';
 import type { ComparableRow } from './comparables';
@@ -30,26 +31,7 @@ export interface TypicalFlat {
   buildingType: BuildingType | null;
 }
 
-export interface Contribution {
-  group: AttributionGroup;
-  /** USD: the estimate with this group typical less the estimate (−9,800: the flat's own value adds 9,800). */
-  usd: number;
-  /** The same as a share of the estimate (−0.1: 10% less were it typical). */
-  share: number;
-}
-
-/** The most frequent known value (ties: the first met in table order); null when none is known. */
-function mode<T>(values: (T | null)[]): T | null {
-  const counts = new Map<T, number>();
-  let best: T | null = null;
-  for (const v of values) {
-    if (v === null) continue;
-    const n = (counts.get(v) ?? 0) + 1;
-    counts.set(v, n);
-    if (best === null || n > counts.get(best)!) best = v;
-  }
-  return best;
-}
+export type Contribution = GroupContribution<AttributionGroup>;
 
 /** The typical flat of a district's training listings; null when the district has none. */
 export function typicalFlat(district: DistrictId, rows: readonly ComparableRow[]): TypicalFlat | null {
@@ -61,9 +43,9 @@ export function typicalFlat(district: DistrictId, rows: readonly ComparableRow[]
     area: Math.round(median(rows.map((r) => r.area)) * 10) / 10,
     rooms: Math.round(median(known(rows.map((r) => r.rooms)))) || 2,
     totalFloors: Math.round(median(known(rows.map((r) => r.totalFloors)))) || 9,
-    market: mode(rows.map((r) => r.market)),
-    renovation: mode(rows.map((r) => r.renovation)),
-    buildingType: mode(rows.map((r) => r.buildingType)),
+    market: mostUsual(rows.map((r) => r.market)),
+    renovation: mostUsual(rows.map((r) => r.renovation)),
+    buildingType: mostUsual(rows.map((r) => r.buildingType)),
   };
 }
 
@@ -94,8 +76,5 @@ export function attributionVariants(request: ApartmentRequest, typical: TypicalF
 
 /** The changes from the estimate to its variants' estimates, largest first (ties in group order), at most `top`. */
 export function contributions(estimate: number, variants: readonly { group: AttributionGroup; estimate: number }[], top = 5): Contribution[] {
-  return variants
-    .map(({ group, estimate: typicalEstimate }) => ({ group, usd: Math.round((typicalEstimate - estimate) / 100) * 100, share: Math.round((typicalEstimate / estimate - 1) * 1000) / 1000 }))
-    .sort((a, b) => Math.abs(b.usd) - Math.abs(a.usd) || ATTRIBUTION_GROUPS.indexOf(a.group) - ATTRIBUTION_GROUPS.indexOf(b.group))
-    .slice(0, top);
+  return rankedContributions(estimate, variants, ATTRIBUTION_GROUPS, top);
 }

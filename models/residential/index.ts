@@ -9,3 +9,4 @@ export { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type Ho
 export type { HomeValue, MarketIndexSeries, MarketLevel, MarketMixture, MarketMixtureComponent, ResidentialModelSummary, ResidentialRuntime } from './valuation';
 export { nearestComparables, comparablesTable, COMPARABLE_WEIGHTS, DEFAULT_COMPARABLES, type ComparableListing, type ComparableRequest } from './comparables';
 export { attributionVariants, contributions, typicalFlat, middleFloor, ATTRIBUTION_GROUPS, type AttributionGroup, type Contribution, type TypicalFlat } from './attribution';
+export { houseAttributionVariants, houseContributions, HOUSE_ATTRIBUTION_GROUPS, type HouseAttributionGroup, type TypicalHouse } from '../house/attribution';

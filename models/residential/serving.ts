@@ -13,6 +13,7 @@ import { ResidentialModelSet } from './runtime';
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
 import type { HomeValue, MarketIndexSeries, ResidentialModelSummary, ResidentialRuntime } from './valuation';
 import type { ComparableListing } from './comparables';
+import type { TypicalHouse } from '../house/attribution';
 
 export interface ServingOptions extends HotSwapOptions {
   /** The flat model's version store. @default models/artifacts/residential */
@@ -64,6 +65,10 @@ export class ResidentialModelService implements ResidentialRuntime {
 
   marketIndex(district: DistrictId, market: Market | null): MarketIndexSeries {
     return this.flats.current.marketIndex(district, market);
+  }
+
+  typicalHouse(district: DistrictId): TypicalHouse | null {
+    return this.houses?.current.manifest.market[district]?.typical ?? null;
   }
 
   /** Comparable listings of a flat from the flat model in service; a house has none here ([]: house comparables are not in scope). */

@@ -11,6 +11,7 @@ import type { HomeRequest } from './request';
 import type { ComparableListing } from './comparables';
 import type { DistrictId, Market, PropertyType } from '../vocabulary/codes';
 import type { HouseModelSummary, InsufficientHouseDataError } from '../house/valuation';
+import type { TypicalHouse } from '../house/attribution';
 
 export type { ConfidenceLevel } from '../ensemble/confidence';
 export type { AccuracyMetrics } from '../ensemble/metrics';
@@ -121,6 +122,8 @@ export interface ResidentialRuntime {
    * version in service (./comparables.ts). A house: [] (house comparables are not in scope).
    */
   comparables(request: HomeRequest, n?: number): ComparableListing[];
+  /** The house model in service's typical house of a district (a house's "what drives the estimate" compares with it); null without one. */
+  typicalHouse(district: DistrictId): TypicalHouse | null;
 }
 
 

@@ -2,7 +2,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, Ctx, Directive, Int, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { DEFAULT_COMPARABLES, attributionVariants, comparablesTable, contributions, isHouseRequest, typicalFlat, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type Contribution, type HomeValue, type TypicalFlat, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
+import { DEFAULT_COMPARABLES, attributionVariants, comparablesTable, contributions, houseAttributionVariants, houseContributions, isHouseRequest, typicalFlat, type HouseAttributionGroup, type TypicalHouse, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type Contribution, type HomeValue, type TypicalFlat, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
+import type { Contribution as GroupContribution } from '../../models/ensemble/attribution';
 import { DISTRICT_NAMES } from '../../models/vocabulary';
 import type { ValuationRecord } from '../common/valuation-records';
 import { checkInputFields } from '../../schema/field-table';
@@ -70,22 +71,34 @@ export class HomeValuationResolver {
   }
 
   @Directive('@inaccessible')
-  @Query(() => GraphQLJSONObject, { nullable: true, description: "Internal (the report's \"what drives the estimate\"): one of the calling organisation's flat valuations valued again by the model in service, once as recorded and once per field group set to its district's typical flat, all in one model call (models/residential/attribution.ts): { modelVersion, estimate, typical, contributions }, USD. Null for no such record, a house, or a district without training listings. Values nothing new for the organisation: not recorded, not charged" })
+  @Query(() => GraphQLJSONObject, { nullable: true, description: "Internal (the report's \"what drives the estimate\"): one of the calling organisation's home valuations valued again by the model in service, once as recorded and once per field group set to its district's typical flat or house, all in one model call (models/residential/attribution.ts, models/house/attribution.ts): { kind: flat or house, modelVersion, estimate, typical, contributions }, USD. Null for no such record, or a district without a typical home (a house model version before 2026.11.7). Values nothing new for the organisation: not recorded, not charged" })
   homeEstimateAttribution(@Arg('id', () => String) id: string, @Ctx() ctx: ResidentialContext): Promise<EstimateAttribution | null> {
     return withApiErrors(async () => {
       const record = await ctx.records.get(callingOrganisation(ctx.organisation, 'valuation records'), id);
       if (!record) return null;
       const stored = (record.input as { request: HomeRequest }).request;
-      if (isHouseRequest(stored)) return null;
       // At the record's own valuation date, so the market level is the one it was valued at.
-      const request = { ...stored, valuationDate: (record.valuation.marketLevel as { valuationDate: string }).valuationDate };
+      const valuationDate = (record.valuation.marketLevel as { valuationDate: string }).valuationDate;
+      if (isHouseRequest(stored)) {
+        const request = { ...stored, valuationDate };
+        const typical = ctx.runtime.typicalHouse(request.district);
+        if (!typical) return null;
+        const variants = houseAttributionVariants(request, typical);
+        const [own, ...others] = await ctx.runtime.value([request, ...variants.map((v) => v.request)]);
+        // A house the model in service no longer values (too few listings now): nothing to attribute.
+        if (own instanceof Error || others.some((o) => o instanceof Error)) return null;
+        const estimates = others as HomeValue[];
+        return { kind: 'house', modelVersion: own.modelVersion, estimate: own.estimate, typical, contributions: houseContributions(own.estimate, variants.map((v, i) => ({ group: v.group, estimate: estimates[i].estimate }))) };
+      }
+      const request = { ...stored, valuationDate };
       const typical = typicalFlat(request.district, comparablesTable().inDistrict(request.district));
       if (!typical) return null;
       const variants = attributionVariants(request, typical);
       const values = await ctx.runtime.value([request, ...variants.map((v) => v.request)]);
-      // Flats only here: every answer is a HomeValue (a refusal is a house's).
+      // A flat's answers are all HomeValues (a refusal is a house's).
       const [own, ...others] = values as HomeValue[];
       return {
+        kind: 'flat',
         modelVersion: own.modelVersion,
         estimate: own.estimate,
         typical,
@@ -134,7 +147,9 @@ async function answered(ctx: ResidentialContext, items: readonly ({ normalised: 
 
 type NormalisedHome = ReturnType<typeof normaliseHomeInput>;
 
-type EstimateAttribution = { modelVersion: string; estimate: number; typical: TypicalFlat; contributions: Contribution[] };
+type EstimateAttribution =
+  | { kind: 'flat'; modelVersion: string; estimate: number; typical: TypicalFlat; contributions: Contribution[] }
+  | { kind: 'house'; modelVersion: string; estimate: number; typical: TypicalHouse; contributions: GroupContribution<HouseAttributionGroup>[] };
 
 /** A comparable with its district and mahalla by name. */
 function toComparableListing(c: ComparableListingValue): ComparableListing {

@@ -46,6 +46,7 @@ export function chilanzarFlat(): ValuationReportData {
     interval: { low: 68200, high: 90400, coverage: 0.9 },
     confidence: { level: 'medium', score: 0.64, fsd: null }, // a record made before fsd was answered
     attribution: {
+      kind: 'flat',
       modelVersion: '2026.11.25',
       estimate: 78500,
       typical: { area: 58, rooms: 2, totalFloors: 9, market: 'resale', renovation: 'average', buildingType: 'panel', listings: 1432 },

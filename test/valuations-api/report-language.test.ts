@@ -135,12 +135,11 @@ it('"what drives the estimate" is the flat\'s own area, place, floor … against
   expect((await json(asked)).errors?.[0]?.message).toMatch(/Cannot query field/);
 });
 
-it('a house\'s and a car\'s "what drives the estimate" lists no ensemble member: the members stand under their own label with their weights', async () => {
+it('a car\'s "what drives the estimate" lists no ensemble member: the members stand under their own label with their weights', async () => {
   const bank = stack.newKey();
-  const house = await json(await stack.post('/api/predict/home', { district: 'Yunusabad', property_type: 'house', area: 200, land_area: 6, rooms: 5, total_floors: 2 }, { 'x-api-key': bank }));
   const car = await json(await stack.post('/api/predict/vehicle', { make: 'Chevrolet', model: 'Cobalt', year: 2021, mileage: 60000 }, { 'x-api-key': bank }));
   const label = { en: ['What drives the estimate', 'Ensemble members', 'Weight'], ru: ['Что определяет оценку', 'Модели ансамбля', 'Вес'], uz: ['Bahoni belgilovchi omillar', 'Ansambl modellari', 'Vazn'] } as const;
-  for (const valued of [house, car]) {
+  for (const valued of [car]) {
     expect(valued.models.length).toBeGreaterThanOrEqual(1);
     for (const lang of ['en', 'ru', 'uz'] as const) {
       const confidence = section(await reportHtml(valued.valuation_id, lang, bank), 'confidence');
@@ -160,6 +159,33 @@ it('a house\'s and a car\'s "what drives the estimate" lists no ensemble member:
       }
     }
   }
+});
+
+it('a house\'s "what drives the estimate" is its own floor area, plot, storeys … against its district\'s typical house, valued at report time (issue 35, item 6)', async () => {
+  const bank = stack.newKey();
+  const HOUSE = { district: 'Yunusabad', property_type: 'house', area: 200, land_area: 6, rooms: 5, total_floors: 2 };
+  const valued = await json(await stack.post('/api/predict/home', HOUSE, { 'x-api-key': bank }));
+  const typicalTitle = { en: 'The district’s typical house', ru: 'Типичный дом района', uz: 'Tumanning odatiy uyi' } as const;
+  for (const lang of ['en', 'ru', 'uz'] as const) {
+    const confidence = section(await reportHtml(valued.valuation_id, lang, bank), 'confidence');
+    expect(visibleText(confidence)).toContain(typicalTitle[lang]);
+    for (const m of valued.models) expect(confidence).not.toContain(`<td>${m.name}</td>`);
+  }
+  const confidence = section(await reportHtml(valued.valuation_id, 'en', bank), 'confidence');
+  const rows = [...confidence.matchAll(/<tr><td>([^<]+)<\/td><td>([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(1));
+  expect(rows.length).toBeGreaterThanOrEqual(2);
+  const usd = (cell: string) => Number(cell.replace(/\u2212/g, '-').replace(/[^\d-]/g, ''));
+  const sizes = rows.map((r) => Math.abs(usd(r[2])));
+  expect([...sizes].sort((a, b) => b - a)).toEqual(sizes);
+  // The plot line is the change to the same house with the district's typical plot, as the model values it.
+  const plot = rows.find((r) => r[0] === 'Plot');
+  expect(plot).toBeDefined();
+  const typicalSotka = Number(/([\d.]+)\u00a0?\s?sotka/.exec(plot![1])![1]);
+  const other = stack.newKey();
+  const base = await json(await stack.post('/api/predict/home', HOUSE, { 'x-api-key': other }));
+  const asTypical = await json(await stack.post('/api/predict/home', { ...HOUSE, land_area: typicalSotka }, { 'x-api-key': other }));
+  expect(base.estimate).toBe(valued.estimate);
+  expect(usd(plot![2])).toBe(Math.round((asTypical.estimate - base.estimate) / 100) * 100);
 });
 
 it("a valuation converted at the client's own exchange_rate says so in the report's language, with the rate (issue 35, item 5)", async () => {
