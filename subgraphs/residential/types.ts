@@ -282,18 +282,11 @@ export class HomeValuationResult {
 @ObjectType()
 export class CoverageBounds extends CoverageBoundsFields {}
 
+/** The shared figures, but r2 never null: the flat model's held-out sets always have one. */
 @ObjectType()
-export class AccuracyMetrics {
-  @Field(() => Int) n!: number;
-  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.r2 }) r2!: number;
-  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.mape }) mape!: number;
-  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.medianApe }) medianApe!: number;
-  @Rounded(0) @Field(() => Float, { description: METRIC_DESCRIPTIONS.maeUsd }) maeUsd!: number;
-  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.ppe10 }) ppe10!: number;
-  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.ppe20 }) ppe20!: number;
-  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.intervalCoverage }) intervalCoverage!: number;
+export class AccuracyMetrics extends AccuracyMetricsFields {
+  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.r2 }) declare r2: number;
   @Field(() => CoverageBounds, { nullable: true, description: 'Wilson 95% confidence bounds of intervalCoverage given n (absent for versions before 2026.11.4)' }) intervalCoverageBounds95?: CoverageBounds;
-  @Rounded() @Field(() => Float, { description: METRIC_DESCRIPTIONS.medianIntervalWidth }) medianIntervalWidth!: number;
 }
 
 @ObjectType()
