@@ -50,16 +50,9 @@ export interface PrecisionCount {
   points: number;
 }
 
-interface SiteAccumulator {
-  lon: number;
-  lat: number;
-  precision: string;
-  district: string;
-  mahalla: string | null;
-  count: number;
-  indexes: number[];
+/** A site as it fills: sums in place of the means. */
+interface SiteAccumulator extends Omit<MapSite, 'ppm2' | 'composite'> {
   ppm2Sum: number;
-  valuedHomes: number;
   compositeSum: number;
   composites: number;
   /** Order first met: ties keep it. */
