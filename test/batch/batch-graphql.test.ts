@@ -3,13 +3,10 @@
  * organisation boundary, cancel, the plan's limit and the signed completion webhook, and a job
  * filled in several calls (openBatch, appendBatchItems). Runs on the in-process engine and on Redis.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { plansFileWith } from '../support/plans';
 import { describeInProcessAndOnRedis } from '../support/redis';
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { until } from '../support/wait';
@@ -56,8 +53,7 @@ const JOB_FIELDS = 'id status total processed succeeded failed createdAt started
 
 /** The repository's plans plus a tiny one: 10 items per job, 15 batch items a day. */
 const TINY_PLAN = 'batch-tiny';
-const plansFile = join(mkdtempSync(join(tmpdir(), 'batch-plans-')), 'plans.json');
-writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), [TINY_PLAN]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 15 } }));
+const plansFile = plansFileWith({ [TINY_PLAN]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 15 } });
 
 describeInProcessAndOnRedis('batch jobs over GraphQL, engine %s', ['in process', 'on Redis'], (redisUrl) => {
   let stack: TestStack;

@@ -3,18 +3,13 @@
  * nothing, so its batch items are given back: on REST (Idempotent-Replayed header) and GraphQL
  * (idempotentReplay selected). Against a plan of 7 batch items a day and a body of 3 items.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { plansFileWith } from '../support/plans';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
 const SEVEN_ITEMS = 'seven-batch-items';
-const plansFile = join(mkdtempSync(join(tmpdir(), 'replay-charge-plans-')), 'plans.json');
-writeFileSync(plansFile, JSON.stringify({
-  ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')),
+const plansFile = plansFileWith({
   [SEVEN_ITEMS]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 1000 }, reports: { perMinute: 10, perDay: 10 }, maxBatchItems: 100, batchItemsPerDay: 7 },
-}));
+});
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -5,13 +5,11 @@
  * row, in order; a bad row part-way, the plan's limit or a client that goes away each leave the job
  * ended, never running on with part of a file.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { plansFileWith } from '../support/plans';
 import { UploadBody, uploadPartSize } from '../../gateway/rest/batch';
 import { HAS_REDIS, REDIS_URL } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';
@@ -26,8 +24,7 @@ const SUBMISSION_TIMEOUT_MS = 6_000;
 
 /** The repository's plans plus one allowing 10 items per job. */
 const TINY_PLAN = 'upload-tiny';
-const plansFile = join(mkdtempSync(join(tmpdir(), 'upload-plans-')), 'plans.json');
-writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), [TINY_PLAN]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 1000 } }));
+const plansFile = plansFileWith({ [TINY_PLAN]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 1000 } });
 
 const keyPrefix = `test-upload-${process.pid}-${Date.now()}:`;
 let stack: TestStack;

@@ -4,12 +4,10 @@
  * gateway's refusals as tool errors.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { plansFileWith } from '../support/plans';
 import { TOOLS } from '../../gateway/mcp/tools';
 import { json, readMetrics, TEST_METRICS_TOKEN, useTestStack } from '../support/stack';
 import { callOk, connectHttp, connectStdio, SAMPLE_HOME_ARGUMENTS, STDIO_MAIN, toolErrorBody } from './support';
@@ -17,8 +15,7 @@ import { callOk, connectHttp, connectStdio, SAMPLE_HOME_ARGUMENTS, STDIO_MAIN, t
 /** The repository's plans plus one whose daily quota an MCP session exhausts in a few calls. */
 const TINY_PLAN = 'mcp-tiny';
 const TINY_PER_DAY = 6;
-const plansFile = join(mkdtempSync(join(tmpdir(), 'mcp-plans-')), 'plans.json');
-writeFileSync(plansFile, JSON.stringify({ ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')), [TINY_PLAN]: { quota: { perMinute: 1000, perDay: TINY_PER_DAY }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 100 } }));
+const plansFile = plansFileWith({ [TINY_PLAN]: { quota: { perMinute: 1000, perDay: TINY_PER_DAY }, valuations: { perMinute: 1000, perDay: 1000 }, maxBatchItems: 10, batchItemsPerDay: 100 } });
 
 const fixture = useTestStack(() => ({ redisUrl: process.env.REDIS_URL || undefined, env: { PLANS_FILE: plansFile, METRICS_TOKEN: TEST_METRICS_TOKEN } }));
 

@@ -5,13 +5,11 @@
  * - the schema leaking through "Did you mean" suggestions with introspection off.
  * Each attack goes through the real gateway over HTTP and must get the documented answer.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { measureForExecution } from '../../gateway/graph/limits';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { plansFileWith } from '../support/plans';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { fragmentBomb } from '../support/hostile-documents';
 import { json, startTestStack, useTestStack, type TestStack } from '../support/stack';
@@ -93,12 +91,10 @@ describe('an operation whose cost cannot be computed is refused, not run (findin
 
 /** A plan whose allowances a test exhausts in a few calls; its request quota is out of the way. */
 const METERED = 'metered';
-const plansFile = join(mkdtempSync(join(tmpdir(), 'metered-plans-')), 'plans.json');
-writeFileSync(plansFile, JSON.stringify({
-  ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')),
+const plansFile = plansFileWith({
   // Day windows, so no test here depends on which minute it runs in.
   [METERED]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 50 }, maxBatchItems: 100, batchItemsPerDay: 150 },
-}));
+});
 
 describe('bulk work counts per item on every door (finding 2, finding 3)', () => {
   let stack: TestStack;

@@ -4,23 +4,18 @@
  * RATE_LIMITED with Retry-After naming it while another organisation's reports are still served;
  * the pool renders the very bytes the renderer gives in this thread, and refuses past its queue.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RenderQueueFullError, renderPool } from '../../gateway/reports/render-pool';
 import { renderPdf } from '../../gateway/reports/pdf-task';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { plansFileWith } from '../support/plans';
 import { pdfTexts } from '../support/pdf-text';
 import { json, startTestStack, type TestStack } from '../support/stack';
 import { chilanzarFlat, cobaltCar } from '../reports/fixtures';
 
 /** Three reports a day (a day window: the test does not depend on the minute it runs in). */
 const TIGHT = 'reports-tight';
-const plansFile = join(mkdtempSync(join(tmpdir(), 'report-plans-')), 'plans.json');
-writeFileSync(plansFile, JSON.stringify({
-  ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')),
+const plansFile = plansFileWith({
   [TIGHT]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 1000 }, reports: { perMinute: 100, perDay: 3 }, maxBatchItems: 100, batchItemsPerDay: 100 },
-}));
+});
 
 const FLAT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, total_floors: 9, market: 'resale', renovation: 'Evro' };
 

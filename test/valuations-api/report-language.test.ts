@@ -4,21 +4,17 @@
  * estimate" as the flat's own field groups against its district's typical flat, valued at report
  * time by the model in service (internal, not charged as a valuation).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatNumber } from '../../gateway/reports/format';
 import { comparablesTable, typicalFlat } from '../../models/residential';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { plansFileWith } from '../support/plans';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
 /** A plan of four valuations a day: the flat's, and the location index each of its three reports reads. */
 const FOUR_VALUATIONS = 'four-valuations';
-const plansFile = join(mkdtempSync(join(tmpdir(), 'report-language-plans-')), 'plans.json');
-writeFileSync(plansFile, JSON.stringify({
-  ...JSON.parse(readFileSync(DEFAULT_PLANS_FILE, 'utf8')),
+const plansFile = plansFileWith({
   [FOUR_VALUATIONS]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 4 }, reports: { perMinute: 100, perDay: 100 }, maxBatchItems: 100, batchItemsPerDay: 100 },
-}));
+});
 
 let stack: TestStack;
 beforeAll(async () => {
