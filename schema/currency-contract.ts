@@ -3,7 +3,7 @@
  * field tables take (./home-contract.ts, ./vehicle-contract.ts), and what the reply's `currency` and
  * `exchange_rate` (GraphQL exchangeRate) mean. The rates and the conversion are models/currency's.
  */
-import { CLIENT_RATE_BOUNDS, CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
+import { CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
 import type { FieldSpec } from './field-table';
 
 /**
@@ -23,6 +23,9 @@ export const CURRENCY_FIELD: FieldSpec = {
   description: `The currency of the reply's amounts: ${DEFAULT_CURRENCY} (the default) or UZS (soʻm); REST, MCP and batch items take either in any case. UZS converts the valuation at the Central Bank of Uzbekistan's official USD rate of the valuation date (the rate published that day, or the newest published before it on a weekend or holiday). A date past the service's official rates (they end on ${LAST_DAY}) is converted at the last published rate, with a warning that it is not the rate of its date; a date before them (${FIRST_DAY}) at the service's monthly table of CBU rates. exchange_rate (GraphQL exchangeRate) in the reply names the rate, its day and which rate it is. asking_price stays in USD`,
   example: 'UZS',
 };
+
+/** The bounds of a client's own rate (soʻm per dollar): wide around any rate of the decade, narrow enough to catch a rate inverted or in thousands. */
+export const CLIENT_RATE_BOUNDS = { min: 1_000, max: 100_000 } as const;
 
 /** A client's own rate (issue 35, item 5): a bank that books in soʻm at its own rate of the day gets the valuation at it. */
 export const EXCHANGE_RATE_FIELD: FieldSpec = {

@@ -5,8 +5,8 @@
  */
 import type { Currency, ExchangeRate } from '../models/currency';
 import type { ResolvedLocation } from '../models/residential/request';
-import type { HomeValue, MarketLevel, MarketMixture, MarketMixtureComponent } from '../models/residential/valuation';
-import { HOME_FIELDS } from './home-contract';
+import type { HomeValue } from '../models/residential/valuation';
+import { HOME_FIELDS, type MarketLevel, type MarketMixture, type MarketMixtureComponent } from './home-contract';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 
 /**

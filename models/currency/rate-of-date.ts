@@ -51,8 +51,6 @@ export function rateForDate(date: string, daily: readonly DailyRate[] = CBU_DAIL
   return { rate: { ...published, source: `${CBU}, official USD rate of ${published.date}${newestBefore}`, basis: 'cbu-daily' }, warning: null };
 }
 
-/** The bounds of a client's own rate (soʻm per dollar): wide around any rate of the decade, narrow enough to catch a rate inverted or in thousands. */
-export const CLIENT_RATE_BOUNDS = { min: 1_000, max: 100_000 } as const;
 /** exchange_rate.source of a valuation converted at the client's own rate. */
 export const CLIENT_RATE_SOURCE = "The client's own rate, sent with the request (exchange_rate)";
 

@@ -5,6 +5,7 @@
 import type { ConfidenceLevel } from '../ensemble/confidence';
 import type { StatedConfidence } from '../ensemble/fsd';
 import type { MemberEstimate } from '../ensemble/estimate';
+import type { MarketLevel, MarketMixture } from '../../schema/home-contract';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketReference } from './market';
 import type { HomeRequest } from './request';
@@ -50,37 +51,8 @@ export interface HomeValue {
   modelVersion: string;
 }
 
-/**
- * A flat valued without its market is valued as a new build and as resale; the estimate is the
- * median and the interval the central 90% of the two weighed by the probability of a new build.
- */
-export interface MarketMixture {
-  /** The probability that a flat like this one is a new build (0–1), from the flats whose market is known. */
-  newBuildProbability: number;
-  /** The valuation as a new build, and as resale (USD, or the reply's currency), each with its own calibrated interval. */
-  newBuild: MarketMixtureComponent;
-  resale: MarketMixtureComponent;
-}
-
-export interface MarketMixtureComponent {
-  estimate: number;
-  low: number;
-  high: number;
-}
-
-/** Where the market index put this valuation (see models/residential/market-index.ts). */
-export interface MarketLevel {
-  /** 'YYYY-MM-DD': the request's valuation_date, or today. */
-  valuationDate: string;
-  /** 'YYYY-MM': the newest listing month the model was trained on. */
-  newestDataPeriod: string;
-  /** Whole months from the newest data to the valuation date (0 within the data). */
-  dataAgeMonths: number;
-  /** The index's price level at the valuation date relative to the newest data (1 = the same; 1.04 = 4% above). */
-  indexRatio: number;
-  /** How much wider (relative, 0.05 = 5%) the interval is for the months past the newest data. */
-  intervalWidening: number;
-}
+// The reply's market level and mixture are contracts of every door: schema/home-contract.ts.
+export type { MarketLevel, MarketMixture, MarketMixtureComponent } from '../../schema/home-contract';
 
 /** The published market index of one district and segment (the `marketIndex` query). */
 export interface MarketIndexSeries {
