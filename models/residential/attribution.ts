@@ -33,9 +33,20 @@ export interface TypicalFlat {
 
 export type Contribution = GroupContribution<AttributionGroup>;
 
+/** Each district's typical flat, worked out once per table (a report asks for it, and the listings do not change under it). */
+const typicalOf = new WeakMap<readonly ComparableRow[], TypicalFlat>();
+
 /** The typical flat of a district's training listings; null when the district has none. */
 export function typicalFlat(district: DistrictId, rows: readonly ComparableRow[]): TypicalFlat | null {
   if (rows.length === 0) return null;
+  const cached = typicalOf.get(rows);
+  if (cached) return cached;
+  const typical = typicalOfRows(district, rows);
+  typicalOf.set(rows, typical);
+  return typical;
+}
+
+function typicalOfRows(district: DistrictId, rows: readonly ComparableRow[]): TypicalFlat {
   const known = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null && x > 0);
   return {
     district,
