@@ -7,7 +7,7 @@
 import type { BacktestSectionId } from './backtest-content';
 import { dictionary, type Dictionary, type SectionId } from './i18n';
 import { MISSING, coverageOdds, formatDate, formatDateTime, formatFactor, formatNumber, formatPercent, formatSignedPercent, formatSignedUsd, formatUsd, formatUzs } from './format';
-import type { AttributionGroup, Comparable, DistrictOutline, EstimateAttribution, HouseAttributionGroup, ObjectValue, ReportDriver, ReportLanguage, ReportMember, ValuationReportData } from './report-data';
+import type { AttributionGroup, Comparable, DistrictOutline, EstimateAttribution, HouseAttributionGroup, ObjectValue, ReportDriver, ReportLanguage, ReportMember, ValuationReportData, VehicleAttributionGroup } from './report-data';
 
 export interface Field {
   label: string;
@@ -136,8 +136,9 @@ function confidenceSection(data: ValuationReportData, lang: ReportLanguage, t: D
       ],
     },
     { type: 'subheading', text: t.confidence.drivers },
+    // A car's attribution stands beside its members (a home's replaces them).
     ...(data.attribution
-      ? attributionBlocks(data.attribution, data.object.total_floors, lang, t)
+      ? [...attributionBlocks(data.attribution, data.object.total_floors, lang, t), ...(data.attribution.kind === 'vehicle' ? memberBlocks(data.members, lang, t) : [])]
       : [data.drivers.length ? { type: 'list', items: data.drivers.map((d) => driverField(d, lang, t)) } as Block : { type: 'text', tone: 'note', text: t.confidence.noDrivers } as Block, ...memberBlocks(data.members, lang, t)]),
   ];
 }
@@ -171,7 +172,7 @@ function driverField(driver: ReportDriver, lang: ReportLanguage, t: Dictionary):
   }
 }
 
-/** Each field group's change were the home its district's typical one, largest first, with what "typical" was. */
+/** Each field group's change were the home its district's typical one (the car its make and model's), largest first, with what "typical" was. */
 function attributionBlocks(attribution: EstimateAttribution, totalFloors: ObjectValue | undefined, lang: ReportLanguage, t: Dictionary): Block[] {
   const a = t.attribution;
   const value = (key: string, code: string | null) => (code === null ? MISSING : t.objectValues[key]?.[code] ?? code);
@@ -180,7 +181,26 @@ function attributionBlocks(attribution: EstimateAttribution, totalFloors: Object
   let typicalTitle: string;
   let note: string;
   const changes = (label: string, typicalText: string, usd: number, share: number) => [label, typicalText, formatSignedUsd(usd, lang), formatSignedPercent(share, lang, 1)];
-  if (attribution.kind === 'house') {
+  if (attribution.kind === 'vehicle') {
+    const { typical } = attribution;
+    const v = a.vehicle;
+    const typicalText: Record<VehicleAttributionGroup, string> = {
+      // A model year is no quantity: never grouped (2019, not 2,019).
+      year: String(typical.year),
+      mileage: typical.mileageKm === null ? MISSING : `${formatNumber(typical.mileageKm, lang)}\u00a0${t.units.km}`,
+      engine: typical.engineLitres === null ? MISSING : `${formatNumber(typical.engineLitres, lang, 1)}\u00a0${v.litres}`,
+      fuel: value('fuel', typical.fuel),
+      transmission: value('transmission', typical.transmission),
+      body: value('body_type', typical.body),
+      drive: value('drive', typical.drive),
+      trim: typical.trim === null ? MISSING : formatNumber(typical.trim, lang),
+      condition: typical.defects === null ? MISSING : value('condition', typical.defects ? 'needs_repair' : 'good'),
+      region: value('region', typical.region),
+    };
+    rows = attribution.contributions.map((c) => changes(v.groups[c.group], typicalText[c.group], c.usd, c.share));
+    typicalTitle = v.typical[attribution.level];
+    note = v.note[attribution.level](typical.listings, { listings: formatNumber(typical.listings, lang), version: attribution.modelVersion });
+  } else if (attribution.kind === 'house') {
     const { typical } = attribution;
     const yesNo = (flag: boolean | null) => (flag === null ? MISSING : flag ? t.yes : t.no);
     const typicalText: Record<HouseAttributionGroup, string> = {

@@ -10,7 +10,9 @@
  * catalogue with its messages bound to i18next.
  */
 import i18next, { type TFunction } from 'i18next';
-import type { AttributionGroup, HouseAttributionGroup, ReportLanguage, UzsAmounts } from './report-data';
+import type { AttributionGroup, HouseAttributionGroup, ReportLanguage, UzsAmounts, VehicleAttribution, VehicleAttributionGroup } from './report-data';
+
+type TypicalCarLevel = VehicleAttribution['level'];
 
 export type SectionId =
   | 'object' | 'estimate' | 'confidence' | 'market' | 'comparables' | 'location' | 'flags' | 'model' | 'adjustment' | 'disclaimer';
@@ -89,6 +91,16 @@ export interface Catalogue {
     /** {{formatted}} sotka counted by count (fractions: the language's form for them). */
     sotka: Plural;
     utilities: { gas: string; water: string; sewerage: string };
+    /** A car's: against its make and model's typical car (else its make's, else the market's). */
+    vehicle: {
+      /** Per level, counted by {{listings}} (the training listings the typical car is drawn from); {{version}} as for a flat. */
+      note: Record<TypicalCarLevel, Plural>;
+      /** The typical column's title per level. */
+      typical: Record<TypicalCarLevel, string>;
+      groups: Record<VehicleAttributionGroup, string>;
+      /** The engine volume's unit. */
+      litres: string;
+    };
   };
   market: { area: string; name: string; district: string; mahalla: string; medianPerM2: string; listings: string; dataAge: string; months: Plural };
   comparables: {
@@ -140,7 +152,8 @@ export interface Dictionary extends Omit<Catalogue, 'marketNotGiven' | 'estimate
     accuracyFor: (group: string) => string;
     headlineText: (n: number, values: { n: string; medianApe: string; level: string; coverage: string }) => string;
   };
-  attribution: Omit<Catalogue['attribution'], 'note' | 'rooms' | 'floors' | 'middleFloor' | 'houseNote' | 'sotka'> & {
+  attribution: Omit<Catalogue['attribution'], 'note' | 'rooms' | 'floors' | 'middleFloor' | 'houseNote' | 'sotka' | 'vehicle'> & {
+    vehicle: Omit<Catalogue['attribution']['vehicle'], 'note'> & { note: Record<TypicalCarLevel, (listings: number, values: { listings: string; version: string }) => string> };
     note: (listings: number, values: { listings: string; version: string }) => string;
     houseNote: (listings: number, values: { listings: string; version: string }) => string;
     sotka: (n: number, formatted: string) => string;
@@ -268,6 +281,25 @@ const EN: Catalogue = {
     houseGroups: { size: 'Floor area and rooms', plot: 'Plot', place: 'Mahalla and place in the district', building: 'Storeys and building type', renovation: 'Renovation', utilities: 'Gas, water and sewerage' },
     sotka: { one: '{{formatted}} sotka', other: '{{formatted}} sotka' },
     utilities: { gas: 'gas', water: 'water', sewerage: 'sewerage' },
+    vehicle: {
+      note: {
+        model: {
+          one: 'What changes if this were the make and model’s typical car: each line is how much the estimate would change were the car typical of its make and model in that respect alone (the typical car: the median of its {{listings}} training listing, and the most usual fuel, transmission, body, drive, condition and region), largest first. Valued when this report was made, by model version {{version}}.',
+          other: 'What changes if this were the make and model’s typical car: each line is how much the estimate would change were the car typical of its make and model in that respect alone (the typical car: the median of its {{listings}} training listings, and the most usual fuel, transmission, body, drive, condition and region), largest first. Valued when this report was made, by model version {{version}}.',
+        },
+        make: {
+          one: 'What changes if this were the make’s typical car (the model has too few listings of its own): each line is how much the estimate would change were the car typical of its make in that respect alone (the typical car: the median of the make’s {{listings}} training listing, and the most usual fuel, transmission, body, drive, condition and region), largest first. Valued when this report was made, by model version {{version}}.',
+          other: 'What changes if this were the make’s typical car (the model has too few listings of its own): each line is how much the estimate would change were the car typical of its make in that respect alone (the typical car: the median of the make’s {{listings}} training listings, and the most usual fuel, transmission, body, drive, condition and region), largest first. Valued when this report was made, by model version {{version}}.',
+        },
+        market: {
+          one: 'What changes if this were the market’s typical car (the make has too few listings of its own): each line is how much the estimate would change were the car typical of the market in that respect alone (the typical car: the median of the {{listings}} training listing, and the most usual fuel, transmission, body, drive, condition and region), largest first. Valued when this report was made, by model version {{version}}.',
+          other: 'What changes if this were the market’s typical car (the make has too few listings of its own): each line is how much the estimate would change were the car typical of the market in that respect alone (the typical car: the median of the {{listings}} training listings, and the most usual fuel, transmission, body, drive, condition and region), largest first. Valued when this report was made, by model version {{version}}.',
+        },
+      },
+      typical: { model: 'The make and model’s typical car', make: 'The make’s typical car', market: 'The market’s typical car' },
+      groups: { year: 'Model year', mileage: 'Mileage', engine: 'Engine volume', fuel: 'Fuel', transmission: 'Transmission', body: 'Body', drive: 'Drive', trim: 'Trim level', condition: 'Condition', region: 'Region' },
+      litres: 'l',
+    },
   },
   market: {
     area: 'Area', name: 'Name', district: 'District', mahalla: 'Mahalla', medianPerM2: 'Median asking price per m²', listings: 'Listings',
@@ -461,6 +493,31 @@ const RU: Catalogue = {
     houseGroups: { size: 'Площадь и комнаты', plot: 'Участок', place: 'Махалля и место в районе', building: 'Этажность и тип постройки', renovation: 'Ремонт', utilities: 'Газ, вода и канализация' },
     sotka: { one: '{{formatted}} сотка', few: '{{formatted}} сотки', many: '{{formatted}} соток', other: '{{formatted}} сотки' },
     utilities: { gas: 'газ', water: 'вода', sewerage: 'канализация' },
+    vehicle: {
+      note: {
+        model: {
+          one: 'Что изменится, если бы это был типичный автомобиль этой марки и модели: каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для своей марки и модели только в этом отношении (типичный автомобиль: медиана {{listings}} обучающего объявления, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          few: 'Что изменится, если бы это был типичный автомобиль этой марки и модели: каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для своей марки и модели только в этом отношении (типичный автомобиль: медиана {{listings}} обучающих объявлений, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          many: 'Что изменится, если бы это был типичный автомобиль этой марки и модели: каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для своей марки и модели только в этом отношении (типичный автомобиль: медиана {{listings}} обучающих объявлений, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          other: 'Что изменится, если бы это был типичный автомобиль этой марки и модели: каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для своей марки и модели только в этом отношении (типичный автомобиль: медиана {{listings}} обучающего объявления, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+        },
+        make: {
+          one: 'Что изменится, если бы это был типичный автомобиль этой марки (у модели слишком мало своих объявлений): каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для своей марки только в этом отношении (типичный автомобиль: медиана {{listings}} обучающего объявления марки, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          few: 'Что изменится, если бы это был типичный автомобиль этой марки (у модели слишком мало своих объявлений): каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для своей марки только в этом отношении (типичный автомобиль: медиана {{listings}} обучающих объявлений марки, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          many: 'Что изменится, если бы это был типичный автомобиль этой марки (у модели слишком мало своих объявлений): каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для своей марки только в этом отношении (типичный автомобиль: медиана {{listings}} обучающих объявлений марки, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          other: 'Что изменится, если бы это был типичный автомобиль этой марки (у модели слишком мало своих объявлений): каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для своей марки только в этом отношении (типичный автомобиль: медиана {{listings}} обучающего объявления марки, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+        },
+        market: {
+          one: 'Что изменится, если бы это был типичный автомобиль рынка (у марки слишком мало своих объявлений): каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для рынка только в этом отношении (типичный автомобиль: медиана {{listings}} обучающего объявления, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          few: 'Что изменится, если бы это был типичный автомобиль рынка (у марки слишком мало своих объявлений): каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для рынка только в этом отношении (типичный автомобиль: медиана {{listings}} обучающих объявлений, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          many: 'Что изменится, если бы это был типичный автомобиль рынка (у марки слишком мало своих объявлений): каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для рынка только в этом отношении (типичный автомобиль: медиана {{listings}} обучающих объявлений, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+          other: 'Что изменится, если бы это был типичный автомобиль рынка (у марки слишком мало своих объявлений): каждая строка — насколько изменилась бы оценка, будь автомобиль типичным для рынка только в этом отношении (типичный автомобиль: медиана {{listings}} обучающего объявления, самые частые топливо, коробка передач, кузов, привод, состояние и регион); по убыванию. Рассчитано при составлении отчёта моделью версии {{version}}.',
+        },
+      },
+      typical: { model: 'Типичный автомобиль этой марки и модели', make: 'Типичный автомобиль этой марки', market: 'Типичный автомобиль рынка' },
+      groups: { year: 'Год выпуска', mileage: 'Пробег', engine: 'Объём двигателя', fuel: 'Топливо', transmission: 'Коробка передач', body: 'Кузов', drive: 'Привод', trim: 'Комплектация', condition: 'Состояние', region: 'Регион' },
+      litres: 'л',
+    },
   },
   market: {
     area: 'Территория', name: 'Название', district: 'Район', mahalla: 'Махалля', medianPerM2: 'Медианная цена предложения за 1\u00a0м²', listings: 'Объявлений',
@@ -650,6 +707,25 @@ const UZ: Catalogue = {
     houseGroups: { size: 'Maydon va xonalar', plot: 'Yer maydoni', place: 'Mahalla va tumandagi joy', building: 'Qavatlar soni va bino turi', renovation: 'Taʼmir', utilities: 'Gaz, suv va kanalizatsiya' },
     sotka: { one: '{{formatted}} sotix', other: '{{formatted}} sotix' },
     utilities: { gas: 'gaz', water: 'suv', sewerage: 'kanalizatsiya' },
+    vehicle: {
+      note: {
+        model: {
+          one: 'Bu shu marka va modelning odatiy avtomobili boʻlsa nima oʻzgaradi: har bir qator — avtomobil faqat shu jihatdan oʻz marka va modelining odatiy avtomobili boʻlganida baho qanchaga oʻzgarishi (odatiy avtomobil: uning {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan yoqilgʻi, uzatmalar qutisi, kuzov, yuritma, holat va hudud), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+          other: 'Bu shu marka va modelning odatiy avtomobili boʻlsa nima oʻzgaradi: har bir qator — avtomobil faqat shu jihatdan oʻz marka va modelining odatiy avtomobili boʻlganida baho qanchaga oʻzgarishi (odatiy avtomobil: uning {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan yoqilgʻi, uzatmalar qutisi, kuzov, yuritma, holat va hudud), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+        },
+        make: {
+          one: 'Bu shu markaning odatiy avtomobili boʻlsa nima oʻzgaradi (modelning oʻz eʼlonlari juda kam): har bir qator — avtomobil faqat shu jihatdan oʻz markasining odatiy avtomobili boʻlganida baho qanchaga oʻzgarishi (odatiy avtomobil: markaning {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan yoqilgʻi, uzatmalar qutisi, kuzov, yuritma, holat va hudud), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+          other: 'Bu shu markaning odatiy avtomobili boʻlsa nima oʻzgaradi (modelning oʻz eʼlonlari juda kam): har bir qator — avtomobil faqat shu jihatdan oʻz markasining odatiy avtomobili boʻlganida baho qanchaga oʻzgarishi (odatiy avtomobil: markaning {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan yoqilgʻi, uzatmalar qutisi, kuzov, yuritma, holat va hudud), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+        },
+        market: {
+          one: 'Bu bozorning odatiy avtomobili boʻlsa nima oʻzgaradi (markaning oʻz eʼlonlari juda kam): har bir qator — avtomobil faqat shu jihatdan bozorning odatiy avtomobili boʻlganida baho qanchaga oʻzgarishi (odatiy avtomobil: {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan yoqilgʻi, uzatmalar qutisi, kuzov, yuritma, holat va hudud), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+          other: 'Bu bozorning odatiy avtomobili boʻlsa nima oʻzgaradi (markaning oʻz eʼlonlari juda kam): har bir qator — avtomobil faqat shu jihatdan bozorning odatiy avtomobili boʻlganida baho qanchaga oʻzgarishi (odatiy avtomobil: {{listings}} ta oʻquv eʼlonining medianasi, eng koʻp uchraydigan yoqilgʻi, uzatmalar qutisi, kuzov, yuritma, holat va hudud), kattasidan boshlab. Hisobot tuzilayotganda {{version}} versiyali model bilan hisoblangan.',
+        },
+      },
+      typical: { model: 'Shu marka va modelning odatiy avtomobili', make: 'Shu markaning odatiy avtomobili', market: 'Bozorning odatiy avtomobili' },
+      groups: { year: 'Ishlab chiqarilgan yili', mileage: 'Yurgan masofasi', engine: 'Dvigatel hajmi', fuel: 'Yoqilgʻi', transmission: 'Uzatmalar qutisi', body: 'Kuzov', drive: 'Yuritma', trim: 'Komplektatsiya', condition: 'Holati', region: 'Hudud' },
+      litres: 'l',
+    },
   },
   market: {
     area: 'Hudud', name: 'Nomi', district: 'Tuman', mahalla: 'Mahalla', medianPerM2: '1\u00a0m² uchun soʻralgan narx medianasi', listings: 'Eʼlonlar soni',
@@ -803,6 +879,14 @@ function bind(lang: ReportLanguage): Dictionary {
       middleFloor: (floor, total) => say('attribution.middleFloor', { floor, total }),
       houseNote: (count, values) => say('attribution.houseNote', { count, ...values }),
       sotka: (count, formatted) => say('attribution.sotka', { count, formatted }),
+      vehicle: {
+        ...catalogue.attribution.vehicle,
+        note: {
+          model: (count, values) => say('attribution.vehicle.note.model', { count, ...values }),
+          make: (count, values) => say('attribution.vehicle.note.make', { count, ...values }),
+          market: (count, values) => say('attribution.vehicle.note.market', { count, ...values }),
+        },
+      },
     },
     disclaimer: (k, of) => [say('disclaimer.asking'), say('disclaimer.interval', { count: Number(k), k, of }), say('disclaimer.review')],
     date: (day, month, year) => say('date', { day, month: catalogue.monthNames[month], year }),

@@ -95,15 +95,16 @@ export interface ValuationReportData {
   /** fsd: null in records made before it was answered. */
   confidence: { level: 'high' | 'medium' | 'low'; score: number; fsd: number | null };
   /**
-   * What drives the estimate of a home: each field group's contribution against the district's
-   * typical flat or house, from the serving model at report time (models/residential/attribution.ts,
-   * models/house/attribution.ts); null when not computed (vehicles, a district without a typical
-   * home), `drivers` then.
+   * What drives the estimate: each field group's contribution against the district's typical flat
+   * or house, or the make and model's typical car, from the serving model at report time
+   * (models/residential/attribution.ts, models/house/attribution.ts, models/vehicle/attribution.ts);
+   * null when not computed (a district without a typical home, a vehicle model without typical
+   * cars), `drivers` then. A car's members are shown beside it.
    */
   attribution: EstimateAttribution | null;
   /** Without an attribution: the figures behind the estimate, formatted and named by the renderer. */
   drivers: ReportDriver[];
-  /** Without an attribution: the ensemble's members, shown as such (not as drivers). */
+  /** Without an attribution (and beside a car's): the ensemble's members, shown as such (not as drivers). */
   members: ReportMember[];
   /** The estimate and interval in soʻm at the rate of the valuation date (see UzsAmounts.basis); null when not known. */
   uzs: UzsAmounts | null;
@@ -149,8 +150,11 @@ export type AttributionGroup = (typeof ATTRIBUTION_GROUPS)[number];
 export const HOUSE_ATTRIBUTION_GROUPS = ['size', 'plot', 'place', 'building', 'renovation', 'utilities'] as const;
 export type HouseAttributionGroup = (typeof HOUSE_ATTRIBUTION_GROUPS)[number];
 
-/** A flat's or a house's, as the residential subgraph's homeEstimateAttribution answers it. */
-export type EstimateAttribution = FlatAttribution | HouseAttribution;
+export const VEHICLE_ATTRIBUTION_GROUPS = ['year', 'mileage', 'engine', 'fuel', 'transmission', 'body', 'drive', 'trim', 'condition', 'region'] as const;
+export type VehicleAttributionGroup = (typeof VEHICLE_ATTRIBUTION_GROUPS)[number];
+
+/** A flat's or a house's, as the residential subgraph's homeEstimateAttribution answers it; a car's, as the vehicle subgraph's vehicleEstimateAttribution does. */
+export type EstimateAttribution = FlatAttribution | HouseAttribution | VehicleAttribution;
 
 export interface FlatAttribution {
   kind: 'flat';
@@ -174,4 +178,18 @@ export interface HouseAttribution {
     gas: boolean | null; water: boolean | null; sewerage: boolean | null; listings: number;
   };
   contributions: { group: HouseAttributionGroup; usd: number; share: number }[];
+}
+
+export interface VehicleAttribution {
+  kind: 'vehicle';
+  modelVersion: string;
+  estimate: number;
+  /** Whose typical car it was compared with: the make and model's, the make's (too few listings of the model), or the market's. */
+  level: 'model' | 'make' | 'market';
+  /** The typical car (models/vehicle/attribution.ts TypicalVehicle): codes as the request's. */
+  typical: {
+    year: number; mileageKm: number | null; engineLitres: number | null; fuel: string | null; transmission: string | null; body: string | null;
+    drive: string | null; trim: number | null; defects: boolean | null; region: string | null; listings: number;
+  };
+  contributions: { group: VehicleAttributionGroup; usd: number; share: number }[];
 }

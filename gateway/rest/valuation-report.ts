@@ -46,6 +46,9 @@ const COMPARABLES_OPERATION = { owner: 'residential', query: /* GraphQL */ `
 // Internal (@inaccessible): the flat valued again by the model in service with each field group typical, in one model call; priced as nothing and charged as no valuation.
 const ATTRIBUTION_OPERATION = { owner: 'residential', query: 'query ReportAttribution($id: String!) { homeEstimateAttribution(id: $id) }' };
 
+// Internal (@inaccessible) as the home's: the car valued again with each field group its make and model's typical car's; not charged.
+const VEHICLE_ATTRIBUTION_OPERATION = { owner: 'vehicle', query: 'query ReportVehicleAttribution($id: String!) { vehicleEstimateAttribution(id: $id) }' };
+
 const VEHICLE_MODEL_OPERATION = { owner: 'vehicle', query: 'query ReportVehicleModel { vehicleModel { version trainedAt metrics { n medianApe intervalCoverage } } }' };
 
 type Point = { lat: number; lon: number };
@@ -198,7 +201,10 @@ async function comparablesOf(executor: GraphExecutor, request: Record<string, un
 }
 
 async function vehicleReport(executor: GraphExecutor, record: RecordData, v: AnsweredValuation, base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model' | 'attribution'>, lang: ReportLanguage): Promise<ValuationReportData> {
-  const { vehicleModel } = await executor.execute<{ vehicleModel: { version: string; trainedAt: string; metrics: { n: number; medianApe: number; intervalCoverage: number } } }>(VEHICLE_MODEL_OPERATION, {});
+  const [{ vehicleModel }, attribution] = await Promise.all([
+    executor.execute<{ vehicleModel: { version: string; trainedAt: string; metrics: { n: number; medianApe: number; intervalCoverage: number } } }>(VEHICLE_MODEL_OPERATION, {}),
+    executor.execute<{ vehicleEstimateAttribution: EstimateAttribution | null }>(VEHICLE_ATTRIBUTION_OPERATION, { id: record.id }).then((a) => a.vehicleEstimateAttribution),
+  ]);
   const vehicle = v.vehicle ?? {};
   const request = (record.input as { request?: Record<string, unknown> }).request ?? {};
   const sameModel = vehicleModel.version === v.modelVersion;
@@ -207,8 +213,8 @@ async function vehicleReport(executor: GraphExecutor, record: RecordData, v: Ans
     ...base,
     object: { make: text(vehicle.make), model: text(vehicle.model), year: text(vehicle.year), mileage_km: text(request.mileageKm), engine_l: text(vehicle.engine), fuel: text(vehicle.fuel), transmission: text(vehicle.transmission), body_type: text(vehicle.bodyType), region: text(vehicle.region) },
     market: null,
-    // Vehicles keep the figures behind the estimate: the attribution is of homes.
-    attribution: null,
+    // Null for a vehicle model without typical cars: the figures behind the estimate then.
+    attribution,
     comparables: [],
     location: null,
     model: { version: v.modelVersion, trainedAt: sameModel ? vehicleModel.trainedAt : null, districtAccuracy: null, headline: sameModel ? vehicleModel.metrics : null },

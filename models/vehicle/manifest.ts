@@ -14,6 +14,7 @@ import type { VehicleIngestReport, VehicleObservationReport } from './ingest';
 import type { VehicleEncoding } from './features';
 import type { VehicleMarketReference } from './market';
 import type { VehicleMarketIndex } from './market-index';
+import type { TypicalVehicles } from './attribution';
 
 export const VEHICLE_DIR = join(ARTIFACTS_DIR, 'vehicle');
 export const VEHICLE_ONNX_FILE = 'ensemble.onnx';
@@ -67,6 +68,8 @@ export interface VehicleManifest {
   /** Intervals of valuations on the make's level (model not held) and on the segment's (make too thin). */
   bases: { make: VehicleBasisCalibration; segment: VehicleBasisCalibration; minMakeListings: number };
   market: VehicleMarketReference;
+  /** The typical car per make and model, per make and of the market, what a car's "what drives the estimate" compares it with (./attribution.ts); absent before 2026.11.3. */
+  typical?: TypicalVehicles;
   /** Fewer training listings of a make and model than this → valued on the make's (or the segment's) level, not its own. */
   minListings: number;
   /** Fewer than this → valued, but flagged THIN_MODEL_DATA (the interval widens, confidence falls). */

@@ -20,6 +20,7 @@ import {
   type VehicleRequest, type VehicleRuntime, type VehicleValue,
 } from './valuation';
 import { badgeFamily, MAKES, modelsOf } from './vocabulary';
+import type { TypicalVehicles } from './attribution';
 
 /** Flags that describe an input unlike the training data: each widens the interval. */
 export const VEHICLE_OUT_OF_DISTRIBUTION_FLAGS = new Set(['THIN_MODEL_DATA', 'YEAR_OUTSIDE_MODEL_DATA', 'UNUSUAL_MILEAGE']);
@@ -182,6 +183,10 @@ export class VehicleModelSet implements VehicleRuntime {
       models: modelsOf(m.name).map((model) => ({ model, listings: 0, years: null, basis: otherModels(m.name), accuracyClass: 'low' as const })),
     }));
     return [...listed, ...unlisted];
+  }
+
+  typicalVehicles(): TypicalVehicles | null {
+    return this.manifest.typical ?? null;
   }
 
   marketIndex(): VehicleMarketIndexSeries[] {

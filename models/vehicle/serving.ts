@@ -5,6 +5,7 @@
 import { HotSwappedModel, type HotSwapOptions } from '../ensemble';
 import { VEHICLE_DIR } from './manifest';
 import { VehicleModelSet } from './runtime';
+import type { TypicalVehicles } from './attribution';
 import type { InsufficientMarketDataError, VehicleCatalogEntry, VehicleMarketIndexSeries, VehicleModelSummary, VehicleRequest, VehicleRuntime, VehicleValue } from './valuation';
 
 export class VehicleModelService implements VehicleRuntime {
@@ -33,6 +34,10 @@ export class VehicleModelService implements VehicleRuntime {
 
   marketIndex(): VehicleMarketIndexSeries[] {
     return this.served.current.marketIndex();
+  }
+
+  typicalVehicles(): TypicalVehicles | null {
+    return this.served.current.typicalVehicles();
   }
 
   reload(): Promise<void> {

@@ -37,6 +37,7 @@ import { fitVehicleMarketIndex, monthsPastIndex, vehicleLevelAt, type VehicleMar
 import { VEHICLE_ONNX_FILE, VEHICLE_SCALE_COLUMN, type VehicleBasisCalibration, type VehicleEvaluationReport, type VehicleManifest } from './manifest';
 import { VEHICLE_MEMBERS } from './members';
 import { badgeFamily } from './vocabulary';
+import { typicalVehicles } from './attribution';
 
 const FOLDS = 5;
 const COVERAGE = 0.9;
@@ -208,6 +209,7 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
       drift,
       bases: { make: unseenModel.calibration, segment: unseenMake.calibration, minMakeListings: MIN_MAKE_LISTINGS },
       market: vehicleMarketReference(records),
+      typical: typicalVehicles(data.rows, MIN_LISTINGS),
       minListings: MIN_LISTINGS,
       thinListings: THIN_LISTINGS,
       confidenceWidths,

@@ -8,6 +8,7 @@ import type { MemberEstimate } from '../ensemble/estimate';
 import type { StatedConfidence } from '../ensemble/fsd';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketLevel } from '../residential/valuation';
+import type { TypicalVehicles } from './attribution';
 import { BODY_TYPES, type BodyType, type Colour, type Drive, type Fuel, type Paint, type RegionId, type Transmission } from './vocabulary';
 
 export type { MarketLevel };
@@ -152,4 +153,6 @@ export interface VehicleRuntime {
   catalog(): VehicleCatalogEntry[];
   /** The market index per segment, oldest point first. */
   marketIndex(): VehicleMarketIndexSeries[];
+  /** The typical cars of the version in service (a car's "what drives the estimate" compares with them); null for a version before 2026.11.3. */
+  typicalVehicles(): TypicalVehicles | null;
 }

@@ -1,10 +1,14 @@
 /** Query resolvers of the vehicle subgraph: thin glue from GraphQL to the vehicle model runtime. */
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import { normaliseVehicleInput, valueVehicles, type VehicleCatalogEntry, type VehicleMarketIndexSeries, type VehicleModelSummary } from '../../models/vehicle';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Ctx, Directive, Query, Resolver } from 'type-graphql';
+import {
+  normaliseVehicleInput, typicalVehicleOf, valueVehicles, vehicleAttributionVariants, vehicleContributions,
+  type TypicalVehicle, type TypicalVehicleLevel, type VehicleCatalogEntry, type VehicleContribution, type VehicleMarketIndexSeries, type VehicleModelSummary, type VehicleValue,
+} from '../../models/vehicle';
 import { ApiError } from '../../schema/errors';
 import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
-import { valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
+import { callingOrganisation, valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
 import { askedCurrency, inCurrency } from '../common/currency';
 import type { Currency } from '../../models/currency';
 import type { VehicleContext } from './context';
@@ -34,6 +38,17 @@ export async function revalueVehicle(ctx: VehicleContext, record: ValuationRecor
 }
 
 type NormalisedVehicle = ReturnType<typeof normaliseVehicleInput>;
+
+/** What vehicleEstimateAttribution answers (USD): the report's "what drives the estimate" of a car. */
+type VehicleEstimateAttribution = {
+  kind: 'vehicle';
+  modelVersion: string;
+  estimate: number;
+  /** Whose typical car it was compared with: its make and model's, its make's, or the market's. */
+  level: TypicalVehicleLevel;
+  typical: TypicalVehicle;
+  contributions: VehicleContribution[];
+};
 
 /**
  * The model's valuations as answered: moved by the organisation's observations, in the currency asked
@@ -70,6 +85,31 @@ export class VehicleValuationResolver {
         const results = await valueVehicles(ctx.runtime(), valid.map((v) => v.normalised));
         return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : { ...valid[i], result })));
       });
+    });
+  }
+
+  @Directive('@inaccessible')
+  @Query(() => GraphQLJSONObject, { nullable: true, description: "Internal (the report's \"what drives the estimate\"): one of the calling organisation's vehicle valuations valued again by the model in service at its own valuation date, once as recorded and once per field group (model year, mileage, engine, fuel, gearbox, body, drive, trim, condition, region) set to its make and model's typical car (else its make's, else the market's), all in one model call (models/vehicle/attribution.ts): { kind: vehicle, modelVersion, estimate, level, typical, contributions }, USD. Null for no such record, a vehicle model version without typical cars (before 2026.11.3), or a car the model in service no longer values. Values nothing new for the organisation: not recorded, not charged" })
+  vehicleEstimateAttribution(@Arg('id', () => String) id: string, @Ctx() ctx: VehicleContext): Promise<VehicleEstimateAttribution | null> {
+    return withApiErrors(async () => {
+      const record = await ctx.records.get(callingOrganisation(ctx.organisation, 'valuation records'), id);
+      if (!record) return null;
+      const runtime = ctx.runtime();
+      const typicalCars = runtime.typicalVehicles();
+      if (!typicalCars) return null;
+      const stored = (record.input as Pick<NormalisedVehicle, 'request'>).request;
+      // At the record's own valuation date, so the market level is the one it was valued at.
+      const request = { ...stored, valuationDate: (record.valuation.marketLevel as { valuationDate: string }).valuationDate };
+      const { level, typical } = typicalVehicleOf(request, typicalCars);
+      const variants = vehicleAttributionVariants(request, typical);
+      const [own, ...others] = await runtime.value([request, ...variants.map((v) => v.request)]);
+      // A car the model in service no longer values (too few listings now): nothing to attribute.
+      if (own instanceof Error || others.some((o) => o instanceof Error)) return null;
+      const estimates = others as VehicleValue[];
+      return {
+        kind: 'vehicle', modelVersion: own.modelVersion, estimate: own.estimate, level, typical,
+        contributions: vehicleContributions(own.estimate, variants.map((v, i) => ({ group: v.group, estimate: estimates[i].estimate }))),
+      };
     });
   }
 
