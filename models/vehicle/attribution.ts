@@ -68,9 +68,19 @@ export function typicalVehicle(rows: readonly TypicalSource[]): TypicalVehicle {
     body: mostUsual(rows.map((r) => r.body)),
     drive: mostUsual(rows.map((r) => r.drive)),
     trim: middle(known(rows.map((r) => r.trim)), 1),
-    defects: mostUsual(rows.map((r) => r.defects)),
+    defects: recordedBothWays(rows.map((r) => r.defects)),
     region: mostUsual(rows.map((r) => r.region)),
   };
+}
+
+/**
+ * The most usual answer of a yes/no the rows record both ways; null when they only ever record one.
+ * The listings' condition is such a column: the 2022 file's "Kami bor" is ticked (defects) or blank,
+ * the other files do not have it, so no listing says "no defects" and the most usual known answer
+ * would always be "needs repair". With no typical condition, a car's condition is not attributed.
+ */
+function recordedBothWays(values: readonly (boolean | null)[]): boolean | null {
+  return values.includes(true) && values.includes(false) ? mostUsual(values) : null;
 }
 
 /** The typical cars of the training rows: per make and model and per make with `minListings` or more, and overall. */
