@@ -218,6 +218,30 @@ describe('HTML', () => {
     expect(html).not.toContain(DICTIONARIES[lang].comparables.columns.rooms);
   });
 
+  test.each(REPORT_LANGUAGES)('%s: a car\'s "what drives the estimate" is its table against the typical car, with the members after it (issue 35, item 6)', (lang) => {
+    const data = cobaltCar();
+    data.attribution = {
+      kind: 'vehicle', modelVersion: '2026.11.3', estimate: 11200, level: 'model',
+      typical: { year: 2020, mileageKm: 65000, engineLitres: 1.5, fuel: 'petrol', transmission: 'manual', body: 'sedan', drive: 'front', trim: 2, defects: false, region: 'tashkent_city', listings: 3089 },
+      contributions: [{ group: 'mileage', usd: 600, share: 0.054 }, { group: 'year', usd: -500, share: -0.045 }, { group: 'fuel', usd: 200, share: 0.018 }],
+    };
+    const t = DICTIONARIES[lang];
+    const html = renderReportHtml(data, lang);
+    const confidence = html.slice(html.indexOf('<section id="confidence">'), html.indexOf('</section>', html.indexOf('<section id="confidence">')));
+    const at = (text: string) => confidence.indexOf(escapeText(text));
+    expect(at(t.attribution.vehicle.typical.model)).toBeGreaterThan(at(t.confidence.drivers));
+    expect(at(t.members.heading)).toBeGreaterThan(at(t.attribution.vehicle.typical.model));
+    expect(confidence).toContain(escapeText(t.attribution.vehicle.note.model(3089, { listings: formatNumber(3089, lang), version: '2026.11.3' })));
+    // Largest first, each group named with what the typical car had.
+    expect(at(t.attribution.vehicle.groups.mileage)).toBeLessThan(at(t.attribution.vehicle.groups.year));
+    expect(at(t.attribution.vehicle.groups.year)).toBeLessThan(at(t.attribution.vehicle.groups.fuel));
+    expect(confidence).toContain(`<td>${escapeText(`${formatNumber(65000, lang)}\u00a0${t.units.km}`)}</td>`);
+    expect(confidence).toContain('<td>2020</td>');
+    expect(confidence).toContain(`<td>${escapeText(t.objectValues.fuel.petrol)}</td>`);
+    // The members stand after it, by name.
+    expect(confidence.slice(at(t.members.heading))).toContain('<td>lightgbm</td>');
+  });
+
   test.each(REPORT_LANGUAGES)('%s: a flat sent without its market says it was valued as a new build and as resale, with the probability', (lang) => {
     const data = chilanzarFlat();
     data.object.market = null;
