@@ -1,5 +1,6 @@
 /** The vehicle models: the feature module, and the served version (committed artifact) through its runtime. */
 import { encodeVehicles, fitVehicleEncoding, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from '../../models/vehicle/features';
+import { typicalVehicle, typicalVehicleOf, typicalVehicles, vehicleAttributionVariants, vehicleContributions } from '../../models/vehicle/attribution';
 import { currentVersion, readManifest } from '../../models/vehicle/manifest';
 import { VehicleModelSet } from '../../models/vehicle/runtime';
 import { InsufficientMarketDataError, type VehicleRequest, type VehicleValue } from '../../models/vehicle/valuation';
@@ -32,6 +33,38 @@ describe('vehicle features', () => {
     const newest = encodeVehicles([car()], encoding, new Float64Array(VEHICLE_FEATURE_COUNT));
     expect(X[col('period_index')]).toBe(newest[col('period_index')]);
     expect(newest[col('age_at_listing')]).toBeCloseTo(2023 + 7 / 12 - 2019, 10);
+  });
+});
+
+describe('what drives a car\'s estimate (issue 35, item 6): the typical car and its variants', () => {
+  const rows = [car({ year: 2018, mileageKm: 90_000 }), car({ year: 2020, mileageKm: null, transmission: 'automatic' }), car({ year: 2021, mileageKm: 30_000, transmission: 'automatic', defects: true }), car({ make: 'Daewoo', model: 'Nexia 2', year: 2010 })];
+
+  it('is the rows\' medians (rounded) and most usual values, per make and model, per make and overall', () => {
+    const typical = typicalVehicles(rows, 3);
+    expect(Object.keys(typical.group)).toEqual(['Chevrolet Cobalt']);
+    expect(typical.group['Chevrolet Cobalt']).toEqual({
+      listings: 3, year: 2020, mileageKm: 60_000, engineLitres: 1.5, fuel: 'petrol', transmission: 'automatic', body: 'sedan', drive: 'front', trim: null, defects: false, region: 'tashkent_city',
+    });
+    // Daewoo is Chevrolet's badge family: the make counts the Nexia too.
+    expect(typical.make.Chevrolet.listings).toBe(4);
+    expect(typical.overall).toEqual(typicalVehicle(rows));
+    // Condition as the listings record it, ticked or blank, is no typical condition.
+    expect(typicalVehicle(rows.map((r) => ({ ...r, defects: r.defects ? true : null }))).defects).toBeNull();
+    expect(typicalVehicleOf({ make: 'Chevrolet', model: 'Cobalt' }, typical).level).toBe('model');
+    expect(typicalVehicleOf({ make: 'Daewoo', model: 'Nexia 2' }, typical).level).toBe('make');
+    expect(typicalVehicleOf({ make: 'Lada', model: '2106' }, typical).level).toBe('market');
+  });
+
+  it('varies one group at a time, only those the request gave and differs in, without its asking price', () => {
+    const typical = typicalVehicles(rows, 3).group['Chevrolet Cobalt'];
+    const asked = request({ year: 2015, mileageKm: 150_000, fuel: null, transmission: 'automatic', askingPrice: 9000 });
+    const variants = vehicleAttributionVariants(asked, typical);
+    expect(variants.map((v) => v.group)).toEqual(['year', 'mileage']);
+    expect(variants[0].request).toEqual({ ...asked, year: 2020, askingPrice: null });
+    expect(variants[1].request).toEqual({ ...asked, mileageKm: 60_000, askingPrice: null });
+    expect(vehicleContributions(10_000, [{ group: 'mileage', estimate: 11_000 }, { group: 'year', estimate: 12_400 }])).toEqual([
+      { group: 'year', usd: 2400, share: 0.24 }, { group: 'mileage', usd: 1000, share: 0.1 },
+    ]);
   });
 });
 
@@ -150,6 +183,21 @@ describe('the served vehicle version (committed artifact)', () => {
     expect(chevrolet.otherModels).toBe('make');
     expect(chevrolet.models.find((m) => m.model === 'Cobalt')).toEqual(expect.objectContaining({ basis: 'model' }));
     expect(catalog.find((e) => e.make === 'Chery')).toEqual(expect.objectContaining({ listings: 0, otherModels: 'segment' }));
+  });
+
+  it('ships a typical car per make and model, per make and of the market, drawn from its training listings (issue 35, item 6)', () => {
+    const typical = manifest.typical!;
+    expect(typical).toBeDefined();
+    expect(typical.minListings).toBe(manifest.minListings);
+    expect(typical.overall.listings).toBe(manifest.training.rows);
+    for (const [group, car] of Object.entries(typical.group)) {
+      const market = manifest.market.group[group];
+      expect(car.listings).toBe(market.listings);
+      expect(car.year).toBeGreaterThanOrEqual(market.years.from);
+      expect(car.year).toBeLessThanOrEqual(market.years.to);
+    }
+    for (const [make, car] of Object.entries(typical.make)) expect(car.listings).toBe(manifest.market.make[make]);
+    expect(Object.keys(typical.group).length).toBe(Object.entries(manifest.market.group).filter(([g, m]) => !g.endsWith('(other model)') && m.listings >= manifest.minListings).length);
   });
 
   /** A Chevrolet model with enough listings to be valued but fewer than the thin-data threshold. */

@@ -12,8 +12,11 @@ import { json, startTestStack, type TestStack } from '../support/stack';
 
 /** A plan of four valuations a day: the flat's, and the location index each of its three reports reads. */
 const FOUR_VALUATIONS = 'four-valuations';
+/** A plan of one valuation a day: the car's (a car's report reads no location index). */
+const ONE_VALUATION = 'one-valuation';
 const plansFile = plansFileWith({
   [FOUR_VALUATIONS]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 4 }, reports: { perMinute: 100, perDay: 100 }, maxBatchItems: 100, batchItemsPerDay: 100 },
+  [ONE_VALUATION]: { quota: { perMinute: 1000, perDay: 1000 }, valuations: { perMinute: 1000, perDay: 1 }, reports: { perMinute: 100, perDay: 100 }, maxBatchItems: 100, batchItemsPerDay: 100 },
 });
 
 let stack: TestStack;
@@ -155,6 +158,57 @@ it('a car\'s "what drives the estimate" lists no ensemble member: the members st
       }
     }
   }
+});
+
+it('a car\'s "what drives the estimate" is its own model year and mileage against its make and model\'s typical car, valued at report time, beside the members, and charges no valuation (issue 35, item 6)', async () => {
+  const bank = stack.newKey(ONE_VALUATION);
+  // Only year and mileage said: the only groups it can differ from the typical car in.
+  const CAR = { make: 'Chevrolet', model: 'Cobalt', year: 2015, mileage: 190000 };
+  const valued = await json(await stack.post('/api/predict/vehicle', CAR, { 'x-api-key': bank }));
+  const label = {
+    en: ['What drives the estimate', 'The make and model’s typical car', 'What changes if this were the make and model’s typical car', 'Ensemble members', 'Model year', 'Mileage'],
+    ru: ['Что определяет оценку', 'Типичный автомобиль этой марки и модели', 'Что изменится, если бы это был типичный автомобиль этой марки и модели', 'Модели ансамбля', 'Год выпуска', 'Пробег'],
+    uz: ['Bahoni belgilovchi omillar', 'Shu marka va modelning odatiy avtomobili', 'Bu shu marka va modelning odatiy avtomobili boʻlsa nima oʻzgaradi', 'Ansambl modellari', 'Ishlab chiqarilgan yili', 'Yurgan masofasi'],
+  } as const;
+  const pages: Record<string, string> = {};
+  for (const lang of ['en', 'ru', 'uz'] as const) {
+    const confidence = section(await reportHtml(valued.valuation_id, lang, bank), 'confidence');
+    pages[lang] = confidence;
+    const [drives, typical, note, members, year, mileage] = label[lang];
+    const text = visibleText(confidence);
+    for (const words of [drives, typical, note, year, mileage]) expect(text).toContain(words);
+    expect(text).toContain(valued.model_version);
+    // The attribution first, the members after it under their own label, with their weights.
+    expect(confidence.indexOf(`>${members}<`)).toBeGreaterThan(confidence.indexOf(typical));
+    for (const m of valued.models as { name: string }[]) expect(confidence.slice(confidence.indexOf(`>${members}<`))).toContain(`<tr><td>${m.name}</td>`);
+  }
+  // The plan's one valuation was the car's: three reports later there is none left, the attribution took none.
+  expect((await stack.post('/api/predict/vehicle', CAR, { 'x-api-key': bank })).status).toBe(429);
+
+  const rows = [...pages.en.matchAll(/<tr><td>([^<]+)<\/td><td>([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(1));
+  expect(rows.map((r) => r[0]).sort()).toEqual(['Mileage', 'Model year']);
+  const usd = (cell: string) => Number(cell.replace(/\u2212/g, '-').replace(/[^\d-]/g, ''));
+  const sizes = rows.map((r) => Math.abs(usd(r[2])));
+  expect([...sizes].sort((a, b) => b - a)).toEqual(sizes);
+  // Each line is the change to the same car with its make and model's typical year (mileage), as the model values it.
+  const other = stack.newKey();
+  const base = await json(await stack.post('/api/predict/vehicle', CAR, { 'x-api-key': other }));
+  expect(base.estimate).toBe(valued.estimate);
+  const year = rows.find((r) => r[0] === 'Model year')!;
+  const mileage = rows.find((r) => r[0] === 'Mileage')!;
+  expect(year[1]).toMatch(/^\d{4}$/);
+  const typicalKm = Number(/^([\d,]+)\u00a0km$/.exec(mileage[1])![1].replace(/,/g, ''));
+  const atTypicalYear = await json(await stack.post('/api/predict/vehicle', { ...CAR, year: Number(year[1]) }, { 'x-api-key': other }));
+  const atTypicalMileage = await json(await stack.post('/api/predict/vehicle', { ...CAR, mileage: typicalKm }, { 'x-api-key': other }));
+  expect(usd(year[2])).toBe(Math.round((atTypicalYear.estimate - base.estimate) / 100) * 100);
+  expect(usd(mileage[2])).toBe(Math.round((atTypicalMileage.estimate - base.estimate) / 100) * 100);
+  // An older, more driven car than the typical one: the typical year and mileage would each raise the estimate.
+  expect(usd(year[2])).toBeGreaterThan(0);
+  expect(usd(mileage[2])).toBeGreaterThan(0);
+
+  // Internal: no client can ask for it through /graphql.
+  const asked = await stack.post('/graphql', { query: `{ vehicleEstimateAttribution(id: "${valued.valuation_id}") }` }, { 'x-api-key': other });
+  expect((await json(asked)).errors?.[0]?.message).toMatch(/Cannot query field/);
 });
 
 it('a house\'s "what drives the estimate" is its own floor area, plot, storeys … against its district\'s typical house, valued at report time (issue 35, item 6)', async () => {
