@@ -216,6 +216,11 @@ const EN: Catalogue = {
       minibus: 'Minibus', pickup: 'Pick-up', coupe: 'Coupé', convertible: 'Convertible', limousine: 'Limousine',
     },
     condition: { good: 'Good', needs_repair: 'Needs repair' },
+    region: {
+      tashkent_city: 'Tashkent city', tashkent_region: 'Tashkent Region', andijan: 'Andijan Region', bukhara: 'Bukhara Region', fergana: 'Fergana Region',
+      jizzakh: 'Jizzakh Region', kashkadarya: 'Kashkadarya Region', khorezm: 'Khorezm Region', namangan: 'Namangan Region', navoi: 'Navoi Region',
+      samarkand: 'Samarkand Region', surkhandarya: 'Surkhandarya Region', syrdarya: 'Syrdarya Region', karakalpakstan: 'Republic of Karakalpakstan',
+    },
     paint: { original: 'Original paint', spots: 'Painted spots', repainted_partly: 'Partly repainted', fully_repainted: 'Fully repainted' },
     colour: {
       white: 'White', black: 'Black', silver: 'Silver', grey: 'Grey', wet_asphalt: 'Wet asphalt', dolphin: 'Dolphin grey',
@@ -424,6 +429,11 @@ const RU: Catalogue = {
       minibus: 'Микроавтобус', pickup: 'Пикап', coupe: 'Купе', convertible: 'Кабриолет', limousine: 'Лимузин',
     },
     condition: { good: 'Хорошее', needs_repair: 'Требует ремонта' },
+    region: {
+      tashkent_city: 'г. Ташкент', tashkent_region: 'Ташкентская область', andijan: 'Андижанская область', bukhara: 'Бухарская область', fergana: 'Ферганская область',
+      jizzakh: 'Джизакская область', kashkadarya: 'Кашкадарьинская область', khorezm: 'Хорезмская область', namangan: 'Наманганская область', navoi: 'Навоийская область',
+      samarkand: 'Самаркандская область', surkhandarya: 'Сурхандарьинская область', syrdarya: 'Сырдарьинская область', karakalpakstan: 'Республика Каракалпакстан',
+    },
     paint: { original: 'Родная краска', spots: 'Есть пятна', repainted_partly: 'Частично окрашен', fully_repainted: 'Полностью окрашен' },
     colour: {
       white: 'Белый', black: 'Чёрный', silver: 'Серебристый', grey: 'Серый', wet_asphalt: 'Мокрый асфальт', dolphin: 'Дельфин',
@@ -642,6 +652,11 @@ const UZ: Catalogue = {
       minibus: 'Mikroavtobus', pickup: 'Pikap', coupe: 'Kupe', convertible: 'Kabriolet', limousine: 'Limuzin',
     },
     condition: { good: 'Yaxshi', needs_repair: 'Taʼmirtalab' },
+    region: {
+      tashkent_city: 'Toshkent shahri', tashkent_region: 'Toshkent viloyati', andijan: 'Andijon viloyati', bukhara: 'Buxoro viloyati', fergana: 'Fargʻona viloyati',
+      jizzakh: 'Jizzax viloyati', kashkadarya: 'Qashqadaryo viloyati', khorezm: 'Xorazm viloyati', namangan: 'Namangan viloyati', navoi: 'Navoiy viloyati',
+      samarkand: 'Samarqand viloyati', surkhandarya: 'Surxondaryo viloyati', syrdarya: 'Sirdaryo viloyati', karakalpakstan: 'Qoraqalpogʻiston Respublikasi',
+    },
     paint: { original: 'Zavod boʻyogʻi', spots: 'Dogʻlar bor', repainted_partly: 'Qisman boʻyalgan', fully_repainted: 'Toʻliq boʻyalgan' },
     colour: {
       white: 'Oq', black: 'Qora', silver: 'Kumushrang', grey: 'Kulrang', wet_asphalt: 'Hoʻl asfalt', dolphin: 'Delfin',

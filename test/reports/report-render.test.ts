@@ -223,7 +223,7 @@ describe('HTML', () => {
     data.attribution = {
       kind: 'vehicle', modelVersion: '2026.11.3', estimate: 11200, level: 'model',
       typical: { year: 2020, mileageKm: 65000, engineLitres: 1.5, fuel: 'petrol', transmission: 'manual', body: 'sedan', drive: 'front', trim: 2, defects: false, region: 'tashkent_city', listings: 3089 },
-      contributions: [{ group: 'mileage', usd: 600, share: 0.054 }, { group: 'year', usd: -500, share: -0.045 }, { group: 'fuel', usd: 200, share: 0.018 }],
+      contributions: [{ group: 'mileage', usd: 600, share: 0.054 }, { group: 'year', usd: -500, share: -0.045 }, { group: 'fuel', usd: 200, share: 0.018 }, { group: 'region', usd: 100, share: 0.009 }],
     };
     const t = DICTIONARIES[lang];
     const html = renderReportHtml(data, lang);
@@ -238,6 +238,9 @@ describe('HTML', () => {
     expect(confidence).toContain(`<td>${escapeText(`${formatNumber(65000, lang)}\u00a0${t.units.km}`)}</td>`);
     expect(confidence).toContain('<td>2020</td>');
     expect(confidence).toContain(`<td>${escapeText(t.objectValues.fuel.petrol)}</td>`);
+    // A region by its name in the language, not its code.
+    expect(confidence).toContain(`<td>${escapeText(t.objectValues.region.tashkent_city)}</td>`);
+    expect(confidence).not.toContain('tashkent_city');
     // The members stand after it, by name.
     expect(confidence.slice(at(t.members.heading))).toContain('<td>lightgbm</td>');
   });
