@@ -11,3 +11,5 @@ export { adaptOlxOffer, type OlxAnswer, type OlxOffer, type OlxParam } from './o
 export { parseAvtoelonDetailPage, parseAvtoelonSearchPage, type AvtoelonDetail, type AvtoelonSearchPage, type VehicleAdaptContext } from './avtoelon';
 export type { HomeAdaptContext } from './home-fields';
 export * from './site-collector';
+export * from './listing-life';
+export { linkCrossSiteDuplicates } from './cross-site-links';

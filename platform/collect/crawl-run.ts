@@ -1,0 +1,114 @@
+/**
+ * One run of one site: take the site's lock, resume from its checkpoint or start at its first page,
+ * then page by page: fetch politely, adapt (models/ingest/collectors/), store the sightings, write the
+ * checkpoint. A run that reaches the last page completes (the store applies removals and links
+ * duplicates) and clears its checkpoint. A run stopped by its request bound, a refusing site,
+ * robots.txt or a server error keeps its checkpoint, and the next run picks it up where it stopped.
+ *
+ * How a page's answer is read:
+ * - 200: the page; its cursor says what comes next.
+ * - a redirect, 404, 400 (olx past offset 1,000) or 410: this query has no such page: `endOfQuery`.
+ * - 403/429 are retried with back-off inside the fetcher; 5xx stops the run (the site is unwell).
+ */
+import { randomBytes } from 'node:crypto';
+import { isSkipped, type CollectedListing, type CollectSite, type SiteCollector } from '../../models/ingest/collectors';
+import { clearCheckpoint, readCheckpoint, writeCheckpoint, type RunCheckpoint } from './checkpoint';
+import { dayOf, type Clock } from './clock';
+import type { CollectConfig } from './config';
+import type { LifecycleStore, RunCompletion } from './lifecycle-store';
+import { DisallowedByRobots, PoliteFetcher, RequestBudgetSpent, SiteRefusing, type FetchEvents } from './polite-fetcher';
+import { acquireRunLock } from './run-lock';
+
+export interface CrawlProgress {
+  site: CollectSite;
+  runId: string;
+  resumed: boolean;
+  pages: number;
+  listings: number;
+  skipped: number;
+  requests: number;
+  total: number | null;
+  where: string;
+}
+
+export interface CrawlResult {
+  site: CollectSite;
+  runId: string;
+  status: 'completed' | 'stopped';
+  /** Why a stopped run stopped. */
+  reason: string | null;
+  resumed: boolean;
+  pages: number;
+  listings: number;
+  skipped: number;
+  requests: number;
+  completion: RunCompletion | null;
+}
+
+export interface CrawlOptions {
+  collector: SiteCollector<any>;
+  config: CollectConfig;
+  store: LifecycleStore;
+  clock: Clock;
+  onProgress?: (progress: CrawlProgress) => void;
+  fetchEvents?: FetchEvents;
+}
+
+export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
+  const { collector, config, store, clock } = options;
+  const site = collector.site;
+  const lock = acquireRunLock(config.directory, site);
+  try {
+    const day = dayOf(clock);
+    const saved = readCheckpoint(config.directory, site);
+    const resumed = saved !== null && !store.hasCompleted(site, saved.runId);
+    const checkpoint: RunCheckpoint = resumed
+      ? saved!
+      : { runId: `${site}-${day}-${randomBytes(4).toString('hex')}`, site, day, cursor: collector.first(), pages: 0, listings: 0, startedAt: new Date(clock.now()).toISOString() };
+    const fetcher = new PoliteFetcher(config, clock, options.fetchEvents);
+    const base = config.baseUrls[site].replace(/\/$/, '');
+    let skipped = 0;
+    let total: number | null = null;
+    const result = (status: CrawlResult['status'], reason: string | null, completion: RunCompletion | null): CrawlResult => ({
+      site, runId: checkpoint.runId, status, reason, resumed, pages: checkpoint.pages, listings: checkpoint.listings, skipped, requests: fetcher.requests, completion,
+    });
+
+    while (checkpoint.cursor !== null) {
+      const cursor = checkpoint.cursor;
+      let next: unknown;
+      try {
+        const page = await fetcher.get(base + collector.path(cursor));
+        if (page.status === 200) {
+          const read = collector.read(page.body, cursor, day);
+          const listings = read.listings.filter((l): l is CollectedListing => !isSkipped(l));
+          skipped += read.listings.length - listings.length;
+          store.recordSightings(checkpoint.runId, day, listings);
+          checkpoint.listings += listings.length;
+          total = read.total ?? total;
+          next = read.next;
+        } else if ((page.status >= 300 && page.status < 400) || [400, 404, 410].includes(page.status)) {
+          next = collector.endOfQuery(cursor);
+        } else {
+          return result('stopped', `${collector.describe(cursor)} answered ${page.status}`, null);
+        }
+      } catch (error) {
+        if (error instanceof RequestBudgetSpent || error instanceof SiteRefusing || error instanceof DisallowedByRobots) {
+          return result('stopped', error.message, null);
+        }
+        throw error;
+      }
+      checkpoint.pages++;
+      checkpoint.cursor = next ?? null;
+      writeCheckpoint(config.directory, checkpoint);
+      options.onProgress?.({
+        site, runId: checkpoint.runId, resumed, pages: checkpoint.pages, listings: checkpoint.listings, skipped, requests: fetcher.requests, total,
+        where: next ? collector.describe(next) : 'done',
+      });
+    }
+    const completion = store.completeRun(site, checkpoint.runId, day);
+    clearCheckpoint(config.directory, site);
+    return result('completed', null, completion);
+  } finally {
+    lock.release();
+  }
+}
