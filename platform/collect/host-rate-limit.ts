@@ -24,7 +24,11 @@ export class HostRateLimit {
 
   /** A longer interval for one host (its robots.txt Crawl-delay); never shorter than the default. */
   slowDown(host: string, intervalMs: number): void {
-    this.intervals.set(host, Math.max(this.minIntervalMs, intervalMs));
+    const interval = Math.max(this.minIntervalMs, intervalMs);
+    const booked = this.nextAllowed.get(host);
+    // The turn already booked at the shorter interval moves back too.
+    if (booked !== undefined) this.nextAllowed.set(host, booked - (this.intervals.get(host) ?? this.minIntervalMs) + interval);
+    this.intervals.set(host, interval);
   }
 
   /** Pushes the host's next turn back (a Retry-After or a back-off). */

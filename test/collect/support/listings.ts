@@ -79,7 +79,7 @@ export function fakeCar(n: number): FakeCar {
     { brand: 'Chevrolet', model: 'Cobalt' },
     { brand: 'Chevrolet', model: 'Spark' },
     { brand: 'Ravon', model: 'R4' },
-    { brand: 'Chevrolet', model: 'Nexia' },
+    { brand: 'Chevrolet', model: 'Gentra' },
   ];
   return { id: 6_000_000 + n, ...cars[n % cars.length], year: 2012 + (n % 12), priceUsd: 6_000 + (n % 40) * 250, mileageKm: 10_000 + n * 37 };
 }
