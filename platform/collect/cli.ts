@@ -36,7 +36,9 @@ function progressLine(p: CrawlProgress): string {
 }
 
 function resultLine(r: CrawlResult): string {
-  const done = r.completion ? `, ${r.completion.removedToday} removed today, ${r.completion.linkedDuplicates} cross-site duplicates linked` : '';
+  const done = r.completion
+    ? `, ${r.completion.removedToday + r.completion.confirmedGone} removed today (${r.completion.confirmedGone} by their own page), ${r.completion.linkedDuplicates} cross-site duplicates linked`
+    : '';
   return `${r.site}: ${r.status}${r.reason ? ` (${r.reason}; the next run resumes here)` : ''}: ${r.pages} pages, ${r.listings} listings, ${r.requests} requests${done}`;
 }
 

@@ -54,6 +54,32 @@ export interface CrawlOptions {
   fetchEvents?: FetchEvents;
 }
 
+/**
+ * Asks the own page of each listing this run missed for the first time, within what is left of the
+ * request bound: a 410 or an archived page removes it today instead of after a second missed run.
+ * Anything else (still live, 404, refusals, the bound spent) leaves it to the two-run rule.
+ */
+async function confirmMissing(collector: SiteCollector<any>, store: LifecycleStore, fetcher: PoliteFetcher, base: string, day: string): Promise<number> {
+  if (!collector.detailPath || !collector.readDetail) return 0;
+  const missed = [...store.all()].filter((life) => life.site === collector.site && !life.removed && life.missedRuns === 1).map((life) => life.id);
+  let confirmed = 0;
+  for (const id of missed) {
+    let state;
+    try {
+      const page = await fetcher.get(base + collector.detailPath(id));
+      state = collector.readDetail(page.status, page.body);
+    } catch (error) {
+      if (error instanceof RequestBudgetSpent || error instanceof SiteRefusing || error instanceof DisallowedByRobots) break;
+      throw error;
+    }
+    if (state === 'gone' || state === 'inactive') {
+      store.recordGone(collector.site, id, day, state);
+      confirmed++;
+    }
+  }
+  return confirmed;
+}
+
 export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const { collector, config, store, clock } = options;
   const site = collector.site;
@@ -107,6 +133,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     }
     const completion = store.completeRun(site, checkpoint.runId, day);
     clearCheckpoint(config.directory, site);
+    completion.confirmedGone = await confirmMissing(collector, store, fetcher, base, day);
     return result('completed', null, completion);
   } finally {
     lock.release();

@@ -35,6 +35,8 @@ export interface RunCompletion {
   seen: number;
   removedToday: number;
   linkedDuplicates: number;
+  /** Missed listings whose own page said gone (410) or archived, removed today (set by the crawl). */
+  confirmedGone: number;
 }
 
 export interface StoreSummary {
@@ -106,7 +108,7 @@ export class LifecycleStore {
     for (const life of this.lives.values()) if (life.site === site && life.lastRun === runId) seen++;
     const linkedDuplicates = linkCrossSiteDuplicates(this.lives.values());
     this.compact();
-    return { site, runId, seen, removedToday: this.countRemoved(site) - removedBefore, linkedDuplicates };
+    return { site, runId, seen, removedToday: this.countRemoved(site) - removedBefore, linkedDuplicates, confirmedGone: 0 };
   }
 
   hasCompleted(site: CollectSite, runId: string): boolean {

@@ -196,6 +196,22 @@ describe('crawler against the fake site', () => {
     expect(result.status).toBe('completed');
   });
 
+  it('asks the own page of each listing a completed run missed: 410 or archived removes it at once', async () => {
+    site.olx = Array.from({ length: 10 }, (_, n) => olxFlat(n));
+    const categories = [{ categoryId: 13, propertyType: 'apartment' as const }];
+    await crawl(olxCollector({ normaliser }, categories));
+    const [deleted, archived, vanished] = site.olx.slice(0, 3).map((o) => String(o.id));
+    site.olxArchived = [{ ...site.olx[1], status: 'archived' }];
+    site.olxDeleted.add(deleted);
+    site.olx = site.olx.slice(3);
+    const { result, store } = await crawl(olxCollector({ normaliser }, categories), new ManualClock(JUNE_30 + 86_400_000));
+    expect(result.completion).toMatchObject({ confirmedGone: 2, removedToday: 0 });
+    expect(store.get('olx', deleted)!.removed).toEqual({ day: '2026-07-01', reason: 'gone' });
+    expect(store.get('olx', archived)!.removed).toEqual({ day: '2026-07-01', reason: 'inactive' });
+    expect(store.get('olx', vanished)).toMatchObject({ removed: null, missedRuns: 1 }); // 404: left to the two-run rule
+    expect(site.countRequests('/api/v1/offers/7')).toBe(3);
+  });
+
   it('reads Retry-After as seconds or an HTTP date', () => {
     expect(retryAfterMs('120', 0)).toBe(120_000);
     expect(retryAfterMs(new Date(30_000).toUTCString(), 0)).toBe(30_000);

@@ -14,8 +14,8 @@
 import type { PropertyType } from '../../vocabulary';
 import type { Collected } from './collected-listing';
 import type { CollectSite } from './collected-listing';
-import { adaptOlxOffer, type OlxAnswer } from './olx';
-import { parseAvtoelonSearchPage, type VehicleAdaptContext } from './avtoelon';
+import { adaptOlxOffer, type OlxAnswer, type OlxOffer } from './olx';
+import { parseAvtoelonDetailPage, parseAvtoelonSearchPage, type VehicleAdaptContext } from './avtoelon';
 import type { HomeAdaptContext } from './home-fields';
 import { adaptUyborListing, UYBOR_CATEGORY, type UyborAnswer } from './uybor';
 
@@ -36,7 +36,17 @@ export interface SiteCollector<C = unknown> {
   endOfQuery(cursor: C): C | null;
   /** A short description of where the cursor stands, for progress lines. */
   describe(cursor: C): string;
+  /**
+   * The listing's own page, asked for a listing a completed run missed for the first time: the site
+   * may say at once that it is gone (410) or archived, rather than waiting for a second missed run.
+   * Absent where the site's listing address is not known (uybor).
+   */
+  detailPath?(id: string): string;
+  readDetail?(status: number, body: string): DetailState;
 }
+
+/** What a listing's own page says: still on sale, archived or sold, gone (410), or nothing certain. */
+export type DetailState = 'active' | 'inactive' | 'gone' | 'unknown';
 
 export const UYBOR_PAGE_LIMIT = 100;
 export const OLX_PAGE_LIMIT = 50;
@@ -165,6 +175,17 @@ export function olxCollector(home: Omit<HomeAdaptContext, 'seenOn'>, categories 
       return { listings, next: more ? { ...cursor, offset: nextOffset } : nextSlice(cursor), total };
     },
     endOfQuery: nextSlice,
+    detailPath: (id) => `/api/v1/offers/${encodeURIComponent(id)}/`,
+    readDetail(status, body) {
+      if (status === 410) return 'gone';
+      if (status !== 200) return 'unknown';
+      try {
+        const offer = (JSON.parse(body) as { data?: OlxOffer }).data;
+        return offer ? ((offer.status ?? 'active') === 'active' ? 'active' : 'inactive') : 'unknown';
+      } catch {
+        return 'unknown';
+      }
+    },
     describe: (cursor) => {
       const slice = cursor.slices[cursor.slice];
       return `category ${slice.categoryId} price ${slice.priceFrom}–${slice.priceTo ?? '∞'} offset ${cursor.offset} (slice ${cursor.slice + 1}/${cursor.slices.length})`;
@@ -190,5 +211,12 @@ export function avtoelonCollector(vehicles: Omit<VehicleAdaptContext, 'seenOn'>,
     },
     endOfQuery: () => null,
     describe: (cursor) => `page ${cursor.page}`,
+    detailPath: (id) => `/a/show/${encodeURIComponent(id)}`,
+    readDetail(status, body) {
+      if (status === 410) return 'gone';
+      if (status !== 200) return 'unknown';
+      const detail = parseAvtoelonDetailPage(body);
+      return detail === null ? 'unknown' : detail.active ? 'active' : 'inactive';
+    },
   };
 }

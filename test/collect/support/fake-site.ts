@@ -37,6 +37,8 @@ export class FakeSite {
   olx: OlxOffer[] = [];
   /** olx offers answering 410 at their detail address. */
   olxDeleted = new Set<string>();
+  /** olx offers no longer in search answers whose detail address still answers (archived ones). */
+  olxArchived: OlxOffer[] = [];
   cars: FakeCar[] = [];
   robotsTxt: string | null = 'User-agent: *\nDisallow: /admin/\nDisallow: */api/v1/offers/metadata/\n';
   faults: Fault[] = [];
@@ -94,7 +96,7 @@ export class FakeSite {
     const olxDetail = /^\/api\/v1\/offers\/(\d+)\/$/.exec(url.pathname);
     if (olxDetail) {
       if (this.olxDeleted.has(olxDetail[1])) return this.send(response, 410, 'application/json', '{"error":"gone"}');
-      const offer = this.olx.find((o) => String(o.id) === olxDetail[1]);
+      const offer = [...this.olx, ...this.olxArchived].find((o) => String(o.id) === olxDetail[1]);
       return offer ? this.json(response, { data: offer }) : this.send(response, 404, 'application/json', '{}');
     }
     if (url.pathname === '/api/v1/offers/') return this.olxPage(response, query);
