@@ -4,6 +4,7 @@
  *   --once                      one run of each site now, with progress, then exit
  *   --from-dir DIR [--complete] [--day YYYY-MM-DD]   ingest saved pages instead of fetching
  *   --status                    what the store holds
+ *   --export [--day YYYY-MM-DD] the collected homes as a dated training source, and weekly market points
  *   (none of these)             stay up and run every day at COLLECT_DAILY_AT (UTC): a BullMQ
  *                               repeatable job with REDIS_URL, an in-process timer without
  * Stopping (Ctrl-C, SIGTERM, even SIGKILL) loses nothing: each stored page is checkpointed, and the
@@ -22,6 +23,7 @@ import type { CrawlProgress, CrawlResult } from './crawl-run';
 import { startInProcessDailySchedule } from './daily-schedule';
 import { ingestDirectory } from './from-directory';
 import { LifecycleStore } from './lifecycle-store';
+import { exportTrainingSource } from './training-export';
 
 function sitesOf(values: string[] | undefined): CollectSite[] {
   const names = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
       complete: { type: 'boolean', default: false },
       day: { type: 'string' },
       status: { type: 'boolean', default: false },
+      export: { type: 'boolean', default: false },
     },
   });
   const config = collectConfigFromEnv();
@@ -63,6 +66,15 @@ async function main(): Promise<void> {
     let cuts = 0;
     for (const life of store.all()) cuts += lifeFacts(life).priceCuts > 0 ? 1 : 0;
     process.stdout.write(`${JSON.stringify({ directory: config.directory, ...summary, listingsWithPriceCuts: cuts }, null, 2)}\n`);
+    return;
+  }
+
+  if (values.export) {
+    const store = LifecycleStore.open(config.directory);
+    const written = exportTrainingSource(store, values.day ?? dayOf(systemClock));
+    log(`${written.records} home records → ${written.recordsPath}; weekly points → ${written.indexPath}`);
+    process.stdout.write(`${JSON.stringify(written.weekly, null, 2)}
+`);
     return;
   }
 

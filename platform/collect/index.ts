@@ -14,3 +14,4 @@ export { acquireRunLock, RunInProgress } from './run-lock';
 export { readCheckpoint, checkpointPath } from './checkpoint';
 export { collectSites, createCollectors } from './collect-service';
 export { msUntilNextDaily, dailyCronPattern, startInProcessDailySchedule } from './daily-schedule';
+export { exportTrainingSource, type TrainingExport } from './training-export';
