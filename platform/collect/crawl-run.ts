@@ -8,7 +8,8 @@
  * How a page's answer is read:
  * - 200: the page; its cursor says what comes next.
  * - a redirect, 404, 400 (olx past offset 1,000) or 410: this query has no such page: `endOfQuery`.
- * - 403/429 are retried with back-off inside the fetcher; 5xx stops the run (the site is unwell).
+ * - 403/429 are retried with back-off inside the fetcher; 5xx, no answer, or a 200 that is not the
+ *   page expected (unparseable) stops the run (the site is unwell, or changed).
  */
 import { randomBytes } from 'node:crypto';
 import { isSkipped, type CollectedListing, type CollectSite, type SiteCollector } from '../../models/ingest/collectors';
@@ -52,6 +53,14 @@ export interface CrawlOptions {
   clock: Clock;
   onProgress?: (progress: CrawlProgress) => void;
   fetchEvents?: FetchEvents;
+}
+
+function readOrNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -105,7 +114,8 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
       try {
         const page = await fetcher.get(base + collector.path(cursor));
         if (page.status === 200) {
-          const read = collector.read(page.body, cursor, day);
+          const read = readOrNull(() => collector.read(page.body, cursor, day));
+          if (read === null) return result('stopped', `${collector.describe(cursor)}: an answer that is not the site's page (changed layout or an error page)`, null);
           const listings = read.listings.filter((l): l is CollectedListing => !isSkipped(l));
           skipped += read.listings.length - listings.length;
           store.recordSightings(checkpoint.runId, day, listings);
@@ -121,7 +131,8 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
         if (error instanceof RequestBudgetSpent || error instanceof SiteRefusing || error instanceof DisallowedByRobots) {
           return result('stopped', error.message, null);
         }
-        throw error;
+        // No answer at all (refused connection, timeout): like a 5xx, the site or the way to it is unwell.
+        return result('stopped', `${collector.describe(cursor)}: no answer (${(error as Error).message})`, null);
       }
       checkpoint.pages++;
       checkpoint.cursor = next ?? null;

@@ -106,6 +106,20 @@ describe('crawler against the fake site', () => {
     expect(second.store.size).toBe(250);
   });
 
+  it('stops, checkpointed, on an answer that is not the page (a changed layout) and on no answer at all', async () => {
+    site.uybor = Array.from({ length: 150 }, (_, n) => uyborFlat(n));
+    site.faults.push({ match: 'page=2', status: 200, headers: { 'content-type': 'text/html' }, times: 1 });
+    const first = await crawl(uyborCollector({ normaliser }, [7]));
+    expect(first.result).toMatchObject({ status: 'stopped', pages: 1 });
+    expect(first.result.reason).toMatch(/not the site's page/);
+    site.faults.push({ match: 'page=2', status: 0, times: 1 }); // the connection is dropped
+    const second = await crawl(uyborCollector({ normaliser }, [7]));
+    expect(second.result).toMatchObject({ status: 'stopped', resumed: true, pages: 1 });
+    expect(second.result.reason).toMatch(/no answer/);
+    const third = await crawl(uyborCollector({ normaliser }, [7]));
+    expect(third.result).toMatchObject({ status: 'completed', resumed: true, pages: 2, listings: 150 });
+  });
+
   it('a 410 answering a page ends that query; the next category is still walked', async () => {
     site.uybor = [...Array.from({ length: 150 }, (_, n) => uyborFlat(n)), ...Array.from({ length: 5 }, (_, n) => ({ ...uyborFlat(900 + n), category: { id: 8 }, square: 150, floorTotal: 2, squareGround: 6 }))];
     site.faults.push({ match: 'category__eq=7&region__eq=13&isActive__eq=true&moderationStatus__in=approved&mode=search&order=-createdAt&embed=category%2CsubCategory%2CresidentialComplex%2Cregion%2Ccity%2Cdistrict%2Czone%2Cstreet%2Cmetro&page=2', status: 410, times: 1 });

@@ -18,6 +18,7 @@ import { avtoelonSearchHtml, type FakeCar } from './listings';
 export interface Fault {
   /** Applies to requests whose path and query contain this. */
   match: string;
+  /** 0: the connection is dropped without an answer. */
   status: number;
   headers?: Record<string, string>;
   /** How many matching requests get it. */
@@ -82,6 +83,10 @@ export class FakeSite {
     const fault = this.faults.find((f) => f.times > 0 && path.includes(f.match));
     if (fault) {
       fault.times--;
+      if (fault.status === 0) {
+        request.socket.destroy(); // no answer at all
+        return;
+      }
       response.writeHead(fault.status, fault.headers ?? {});
       response.end();
       return;
