@@ -226,6 +226,21 @@ describe('crawler against the fake site', () => {
     expect(site.countRequests('/api/v1/offers/7')).toBe(3);
   });
 
+  it('does the same with avtoelon detail pages: archived or 410 removes the car at once', async () => {
+    site.cars = Array.from({ length: 25 }, (_, n) => fakeCar(n));
+    await crawl(avtoelonCollector({ lookups }));
+    const [archived, deleted, stillLive] = site.cars.slice(0, 3);
+    site.carsArchived = [archived];
+    site.carsDeleted.add(String(deleted.id));
+    site.cars = site.cars.slice(3);
+    site.cars.push(stillLive); // moved to the end of the search: seen, not missed
+    const { result, store } = await crawl(avtoelonCollector({ lookups }), new ManualClock(JUNE_30 + 86_400_000));
+    expect(result.completion?.confirmedGone).toBe(2);
+    expect(store.get('avtoelon', String(archived.id))!.removed).toEqual({ day: '2026-07-01', reason: 'inactive' });
+    expect(store.get('avtoelon', String(deleted.id))!.removed).toEqual({ day: '2026-07-01', reason: 'gone' });
+    expect(store.get('avtoelon', String(stillLive.id))!.removed).toBeNull();
+  });
+
   it('reads Retry-After as seconds or an HTTP date', () => {
     expect(retryAfterMs('120', 0)).toBe(120_000);
     expect(retryAfterMs(new Date(30_000).toUTCString(), 0)).toBe(30_000);

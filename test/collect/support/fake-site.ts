@@ -41,6 +41,9 @@ export class FakeSite {
   /** olx offers no longer in search answers whose detail address still answers (archived ones). */
   olxArchived: OlxOffer[] = [];
   cars: FakeCar[] = [];
+  /** Cars no longer in search whose detail page says archived, and those whose page answers 410. */
+  carsArchived: FakeCar[] = [];
+  carsDeleted = new Set<string>();
   robotsTxt: string | null = 'User-agent: *\nDisallow: /admin/\nDisallow: */api/v1/offers/metadata/\n';
   faults: Fault[] = [];
   delayMs = 0;
@@ -106,6 +109,8 @@ export class FakeSite {
     }
     if (url.pathname === '/api/v1/offers/') return this.olxPage(response, query);
     if (url.pathname === '/avto/') return this.avtoelonPage(response, query);
+    const carDetail = /^\/a\/show\/(\d+)$/.exec(url.pathname);
+    if (carDetail) return this.avtoelonDetail(response, carDetail[1]);
     this.send(response, 404, 'text/plain', 'not found');
   }
 
@@ -148,6 +153,19 @@ export class FakeSite {
     }
     const cars = this.cars.slice((page - 1) * AVTOELON_PAGE_SIZE, page * AVTOELON_PAGE_SIZE);
     this.send(response, 200, 'text/html; charset=utf-8', avtoelonSearchHtml(cars, page, lastPage, this.cars.length));
+  }
+
+  /** A detail page in the recorded page's shape: the inline `var data` with its advert. */
+  private avtoelonDetail(response: ServerResponse, id: string): void {
+    if (this.carsDeleted.has(id)) return this.send(response, 410, 'text/html', '<h1>Объявление удалено</h1>');
+    const live = this.cars.find((c) => String(c.id) === id);
+    const archived = this.carsArchived.find((c) => String(c.id) === id);
+    const car = live ?? archived;
+    if (!car) return this.send(response, 404, 'text/html', '<h1>Not found</h1>');
+    const advert = { id: car.id, type: 0, storage: live ? 'live' : 'archive', price: car.priceUsd, title: `${car.brand} ${car.model}`, isLive: Boolean(live) };
+    this.send(response, 200, 'text/html; charset=utf-8', `<html><head><script>var data = {"language":"ru","advert":${JSON.stringify(advert)},"currency":1};</script></head>
+<body><h1 class="a-title__text">${car.brand} ${car.model}</h1><span class="a-price__text">${car.priceUsd} y.e.</span>
+<dl class="clearfix dl-horizontal description-params"><dt class="value-title">Год</dt><dd class="value clearfix">${car.year}</dd></dl></body></html>`);
   }
 
   private json(response: ServerResponse, body: unknown): void {
