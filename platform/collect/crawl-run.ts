@@ -17,7 +17,7 @@ import { clearCheckpoint, readCheckpoint, writeCheckpoint, type RunCheckpoint } 
 import { dayOf, type Clock } from './clock';
 import type { CollectConfig } from './config';
 import type { LifecycleStore, RunCompletion } from './lifecycle-store';
-import { DisallowedByRobots, PoliteFetcher, RequestBudgetSpent, SiteRefusing, type FetchEvents } from './polite-fetcher';
+import { DisallowedByRobots, PoliteFetcher, RequestBudgetSpent, SiteRefusing, type FetchedPage, type FetchEvents } from './polite-fetcher';
 import { acquireRunLock } from './run-lock';
 
 export interface CrawlProgress {
@@ -55,6 +55,12 @@ export interface CrawlOptions {
   fetchEvents?: FetchEvents;
 }
 
+/** Why fetching a page ended the run: the fetcher's own reasons, or no answer at all (like a 5xx). */
+function whyStopped(error: unknown, where: string): string {
+  if (error instanceof RequestBudgetSpent || error instanceof SiteRefusing || error instanceof DisallowedByRobots) return error.message;
+  return `${where}: no answer (${(error as Error).message})`;
+}
+
 function readOrNull<T>(read: () => T): T | null {
   try {
     return read();
@@ -77,9 +83,8 @@ async function confirmMissing(collector: SiteCollector<any>, store: LifecycleSto
     try {
       const page = await fetcher.get(base + collector.detailPath(id));
       state = collector.readDetail(page.status, page.body);
-    } catch (error) {
-      if (error instanceof RequestBudgetSpent || error instanceof SiteRefusing || error instanceof DisallowedByRobots) break;
-      throw error;
+    } catch {
+      break; // the bound spent, a refusal, no answer: the rest wait for the two-run rule
     }
     if (state === 'gone' || state === 'inactive') {
       store.recordGone(collector.site, id, day, state);
@@ -110,29 +115,26 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
 
     while (checkpoint.cursor !== null) {
       const cursor = checkpoint.cursor;
-      let next: unknown;
+      let page: FetchedPage;
       try {
-        const page = await fetcher.get(base + collector.path(cursor));
-        if (page.status === 200) {
-          const read = readOrNull(() => collector.read(page.body, cursor, day));
-          if (read === null) return result('stopped', `${collector.describe(cursor)}: an answer that is not the site's page (changed layout or an error page)`, null);
-          const listings = read.listings.filter((l): l is CollectedListing => !isSkipped(l));
-          skipped += read.listings.length - listings.length;
-          store.recordSightings(checkpoint.runId, day, listings);
-          checkpoint.listings += listings.length;
-          total = read.total ?? total;
-          next = read.next;
-        } else if ((page.status >= 300 && page.status < 400) || [400, 404, 410].includes(page.status)) {
-          next = collector.endOfQuery(cursor);
-        } else {
-          return result('stopped', `${collector.describe(cursor)} answered ${page.status}`, null);
-        }
+        page = await fetcher.get(base + collector.path(cursor));
       } catch (error) {
-        if (error instanceof RequestBudgetSpent || error instanceof SiteRefusing || error instanceof DisallowedByRobots) {
-          return result('stopped', error.message, null);
-        }
-        // No answer at all (refused connection, timeout): like a 5xx, the site or the way to it is unwell.
-        return result('stopped', `${collector.describe(cursor)}: no answer (${(error as Error).message})`, null);
+        return result('stopped', whyStopped(error, collector.describe(cursor)), null);
+      }
+      let next: unknown;
+      if (page.status === 200) {
+        const read = readOrNull(() => collector.read(page.body, cursor, day));
+        if (read === null) return result('stopped', `${collector.describe(cursor)}: an answer that is not the site's page (changed layout or an error page)`, null);
+        const listings = read.listings.filter((l): l is CollectedListing => !isSkipped(l));
+        skipped += read.listings.length - listings.length;
+        store.recordSightings(checkpoint.runId, day, listings);
+        checkpoint.listings += listings.length;
+        total = read.total ?? total;
+        next = read.next;
+      } else if ((page.status >= 300 && page.status < 400) || [400, 404, 410].includes(page.status)) {
+        next = collector.endOfQuery(cursor);
+      } else {
+        return result('stopped', `${collector.describe(cursor)} answered ${page.status}`, null);
       }
       checkpoint.pages++;
       checkpoint.cursor = next ?? null;
