@@ -17,7 +17,7 @@ import { clearCheckpoint, readCheckpoint, writeCheckpoint, type RunCheckpoint } 
 import { dayOf, type Clock } from './clock';
 import type { CollectConfig } from './config';
 import type { LifecycleStore, RunCompletion } from './lifecycle-store';
-import { DisallowedByRobots, PoliteFetcher, RequestBudgetSpent, SiteRefusing, type FetchedPage, type FetchEvents } from './polite-fetcher';
+import { DisallowedByRobots, PoliteFetcher, RequestBudgetSpent, SiteAsksToWait, SiteRefusing, type FetchedPage, type FetchEvents } from './polite-fetcher';
 import { acquireRunLock } from './run-lock';
 
 export interface CrawlProgress {
@@ -57,7 +57,7 @@ export interface CrawlOptions {
 
 /** Why fetching a page ended the run: the fetcher's own reasons, or no answer at all (like a 5xx). */
 function whyStopped(error: unknown, where: string): string {
-  if (error instanceof RequestBudgetSpent || error instanceof SiteRefusing || error instanceof DisallowedByRobots) return error.message;
+  if (error instanceof RequestBudgetSpent || error instanceof SiteRefusing || error instanceof SiteAsksToWait || error instanceof DisallowedByRobots) return error.message;
   return `${where}: no answer (${(error as Error).message})`;
 }
 

@@ -6,7 +6,7 @@
  */
 export { collectConfigFromEnv, collectHome, DEFAULT_USER_AGENT, type CollectConfig } from './config';
 export { ManualClock, systemClock, dayOf, type Clock } from './clock';
-export { PoliteFetcher, RequestBudgetSpent, SiteRefusing, DisallowedByRobots, retryAfterMs, type FetchPolicy, type FetchEvents } from './polite-fetcher';
+export { PoliteFetcher, RequestBudgetSpent, SiteAsksToWait, SiteRefusing, DisallowedByRobots, retryAfterMs, type FetchPolicy, type FetchEvents } from './polite-fetcher';
 export { crawlSite, type CrawlProgress, type CrawlResult, type CrawlOptions } from './crawl-run';
 export { LifecycleStore, type RunCompletion, type StoreSummary } from './lifecycle-store';
 export { ingestDirectory, readSavedPage, type DirectoryIngest } from './from-directory';

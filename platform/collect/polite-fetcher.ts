@@ -4,7 +4,8 @@
  * - the descriptive User-Agent on every request;
  * - robots.txt read first on each host, and a disallowed address never asked for;
  * - 403 and 429: wait (Retry-After when given, else exponential back-off from the base, capped) and
- *   retry, up to a number of times, then give up for this run (the site is refusing us);
+ *   retry, up to a number of times, then give up for this run (the site is refusing us). A
+ *   Retry-After longer than the cap is not cut short: the run stops and the next one resumes;
  * - a hard bound on requests per run, robots.txt included: past it the run stops, checkpointed;
  * - redirects are not followed: a site redirecting a page past the last one is answered to the
  *   caller as a redirect, which ends that query.
@@ -41,6 +42,13 @@ export class RequestBudgetSpent extends Error {
 export class SiteRefusing extends Error {
   constructor(readonly url: string, readonly status: number, readonly attempts: number) {
     super(`${url} answered ${status} ${attempts} times in a row`);
+  }
+}
+
+/** The site asks us to wait longer than the back-off cap: stop, rather than ask again sooner. */
+export class SiteAsksToWait extends Error {
+  constructor(readonly url: string, readonly waitMs: number) {
+    super(`${url} asks to wait ${Math.round(waitMs / 1000)} s (Retry-After), longer than the back-off cap`);
   }
 }
 
@@ -90,8 +98,8 @@ export class PoliteFetcher {
       const page = await this.send(url);
       if (page.status !== 403 && page.status !== 429) return page;
       if (attempt > this.policy.maxRetriesPerPage) throw new SiteRefusing(url, page.status, attempt);
-      const backoff = Math.min(this.policy.backoffCapMs, this.policy.backoffBaseMs * 2 ** (attempt - 1));
-      const wait = Math.min(this.policy.backoffCapMs, page.retryAfterMs ?? backoff);
+      if (page.retryAfterMs !== null && page.retryAfterMs > this.policy.backoffCapMs) throw new SiteAsksToWait(url, page.retryAfterMs);
+      const wait = page.retryAfterMs ?? Math.min(this.policy.backoffCapMs, this.policy.backoffBaseMs * 2 ** (attempt - 1));
       this.events.onBackoff?.(url, page.status, wait);
       this.rateLimit.deferUntil(new URL(url).host, this.clock.now() + wait);
     }

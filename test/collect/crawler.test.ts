@@ -74,17 +74,28 @@ describe('crawler against the fake site', () => {
     expect(result).toMatchObject({ status: 'completed', pages: 2, listings: 20 });
   });
 
-  it('backs off exponentially on 403, honours 429 Retry-After, both capped', async () => {
+  it('backs off exponentially on 403 up to its cap, and honours 429 Retry-After', async () => {
     site.uybor = Array.from({ length: 150 }, (_, n) => uyborFlat(n));
-    site.faults.push({ match: 'page=1', status: 403, times: 3 });
+    site.faults.push({ match: 'page=1', status: 403, times: 5 });
     site.faults.push({ match: 'page=2', status: 429, headers: { 'retry-after': '5' }, times: 1 });
-    site.faults.push({ match: 'page=2', status: 429, headers: { 'retry-after': '3600' }, times: 1 });
     const clock = new ManualClock(JUNE_30);
     const { result, store } = await crawl(uyborCollector({ normaliser }, [7]), clock);
     expect(result.status).toBe('completed');
     expect(store.size).toBe(150);
-    // 403 ×3: 1 s, 2 s, 4 s; 429: Retry-After 5 s, then 3600 s capped at 8 s.
-    expect(clock.sleeps).toEqual([1000, 2000, 4000, 5000, 8000]);
+    // 403 ×5: 1, 2, 4, 8 s, then the 8 s cap; 429: its Retry-After, 5 s.
+    expect(clock.sleeps).toEqual([1000, 2000, 4000, 8000, 8000, 5000]);
+  });
+
+  it('stops rather than ask sooner when Retry-After is longer than the cap; the next run resumes', async () => {
+    site.uybor = Array.from({ length: 150 }, (_, n) => uyborFlat(n));
+    site.faults.push({ match: 'page=2', status: 429, headers: { 'retry-after': '3600' }, times: 1 });
+    const clock = new ManualClock(JUNE_30);
+    const first = await crawl(uyborCollector({ normaliser }, [7]), clock);
+    expect(first.result).toMatchObject({ status: 'stopped', pages: 1 });
+    expect(first.result.reason).toMatch(/asks to wait 3600 s/);
+    expect(clock.sleeps).toEqual([]);
+    const second = await crawl(uyborCollector({ normaliser }, [7]));
+    expect(second.result).toMatchObject({ status: 'completed', resumed: true, listings: 150 });
   });
 
   it('stops a run for the day when a site keeps refusing, keeping the checkpoint', async () => {
