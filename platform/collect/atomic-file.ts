@@ -1,7 +1,8 @@
 /** Files replaced whole: a reader (or a run restarted after a crash) sees the old content or the new, never half. */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 
-export function writeFileAtomically(file: string, content: string | readonly string[]): void {
+/** `content` may be a generator: a large state is written line by line, never held whole. */
+export function writeFileAtomically(file: string, content: string | Iterable<string>): void {
   const temporary = `${file}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w');
   try {

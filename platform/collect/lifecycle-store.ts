@@ -132,9 +132,12 @@ export class LifecycleStore {
 
   /** Writes the whole state and empties the journal. */
   compact(): void {
-    const lines = [JSON.stringify(this.header) + '\n'];
-    for (const life of this.lives.values()) lines.push(JSON.stringify(life) + '\n');
-    writeFileAtomically(this.statePath, lines);
+    const header = this.header;
+    const lives = this.lives;
+    writeFileAtomically(this.statePath, (function* () {
+      yield JSON.stringify(header) + '\n';
+      for (const life of lives.values()) yield JSON.stringify(life) + '\n';
+    })());
     if (existsSync(this.journalPath)) truncateSync(this.journalPath, 0);
   }
 
