@@ -4,8 +4,11 @@
  */
 import type { Bathroom, BuildingType, DistrictId, Market, PropertyType, Renovation, SellerType } from '../vocabulary';
 
-/** A listing file's source, or `observations`: an organisation's observed prices (./observation-listings.ts). */
-export type ListingSource = 'uybor_2026' | 'uybor_2023' | 'uybor_2025' | 'uybor_2025_b' | 'uybor_2025_en' | 'uybor_houses_2025' | 'olx_2024' | 'olx_2021' | 'observations';
+/**
+ * A listing file's source, `observations` (an organisation's observed prices, ./observation-listings.ts),
+ * or a site the service collects itself (`*_collected`, ./collectors/).
+ */
+export type ListingSource = 'uybor_2026' | 'uybor_2023' | 'uybor_2025' | 'uybor_2025_b' | 'uybor_2025_en' | 'uybor_houses_2025' | 'olx_2024' | 'olx_2021' | 'observations' | 'uybor_collected' | 'olx_collected';
 
 export interface ListingRecord {
   source: ListingSource;

@@ -40,5 +40,8 @@ export function createAdapter(source: ListingSource, deps: AdapterDependencies):
       return createOlx2021Adapter(deps.normaliser, deps.olx2021Geocodes());
     case 'observations':
       throw new Error('observations come from an export, not a listing file: models/ingest/observation-listings.ts reads them');
+    case 'uybor_collected':
+    case 'olx_collected':
+      throw new Error('collected listings come from the collector, not a listing file: models/ingest/collectors/ reads them');
   }
 }

@@ -7,8 +7,11 @@ import type { BodyType, Colour, Drive, Fuel, RegionId, Transmission } from '../v
 
 /** The listing files (./sources.ts). */
 export type VehicleListingSource = 'avtoelon_2020' | 'avtoelon_2022' | 'avtoelon_chevrolet_2023';
-/** A listing file, or an organisation's exported observations (./observations.ts, `npm run train -- --with-observations`). */
-export type VehicleSource = VehicleListingSource | 'observations';
+/**
+ * A listing file, an organisation's exported observations (./observations.ts, `npm run train -- --with-observations`),
+ * or avtoelon.uz as the service collects it (models/ingest/collectors/avtoelon.ts).
+ */
+export type VehicleSource = VehicleListingSource | 'observations' | 'avtoelon_collected';
 
 export interface VehicleRecord {
   source: VehicleSource;
