@@ -6,7 +6,7 @@
  * Cyrillic/Latin script are folded by the label matcher.
  */
 import { labelMatcher } from '../../vocabulary/label-matcher';
-import type { Paint } from './codes';
+import type { Paint } from '../../../schema/vehicle-codes';
 
 export const PAINT_LABELS: Readonly<Record<Paint, readonly string[]>> = {
   original: [
