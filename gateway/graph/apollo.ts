@@ -14,7 +14,7 @@ import { LRUCache } from 'lru-cache';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { SUPERGRAPH_PATH } from '../../platform/schema-files';
 import type { GatewayContext } from './context';
-import type { Operation } from './executor';
+import type { Operation } from './operation';
 import { maskError } from './error-masking';
 import type { WorkMeter } from '../quota';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
