@@ -1,5 +1,5 @@
 /**
- * Paint condition (codes.ts PAINTS) in the words avtoelon.uz and the banks that copy its form use:
+ * Paint condition (schema/vehicle-codes.ts PAINTS) in the words avtoelon.uz and the banks that copy its form use:
  * the site's own options ("Kraska toza", "Pyatno bor", "Kraskasi bor", "To'liq kraskalangan") in
  * Uzbek Latin and Cyrillic, their Russian forms, and English. The site's "Kraskasi bor" ("has
  * paint") is a partial repaint: a full one is its own option. Apostrophe variants (ʻ ' ’) and
