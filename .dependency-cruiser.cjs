@@ -1,7 +1,10 @@
 /**
- * The layering rules (issue 17), checked by `npm run layers` and by test/layering.test.ts in
- * `npm test`. Type-only imports vanish at compile time and are not counted
- * (tsPreCompilationDeps: false): the rules are about what a running process loads.
+ * The layering rules (issues 17 and 36), checked by `npm run layers` and by test/layering.test.ts in
+ * `npm test`; docs/ARCHITECTURE.md, "The rules `npm run layers` enforces", says why. The floors, from
+ * the ground: schema/ → models/ → platform/ → subgraphs/ → gateway/ → tools/. A floor imports only
+ * from the floors below it, and no module takes part in an import cycle. Type-only imports count
+ * (tsPreCompilationDeps: true): a type is a dependency on the module that owns it, even when the
+ * compiled code does not load it.
  */
 /** Modules that train or export models: serving must never load them. */
 const TRAINING = '^models/(trainers/(?!linalg\\.ts$|matrix\\.ts$)|onnx/|ensemble/(cross-fit|publish|weights|promotion)\\.ts$|[^/]+/train(-cli)?\\.ts$|train-cli\\.ts$)';
@@ -11,25 +14,60 @@ const SERVING = '^(subgraphs/main\\.ts|subgraphs/batch/worker-main\\.ts|gateway/
 module.exports = {
   forbidden: [
     {
-      name: 'models-stay-below-the-service',
-      comment: 'models/ is the library the service uses: it imports nothing from gateway/ or subgraphs/.',
+      name: 'schema-imports-nothing',
+      comment: 'schema/ holds the pure contracts every floor reads: it imports nothing of the project outside schema/.',
+      severity: 'error',
+      from: { path: '^schema/' },
+      to: { path: '^(models|platform|subgraphs|gateway|tools|bench|test)/' },
+    },
+    {
+      name: 'models-import-only-schema',
+      comment: 'models/ is the library the service uses: it imports only schema/ (and itself), nothing from the floors above.',
       severity: 'error',
       from: { path: '^models/' },
-      to: { path: '^(gateway|subgraphs)/' },
+      to: { path: '^(platform|subgraphs|gateway|tools|bench|test)/' },
+    },
+    {
+      name: 'platform-stays-below-the-service',
+      comment: 'platform/ is what every service process shares (serving, listening, Redis, plans, the graph client): it imports schema/ and models/, never a subgraph, the gateway or tools.',
+      severity: 'error',
+      from: { path: '^platform/' },
+      to: { path: '^(subgraphs|gateway|tools|bench|test)/' },
     },
     {
       name: 'subgraphs-talk-through-the-graph',
-      comment: 'A subgraph imports no other subgraph (only subgraphs/common) and not the gateway: they talk through GraphQL.',
+      comment: 'A subgraph imports no other subgraph (only subgraphs/common), not the gateway and not tools: subgraphs talk through GraphQL (platform/graph-client.ts).',
       severity: 'error',
       from: { path: '^subgraphs/([^/]+)/' },
-      to: { path: '^(subgraphs/|gateway/)', pathNot: ['^subgraphs/$1/', '^subgraphs/common/'] },
+      to: { path: '^(subgraphs/|gateway/|tools/|bench/|test/)', pathNot: ['^subgraphs/$1/', '^subgraphs/common/'] },
+    },
+    {
+      name: 'subgraph-runners-stay-below-the-gateway',
+      comment: 'The files at the root of subgraphs/ (the registry, the one-subgraph runner) import no gateway and no tools.',
+      severity: 'error',
+      from: { path: '^subgraphs/[^/]+$' },
+      to: { path: '^(gateway|tools|bench|test)/' },
+    },
+    {
+      name: 'gateway-imports-no-tools',
+      comment: 'The gateway is the top floor of the service: build scripts and CLIs in tools/ may import it, not the other way round.',
+      severity: 'error',
+      from: { path: '^gateway/' },
+      to: { path: '^(tools|bench|test)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type-only imports included: two modules that need each other share a type or value that belongs in a module both import.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'service-uses-model-surfaces',
       comment:
-        'The service reaches a model library through its public surface (models/<kind>/index.ts), or the light contract modules schema/ builds on (valuation types and constants, the vehicle vocabulary), never its internals. models/currency (issue 19: the USD/UZS rate table and the conversion of a valuation) is such a library: the service and schema/ reach it through models/currency/index.ts only.',
+        'The service reaches a model library through its public surface (models/<kind>/index.ts), or the light contract modules (valuation types and constants, the vehicle vocabulary), never its internals. models/currency (issue 19: the USD/UZS rate table and the conversion of a valuation) is such a library: the service reaches it through models/currency/index.ts only.',
       severity: 'error',
-      from: { path: '^(gateway|subgraphs|schema)/' },
+      from: { path: '^(gateway|subgraphs|platform|tools)/' },
       to: { path: '^models/(residential|vehicle|house|ensemble|currency)/', pathNot: ['^models/(residential|vehicle|house|ensemble)/index\\.ts$', '^models/currency/index\\.ts$', '^models/(residential|vehicle)/valuation\\.ts$', '^models/vehicle/vocabulary/'] },
     },
     {
@@ -42,9 +80,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules|test|bench|dashboard)/' },
+    exclude: { path: '^(dist|node_modules|test|bench)/' },
     tsConfig: { fileName: 'tsconfig.json' },
-    tsPreCompilationDeps: false,
+    tsPreCompilationDeps: true,
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
   },
 };

@@ -1,5 +1,5 @@
 /** `npm start`: the whole service in one process, on PORT (default 4000). */
-import '../subgraphs/common/production-mode';
+import '../platform/production-mode';
 import { createFirstStartKey } from './auth/local-key';
 import { SUBGRAPHS } from '../subgraphs/registry';
 import { gatewayConfigFromEnv } from './config';

@@ -7,8 +7,8 @@ import type { BulkPacer } from './http/bulk-pacing';
 import { startMetricsServer } from './ops/metrics';
 import type { BatchProgressSource } from './subscriptions';
 import { createQuotaStore, WorkMeter } from './quota';
-import { listen } from '../subgraphs/common/listen';
-import type { InProcessSubgraph } from '../subgraphs/common/serve';
+import { listen } from '../platform/listen';
+import type { InProcessSubgraph } from '../platform/serve';
 
 export { gatewayConfigFromEnv, type GatewayConfig } from './config';
 

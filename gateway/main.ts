@@ -4,7 +4,7 @@
  * batch engine's Redis progress bus, where every worker publishes (read only: this process submits
  * no job and takes no chunk); without it there is no shared bus to follow and it serves none.
  */
-import '../subgraphs/common/production-mode';
+import '../platform/production-mode';
 import { batchConfigFromEnv, batchEngineSettings } from '../subgraphs/batch/config';
 import { createBatchEngine } from '../subgraphs/batch/engine';
 import { SUBGRAPHS, urlVariable } from '../subgraphs/registry';

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RunningBatchSubgraph } from '../subgraphs/batch';
-import { httpGraphClient, inProcessGraphClient } from '../subgraphs/common/graph-client';
-import type { RunningSubgraph } from '../subgraphs/common/subgraph-module';
+import { httpGraphClient, inProcessGraphClient } from '../platform/graph-client';
+import type { RunningSubgraph } from '../platform/subgraph-module';
 import { SUBGRAPHS, type SubgraphName } from '../subgraphs/registry';
 import type { KeyStore } from './auth/key-store';
 import type { BulkPacer } from './http/bulk-pacing';

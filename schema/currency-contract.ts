@@ -1,10 +1,28 @@
 /**
  * The currency of a valuation (issue 19), one wording for every surface: the request field both
  * field tables take (./home-contract.ts, ./vehicle-contract.ts), and what the reply's `currency` and
- * `exchange_rate` (GraphQL exchangeRate) mean. The rates and the conversion are models/currency's.
+ * `exchange_rate` (GraphQL exchangeRate) mean, with the currencies and the soʻm rounding steps they
+ * state. The rates and the conversion are models/currency's.
  */
-import { CURRENCIES, DEFAULT_CURRENCY, UZS_ROUNDING } from '../models/currency';
 import type { FieldSpec } from './field-table';
+
+export type Currency = 'USD' | 'UZS';
+/** The currencies a valuation can be answered in; USD is the models' own. */
+export const CURRENCIES: readonly Currency[] = ['USD', 'UZS'];
+export const DEFAULT_CURRENCY: Currency = 'USD';
+
+/** Soʻm amounts are rounded to these steps. */
+export const UZS_ROUNDING = { value: 1000, perUnit: 1 } as const;
+
+/** The rate a valuation in soʻm was converted at. */
+export interface ExchangeRate {
+  /** Soʻm per US dollar. */
+  usdToUzs: number;
+  /** 'YYYY-MM-DD': the day the rate is for (before the valuation date on a weekend or past the data). */
+  date: string;
+  /** Which rate and from where, in words. */
+  source: string;
+}
 
 /**
  * The days the service's official rates span (data/currency/cbu_usd_uzs_daily.csv), as the

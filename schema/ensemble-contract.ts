@@ -1,7 +1,29 @@
 /**
  * What every valuation (flat, house, vehicle) says of its ensemble, on every door: each member's own
- * estimate with the weight it carries (models[]), and their disagreement (anomaly.modelSpread).
+ * estimate with the weight it carries (models[]), their disagreement (anomaly.modelSpread), and the
+ * confidence stated from its interval (models/ensemble/fsd.ts computes it).
  */
+
+export const CONFIDENCE_LEVELS = ['high', 'medium', 'low'] as const;
+export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
+
+/** What a valuation says of its confidence. */
+export interface StatedConfidence {
+  level: ConfidenceLevel;
+  /** 1 − FSD, two decimals, at least 0. */
+  score: number;
+  /** Why the interval, and so the level, is what it is; the first names the FSD and the interval. */
+  drivers: string[];
+}
+
+/** One member as a valuation states it: its own estimate and the weight it carries in the consensus. */
+export interface MemberEstimate {
+  name: string;
+  /** USD, rounded to 100. */
+  estimate: number;
+  /** The member's weight in the served consensus, 0 to 1 (3 decimals); 0: computed and reported, not served. */
+  weight: number;
+}
 
 export const MEMBER_WEIGHT_DESCRIPTION = "The member's weight in the served consensus, 0 to 1 (3 decimals); 0 means computed and shown but not served, and not counted in the model spread";
 

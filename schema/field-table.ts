@@ -4,9 +4,9 @@
  * checks the subgraphs run on GraphQL inputs, so a field has one name, type and range everywhere.
  * Pure data and pure functions; the tables themselves are in ./home-contract.ts and ./vehicle-contract.ts.
  */
-import { parseYesNo } from '../models/vocabulary';
 import { ApiError } from './errors';
 import { looksLikePersonalDataValue } from './personal-data';
+import { parseYesNo } from './yes-no';
 
 export interface FieldSpec {
   rest: string;

@@ -3,9 +3,8 @@
  * GraphQL input, and from a valuation to the fixed snake_case reply. Used by the gateway's REST
  * routes and by `npm run valuate`, so a file of API requests is read exactly as the API reads them.
  */
-import type { Currency, ExchangeRate } from '../models/currency';
-import type { ResolvedLocation } from '../models/residential/request';
-import type { HomeValue } from '../models/residential/valuation';
+import type { Currency, ExchangeRate } from './currency-contract';
+import type { HomeValue, ResolvedLocation } from './home-value';
 import { HOME_FIELDS, type MarketLevel, type MarketMixture, type MarketMixtureComponent } from './home-contract';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Ajv from 'ajv';
-import { PROJECT_ROOT } from '../models/paths';
+/**
+ * A plan: what an organisation may use (requests, valuations, reports, batch items, records kept,
+ * observations stored, subscriptions), as schema/plans.json states it for every plan. The file is
+ * read and checked by platform/plans.ts.
+ */
 
 /** Units a subject may consume in each fixed window. */
 export interface QuotaLimits {
@@ -38,8 +39,6 @@ export interface Plan {
   maxSubscriptions: number;
 }
 
-type PlansFile = Record<string, Omit<Plan, 'name' | 'valuationRecordDays' | 'maxSubscriptions' | 'reports'> & { valuationRecordDays?: number; maxSubscriptions?: number; reports?: QuotaLimits }>;
-
 /** A plan file's plan without valuationRecordDays keeps records three years (the standard plan's). */
 export const DEFAULT_VALUATION_RECORD_DAYS = 1095;
 /** A plan file's plan without maxSubscriptions: a dashboard per analyst, five sockets of 20 each. */
@@ -47,90 +46,3 @@ export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
 /** A plan file's plan without `reports` renders the standard plan's: 60 a minute, 5,000 a day. */
 export const DEFAULT_REPORTS: QuotaLimits = { perMinute: 60, perDay: 5000 };
-
-export const DEFAULT_PLANS_FILE = join(PROJECT_ROOT, 'schema', 'plans.json');
-
-const positiveInteger = { type: 'integer', minimum: 1 } as const;
-const limits = {
-  type: 'object',
-  required: ['perMinute', 'perDay'],
-  additionalProperties: false,
-  properties: { perMinute: positiveInteger, perDay: positiveInteger },
-} as const;
-const plansFileSchema = {
-  type: 'object',
-  minProperties: 1,
-  propertyNames: { pattern: '^[a-z][a-z0-9-]*$' },
-  additionalProperties: {
-    type: 'object',
-    required: ['quota', 'valuations', 'maxBatchItems', 'batchItemsPerDay'],
-    additionalProperties: false,
-    properties: {
-      quota: limits,
-      valuations: limits,
-      reports: limits,
-      maxBatchItems: positiveInteger,
-      batchItemsPerDay: positiveInteger,
-      valuationRecordDays: positiveInteger,
-      maxStoredObservations: positiveInteger,
-      maxSubscriptions: positiveInteger,
-    },
-  },
-};
-const isPlansFile = new Ajv({ allErrors: true }).compile<PlansFile>(plansFileSchema);
-
-export class InvalidPlansFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidPlansFileError';
-  }
-}
-
-export class UnknownPlanError extends Error {
-  constructor(
-    readonly planName: string,
-    readonly knownPlans: string[],
-  ) {
-    super(`unknown plan '${planName}' (known plans: ${knownPlans.join(', ')})`);
-    this.name = 'UnknownPlanError';
-  }
-}
-
-/** Reads and validates a plans file; a bad file stops start-up rather than running with wrong limits. */
-export function loadPlans(file: string): ReadonlyMap<string, Plan> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new InvalidPlansFileError(`cannot read plans from ${file}: ${(error as Error).message}`);
-  }
-  if (!isPlansFile(parsed)) {
-    const problems = (isPlansFile.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-    throw new InvalidPlansFileError(`invalid plans file ${file}: ${problems}`);
-  }
-  return new Map(Object.entries(parsed).map(([name, plan]) => [name, { name, ...plan, reports: plan.reports ?? DEFAULT_REPORTS, valuationRecordDays: plan.valuationRecordDays ?? DEFAULT_VALUATION_RECORD_DAYS, maxSubscriptions: plan.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS }]));
-}
-
-const loadedPlans = new Map<string, ReadonlyMap<string, Plan>>();
-
-/** The plans in force: PLANS_FILE when set, else the repository's schema/plans.json. Read once per file. */
-function currentPlans(): ReadonlyMap<string, Plan> {
-  const file = process.env.PLANS_FILE ?? DEFAULT_PLANS_FILE;
-  let plans = loadedPlans.get(file);
-  if (!plans) {
-    plans = loadPlans(file);
-    loadedPlans.set(file, plans);
-  }
-  return plans;
-}
-
-export function getPlan(name: string): Plan {
-  const plans = currentPlans();
-  const plan = plans.get(name);
-  if (!plan) throw new UnknownPlanError(name, [...plans.keys()]);
-  return plan;
-}
-
-export function planNames(): string[] {
-  return [...currentPlans().keys()];
-}

@@ -4,7 +4,7 @@
  * the camelCase ones (VehicleValuationInput). The REST JSON Schema (validated by ajv, published in
  * OpenAPI) and the subgraph's checks (models/vehicle/request.ts) are both derived from this table.
  */
-import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from '../models/vehicle/vocabulary';
+import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from './vehicle-codes';
 import { CURRENCY_FIELD, EXCHANGE_RATE_FIELD } from './currency-contract';
 import { requestJsonSchema, type FieldSpec } from './field-table';
 import type { ValuationDateRange } from './valuation-date';

@@ -5,9 +5,9 @@
  * value_vehicle MCP tool and `npm run valuate`, so a file of API requests is read exactly as the
  * API reads them.
  */
-import type { Currency, ExchangeRate } from '../models/currency';
-import type { VehicleValue } from '../models/vehicle/valuation';
-import type { BodyType, Colour, Drive, Fuel, Paint, RegionId, Transmission } from '../models/vehicle/vocabulary';
+import type { Currency, ExchangeRate } from './currency-contract';
+import type { VehicleValue } from './vehicle-value';
+import type { BodyType, Colour, Drive, Fuel, Paint, RegionId, Transmission } from './vehicle-codes';
 import { exchangeRateRest, toMarketAdjustmentRest, toMarketLevelRest, type MarketAdjustmentView } from './home-rest';
 import { compileRestBodyParser, type RestBodyParser } from './rest-validation';
 import { VEHICLE_FIELDS } from './vehicle-contract';

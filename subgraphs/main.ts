@@ -3,9 +3,9 @@
  * (residential, location, vehicle, batch) with INTERNAL_TOKEN, `<NAME>_PORT` and `<NAME>_HOST`, and
  * the URL of each subgraph it calls in `<NAME>_URL` (batch calls location, residential and vehicle).
  */
-import './common/production-mode';
-import { subgraphConfigFromEnv } from './common/config';
-import { httpGraphClient } from './common/graph-client';
+import '../platform/production-mode';
+import { subgraphConfigFromEnv } from '../platform/config';
+import { httpGraphClient } from '../platform/graph-client';
 import { subgraphEntry, urlVariable } from './registry';
 
 async function main(): Promise<void> {

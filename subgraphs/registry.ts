@@ -5,7 +5,7 @@
  * SubgraphModule) and one line here. Each is loaded only when asked for, so a process that needs
  * one subgraph (or only the names) loads no other.
  */
-import type { SubgraphModule } from './common/subgraph-module';
+import type { SubgraphModule } from '../platform/subgraph-module';
 
 export interface SubgraphEntry {
   name: string;

@@ -15,7 +15,7 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = join(__dirname, '..');
 /** Folders the build compiles or bundles, and the files that configure it. */
-const SOURCE_DIRS = ['gateway', 'subgraphs', 'platform', 'models', 'schema', 'test', 'bench'];
+const SOURCE_DIRS = ['gateway', 'subgraphs', 'platform', 'models', 'schema', 'tools', 'test', 'bench'];
 const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
 const SOURCE_FILE = /\.(ts|mts|js|json|html|css)$/;
 /** Read at run time, not built: changing them needs no build. */

@@ -8,12 +8,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { DEFAULT_PLANS_FILE } from '../../platform/plans';
 
 const home = mkdtempSync(join(tmpdir(), 'bench-attacks-'));
 process.env.VALUATION_HOME = home;
 process.env.APOLLO_TELEMETRY_DISABLED = '1';
-process.env.NODE_ENV ??= 'production'; // as the entry points run (subgraphs/common/production-mode.ts)
+process.env.NODE_ENV ??= 'production'; // as the entry points run (platform/production-mode.ts)
 // The shipped plans for A, and for B one no sequential client can exhaust (its requests are what is timed).
 process.env.PLANS_FILE = join(home, 'plans.json');
 const unlimited = { perMinute: 1_000_000_000, perDay: 1_000_000_000 };

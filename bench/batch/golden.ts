@@ -11,7 +11,7 @@
  *        [--addresses-from GOLDEN.json]   # the addresses of an earlier recording (the tests' strings change as the tests do)
  *   node .build/perf/bench/batch/golden.js --compare A.json B.json   # deep-equal, section by section
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { gazetteerBases, listingAddresses } from './addresses';
@@ -29,7 +29,8 @@ function load(root: string) {
     processor: from<typeof import('../../subgraphs/batch/processor')>('subgraphs/batch/processor.js'),
     location: from<typeof import('../../subgraphs/location')>('subgraphs/location/index.js'),
     locationContext: from<typeof import('../../subgraphs/location/context')>('subgraphs/location/context.js'),
-    graphClient: from<typeof import('../../subgraphs/common/graph-client')>('subgraphs/common/graph-client.js'),
+    // A tree compiled before issue 36 has the graph client in subgraphs/common/.
+    graphClient: from<typeof import('../../platform/graph-client')>(existsSync(resolve(root, 'platform/graph-client.js')) ? 'platform/graph-client.js' : 'subgraphs/common/graph-client.js'),
     scoring: from<typeof import('../../subgraphs/location/scoring')>('subgraphs/location/scoring.js'),
     paths: from<typeof import('../../models/paths')>('models/paths.js'),
   };

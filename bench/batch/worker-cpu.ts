@@ -16,6 +16,7 @@
  * each, and prints both.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { benchAddress, listingAddresses, placeableBases } from './addresses';
 import { flag, option } from '../cli';
@@ -49,7 +50,10 @@ async function measure(root: string): Promise<Measured> {
   const { createChunkProcessor } = from<typeof import('../../subgraphs/batch/processor')>('subgraphs/batch/processor.js');
   const { buildLocationSchema } = from<typeof import('../../subgraphs/location')>('subgraphs/location/index.js');
   const { createLocationContext } = from<typeof import('../../subgraphs/location/context')>('subgraphs/location/context.js');
-  const { inProcessGraphClient } = from<typeof import('../../subgraphs/common/graph-client')>('subgraphs/common/graph-client.js');
+  const { inProcessGraphClient } = from<typeof import('../../platform/graph-client')>(
+    // A tree compiled before issue 36 has the graph client in subgraphs/common/.
+    existsSync(resolve(root, 'platform/graph-client.js')) ? 'platform/graph-client.js' : 'subgraphs/common/graph-client.js',
+  );
   const { encodeChunk, decodeChunk } = from<typeof import('../../subgraphs/batch/engine/chunk-codec')>('subgraphs/batch/engine/chunk-codec.js');
 
   const bases = MIX === 'listings' ? listingAddresses(DATA_DIR) : placeableBases(loadGazetteer(), geocode);

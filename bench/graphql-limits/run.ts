@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { getIntrospectionQuery, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS } from '../../gateway/graph/document-limits';
-import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
+import { SUPERGRAPH_PATH } from '../../platform/schema-files';
 import { fragmentBomb } from '../../test/support/hostile-documents';
 import { option } from '../cli';
 

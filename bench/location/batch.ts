@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-process.env.NODE_ENV ??= 'production'; // as the entry points run (subgraphs/common/production-mode.ts)
+process.env.NODE_ENV ??= 'production'; // as the entry points run (platform/production-mode.ts)
 process.env.APOLLO_TELEMETRY_DISABLED = '1';
 process.env.VALUATION_HOME = mkdtempSync(join(tmpdir(), 'bench-location-'));
 

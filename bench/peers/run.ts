@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
-import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
+import { SUPERGRAPH_PATH } from '../../platform/schema-files';
 import { SUBGRAPHS, urlVariable } from '../../subgraphs/registry';
 import { option } from '../cli';
 import { announced, stopChild, processCpuMs as cpuMs, processRssMb as rssMb } from '../proc';

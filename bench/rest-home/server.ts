@@ -11,7 +11,7 @@ import { join } from 'node:path';
 const home = mkdtempSync(join(tmpdir(), 'bench-rest-home-'));
 process.env.VALUATION_HOME = home;
 process.env.APOLLO_TELEMETRY_DISABLED = '1';
-process.env.NODE_ENV ??= 'production'; // as the entry points run (subgraphs/common/production-mode.ts)
+process.env.NODE_ENV ??= 'production'; // as the entry points run (platform/production-mode.ts)
 // A plan no benchmark can exhaust, so quotas are counted but never refuse.
 process.env.PLANS_FILE = join(home, 'plans.json');
 writeFileSync(process.env.PLANS_FILE, JSON.stringify({ bench: { quota: { perMinute: 1_000_000_000, perDay: 1_000_000_000 }, valuations: { perMinute: 1_000_000_000, perDay: 1_000_000_000 }, maxBatchItems: Number(process.env.BENCH_MAX_BATCH_ITEMS ?? 1000), batchItemsPerDay: 1_000_000_000 } }));

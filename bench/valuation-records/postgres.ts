@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { DEFAULT_PLANS_FILE } from '../../platform/plans';
 import { flag, option } from '../cli';
 import { announced, processRssMb as rssMb, stopChild } from '../proc';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPrivateFileOnce, valuationHome } from '../../subgraphs/common/local-state';
+import { createPrivateFileOnce, valuationHome } from '../../platform/local-state';
 
 // HS256 needs a key at least as long as its 256-bit hash output (RFC 7518, section 3.2).
 const MIN_SECRET_BYTES = 32;

@@ -2,9 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
-import { getPlan } from '../../schema/plans';
+import { getPlan } from '../../platform/plans';
 import { generateApiKey, hashApiKey, keyIdOf } from './api-key';
-import { createPrivateFileOnce, valuationHome, writePrivateFile } from '../../subgraphs/common/local-state';
+import { createPrivateFileOnce, valuationHome, writePrivateFile } from '../../platform/local-state';
 import type { Principal } from './principal';
 
 /** What may be shown about a key: everything but its hash. */

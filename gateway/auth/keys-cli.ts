@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { planNames, UnknownPlanError } from '../../schema/plans';
+import { planNames, UnknownPlanError } from '../../platform/plans';
 import { InvalidKeyRequestError, KeyNotFoundError, KeyStore, type KeyRecord } from './key-store';
 
 export interface CliIo {

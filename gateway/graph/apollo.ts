@@ -12,15 +12,15 @@ import { GraphQLError, parse, type DocumentNode, type GraphQLFormattedError, typ
 import { ApolloServer } from '@apollo/server';
 import { LRUCache } from 'lru-cache';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { SUPERGRAPH_PATH } from '../../schema/subgraphs';
+import { SUPERGRAPH_PATH } from '../../platform/schema-files';
 import type { GatewayContext } from './context';
-import type { Operation } from './executor';
+import type { Operation } from './operation';
 import { maskError } from './error-masking';
 import type { WorkMeter } from '../quota';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
 import { OperationMeasures, operationLimitsPlugin, refundReplay } from './limits';
 import { OrganisationPersistedQueries } from './persisted-queries';
-import type { InProcessSubgraph } from '../../subgraphs/common/serve';
+import type { InProcessSubgraph } from '../../platform/serve';
 import { BATCH_PROGRESS_SDL } from '../subscriptions/batch-progress-schema';
 import { withSubscriptionTypes } from './subscription-types';
 import { LocalSubgraphDataSource } from './local-data-source';

@@ -13,12 +13,9 @@ import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, isErrorCode } from '../../schema/errors';
 import type { Principal } from '../auth/principal';
 import type { Graph } from './apollo';
+import type { Operation } from './operation';
 
-/** A GraphQL operation; `owner` names the subgraph owning every field, when one does. */
-export interface Operation {
-  query: string;
-  owner?: string;
-}
+export type { Operation } from './operation';
 
 export interface GraphExecutor {
   /** Runs the operation as the caller; resolves with `data`, or rejects with an ApiError carrying the API's code, message and field. */

@@ -8,8 +8,8 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { execute } from 'graphql';
-import { isDocument, PreparedDocuments } from '../../subgraphs/common/prepared-documents';
-import type { InProcessSubgraph } from '../../subgraphs/common/serve';
+import { isDocument, PreparedDocuments } from '../../platform/prepared-documents';
+import type { InProcessSubgraph } from '../../platform/serve';
 import type { GatewayContext } from './context';
 import { refusedVariables } from './refused-variables';
 

@@ -10,7 +10,7 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { GraphQLError } from 'graphql';
 import { Pool, type Dispatcher } from 'undici';
-import { INTERNAL_TOKEN_HEADER } from '../../subgraphs/common/serve';
+import { INTERNAL_TOKEN_HEADER } from '../../platform/serve';
 import type { GatewayContext } from './context';
 import { refusedVariables } from './refused-variables';
 import { FetchBatcher, type Send } from './fetch-batching';

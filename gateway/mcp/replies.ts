@@ -196,3 +196,11 @@ export function backtestReply(backtest: BacktestData, warnings: readonly string[
   };
 }
 export type BacktestReply = ReturnType<typeof backtestReply>;
+
+/** retract_observations: what was retracted, and the ids no observation of the organisation has. */
+export interface RetractedObservationsReply {
+  retracted: number;
+  retracted_ids: string[];
+  not_found: string[];
+  warnings?: string[];
+}

@@ -15,10 +15,10 @@ import type {
   HomeReply,
   LocationReply,
   ModelAccuracyReply,
+  RetractedObservationsReply,
   VehicleReply,
 } from './replies';
 import type { RecordedObservationsReply } from '../rest/observations';
-import type { RetractedObservationsReply } from './tools';
 
 const amount = (value: number, currency: string) => `${Math.round(value).toLocaleString('en-US')} ${currency}`;
 const grouped = (value: number) => Math.round(value).toLocaleString('en-US');

@@ -270,14 +270,7 @@ const recordObservations: ToolDefinition<RecordedObservationsReply> = {
   summary: summaries.recordedObservationsSummary,
 };
 
-export interface RetractedObservationsReply {
-  retracted: number;
-  retracted_ids: string[];
-  not_found: string[];
-  warnings?: string[];
-}
-
-const retractObservations: ToolDefinition<RetractedObservationsReply> = {
+const retractObservations: ToolDefinition<replies.RetractedObservationsReply> = {
   name: 'retract_observations',
   title: 'Retract prices your organisation recorded',
   description: [

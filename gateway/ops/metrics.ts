@@ -13,8 +13,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Counter, Histogram, register } from 'prom-client';
 import { ApiError } from '../../schema/errors';
-import { listen } from '../../subgraphs/common/listen';
-import { bearerMatches, collectProcessMetrics, sendMetrics } from '../../subgraphs/common/process-metrics';
+import { listen } from '../../platform/listen';
+import { bearerMatches, collectProcessMetrics, sendMetrics } from '../../platform/process-metrics';
 import { clientErrorHandler } from '../http/client-errors';
 import { sendError } from '../http/errors';
 import { errorResponseJsonSchema } from '../rest/response-schemas';

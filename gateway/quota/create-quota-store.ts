@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
-import { DEFAULT_REDIS_TIMEOUT_MS, RedisHealth } from '../../subgraphs/common/redis-health';
-import { within } from '../../subgraphs/common/within';
+import { DEFAULT_REDIS_TIMEOUT_MS, RedisHealth } from '../../platform/redis-health';
+import { within } from '../../platform/within';
 import { InMemoryQuotaStore } from './in-memory-quota-store';
 import type { QuotaStore } from './quota-store';
 import { QUOTA_SCRIPTS, RedisQuotaStore, type QuotaRedisClient } from './redis-quota-store';

@@ -1,6 +1,6 @@
 export { createQuotaStore, type QuotaStoreOptions } from './create-quota-store';
 export { InMemoryQuotaStore } from './in-memory-quota-store';
-export { DEFAULT_PLANS_FILE, getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError, type Plan } from '../../schema/plans';
+export { DEFAULT_PLANS_FILE, getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError, type Plan } from '../../platform/plans';
 export {
   QuotaUnavailableError,
   type QuotaDecision,

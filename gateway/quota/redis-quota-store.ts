@@ -1,6 +1,6 @@
 import { defineScript, type CommandParser } from 'redis';
-import { DEFAULT_REDIS_TIMEOUT_MS } from '../../subgraphs/common/redis-health';
-import { within } from '../../subgraphs/common/within';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
+import { within } from '../../platform/within';
 import { decide, windowsAt } from './fixed-windows';
 import { QuotaUnavailableError, type QuotaDecision, type QuotaLimits, type QuotaStore } from './quota-store';
 

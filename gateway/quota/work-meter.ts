@@ -10,7 +10,7 @@
  */
 import { ApiError } from '../../schema/errors';
 import type { Principal } from '../auth/principal';
-import { getPlan } from '../../schema/plans';
+import { getPlan } from '../../platform/plans';
 import type { QuotaDecision, QuotaLimits, QuotaStore } from './quota-store';
 
 /** What one operation does, as the plan counts it. */

@@ -6,14 +6,14 @@
  * read as in the valuation report, in English, Russian or Uzbek (./backtest-i18n.ts: i18next, as ./i18n.ts).
  */
 import type { BacktestComparison, BacktestMeasures, BacktestReport } from '../../models/observations';
-import { backtestDictionary, type BacktestDictionary } from './backtest-i18n';
+import { backtestDictionary, type BacktestDictionary, type BacktestSectionId } from './backtest-i18n';
 import type { Block, ReportContent, Section, TableColumn } from './content';
 import { formatDate, formatNumber, formatPercent, MISSING } from './format';
 import { dictionary } from './i18n';
 import { contentToPdf } from './pdf';
 import type { ReportLanguage } from './report-data';
 
-export type BacktestSectionId = 'replayed' | 'overall' | 'by-month' | 'by-group' | 'by-confidence' | 'reading';
+export type { BacktestSectionId } from './backtest-i18n';
 
 /** A backtest() report, with what the service adds when it ran as a job (absent from the CLI's when unknown). */
 export type BacktestReportData = BacktestReport & {

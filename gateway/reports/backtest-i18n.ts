@@ -10,10 +10,12 @@
  * ./format.ts's formatter of the language: the bound dictionary takes numbers, never formatted text.
  */
 import { FSD_BANDS } from '../../models/ensemble';
-import type { BacktestSectionId } from './backtest-content';
 import { formatDate, formatNumber, formatPercent } from './format';
 import { reportI18n, toResources, type Plural } from './i18n';
 import type { ReportLanguage } from './report-data';
+
+/** The sections of a backtest report (./backtest-content.ts builds them; ./content.ts lays them out). */
+export type BacktestSectionId = 'replayed' | 'overall' | 'by-month' | 'by-group' | 'by-confidence' | 'reading';
 
 export type BacktestKind = 'home' | 'vehicle';
 /** i18next interpolation: {{name}}. */

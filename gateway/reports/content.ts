@@ -4,7 +4,7 @@
  * the two formats cannot drift apart in content or order (issue 19 asks for the same sections).
  * Sections without data (market and location for a vehicle, no market adjustment) are left out.
  */
-import type { BacktestSectionId } from './backtest-content';
+import type { BacktestSectionId } from './backtest-i18n';
 import { dictionary, type Dictionary, type SectionId } from './i18n';
 import { MISSING, coverageOdds, formatDate, formatDateTime, formatFactor, formatNumber, formatPercent, formatSignedPercent, formatSignedUsd, formatUsd, formatUzs } from './format';
 import type { AttributionGroup, Comparable, DistrictOutline, EstimateAttribution, HouseAttributionGroup, ObjectValue, ReportDriver, ReportLanguage, ReportMember, ValuationReportData, VehicleAttributionGroup } from './report-data';

@@ -9,7 +9,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
-import { getPlan } from '../../schema/plans';
+import { getPlan } from '../../platform/plans';
 import { registerUploadScope } from './upload-scope';
 import { UploadBody, uploadTooLarge } from './batch';
 import { MAX_REJECTED_LISTED } from '../../subgraphs/common/observation-envelope';

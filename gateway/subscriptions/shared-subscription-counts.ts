@@ -10,8 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { DEFAULT_REDIS_TIMEOUT_MS } from '../../subgraphs/common/redis-health';
-import { within } from '../../subgraphs/common/within';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
+import { within } from '../../platform/within';
 
 export interface SharedSubscriptionCounts {
   /** Subscriptions `org` runs on the other gateway processes now. */

@@ -18,10 +18,8 @@
  * daily file or the CBU archive), rounded to whole soʻm. Never guess a month.
  */
 
-export type Currency = 'USD' | 'UZS';
-/** The currencies a valuation can be answered in; USD is the models' own. */
-export const CURRENCIES: readonly Currency[] = ['USD', 'UZS'];
-export const DEFAULT_CURRENCY: Currency = 'USD';
+// The currencies of a reply are a contract of every door: schema/currency-contract.ts.
+export { CURRENCIES, DEFAULT_CURRENCY, type Currency } from '../../schema/currency-contract';
 
 export interface UsdUzsRate {
   /** 'YYYY-MM': the month the entry serves. */

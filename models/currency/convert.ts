@@ -11,21 +11,11 @@
  * In USD a valuation is left as the model made it, with exchangeRate null.
  */
 import { ApiError } from '../../schema/errors';
-import type { Currency } from './cbu-rates';
+import { UZS_ROUNDING, type Currency, type ExchangeRate } from '../../schema/currency-contract';
 import { clientRate, rateForDate } from './rate-of-date';
 
-/** The rate a valuation in soʻm was converted at. */
-export interface ExchangeRate {
-  /** Soʻm per US dollar. */
-  usdToUzs: number;
-  /** 'YYYY-MM-DD': the day the rate is for (before the valuation date on a weekend or past the data). */
-  date: string;
-  /** Which rate and from where, in words. */
-  source: string;
-}
-
-/** Soʻm amounts are rounded to these steps. */
-export const UZS_ROUNDING = { value: 1000, perUnit: 1 } as const;
+// The reply's rate and its rounding steps are contracts of every door: schema/currency-contract.ts.
+export { UZS_ROUNDING, type ExchangeRate } from '../../schema/currency-contract';
 
 /** What a valuation (home or vehicle) carries that the conversion reads or writes. */
 export interface PricedValuation {

@@ -2,6 +2,7 @@
  * From the members' log predictions for one request to the estimate, each member's estimate, their
  * disagreement and the calibrated interval: the arithmetic every kind's runtime shares.
  */
+import type { MemberEstimate } from '../../schema/ensemble-contract';
 import { calibratedHalfWidth, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 
 export interface EnsembleEstimate {
@@ -52,14 +53,8 @@ export function consensusOf(memberLogs: readonly number[], weights: readonly num
   return consensus;
 }
 
-/** One member as a valuation states it: its own estimate and the weight it carries in the consensus. */
-export interface MemberEstimate {
-  name: string;
-  /** USD, rounded to 100. */
-  estimate: number;
-  /** The member's weight in the served consensus, 0 to 1 (3 decimals); 0: computed and reported, not served. */
-  weight: number;
-}
+// How a valuation states one member is a contract of every door: schema/ensemble-contract.ts.
+export type { MemberEstimate } from '../../schema/ensemble-contract';
 
 /** The members as a valuation states them, so that a spread of 0 beside two different estimates reads right. */
 export function statedMembers(members: readonly { name: string; weight: number }[], memberEstimates: readonly number[]): MemberEstimate[] {

@@ -14,20 +14,12 @@
 import type { AccuracyClass } from './metrics';
 import { normalQuantile } from './normal';
 
-export const CONFIDENCE_LEVELS = ['high', 'medium', 'low'] as const;
-export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
+// The levels and what a valuation says of its confidence are contracts of every door: schema/ensemble-contract.ts.
+import type { ConfidenceLevel, StatedConfidence } from '../../schema/ensemble-contract';
+export { CONFIDENCE_LEVELS, type ConfidenceLevel, type StatedConfidence } from '../../schema/ensemble-contract';
 
 /** The FSD bands of the levels: high at most 0.15, medium at most 0.30, low above. */
 export const FSD_BANDS = { high: 0.15, medium: 0.3 } as const;
-
-/** What a valuation says of its confidence. */
-export interface StatedConfidence {
-  level: ConfidenceLevel;
-  /** 1 − FSD, two decimals, at least 0. */
-  score: number;
-  /** Why the interval, and so the level, is what it is; the first names the FSD and the interval. */
-  drivers: string[];
-}
 
 /** The FSD its interval implies: ln(high / low) / (2·z), three decimals. */
 export function forecastStandardDeviation(interval: { low: number; high: number; coverage: number }): number {

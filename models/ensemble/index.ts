@@ -14,3 +14,4 @@ export { contextDrivers, forecastStandardDeviation, levelOfFsd, restated, stated
 export { accuracyClass, accuracyMetrics, median, quantile, wilsonBounds, type AccuracyMetrics } from './metrics';
 export { indexBand, levelAt, monthsPast, type LevelPoint } from './level-series';
 export { versionSummary } from './summary';
+export type { Contribution } from './attribution';

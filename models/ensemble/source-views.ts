@@ -7,24 +7,10 @@
 import { calibrationBySource, type CalibratedIntervals, type IntervalCalibration, type SourceView } from '../intervals';
 import { evaluate, rowsAt, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from './cross-fit';
 import { accuracyClass, accuracyMetrics, type AccuracyMetrics } from './metrics';
-import type { AccuracyClass } from './confidence';
+import type { EvaluationReport } from './evaluation-report';
 
-/** A held-out evaluation as manifests keep it. */
-export interface EvaluationReport {
-  /** How the numbers were measured, in one sentence. */
-  protocol: string;
-  /** Ensemble weights of the pipeline evaluated here (learned on its own training rows), by member. */
-  weights?: Record<string, number>;
-  overall: AccuracyMetrics;
-  districts: Record<string, AccuracyMetrics & { accuracyClass: AccuracyClass }>;
-  bySource?: Record<string, AccuracyMetrics>;
-  /** By segment: the part of the calibration group before '/' (flats: new build, resale, unknown). */
-  segments?: Record<string, AccuracyMetrics>;
-  /** Leave-one-source-out: the source with the largest median APE. */
-  worstSource?: string;
-  /** Leave-one-source-out, each row valued from its masked training copy (flats: core fields only, from 2026.11.9). */
-  coreFieldsOnly?: { overall: AccuracyMetrics; bySource: Record<string, AccuracyMetrics> };
-}
+// The report is what manifests keep, read by serving: its own module, apart from the cross-fit.
+export type { EvaluationReport } from './evaluation-report';
 
 /** How a kind's source views are run: calibrated as its pooling choice is (a `notScored` source is fitted on, never scored nor calibrating). */
 export interface SourceViewOptions extends SourceView {

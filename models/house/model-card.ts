@@ -4,7 +4,7 @@
  * house manifest; the residential card (models/residential/model-card.ts) places it.
  */
 import { DASH, int, list, metricCells, METRIC_HEADER, pct, table } from '../ensemble/card-kit';
-import type { EvaluationReport } from '../ensemble/source-views';
+import type { EvaluationReport } from '../ensemble/evaluation-report';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import { currentHouseVersion, readHouseManifest, HOUSE_DIR, type HouseManifest } from './manifest';
 

@@ -3,7 +3,7 @@
  * request here (models/residential/serving.ts) and answers with the flat's reply shape.
  */
 import type { AccuracyMetrics } from '../ensemble/metrics';
-import type { HomeValue } from '../residential/valuation';
+import type { HomeValue } from '../../schema/home-value';
 import type { HouseFeatureSource } from './features';
 
 /**

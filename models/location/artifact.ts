@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ListingSource } from '../ingest';
+import type { ListingSource } from '../ingest/record';
 import type { DistrictId } from '../vocabulary';
 import { ARTIFACTS_DIR } from '../paths';
 import type { LayerCoverage } from './catalogue';

@@ -3,24 +3,13 @@
  * market factor, and its interval recalibrated on the organisation's residuals, with what backs
  * each. The numbers are not rounded here; the service rounds as it does its own.
  */
+import { boundedLogFactor } from './factor-bound';
 import type { ObservationModel } from './model';
 import { logHalfWidth, MIN_WIDTH_RATIO, recalibrationFor, withinDataLogHalfWidth } from './recalibration';
 import { factorFor, type GroupFactor } from './shrinkage';
 import type { BaseValuation } from './types';
 
-/**
- * The most a market factor moves a valuation either way: × 2 or × 1/2 (issue 33, finding 6). The
- * model's 90% intervals are ±30–80%, so a factor past 2 says the observations are not of the same
- * market (prices in thousands, per m², of other properties) far more often than that the market
- * moved that much since training; the valuation is moved by the bound and says so.
- */
-export const MAX_MARKET_FACTOR = 2;
-const MAX_LOG_FACTOR = Math.log(MAX_MARKET_FACTOR);
-
-/** A group's log factor as valuations apply it: within ±log(MAX_MARKET_FACTOR). */
-export function boundedLogFactor(logFactor: number): number {
-  return Math.min(MAX_LOG_FACTOR, Math.max(-MAX_LOG_FACTOR, logFactor));
-}
+export { MAX_MARKET_FACTOR } from './factor-bound';
 
 export interface AdjustmentExplanation {
   /** The multiplicative market factor applied, exp(logFactor): within [1/MAX_MARKET_FACTOR, MAX_MARKET_FACTOR]. */

@@ -13,7 +13,7 @@
 import type { GroupHierarchy } from './groups';
 import { fitRecalibration, logHalfWidth, MIN_RECALIBRATION_N, normalisedScore, type Recalibration } from './recalibration';
 import { fitRobustShrinkage, type RobustOptions } from './robust';
-import { boundedLogFactor } from './adjust';
+import { boundedLogFactor } from './factor-bound';
 import { factorFor, type ShrinkageItem, type ShrinkageTable } from './shrinkage';
 import { isScorable, logResidual, type PriceType, type ScoredObservation } from './types';
 import { HALF_LIFE_DAYS, recencyWeights } from './weights';

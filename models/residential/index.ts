@@ -5,7 +5,8 @@
  */
 export { ResidentialModelService } from './serving';
 export { isHouseRequest } from './request';
-export { normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type HomeRequest, type ResolvedLocation } from './request';
+export { normaliseHomeInput, resolveDistrict, resolveMarket, type HomeRequest, type ResolvedLocation } from './request';
+export { valueHomes } from './value-homes';
 export type { HomeValue, MarketIndexSeries, MarketLevel, MarketMixture, MarketMixtureComponent, ResidentialModelSummary, ResidentialRuntime } from './valuation';
 export { nearestComparables, comparablesTable, COMPARABLE_WEIGHTS, DEFAULT_COMPARABLES, type ComparableListing, type ComparableRequest } from './comparables';
 export { attributionVariants, contributions, typicalFlat, middleFloor, ATTRIBUTION_GROUPS, type AttributionGroup, type Contribution, type TypicalFlat } from './attribution';

@@ -17,7 +17,7 @@ import type { AccuracyClass, ConfidenceLevelAccuracy, ConfidenceWidths } from '.
 import { MIN_CLASS_ROWS } from '../ensemble/metrics';
 import type { IngestReport } from '../ingest';
 import type { AccuracyMetrics } from './valuation';
-import type { EvaluationReport } from '../ensemble/source-views';
+import type { EvaluationReport } from '../ensemble/evaluation-report';
 
 export const RESIDENTIAL_DIR = join(ARTIFACTS_DIR, 'residential');
 export { compareVersions, nextVersion } from '../ensemble/versions';
@@ -40,7 +40,7 @@ export interface MemberManifest {
   hyperparameters: Record<string, unknown>;
 }
 
-export type { EvaluationReport } from '../ensemble/source-views';
+export type { EvaluationReport } from '../ensemble/evaluation-report';
 
 /** The gradient-boosting baseline on the same features and views (ours must beat it). */
 export interface BaselineReport {

@@ -15,8 +15,7 @@ import { BATHROOM_LABELS, BUILDING_TYPE_LABELS, RENOVATION_LABELS } from '../voc
 import type { FeatureSource } from './features';
 import { InsufficientHouseDataError, type HouseRequest } from '../house/valuation';
 import { reverseDistrict } from '../location/geocode';
-import type { HomeValuationView } from '../../schema/home-rest';
-import type { ResidentialRuntime } from './valuation';
+import type { ResolvedLocation } from '../../schema/home-value';
 
 /** Client input with GraphQL field names; names in any spelling. */
 export interface HomeInput {
@@ -72,13 +71,8 @@ export function apartmentRequest(request: HomeRequest): ApartmentRequest {
   return request;
 }
 
-export interface ResolvedLocation {
-  district: string;
-  mahalla: string | null;
-  mahallaId: string | null;
-  /** Where the valuation is anchored: 'mahalla' when the mahalla was recognised, else 'district'. */
-  matched: 'mahalla' | 'district';
-}
+// Where a valuation is anchored is part of its reply on every door: schema/home-value.ts.
+export type { ResolvedLocation } from '../../schema/home-value';
 
 export interface NormalisedHomeInput {
   request: HomeRequest;
@@ -220,21 +214,6 @@ function plotSotka(sotka: number | null | undefined, m2: number | null | undefin
 /** The runtime's refusal of a house as the catalogue error (HTTP 422); its message names the district and its house listings. */
 export function insufficientHouseData(error: InsufficientHouseDataError): ApiError {
   return new ApiError('INSUFFICIENT_MARKET_DATA', error.message, field('district'));
-}
-
-/**
- * Values normalised inputs with one runtime call, as every surface answers them (the subgraph,
- * the valuate CLI): the runtime's value with where, when and the warnings, or INSUFFICIENT_MARKET_DATA
- * in place of a refused house. Output order = input order.
- */
-export async function valueHomes(runtime: ResidentialRuntime, inputs: readonly NormalisedHomeInput[]): Promise<(HomeValuationView | ApiError)[]> {
-  const values = await runtime.value(inputs.map((i) => i.request));
-  const valuedAt = new Date().toISOString();
-  return values.map((value, i) => {
-    if (value instanceof InsufficientHouseDataError) return insufficientHouseData(value);
-    const { location, warnings } = inputs[i];
-    return { ...value, location, valuedAt, warnings };
-  });
 }
 
 /**

@@ -2,54 +2,20 @@
  * What the residential runtime returns for one request. Pure types: the subgraph maps them
  * to GraphQL, the valuate CLI writes them as JSON lines.
  */
-import type { ConfidenceLevel } from '../ensemble/confidence';
-import type { StatedConfidence } from '../ensemble/fsd';
-import type { MemberEstimate } from '../ensemble/estimate';
-import type { MarketLevel, MarketMixture } from '../../schema/home-contract';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketReference } from './market';
 import type { HomeRequest } from './request';
 import type { ComparableListing } from './comparables';
-import type { DistrictId, Market, PropertyType } from '../vocabulary/codes';
+import type { DistrictId, Market } from '../vocabulary/codes';
 import type { HouseModelSummary, InsufficientHouseDataError } from '../house/valuation';
 import type { TypicalHouse } from '../house/attribution';
 
 export type { ConfidenceLevel } from '../ensemble/confidence';
 export type { AccuracyMetrics } from '../ensemble/metrics';
 
-export interface HomeValue {
-  /** 'apartment' (the flat model) or 'house' (the house model, models/house). */
-  propertyType: PropertyType;
-  estimate: number;
-  currency: 'USD';
-  pricePerM2: number;
-  /** Houses: the plot alone, per sotka: the land's part of the estimate (estimate × landShare ÷ plot), not the whole house's; null for a flat or a house valued without its plot. Not comparable with anomaly.districtMedianPricePerSotka (whole houses per sotka of plot). */
-  landPricePerSotka: number | null;
-  interval: { low: number; high: number; coverage: number };
-  /** The forecast standard deviation of the log error its interval implies (models/ensemble/fsd.ts). */
-  fsd: number;
-  confidence: StatedConfidence;
-  models: MemberEstimate[];
-  anomaly: {
-    districtMedianPricePerM2: number;
-    deviationFromDistrictMedian: number;
-    mahallaMedianPricePerM2: number | null;
-    deviationFromMahallaMedian: number | null;
-    /** Houses: the district's median asking price of a whole house (house and plot) per sotka of its plot, among the training houses; null for a flat. */
-    districtMedianPricePerSotka: number | null;
-    /** Houses: this house's estimate per sotka of its plot relative to districtMedianPricePerSotka (like for like), e.g. 0.05 = 5% above; null for a flat, without a plot, or without the district median. */
-    deviationFromDistrictMedianPerSotka: number | null;
-    /** Houses: the share of the estimate the plot accounts for (the estimate's elasticity to the plot area, 0–1); null for a flat or without a plot. */
-    landShare: number | null;
-    modelSpread: number;
-    flags: string[];
-  };
-  /** The market level the estimate is at: the valuation date, how old the data behind it is, and what that did to the interval. */
-  marketLevel: MarketLevel;
-  /** A flat sent without its market (new build or resale): how it was valued as each (./market-mixture.ts); null otherwise. */
-  marketMixture: MarketMixture | null;
-  modelVersion: string;
-}
+// What a home valuation is, on every door: schema/home-value.ts.
+import type { HomeValue } from '../../schema/home-value';
+export type { HomeValue } from '../../schema/home-value';
 
 // The reply's market level and mixture are contracts of every door: schema/home-contract.ts.
 export type { MarketLevel, MarketMixture, MarketMixtureComponent } from '../../schema/home-contract';

@@ -3,23 +3,17 @@
  * GraphQL and REST, the valuate CLI writes them as JSON lines. The shape follows the home
  * valuation (estimate, interval, confidence, models, anomaly) so clients handle both alike.
  */
-import type { AccuracyClass, ConfidenceLevel } from '../ensemble/confidence';
-import type { MemberEstimate } from '../ensemble/estimate';
-import type { StatedConfidence } from '../ensemble/fsd';
+import type { AccuracyClass } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
-import type { MarketLevel } from '../residential/valuation';
+import type { MarketLevel } from '../../schema/home-contract';
 import type { TypicalVehicles } from './attribution';
 import { BODY_TYPES, type BodyType, type Colour, type Drive, type Fuel, type Paint, type RegionId, type Transmission } from './vocabulary';
 
 export type { MarketLevel };
 
-/**
- * What the estimate stands on: the make and model's own listings ('model'), the make's level for a
- * model the data does not hold ('make'), or the market's level for the body, engine and year given
- * when the make has too little data of its own ('segment'). Each has its own calibrated interval.
- */
-export const VEHICLE_BASES = ['model', 'make', 'segment'] as const;
-export type VehicleBasis = (typeof VEHICLE_BASES)[number];
+// What a vehicle valuation is and what it stands on, on every door: schema/vehicle-value.ts.
+import type { VehicleBasis, VehicleValue } from '../../schema/vehicle-value';
+export { VEHICLE_BASES, type VehicleBasis, type VehicleValue } from '../../schema/vehicle-value';
 
 /**
  * The canonical request: catalogue names and codes, never free text. Only make, model and year
@@ -51,30 +45,6 @@ export interface VehicleRequest {
   /** 'YYYY-MM-DD': the date the value is for (default: the day it is made). */
   valuationDate: string | null;
   askingPrice: number | null;
-}
-
-export interface VehicleValue {
-  estimate: number;
-  currency: 'USD';
-  interval: { low: number; high: number; coverage: number };
-  /** The forecast standard deviation of the log error its interval implies (models/ensemble/fsd.ts). */
-  fsd: number;
-  confidence: StatedConfidence;
-  models: MemberEstimate[];
-  anomaly: {
-    /** Median asking price of the same make, model and model year in the training data; null when none was seen. */
-    groupMedianPrice: number | null;
-    deviationFromGroupMedian: number | null;
-    /** Training listings of this make and model (all years): how much market data backs the estimate. */
-    marketListings: number;
-    modelSpread: number;
-    flags: string[];
-  };
-  /** What the estimate stands on. */
-  basis: VehicleBasis;
-  /** How old the market data behind it is, where the market index puts the valuation date, and how much the interval widened for it. */
-  marketLevel: MarketLevel;
-  modelVersion: string;
 }
 
 /** One point of the vehicle market index: the asking-price level of a period relative to the newest. */

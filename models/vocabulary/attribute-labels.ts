@@ -1,5 +1,5 @@
 /**
- * How listings and clients spell renovation, building type, bathroom and yes/no answers:
+ * How listings and clients spell renovation, building type and bathroom (yes/no answers: schema/yes-no.ts):
  * Russian site labels, their machine-translated English, Uzbek API values. Each code also
  * matches its own name ("needs_repair", "pre_finish"). Uzbek Cyrillic forms (Ўртача, Ғиштли,
  * Қора сувоқ …) transliterate onto the Uzbek Latin entries and need no entry. Pure data.
@@ -33,13 +33,3 @@ export const BATHROOM_LABELS: Readonly<Record<Bathroom, readonly string[]>> = {
   combined: ['Совмещенный', 'Совмещённый', 'Санузел совмещенный', 'birga'],
   two_plus: ['2 санузла и более', '2+', 'two or more'],
 };
-
-export const YES_WORDS: readonly string[] = ['ha', 'да', 'yes', 'true', '1', 'bor', 'есть'];
-export const NO_WORDS: readonly string[] = ["yo'q", 'нет', 'no', 'false', '0'];
-
-/** uybor amenity columns write the amenity's name for yes ("Мебель") and "No <amenity>" for no. */
-export const AMENITY_LABELS: readonly string[] = [
-  'Лифт', 'Охрана', 'Интернет', 'Детская площадка', 'Канализация', 'Санузел раздельный',
-  'Видеонаблюдение', 'Парковочное место', 'Кондиционер', 'Мебель',
-];
-export const NEGATING_WORDS: readonly string[] = ['no', 'без'];

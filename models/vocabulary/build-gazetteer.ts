@@ -21,7 +21,7 @@ import { matchDistrict } from './districts';
 import { editDistance } from './fuzzy';
 import { createMahallaIndex, mahallaStem, type Mahalla, type MahallaIndex } from './mahalla-index';
 import type { GazetteerFile } from './mahallas';
-import { normaliseText, spellingKey, toLatinName } from './translit';
+import { normaliseText, spellingKey, toLatinName } from '../../schema/translit';
 
 const GENERATOR = 'models/vocabulary/build-gazetteer.ts';
 export const GAZETTEER_PATH = join(PROJECT_ROOT, 'models', 'vocabulary', 'mahallas.json');

@@ -35,8 +35,8 @@ export type BuildingType = (typeof BUILDING_TYPES)[number];
 export const BATHROOMS = ['separate', 'combined', 'two_plus'] as const;
 export type Bathroom = (typeof BATHROOMS)[number];
 
-export const PROPERTY_TYPES = ['apartment', 'house'] as const;
-export type PropertyType = (typeof PROPERTY_TYPES)[number];
+// What is valued (a flat or a house) is a contract of every door: schema/home-value.ts.
+export { PROPERTY_TYPES, type PropertyType } from '../../schema/home-value';
 
 export const MARKETS = ['new', 'resale'] as const;
 export type Market = (typeof MARKETS)[number];

@@ -1,6 +1,6 @@
 /**
  * Other names of the 12 Tashkent districts, written as they occur. Matching folds the usual
- * Russian/Uzbek/English spelling differences (./translit.ts spellingKey) and drops "район",
+ * Russian/Uzbek/English spelling differences (schema/translit.ts spellingKey) and drops "район",
  * "tumani", "district", "r-n" and Russian adjective endings (-ский), so Uzbek Cyrillic forms
  * (Чилонзор тумани) and most Russian ones need no entry of their own. Pure data.
  */

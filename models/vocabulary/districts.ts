@@ -3,7 +3,7 @@ import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from './codes';
 import { CITY_WORDS, DISTRICT_ALIASES, DISTRICT_WORDS } from './district-aliases';
 import { editDistance, typoIndex, type FuzzyCandidate } from './fuzzy';
 import { OTHER_PLACE_NAMES } from './other-places';
-import { normaliseText, spellingKey } from './translit';
+import { normaliseText, spellingKey } from '../../schema/translit';
 import type { DistrictMatch } from './types';
 import { remembered } from './remembered';
 

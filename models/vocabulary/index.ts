@@ -5,7 +5,7 @@
 export * from './codes';
 export type { DistrictMatch, MahallaMatch } from './types';
 export type { Mahalla } from './mahalla-index';
-export { normaliseText } from './translit';
+export { normaliseText } from '../../schema/translit';
 export { matchDistrict, suggestDistricts, districtInAddress } from './districts';
 export { matchMahalla, mahallasOf } from './mahallas';
 export { mahallaInAddress } from './address';
@@ -15,7 +15,7 @@ export { matchRenovation, matchBuildingType, matchBathroom, parseYesNo } from '.
 // public so that it reads them exactly as the matchers above do: spelling keys, typo distance, the
 // words that only say "district", the mahalla named in one address part, and the names of places
 // outside Tashkent.
-export { spellingKey } from './translit';
+export { spellingKey } from '../../schema/translit';
 export { editDistance } from './fuzzy';
 export { DISTRICT_WORDS } from './district-aliases';
 export { mahallaNameIn } from './address';

@@ -3,7 +3,7 @@
  * miss a typo search, which compares the spellings as written (normalised, spaces removed).
  */
 import { typoIndex, type FuzzyCandidate } from './fuzzy';
-import { normaliseText, spellingKey } from './translit';
+import { normaliseText, spellingKey } from '../../schema/translit';
 import { remembered } from './remembered';
 
 export function labelMatcher<C extends string>(labels: Readonly<Record<C, readonly string[]>>): (text: string) => C | null {

@@ -1,7 +1,7 @@
 /** Lookup over a mahalla gazetteer: names in any script, exact → alias → typo, optionally within one district. */
 import type { DistrictId } from './codes';
 import { typoIndex, type FuzzyCandidate } from './fuzzy';
-import { normaliseText, spellingKey } from './translit';
+import { normaliseText, spellingKey } from '../../schema/translit';
 import type { MahallaMatch } from './types';
 
 /** One gazetteer entry, as stored in mahallas.json. */

@@ -3,9 +3,8 @@
  * webhook secrets (./service.ts makes one).
  */
 import type { BacktestReports } from './backtest-replay';
-import type { WebhookSecretSource } from './completion-webhooks';
 import type { BatchEngine } from './engine';
-import type { CallbackUrlPolicy } from './webhooks';
+import type { CallbackUrlPolicy, WebhookSecretSource } from './webhooks';
 import type { IdempotencyBindings } from './idempotency';
 
 export interface BatchApi {

@@ -5,7 +5,7 @@
  */
 import { backtest, type BacktestReport } from '../../models/observations';
 import { hierarchyOf } from './backtest-items';
-import type { ReplayTask } from './backtest-replay';
+import type { ReplayTask } from './backtest-replay-task';
 
 function run(task: ReplayTask): BacktestReport {
   return backtest(task.observations, { hierarchy: hierarchyOf(task.kind) });

@@ -8,17 +8,14 @@
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
-import type { BacktestObservation, BacktestReport } from '../../models/observations';
+import type { BacktestReport } from '../../models/observations';
 import type { ValuedKind } from '../common/valuing-peers';
 import type { BacktestItemResult } from './backtest-items';
+import type { ReplayTask } from './backtest-replay-task';
 import run = require('./backtest-replay-worker');
 import type { BatchEngine, BatchJob } from './engine';
 
-/** What the worker is asked (./backtest-replay-worker.ts). */
-export interface ReplayTask {
-  kind: ValuedKind;
-  observations: BacktestObservation[];
-}
+export type { ReplayTask } from './backtest-replay-task';
 
 /** The refused items a report lists one by one; beyond, it counts them. */
 const LISTED_REFUSALS = 1000;

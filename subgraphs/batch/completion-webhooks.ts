@@ -9,12 +9,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BatchEngine, BatchJob } from './engine';
 import { resultsPath } from './api';
-import { backoffBound, deliverWebhook, retryOptions, type BatchCompletedEvent, type CallbackUrlPolicy, type DeliveryAttempt, type RetryOptions, type TerminalBatchStatus } from './webhooks';
+import { backoffBound, deliverWebhook, retryOptions, type BatchCompletedEvent, type CallbackUrlPolicy, type DeliveryAttempt, type RetryOptions, type TerminalBatchStatus, type WebhookSecretSource } from './webhooks';
 
-/** The organisation's Standard Webhooks secret (`whsec_…`); the gateway's store persists one per organisation. */
-export interface WebhookSecretSource {
-  secretFor(organisation: string): Promise<string>;
-}
+export type { WebhookSecretSource } from './webhooks';
 
 export interface CompletionWebhooksOptions {
   secrets: WebhookSecretSource;

@@ -1,5 +1,5 @@
 /** The batch subgraph's settings from the environment (BATCH_*), the same in its API and worker processes. */
-import { getPlan } from '../../schema/plans';
+import { getPlan } from '../../platform/plans';
 
 export interface BatchConfig {
   /** BATCH_WORKERS: chunk workers in the API process; 0 leaves chunks to `npm run worker` processes (needs REDIS_URL) @default 1 (all-in-one), 0 (alone) */

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import { ApiError } from '../../schema/errors';
-import { within } from '../common/within';
+import { within } from '../../platform/within';
 import { BatchStorageUnavailableError } from './engine';
 
 /** How long a key holds. */

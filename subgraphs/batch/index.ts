@@ -6,10 +6,10 @@
  */
 import { join } from 'node:path';
 import { MAX_BATCH_BODY_BYTES } from '../../schema/batch-contract';
-import type { SubgraphConfig } from '../common/config';
-import { valuationHome } from '../common/local-state';
-import { serveSubgraph } from '../common/serve';
-import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
+import type { SubgraphConfig } from '../../platform/config';
+import { valuationHome } from '../../platform/local-state';
+import { serveSubgraph } from '../../platform/serve';
+import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-module';
 import type { BatchApi } from './api';
 import { batchConfigFromEnv, batchEngineSettings, batchServiceSettings } from './config';
 import { principalFromHeaders, type BatchContext } from './context';
@@ -18,7 +18,7 @@ import { buildBatchSchema } from './schema';
 import { startBatchService } from './service';
 import { openWebhookSecretSource } from './webhook-secrets';
 import { openIdempotencyBindings } from './idempotency';
-import { DEFAULT_REDIS_TIMEOUT_MS } from '../common/redis-health';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
 
 export { buildBatchSchema } from './schema';
 

@@ -13,7 +13,7 @@ import { checkInputFields, enumValue, NOT_RECOGNISED, YES_NO_ACCEPTED } from '..
 import { HOME_FIELDS } from '../../schema/home-contract';
 import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION, MARKET_MIXTURE_SELECTION } from '../../schema/home-rest';
 import { MAX_ADDRESS_LENGTH } from '../../schema/location-contract';
-import type { GraphCaller, GraphClient } from '../common/graph-client';
+import type { GraphCaller, GraphClient } from '../../platform/graph-client';
 import type { ChunkProcessor, ItemResult } from './engine';
 
 /** One item of a batch, as submitted. */

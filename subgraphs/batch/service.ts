@@ -3,7 +3,7 @@
  * webhooks, and (all-in-one mode, or a standalone batch subgraph without Redis) chunk workers
  * in the same process. Worker processes use ./worker-main.ts instead.
  */
-import type { GraphClient } from '../common/graph-client';
+import type { GraphClient } from '../../platform/graph-client';
 import type { BatchApi } from './api';
 import { sendCompletionWebhooks, type WebhookSecretSource } from './completion-webhooks';
 import type { BatchEngine } from './engine';

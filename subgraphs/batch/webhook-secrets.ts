@@ -14,12 +14,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { DEFAULT_REDIS_TIMEOUT_MS } from '../common/redis-health';
-import { within } from '../common/within';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
+import { within } from '../../platform/within';
 import type { WebhookSecretSource } from './completion-webhooks';
 import { BatchStorageUnavailableError } from './engine/errors';
 import { newWebhookSecret } from './webhooks';
-import { createPrivateFileOnce, valuationHome } from '../common/local-state';
+import { createPrivateFileOnce, valuationHome } from '../../platform/local-state';
 
 /** Organisation names as the key store accepts them, so one is always a safe file name and key part. */
 const ORG_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;

@@ -18,8 +18,8 @@
  * that before a full collection, so without a bound its RSS grows with the length of a job. Raise
  * it with chunk sizes far above the default 1,000.
  */
-import '../common/production-mode';
-import { httpGraphClient } from '../common/graph-client';
+import '../../platform/production-mode';
+import { httpGraphClient } from '../../platform/graph-client';
 import { batchConfigFromEnv, batchEngineSettings } from './config';
 import { createBatchEngine } from './engine';
 import { withBacktests } from './backtest-scoring';

@@ -38,10 +38,10 @@ import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../schema/errors';
 import type { LiveAccuracyReport } from './live-accuracy';
 import { inlineFitter, workerFitter, type ObservationFitter } from './observation-fitting';
-import { KeyedThrottle } from './keyed-throttle';
+import { KeyedThrottle } from '../../platform/keyed-throttle';
 import { METRICS_WINDOW_DAYS, observationMetrics, type ObservationMetrics } from './observation-metrics';
-import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
-import { within } from './within';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
+import { within } from '../../platform/within';
 import { createObservationStore, DEFAULT_OBSERVATION_MAX_REPORTS, DEFAULT_OBSERVATION_METRICS_REFRESH_MS, observationStoreConfigFromEnv, type ObservationKind, type ObservationQuery, type ObservationStore, type StoredObservation } from './observation-store';
 
 /** How often a replica asks the store whether another one recorded observations. @default 1000 ms */

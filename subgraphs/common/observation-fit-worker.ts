@@ -6,7 +6,7 @@
  */
 import { fitObservationModel, type ObservationModel } from '../../models/observations';
 import { liveAccuracyReport, type LiveAccuracyReport } from './live-accuracy';
-import type { FitTask } from './observation-fitting';
+import type { FitTask } from './observation-fit-task';
 
 function run(task: FitTask): ObservationModel | LiveAccuracyReport {
   return task.task === 'model' ? fitObservationModel(task.observations, task.options) : liveAccuracyReport(task.observations, task.options);

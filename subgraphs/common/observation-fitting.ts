@@ -5,14 +5,12 @@
  */
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import type { ObservationModel, ObservationModelOptions, ScoredObservation } from '../../models/observations';
-import type { LiveAccuracyOptions, LiveAccuracyReport, RecordedObservation } from './live-accuracy';
+import type { ObservationModel } from '../../models/observations';
+import type { LiveAccuracyReport } from './live-accuracy';
+import type { FitTask } from './observation-fit-task';
 import run = require('./observation-fit-worker');
 
-/** What the worker is asked (./observation-fit-worker.ts). */
-export type FitTask =
-  | { task: 'model'; observations: ScoredObservation[]; options: ObservationModelOptions }
-  | { task: 'liveAccuracy'; observations: RecordedObservation[]; options: LiveAccuracyOptions };
+export type { FitTask } from './observation-fit-task';
 
 export interface ObservationFitter {
   fitModel(task: Extract<FitTask, { task: 'model' }>): Promise<ObservationModel>;

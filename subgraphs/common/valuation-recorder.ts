@@ -11,10 +11,10 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../../schema/errors';
-import { getPlan, DEFAULT_VALUATION_RECORD_DAYS } from '../../schema/plans';
-import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-health';
+import { getPlan, DEFAULT_VALUATION_RECORD_DAYS } from '../../platform/plans';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
 import { createRecordStore, newRecordId, recordStoreConfigFromEnv, type RecordKind, type RecordQuery, type RecordSample, type ValuationRecord, type ValuationRecordStore } from './valuation-records';
-import { within } from './within';
+import { within } from '../../platform/within';
 
 /** Who a valuation is for, as the gateway's headers say (a peer subgraph sends no plan). */
 export interface RecordCaller {

@@ -3,7 +3,7 @@
  * reach them: residential for homes, vehicle for vehicles. Their per-kind fields are named after the
  * kind (`homeObservations`, `revalueVehicleRecord`, …), one operation each.
  */
-import type { GraphCaller, GraphClient } from './graph-client';
+import type { GraphCaller, GraphClient } from '../../platform/graph-client';
 
 export type ValuedKind = 'home' | 'vehicle';
 

@@ -1,8 +1,8 @@
 /** The location subgraph as a service: `subgraph` (the registry's entry) or `start(config, services)`. */
 import { MAX_ADDRESS_LENGTH, MAX_POINTS_PER_CALL } from '../../schema/location-contract';
-import type { SubgraphConfig } from '../common/config';
-import { serveSubgraph, type RunningService } from '../common/serve';
-import type { SubgraphModule } from '../common/subgraph-module';
+import type { SubgraphConfig } from '../../platform/config';
+import { serveSubgraph, type RunningService } from '../../platform/serve';
+import type { SubgraphModule } from '../../platform/subgraph-module';
 import { createLocationContext, type LocationContext } from './context';
 import { buildLocationSchema } from './schema';
 import { loadLocationServices, type LocationServices } from './services';

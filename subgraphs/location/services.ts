@@ -6,15 +6,7 @@ import { LocationIndex } from '../../models/location';
 import { DEFAULT_ARTIFACT_PATH, readArtifact } from '../../models/location';
 import { geocode, type GeocodeResult } from '../../models/location/geocode';
 import { PlaceCatalogue } from './places';
-import { LocationIndexViews } from './views';
-
-/** Where a layer behind the scores comes from. */
-export interface LayerSource {
-  file: string | null;
-  licence: string;
-  /** Features in the whole layer (a component counts only those of its category). */
-  features: number;
-}
+import { LocationIndexViews, type LayerSource } from './views';
 
 export interface LocationServices {
   index: LocationIndex;

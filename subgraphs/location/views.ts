@@ -7,11 +7,18 @@
 import { SUBINDEXES, type ComponentBasis, type LocationScore, type SubindexId } from '../../models/location';
 import type { GeocodeResult as GeocoderAnswer } from '../../models/location/geocode';
 import type { DistrictRecord, MahallaRecord, PlaceCatalogue } from './places';
-import type { LayerSource } from './services';
 import {
   GeocodePrecision, LayerCoverage, LocationCoverage,
   type ComponentLayer, type GeocodeCandidate, type LocationDataLayer, type Subindex, type SubindexComponent,
 } from './types';
+
+/** Where a layer behind the scores comes from. */
+export interface LayerSource {
+  file: string | null;
+  licence: string;
+  /** Features in the whole layer (a component counts only those of its category). */
+  features: number;
+}
 
 export const SUBINDEX_NAMES: Readonly<Record<SubindexId, string>> = {
   transport: 'Transport',

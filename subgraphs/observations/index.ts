@@ -3,12 +3,12 @@
  * observation and hands those of each kind to the subgraph that values that kind, which scores and
  * keeps them (residential: homes, vehicle: vehicles); it holds no state of its own.
  */
-import type { SubgraphConfig } from '../common/config';
+import type { SubgraphConfig } from '../../platform/config';
 // The schema first: it loads reflect-metadata, which the type-graphql classes of ./types need loaded.
 import { buildObservationsSchema } from './schema';
 import { observationStoreConfigFromEnv } from '../common/observation-store';
-import { serveSubgraph, type RunningService } from '../common/serve';
-import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
+import { serveSubgraph, type RunningService } from '../../platform/serve';
+import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-module';
 import { createObservationsContext, type ObservationPeers, type ObservationsContext } from './context';
 
 export { buildObservationsSchema } from './schema';

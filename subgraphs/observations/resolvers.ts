@@ -8,7 +8,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MIN_WIDTH_RATIO, type LiveAccuracy, type ObservationModel } from '../../models/observations';
 import type { AccuracyWithDrift, LiveAccuracyReport as LiveAccuracyReportData } from '../common/live-accuracy';
 import { ApiError } from '../../schema/errors';
-import { getPlan } from '../../schema/plans';
+import { getPlan } from '../../platform/plans';
 import { withApiErrors } from '../common/bulk';
 import { countArgument } from '../common/arguments';
 import type { StoredObservation } from '../common/observation-store';

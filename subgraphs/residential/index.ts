@@ -1,12 +1,12 @@
 /** The residential subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
 import { HOME_HIERARCHY } from '../../models/observations';
 import { ResidentialModelService, type ResidentialRuntime } from '../../models/residential';
-import type { SubgraphConfig } from '../common/config';
+import type { SubgraphConfig } from '../../platform/config';
 import { openObservationBook, type ObservationBook } from '../common/observation-book';
 import { openValuationRecorder, ValuationRecorder } from '../common/valuation-recorder';
 import { MemoryRecordStore } from '../common/valuation-records';
-import { serveSubgraph, type RunningService } from '../common/serve';
-import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
+import { serveSubgraph, type RunningService } from '../../platform/serve';
+import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-module';
 import { createResidentialContext, type ResidentialContext } from './context';
 import { instrumentRuntime } from '../common/model-metrics';
 import { buildResidentialSchema } from './schema';

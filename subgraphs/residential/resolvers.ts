@@ -3,7 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, Ctx, Directive, Int, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
 import { DEFAULT_COMPARABLES, attributionVariants, comparablesTable, contributions, houseAttributionVariants, houseContributions, isHouseRequest, typicalFlat, type HouseAttributionGroup, type TypicalHouse, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type Contribution, type HomeValue, type TypicalFlat, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
-import type { Contribution as GroupContribution } from '../../models/ensemble/attribution';
+import type { Contribution as GroupContribution } from '../../models/ensemble';
 import { DISTRICT_NAMES } from '../../models/vocabulary';
 import type { ValuationRecord } from '../common/valuation-records';
 import { checkInputFields } from '../../schema/field-table';

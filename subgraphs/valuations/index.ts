@@ -3,11 +3,11 @@
  * organisation that asked. The records are kept by the subgraph that valued them (residential:
  * homes, vehicle: vehicles); this one reads them through the graph and holds no state of its own.
  */
-import type { SubgraphConfig } from '../common/config';
+import type { SubgraphConfig } from '../../platform/config';
 // The schema first: it loads reflect-metadata, which the type-graphql classes of ./types need loaded.
 import { buildValuationsSchema } from './schema';
-import { serveSubgraph, type RunningService } from '../common/serve';
-import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
+import { serveSubgraph, type RunningService } from '../../platform/serve';
+import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-module';
 import { createValuationsContext, type ValuationPeers, type ValuationsContext } from './context';
 
 export { buildValuationsSchema } from './schema';

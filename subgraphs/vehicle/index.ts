@@ -1,12 +1,12 @@
 /** The vehicle subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
 import { VEHICLE_HIERARCHY } from '../../models/observations';
 import { VEHICLE_DIR, VehicleModelService, type VehicleRuntime } from '../../models/vehicle';
-import type { SubgraphConfig } from '../common/config';
+import type { SubgraphConfig } from '../../platform/config';
 import { openObservationBook, type ObservationBook } from '../common/observation-book';
 import { openValuationRecorder, ValuationRecorder } from '../common/valuation-recorder';
 import { MemoryRecordStore } from '../common/valuation-records';
-import { serveSubgraph, type RunningService } from '../common/serve';
-import type { RunningSubgraph, SubgraphModule } from '../common/subgraph-module';
+import { serveSubgraph, type RunningService } from '../../platform/serve';
+import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-module';
 import { instrumentRuntime } from '../common/model-metrics';
 import { createVehicleContext, type VehicleContext } from './context';
 import { buildVehicleSchema } from './schema';

@@ -6,7 +6,7 @@
 import { loadGazetteer } from '../../models/location/geocode';
 import type { ChunkContext, ChunkProcessor, ItemResult } from '../../subgraphs/batch/engine';
 import { createChunkProcessor, GEOCODES_QUERY } from '../../subgraphs/batch/processor';
-import { inProcessGraphClient, type GraphClient } from '../../subgraphs/common/graph-client';
+import { inProcessGraphClient, type GraphClient } from '../../platform/graph-client';
 import { buildLocationSchema, loadLocationServices } from '../../subgraphs/location';
 import { createLocationContext } from '../../subgraphs/location/context';
 

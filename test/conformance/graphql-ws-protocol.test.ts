@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { KeyStore } from '../../gateway/auth/key-store';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { DEFAULT_PLANS_FILE } from '../../platform/plans';
 import { startSubscriptionServer } from '../../gateway/subscriptions';
 import type { ProgressEvent } from '../../subgraphs/batch/engine';
 import { fragmentBomb } from '../support/hostile-documents';

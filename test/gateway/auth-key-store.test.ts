@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { hashApiKey } from '../../gateway/auth/api-key';
 import { InvalidKeyRequestError, KeyNotFoundError, KeyStore } from '../../gateway/auth/key-store';
 import { createFirstStartKey } from '../../gateway/auth/local-key';
-import { UnknownPlanError } from '../../schema/plans';
+import { UnknownPlanError } from '../../platform/plans';
 
 const KEY_FORMAT = /^tvk_[0-9A-Za-z]{8}_[0-9A-Za-z]{32,}$/;
 const savedHome = process.env.VALUATION_HOME;

@@ -12,7 +12,7 @@ import { measureForExecution } from '../../gateway/graph/limits';
 import { ResidentialModelService } from '../../models/residential/serving';
 import { valuateFile } from '../../models/valuate-cli';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { SUBGRAPHS } from '../../schema/subgraphs';
+import { SUBGRAPHS } from '../../tools/subgraphs';
 import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS, type Connected } from '../mcp/support';
 import { expectError, json, useTestStack } from '../support/stack';
 import { until } from '../support/wait';

@@ -9,7 +9,7 @@ import { BATCH_JOB_OPERATION, BATCH_RESULTS_OPERATION, SUBMIT_BATCH_OPERATION } 
 import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
 import { LOCATION_INDEX_BY_ADDRESS_OPERATION, LOCATION_INDEX_OPERATION } from '../../gateway/rest/location';
 import { VEHICLE_VALUATION_OPERATION } from '../../gateway/rest/vehicle';
-import { SUBGRAPHS } from '../../schema/subgraphs';
+import { SUBGRAPHS } from '../../tools/subgraphs';
 
 it.each([
   ['home valuation', HOME_VALUATION_OPERATION],

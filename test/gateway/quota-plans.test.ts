@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_REPORTS, getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError } from '../../schema/plans';
+import { DEFAULT_REPORTS, getPlan, InvalidPlansFileError, loadPlans, planNames, UnknownPlanError } from '../../platform/plans';
 
 const savedPlansFile = process.env.PLANS_FILE;
 let dir: string;

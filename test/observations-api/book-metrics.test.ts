@@ -5,7 +5,7 @@
  */
 import { register } from 'prom-client';
 import { HOME_HIERARCHY } from '../../models/observations';
-import { KeyedThrottle } from '../../subgraphs/common/keyed-throttle';
+import { KeyedThrottle } from '../../platform/keyed-throttle';
 import type { LiveAccuracyReport } from '../../subgraphs/common/live-accuracy';
 import { ObservationBook } from '../../subgraphs/common/observation-book';
 import { observationMetrics } from '../../subgraphs/common/observation-metrics';

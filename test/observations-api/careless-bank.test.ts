@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { PRICE_USD as VEHICLE_TRAINING_PRICES } from '../../models/vehicle/ingest/limits';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { DEFAULT_PLANS_FILE } from '../../platform/plans';
 import { MIN_PRICE_USD } from '../../subgraphs/common/observation-envelope';
 import { callOk, connectHttp } from '../mcp/support';
 import { expectError, json, startTestStack, type TestStack } from '../support/stack';

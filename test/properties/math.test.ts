@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { windowsAt } from '../../gateway/quota/fixed-windows';
 import { conformalQuantile } from '../../models/intervals/conformal';
 import { editDistance } from '../../models/vocabulary/fuzzy';
-import { spellingKey } from '../../models/vocabulary/translit';
+import { spellingKey } from '../../schema/translit';
 
 const RUNS = { numRuns: 500 };
 

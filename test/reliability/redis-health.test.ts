@@ -1,11 +1,11 @@
 /**
- * The Redis health probe (subgraphs/common/redis-health.ts) and the bound on a call (within), with
+ * The Redis health probe (platform/redis-health.ts) and the bound on a call (within), with
  * a fake client: a stalled Redis is a PING that never settles.
  */
 import { once } from 'node:events';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { RedisHealth } from '../../subgraphs/common/redis-health';
-import { within } from '../../subgraphs/common/within';
+import { RedisHealth } from '../../platform/redis-health';
+import { within } from '../../platform/within';
 import { waitFor } from '../support/wait';
 
 /** A client whose PINGs settle when the test says. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createClient as createGraphqlWsClient, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { KeyStore } from '../../gateway/auth/key-store';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { DEFAULT_PLANS_FILE } from '../../platform/plans';
 import { ENTRY, startProcess, stopProcess, type StartedProcess } from '../support/processes';
 import { REDIS_URL, describeWithRedis } from '../support/redis';
 import { deleteKeysUnder } from '../support/redis-keys';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../gateway/subscriptions/subscription-bounds';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { DEFAULT_PLANS_FILE } from '../../platform/plans';
 import { createClient } from 'redis';
 import { RedisSubscriptionCounts } from '../../gateway/subscriptions/shared-subscription-counts';
 import { json, startTestStack, type TestStack } from '../support/stack';

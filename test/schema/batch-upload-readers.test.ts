@@ -10,7 +10,7 @@ import { parse, validate } from 'graphql';
 import { APPEND_BATCH_ITEMS_OPERATION, CANCEL_BATCH_OPERATION, OPEN_BATCH_OPERATION } from '../../gateway/rest/batch';
 import { csvUploadItems, ndjsonUploadItem, ndjsonUploadItems, type BatchItemInput } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
-import { SUBGRAPHS } from '../../schema/subgraphs';
+import { SUBGRAPHS } from '../../tools/subgraphs';
 
 async function* slices(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);

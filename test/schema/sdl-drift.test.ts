@@ -1,8 +1,9 @@
 /** The checked-in SDL and supergraph must be what the code produces (run `npm run schema` after changing a subgraph). */
 import { readFileSync } from 'node:fs';
-import { composeSupergraph, emittedSdl } from '../../schema/sdl';
-import { SUBGRAPHS, SUPERGRAPH_PATH } from '../../schema/subgraphs';
-import { emittedOpenApi, OPENAPI_PATH } from '../../schema/openapi';
+import { composeSupergraph, emittedSdl } from '../../tools/sdl';
+import { OPENAPI_PATH, SUPERGRAPH_PATH } from '../../platform/schema-files';
+import { SUBGRAPHS } from '../../tools/subgraphs';
+import { emittedOpenApi } from '../../tools/openapi';
 
 describe.each(SUBGRAPHS.map((s) => [s.name, s] as const))('%s subgraph', (_name, subgraph) => {
   it('checked-in SDL equals the SDL the code emits', async () => {

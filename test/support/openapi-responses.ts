@@ -17,7 +17,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { OPENAPI_PATH } from '../../schema/openapi';
+import { OPENAPI_PATH } from '../../platform/schema-files';
 
 type Json = Record<string, unknown>;
 

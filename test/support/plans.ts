@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_PLANS_FILE } from '../../schema/plans';
+import { DEFAULT_PLANS_FILE } from '../../platform/plans';
 
 export function plansFileWith(extra: Record<string, unknown>): string {
   const file = join(mkdtempSync(join(tmpdir(), 'test-plans-')), 'plans.json');

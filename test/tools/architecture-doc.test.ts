@@ -1,7 +1,7 @@
 /**
  * Issue 36, item 5: docs/ARCHITECTURE.md is the one architecture document of the repository, and it
  * stays true to the tree.
- * - The sources (models, schema, subgraphs, gateway, tools, bench, test) cite it as
+ * - The sources (models, schema, platform, subgraphs, gateway, tools, bench, test) cite it as
  *   docs/ARCHITECTURE.md and by the name of one of its sections, never another architecture file or
  *   a numbered section of the contract the service started from (kept outside the repository).
  * - Every file path written in backticks in it exists.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../models/paths';
 
 const DOC = 'docs/ARCHITECTURE.md';
-const SOURCE_FOLDERS = ['models', 'schema', 'subgraphs', 'gateway', 'tools', 'bench', 'test'];
+const SOURCE_FOLDERS = ['models', 'schema', 'platform', 'subgraphs', 'gateway', 'tools', 'bench', 'test'];
 const SOURCE_FILE = /\.(ts|mts|cts|js|mjs|cjs|graphql|sh)$/;
 /** Built output, installed packages and model artifacts (large generated JSON) are not sources. */
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'artifacts']);

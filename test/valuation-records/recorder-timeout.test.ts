@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_REDIS_TIMEOUT_MS } from '../../subgraphs/common/redis-health';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
 import { FILE_RECORD_TIMEOUT_MS, openValuationRecorder } from '../../subgraphs/common/valuation-recorder';
 
 const CALLER = { organisation: 'org-1', plan: null, requestId: 'req-1' };

@@ -3,7 +3,8 @@
  * (no coordinates) write "…, махаллинский сход граждан Ракат, улица Шота Руставели": once the
  * gazetteer places Шота Руставели, that address is a vote for Ракат lying near it.
  */
-import { loadCsv } from '../../ingest';
+// The ingestion modules themselves, not its index: ingestion geocodes listings with this geocoder.
+import { loadCsv } from '../../ingest/csv';
 import { matchMahalla } from '../../vocabulary';
 import { readAddress } from './address-read';
 import type { LatLon } from './geo';

@@ -5,7 +5,10 @@
  * matched some names to a namesake across town ("Дамарик" in Yakkasaray placed 10 km away, in
  * Almazar): a point far outside the district its listing names is not trusted either.
  */
-import { loadCsv, Olx2021Geocodes, OLX_2021_GEOCODED_PATH } from '../../ingest';
+// The ingestion modules themselves, not its index: ingestion geocodes listings with this geocoder.
+import { loadCsv } from '../../ingest/csv';
+import { Olx2021Geocodes } from '../../ingest/geocode';
+import { OLX_2021_GEOCODED_PATH } from '../../ingest/sources';
 import { matchDistrict, normaliseText, type DistrictId } from '../../vocabulary';
 import type { DistrictShape } from '../districts';
 import { distanceOutsideM } from './district-polygons';

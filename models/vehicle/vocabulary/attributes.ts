@@ -3,7 +3,7 @@
  * codes. Ingestion and the serving side call these same functions; blank or unknown → null.
  */
 import { labelMatcher } from '../../vocabulary/label-matcher';
-import type { BodyType, Colour, Drive, Fuel, Transmission } from './codes';
+import type { BodyType, Colour, Drive, Fuel, Transmission } from '../../../schema/vehicle-codes';
 import { BODY_LABELS, COLOUR_LABELS, DRIVE_LABELS, FUEL_LABELS, TRANSMISSION_LABELS } from './labels';
 
 export const normaliseFuel: (text: string) => Fuel | null = labelMatcher(FUEL_LABELS);

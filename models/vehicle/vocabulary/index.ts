@@ -3,7 +3,7 @@
  * names, fuel, gearbox, body, drive, colour and region in English, Uzbek (Latin and Cyrillic) and
  * Russian → canonical names and codes.
  */
-export * from './codes';
+export * from '../../../schema/vehicle-codes';
 export { MAKES, BADGE_FAMILIES, type MakeEntry, type ModelSpelling } from './catalogue';
 export {
   resolveMake, resolveModel, resolveVehicle, isResolved, vehicleMakes, modelsOf, badgeFamily,

@@ -4,7 +4,7 @@
  * Cyrillic forms (Бензин, Механика, Оқ) transliterate onto the Uzbek Latin entries and need no
  * entry of their own; Russian ones mostly do. Pure data.
  */
-import type { BodyType, Colour, Drive, Fuel, Transmission } from './codes';
+import type { BodyType, Colour, Drive, Fuel, Transmission } from '../../../schema/vehicle-codes';
 
 export const FUEL_LABELS: Readonly<Record<Fuel, readonly string[]>> = {
   petrol: ['Benzin', 'Бензин', 'gasoline'],

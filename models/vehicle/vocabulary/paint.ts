@@ -1,12 +1,12 @@
 /**
- * Paint condition (codes.ts PAINTS) in the words avtoelon.uz and the banks that copy its form use:
+ * Paint condition (schema/vehicle-codes.ts PAINTS) in the words avtoelon.uz and the banks that copy its form use:
  * the site's own options ("Kraska toza", "Pyatno bor", "Kraskasi bor", "To'liq kraskalangan") in
  * Uzbek Latin and Cyrillic, their Russian forms, and English. The site's "Kraskasi bor" ("has
  * paint") is a partial repaint: a full one is its own option. Apostrophe variants (ʻ ' ’) and
  * Cyrillic/Latin script are folded by the label matcher.
  */
 import { labelMatcher } from '../../vocabulary/label-matcher';
-import type { Paint } from './codes';
+import type { Paint } from '../../../schema/vehicle-codes';
 
 export const PAINT_LABELS: Readonly<Record<Paint, readonly string[]>> = {
   original: [

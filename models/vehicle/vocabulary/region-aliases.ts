@@ -2,7 +2,7 @@
  * Region names the official SOATO tables (data/geo/uz_regions.csv, uz_districts.csv) do not give:
  * English and Russian forms, and towns avtoelon.uz lists that are not district names. Pure data.
  */
-import type { RegionId } from './codes';
+import type { RegionId } from '../../../schema/vehicle-codes';
 
 /** English (and the odd Russian) spellings the transliteration folds do not reach. */
 export const REGION_ALIASES: Readonly<Record<RegionId, readonly string[]>> = {

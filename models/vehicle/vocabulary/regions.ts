@@ -14,7 +14,7 @@ import { parse } from 'csv-parse/sync';
 import { DATA_DIR } from '../../paths';
 import { matchDistrict, normaliseText, spellingKey } from '../../vocabulary';
 import { typoIndex, type FuzzyCandidate } from '../../vocabulary/fuzzy';
-import { REGION_BY_SOATO, type RegionId } from './codes';
+import { REGION_BY_SOATO, type RegionId } from '../../../schema/vehicle-codes';
 import { REGION_ALIASES, TOWN_REGIONS } from './region-aliases';
 
 type PlaceKind = 'city' | 'district' | 'region';

@@ -16,7 +16,7 @@
  * Not guaranteed: exactly-once. Receivers must deduplicate on `webhook-id`.
  */
 export { type BatchCompletedEvent, type TerminalBatchStatus, type WebhookEvent, webhookId } from './event';
-export { newWebhookSecret, signWebhook, type WebhookHeaders } from './signature';
+export { newWebhookSecret, signWebhook, type WebhookHeaders, type WebhookSecretSource } from './signature';
 export {
   CallbackUrlError,
   refusedRange,

@@ -10,6 +10,11 @@ import { Webhook } from 'standardwebhooks';
 
 export const SECRET_PREFIX = 'whsec_';
 
+/** The organisation's Standard Webhooks secret (`whsec_…`); the gateway's store persists one per organisation. */
+export interface WebhookSecretSource {
+  secretFor(organisation: string): Promise<string>;
+}
+
 /** The spec asks for 24 to 64 random bytes. */
 const SECRET_BYTES = 32;
 

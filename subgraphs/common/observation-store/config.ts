@@ -1,6 +1,6 @@
 /** The observation store's settings, and its book's metrics refresh, from the environment (OBSERVATION_*, REDIS_URL), checked: a bad value stops the start with a clear error. */
 import { join, resolve } from 'node:path';
-import { valuationHome } from '../local-state';
+import { valuationHome } from '../../../platform/local-state';
 
 export interface ObservationStoreConfig {
   /** DATABASE_SCHEMA: the PostgreSQL schema of the tables when DATABASE_URL is set @default 'valuation' */

@@ -1,5 +1,5 @@
 import { DEFAULT_OBSERVATION_RETENTION_DAYS, defaultObservationDirectory } from './config';
-import { createPostgresPool } from '../postgres';
+import { createPostgresPool } from '../../../platform/postgres';
 import { FileObservationStore } from './file-observation-store';
 import { PostgresObservationStore } from './postgres-observation-store';
 import { createObservationRedisClient, RedisObservationStore } from './redis-observation-store';

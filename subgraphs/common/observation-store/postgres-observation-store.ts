@@ -10,7 +10,7 @@
  * revision and the rows never disagree. Ids compare byte-wise (COLLATE "C"), as in every store.
  */
 import type { Pool } from 'pg';
-import { checkIdentifier, ensureTables, inTransaction } from '../postgres';
+import { checkIdentifier, ensureTables, inTransaction } from '../../../platform/postgres';
 import { checkSeries, dayNumber, dayRangeOf, encodeObservations, isoDateOfDay } from './observation-records';
 import type { ObservationKind, ObservationQuery, ObservationStore, StoredObservation } from './types';
 

@@ -1,6 +1,6 @@
 /** The valuation record store's settings from the environment (VALUATION_RECORD_*, DATABASE_SCHEMA, REDIS_URL); DATABASE_URL itself is the process's decision (SubgraphStart). */
 import { join, resolve } from 'node:path';
-import { valuationHome } from '../local-state';
+import { valuationHome } from '../../../platform/local-state';
 
 export interface RecordStoreConfig {
   /** DATABASE_SCHEMA: the PostgreSQL schema of the tables when DATABASE_URL is set @default 'valuation' */

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { FileRecordStore } from './file-record-store';
-import { createPostgresPool } from '../postgres';
+import { createPostgresPool } from '../../../platform/postgres';
 import { MemoryRecordStore } from './memory-record-store';
 import { PostgresRecordStore } from './postgres-record-store';
 import { createRecordRedisClient, RedisRecordStore } from './redis-record-store';

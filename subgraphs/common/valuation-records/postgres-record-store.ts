@@ -16,7 +16,7 @@
  * the primary keys' (org, id…) range, never the records' JSON.
  */
 import type { Pool } from 'pg';
-import { checkIdentifier, ensureTables } from '../postgres';
+import { checkIdentifier, ensureTables } from '../../../platform/postgres';
 import { idWindow, isDay, isRecordId, monthOf, recordIdTime } from './record-ids';
 import { sampleKeyPrefix } from './record-sample';
 import type { RecordKind, RecordQuery, RecordSample, ValuationRecord, ValuationRecordStore } from './types';

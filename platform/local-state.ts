@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PROJECT_ROOT } from '../../models/paths';
+import { PROJECT_ROOT } from '../models/paths';
 
 /** The service's own state folder (keys, secrets); gitignored under the project by default. */
 export function valuationHome(): string {

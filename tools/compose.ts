@@ -1,7 +1,7 @@
 /** Build step: composes the checked-in subgraph SDL into schema/supergraph.graphql (the gateway's static supergraph). */
 import { writeFileSync } from 'node:fs';
 import { composeSupergraph } from './sdl';
-import { SUPERGRAPH_PATH } from './subgraphs';
+import { SUPERGRAPH_PATH } from '../platform/schema-files';
 
 try {
   writeFileSync(SUPERGRAPH_PATH, composeSupergraph());

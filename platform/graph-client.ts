@@ -4,7 +4,7 @@
  * operation, without a socket). Subgraphs talk to each other through this only.
  */
 import { execute } from 'graphql';
-import { ApiError, isErrorCode, type ErrorCode } from '../../schema/errors';
+import { ApiError, isErrorCode, type ErrorCode } from '../schema/errors';
 import { isDocument, PreparedDocuments } from './prepared-documents';
 import { INTERNAL_TOKEN_HEADER, type InProcessSubgraph } from './serve';
 

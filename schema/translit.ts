@@ -1,7 +1,8 @@
 /**
  * Text normalisation shared by every matcher: one transliteration scheme for Russian,
  * Uzbek Cyrillic and Uzbek Latin, plus a coarser spelling key under which the usual
- * Russian/Uzbek/English spellings of one name coincide.
+ * Russian/Uzbek/English spellings of one name coincide. Pure; in schema/ because the field tables
+ * read yes/no answers with it (./yes-no.ts), and models/vocabulary builds its matchers on it.
  */
 import { APOSTROPHES, CYRILLIC_TO_LATIN } from './alphabet';
 

@@ -1,9 +1,5 @@
 /** The checked-in OpenAPI document (schema/openapi.json): the document the gateway serves on GET /openapi.json. */
-import { join } from 'node:path';
 import { buildRestApp } from '../gateway/http/app';
-import { SCHEMA_DIR } from './subgraphs';
-
-export const OPENAPI_PATH = join(SCHEMA_DIR, 'openapi.json');
 
 /**
  * The gateway's routes document themselves (gateway/ops/openapi.ts), so the document is read from

@@ -1,8 +1,9 @@
 /** `npm run schema`: writes each subgraph's SDL as the code produces it, composes the supergraph, and writes the OpenAPI document. */
 import { writeFileSync } from 'node:fs';
 import { composeSupergraph, emittedSdl } from './sdl';
-import { emittedOpenApi, OPENAPI_PATH } from './openapi';
-import { SUBGRAPHS, SUPERGRAPH_PATH } from './subgraphs';
+import { OPENAPI_PATH, SUPERGRAPH_PATH } from '../platform/schema-files';
+import { emittedOpenApi } from './openapi';
+import { SUBGRAPHS } from './subgraphs';
 
 async function main(): Promise<void> {
   for (const subgraph of SUBGRAPHS) {

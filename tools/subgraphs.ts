@@ -1,7 +1,7 @@
 /** The subgraphs of the supergraph as composition sees them: the registry's, with where their SDL is checked in. */
 import { join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { PROJECT_ROOT } from '../models/paths';
+import { SCHEMA_DIR } from '../platform/schema-files';
 import { SUBGRAPHS as REGISTRY } from '../subgraphs/registry';
 
 export interface SubgraphDefinition {
@@ -9,9 +9,6 @@ export interface SubgraphDefinition {
   sdlPath: string;
   build(): Promise<GraphQLSchema>;
 }
-
-export const SCHEMA_DIR = join(PROJECT_ROOT, 'schema');
-export const SUPERGRAPH_PATH = join(SCHEMA_DIR, 'supergraph.graphql');
 
 export const SUBGRAPHS: readonly SubgraphDefinition[] = REGISTRY.map(({ name, load }) => ({
   name,

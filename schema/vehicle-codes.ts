@@ -1,6 +1,7 @@
 /**
- * Canonical codes of the vehicle attributes shared by ingestion, the trainer and the API.
- * Pure data: no I/O, no matching logic (that lives in the modules beside it, exported by ./index.ts).
+ * Canonical codes of the vehicle attributes shared by ingestion, the trainer and the API (the field
+ * table ./vehicle-contract.ts lists them as its enums). Pure data: no I/O, no matching logic (that
+ * lives in models/vehicle/vocabulary/, which exports these codes with it).
  */
 
 /** Gas-petrol is a petrol car converted to methane or propane, the usual set-up in Uzbekistan. */
