@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '../models/paths';
 
 /** The service's own state folder (keys, secrets); gitignored under the project by default. */
-export function valuationHome(): string {
-  return process.env.VALUATION_HOME ?? join(PROJECT_ROOT, '.local');
+export function valuationHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.VALUATION_HOME || join(PROJECT_ROOT, '.local');
 }
 
 /** Replaces `file` with `content`, readable by its owner only; readers see the old or the new file, never half. */

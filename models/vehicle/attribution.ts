@@ -17,40 +17,14 @@ import { median } from '../ensemble/metrics';
 import { groupBy } from '../ingest/outliers';
 import { vehicleGroup, type VehicleFeatureSource } from './features';
 import type { VehicleRequest } from './valuation';
-import { badgeFamily, type BodyType, type Drive, type Fuel, type RegionId, type Transmission } from './vocabulary';
+import type { TypicalVehicle, TypicalVehicleLevel, TypicalVehicles } from './typical-vehicle';
+import { badgeFamily } from './vocabulary';
+
+export type { TypicalVehicle, TypicalVehicleLevel, TypicalVehicles } from './typical-vehicle';
 
 export const VEHICLE_ATTRIBUTION_GROUPS = ['year', 'mileage', 'engine', 'fuel', 'transmission', 'body', 'drive', 'trim', 'condition', 'region'] as const;
 export type VehicleAttributionGroup = (typeof VEHICLE_ATTRIBUTION_GROUPS)[number];
 export type VehicleContribution = Contribution<VehicleAttributionGroup>;
-
-/** A typical car: the medians and most usual values of some training listings. */
-export interface TypicalVehicle {
-  /** Training listings it is drawn from. */
-  listings: number;
-  year: number;
-  mileageKm: number | null;
-  engineLitres: number | null;
-  fuel: Fuel | null;
-  transmission: Transmission | null;
-  body: BodyType | null;
-  drive: Drive | null;
-  trim: number | null;
-  defects: boolean | null;
-  region: RegionId | null;
-}
-
-/** What the vehicle manifest ships (from version 2026.11.3): a typical car per make and model, per make, and of the whole market. */
-export interface TypicalVehicles {
-  /** By vehicleGroup (badge family make + model), for the groups with at least `minListings` listings. */
-  group: Record<string, TypicalVehicle>;
-  /** By badge family, for the makes with at least `minListings` listings. */
-  make: Record<string, TypicalVehicle>;
-  overall: TypicalVehicle;
-  minListings: number;
-}
-
-/** Which typical car a request is compared with: its make and model's, its make's, or the market's. */
-export type TypicalVehicleLevel = 'model' | 'make' | 'market';
 
 type TypicalSource = Omit<VehicleFeatureSource, 'period'>;
 

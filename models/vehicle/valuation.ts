@@ -6,7 +6,7 @@
 import type { AccuracyClass } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketLevel } from '../../schema/home-contract';
-import type { TypicalVehicles } from './attribution';
+import type { TypicalVehicles } from './typical-vehicle';
 import { BODY_TYPES, type BodyType, type Colour, type Drive, type Fuel, type Paint, type RegionId, type Transmission } from './vocabulary';
 
 export type { MarketLevel };

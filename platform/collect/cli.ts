@@ -12,9 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { COLLECT_SITES, isCollectSite, lifeFacts, type CollectSite } from '../../models/ingest/collectors';
-import { createNormaliser } from '../../models/ingest/normaliser';
-import { createVehicleLookups } from '../../models/vehicle/ingest/lookups';
+import { adapterTools, COLLECT_SITES, isCollectSite, lifeFacts, type CollectSite } from '../../models/ingest/collectors';
 import { startBullmqDailySchedule } from './bullmq-schedule';
 import { dayOf, systemClock } from './clock';
 import { collectSites } from './collect-service';
@@ -81,9 +79,10 @@ async function main(): Promise<void> {
   if (values['from-dir']) {
     const store = LifecycleStore.open(config.directory);
     const day = values.day ?? dayOf(systemClock);
+    const { normaliser, lookups } = adapterTools();
     const report = ingestDirectory(values['from-dir'], store, {
-      home: { normaliser: createNormaliser(), seenOn: day },
-      vehicles: { lookups: createVehicleLookups(), seenOn: day },
+      home: { normaliser, seenOn: day },
+      vehicles: { lookups, seenOn: day },
       runId: `dir-${day}-${randomBytes(4).toString('hex')}`,
       complete: values.complete,
     });

@@ -1,26 +1,14 @@
 /**
- * What a collecting process runs: the sites' collectors built with the ingestion's normaliser and
- * vehicle lookups, and one run per site in turn (never two sites of one host at once, and each
+ * What a collecting process runs: the sites' collectors (models/ingest/collectors createCollectors),
+ * one run per site in turn (never two sites of one host at once, and each
  * site's own lock against another process).
  */
-import { createNormaliser } from '../../models/ingest/normaliser';
-import { createVehicleLookups } from '../../models/vehicle/ingest/lookups';
-import { avtoelonCollector, olxCollector, uyborCollector, type CollectSite, type SiteCollector } from '../../models/ingest/collectors';
+import { createCollectors, type CollectSite, type SiteCollector } from '../../models/ingest/collectors';
 import { systemClock, type Clock } from './clock';
 import type { CollectConfig } from './config';
 import { crawlSite, type CrawlProgress, type CrawlResult } from './crawl-run';
 import type { FetchEvents } from './polite-fetcher';
 import { LifecycleStore } from './lifecycle-store';
-
-export function createCollectors(): Record<CollectSite, SiteCollector<any>> {
-  const normaliser = createNormaliser();
-  const lookups = createVehicleLookups();
-  return {
-    uybor: uyborCollector({ normaliser }),
-    olx: olxCollector({ normaliser }),
-    avtoelon: avtoelonCollector({ lookups }),
-  };
-}
 
 export interface CollectRunOptions {
   config: CollectConfig;

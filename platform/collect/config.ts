@@ -3,7 +3,7 @@
  * their own values (a zero delay, a fake site's address) instead of setting the environment.
  */
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../models/paths';
+import { valuationHome } from '../local-state';
 import type { CollectSite } from '../../models/ingest/collectors';
 
 export interface CollectConfig {
@@ -35,9 +35,9 @@ export const DEFAULT_BASE_URLS: Record<CollectSite, string> = {
   avtoelon: 'https://avtoelon.uz',
 };
 
-/** The service's data home, as the other stores choose it (VALUATION_HOME, else .local in the project). */
+/** The collector's folder in the service's data home (platform/local-state.ts valuationHome). */
 export function collectHome(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.VALUATION_HOME || join(PROJECT_ROOT, '.local'), 'collect');
+  return join(valuationHome(env), 'collect');
 }
 
 function positive(text: string | undefined, fallback: number): number {

@@ -12,6 +12,7 @@ export { LifecycleStore, type RunCompletion, type StoreSummary } from './lifecyc
 export { ingestDirectory, readSavedPage, type DirectoryIngest } from './from-directory';
 export { acquireRunLock, RunInProgress } from './run-lock';
 export { readCheckpoint, checkpointPath } from './checkpoint';
-export { collectSites, createCollectors } from './collect-service';
+export { collectSites } from './collect-service';
+export { createCollectors } from '../../models/ingest/collectors';
 export { msUntilNextDaily, dailyCronPattern, startInProcessDailySchedule } from './daily-schedule';
 export { exportTrainingSource, type TrainingExport } from './training-export';

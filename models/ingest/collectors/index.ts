@@ -15,3 +15,4 @@ export * from './listing-life';
 export { linkCrossSiteDuplicates } from './cross-site-links';
 export { trainingRecordsOf } from './training-records';
 export { weeklyMarketPoints, weekOf, type WeeklyMarketPoint } from './weekly-index';
+export { adapterTools, createCollectors, type AdapterTools } from './create-collectors';
