@@ -6,13 +6,13 @@
 import { createClient, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { pdfTexts } from '../support/pdf-text';
-import { expectError, json, startTestStack, type TestStack } from '../support/stack';
+import { expectError, json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack?.stop());
 
 const FLAT = { district: 'Chilanzar', rooms: 3, floor: 4, total_floors: 9, market: 'resale' };
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);

@@ -9,22 +9,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { pdfTexts } from '../support/pdf-text';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
 const run = promisify(execFile);
 const CLI = join(__dirname, '..', '..', 'gateway', 'backtest-cli.js');
 const FLAT = { district: 'Yunusabad', rooms: 2, floor: 3, total_floors: 9, market: 'resale' };
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let dir: string;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   dir = mkdtempSync(join(tmpdir(), 'backtest-cli-'));
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await stack?.stop();
 });
 
 it('replays an export of GET /api/observations: prices 10% under the model, re-anchored toward them; a bad line refused with its number and field', async () => {

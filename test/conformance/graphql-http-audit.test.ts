@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serverAudits, type Audit, type AuditResult } from 'graphql-http';
 import { PROJECT_ROOT } from '../../models/paths';
-import { startTestStack, type TestStack } from '../support/stack';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
 /**
  * SHOULD/MAY audits the gateway does not meet, by id, with the reason (kept in step with
@@ -43,7 +43,7 @@ const KNOWN_NOT_MET: Record<string, string> = {
 /** The audits refused only for want of Apollo's CSRF preflight header. */
 const CSRF_REFUSED_GETS = ['5A70', 'D6D5', '6A70'];
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let key = '';
 
 /** The audit's fetch with the gateway's API key added to every request (the audit sets no key of its own). */
@@ -61,10 +61,9 @@ const must = audits.filter((a) => a.name.startsWith('MUST'));
 const recommended = audits.filter((a) => !a.name.startsWith('MUST'));
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   key = stack.newKey('enterprise');
 });
-afterAll(() => stack?.stop());
 
 /** The result with the failing response's status and body, for a readable failure message. */
 async function describeFailure(result: AuditResult): Promise<string> {

@@ -3,15 +3,15 @@
  * district, best first, prices as listed and brought to the valuation date; the input read as
  * homeValuation reads it; a house gets none.
  */
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let key: string;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   key = stack.newKey();
 });
-afterAll(() => stack?.stop());
 
 const FIELDS = 'source period district mahalla mahallaId area rooms floor totalFloors market renovation buildingType priceUsd priceAtValuationDateUsd distanceKm score';
 const gql = async (query: string, variables: Record<string, unknown> = {}) => json(await stack.post('/graphql', { query, variables }, { 'x-api-key': key }));

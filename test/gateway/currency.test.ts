@@ -8,10 +8,11 @@ import { CBU_DAILY_RATES, CLIENT_RATE_SOURCE, rateForDate } from '../../models/c
 import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS, type Connected } from '../mcp/support';
-import { expectError, json, useTestStack } from '../support/stack';
+import { expectError, json } from '../support/stack-client';
+import { useSharedTestStack } from '../support/shared-stack';
 import { until } from '../support/wait';
 
-const fixture = useTestStack();
+const fixture = useSharedTestStack();
 const predictHome = async (body: unknown) => json(await fixture.post('/api/predict/home', body));
 const predictVehicle = async (body: unknown) => json(await fixture.post('/api/predict/vehicle', body));
 const gql = async (query: string, variables?: Record<string, unknown>) => json(await fixture.post('/graphql', { query, variables }));

@@ -7,7 +7,8 @@
  * kind, and a fresh organisation, show the empty state; an API error shows its code and message.
  */
 import type { Locator, Page } from 'playwright-core';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 import { UI_TIMEOUT_MS, useDashboardBrowser } from './dashboard-browser';
 
 const FLAT = { district: 'Chilanzar', area: 65, rooms: 3, floor: 4, total_floors: 9, market: 'resale' };
@@ -21,12 +22,12 @@ const ACCURACY_QUERY = `query($kind: ObservationKind!, $level: String) {
   marketAdjustments(kind: $kind) { groups { group factor } }
 }`;
 
-let stack: TestStack;
+let stack: SharedTestStack;
 /** The bank that recorded observed prices. */
 let bank: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   bank = stack.newKey();
   const reference = stack.newKey(); // the model alone: an organisation without observations
   const observations = [];
@@ -39,7 +40,6 @@ beforeAll(async () => {
   expect(recorded.status).toBe(200);
   expect((await json(recorded)).accepted).toBe(OBSERVATIONS);
 }, UI_TIMEOUT_MS);
-afterAll(() => stack?.stop());
 
 /** What the API says of the bank's homes: the page must show the same. */
 async function accuracyOf(key: string, level: string | null = null) {
@@ -161,7 +161,7 @@ describe('the Live accuracy panel in headless Chromium', () => {
   it("an error from the API shows its code and message, as the rest of the page does", async () => {
     const created = stack.keys.create({ org: `dashboard-accuracy-${process.pid}-${Date.now()}`, plan: 'standard' });
     const page = await signedIn(created.key);
-    stack.keys.revoke(created.record.id); // revoked after signing in: the panel's query is refused
+    await stack.revokeKey(created.record.id, created.key); // revoked after signing in: the panel's query is refused
     await page.click('[data-testid="accuracy-open"]');
     const message = page.locator('[data-testid="message"].error');
     await message.waitFor({ state: 'visible' });

@@ -11,7 +11,8 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 import { until } from '../support/wait';
 import { UI_TIMEOUT_MS, useDashboardBrowser } from './dashboard-browser';
 
@@ -21,7 +22,7 @@ const PRICES = 30;
 const SCREENSHOTS = join(tmpdir(), 'dashboard-backtest');
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let bank: string;
 let backtestId: string;
 let portfolioId: string;
@@ -30,7 +31,7 @@ let report: any;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   bank = stack.newKey('enterprise');
   const reference = stack.newKey(); // the model alone: an organisation without observations
   const observations = await Promise.all(Array.from({ length: PRICES }, async (_, i) => {
@@ -47,7 +48,6 @@ beforeAll(async () => {
   expect(report).toMatchObject({ observations: PRICES, refused: { count: 1 } });
   expect(report.byMonth.length).toBeGreaterThanOrEqual(3);
 }, UI_TIMEOUT_MS);
-afterAll(() => stack?.stop());
 
 /** As the page formats shares and biases (the bias as the share prices lay above the valuations, as the PDF prints it). */
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

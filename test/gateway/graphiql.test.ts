@@ -11,6 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { getIntrospectionQuery } from 'graphql';
 import { GRAPHIQL_CSP } from '../../gateway/ops/graphiql';
 import { json, startTestStack, type TestStack } from '../support/stack';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
 /** What Chromium sends when a person opens a URL. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
@@ -36,13 +37,13 @@ function initWith(script: string, answer: unknown) {
 }
 
 describe('GraphiQL with introspection on (the default)', () => {
-  let stack: TestStack;
+  let stack: SharedTestStack;
   let key: string;
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await sharedTestStack();
     key = stack.newKey('enterprise');
   });
-  afterAll(() => stack?.stop());
+  
 
   const open = (path = '/graphql', headers: Record<string, string> = {}) => fetch(`${stack.url}${path}`, { headers: { accept: BROWSER_ACCEPT, ...headers } });
 

@@ -1,15 +1,15 @@
 /** GraphQL through the gateway: the same valuation as REST, bulk, model info, limits, masking, subgraph access. */
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { startTestStack, json } from '../support/stack';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let key: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   key = stack.newKey('enterprise');
 });
-afterAll(() => stack.stop());
 
 const gql = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   stack.post('/graphql', { query, variables }, { 'x-api-key': key, ...headers });

@@ -8,10 +8,11 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
 import { houseManifest, refusedHouseDistrict } from '../support/houses';
-import { expectError, json, useTestStack } from '../support/stack';
+import { expectError, json } from '../support/stack-client';
+import { useSharedTestStack } from '../support/shared-stack';
 import { until } from '../support/wait';
 
-const service = useTestStack();
+const service = useSharedTestStack();
 const predict = (body: unknown) => service.post('/api/predict/home', body);
 const gql = (query: string, variables: Record<string, unknown> = {}) => service.post('/graphql', { query, variables });
 

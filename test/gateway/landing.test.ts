@@ -2,13 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../models/paths';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack.stop());
 
 it('the landing page links the docs, the OpenAPI document, GraphiQL, the dashboard, health and every model card, each of which answers a browser', async () => {
   const response = await stack.fetch('/');

@@ -1,14 +1,14 @@
 /** The location subgraph and POST /api/location/index, against the real running service. */
-import { expectError, json, startTestStack, type TestStack } from '../support/stack';
+import { expectError, json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let key: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   key = stack.newKey('enterprise');
 });
-afterAll(() => stack.stop());
 
 const AMIR_TIMUR_SQUARE = { lat: 41.311151, lon: 69.279737 };
 /** About 100 m north of Chilonzor metro station (41.274359, 69.2049735). */

@@ -14,10 +14,11 @@ import { valuateFile } from '../../models/valuate-cli';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { SUBGRAPHS } from '../../tools/subgraphs';
 import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS, type Connected } from '../mcp/support';
-import { expectError, json, useTestStack } from '../support/stack';
+import { expectError, json } from '../support/stack-client';
+import { useSharedTestStack } from '../support/shared-stack';
 import { until } from '../support/wait';
 
-const fixture = useTestStack();
+const fixture = useSharedTestStack();
 const predict = (body: unknown) => fixture.post('/api/predict/home', body);
 const gql = async (query: string, variables?: Record<string, unknown>) => json(await fixture.post('/graphql', { query, variables }));
 

@@ -11,10 +11,11 @@ import { DICTIONARIES } from '../../gateway/reports/i18n';
 import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
 import { parseHomeRestBody } from '../../schema/home-rest';
 import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS } from '../mcp/support';
-import { json, useTestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { useSharedTestStack } from '../support/shared-stack';
 import { until } from '../support/wait';
 
-const fixture = useTestStack();
+const fixture = useSharedTestStack();
 
 /** A fixed date within the model's data and the rate table: the same valuation whenever the test runs. */
 const VALUATION_DATE = '2026-07-15';

@@ -12,7 +12,8 @@ import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST, SITE_VEHICLE_REQUEST, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import { createVehicleContext } from '../../subgraphs/vehicle/context';
 import { buildVehicleSchema } from '../../subgraphs/vehicle/schema';
-import { expectError, json, SUBGRAPH_TRANSPORTS, useTestStack, type StackFixture } from '../support/stack';
+import { SUBGRAPH_TRANSPORTS, useTestStack, type StackFixture, expectError, json } from '../support/stack';
+import { useSharedTestStack } from '../support/shared-stack';
 import { memoryObservationBook } from '../support/observations';
 
 const SAMPLE_INPUT = {
@@ -21,10 +22,10 @@ const SAMPLE_INPUT = {
 const HOME_INPUT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida' };
 const VALUATION_FIELDS = 'estimate currency interval { low high coverage } fsd confidence { level score drivers } models { name estimate weight } anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags } vehicle { make model year } modelVersion valuedAt warnings';
 
-const graphql = (service: StackFixture) => (query: string, variables: Record<string, unknown> = {}) => service.post('/graphql', { query, variables });
+const graphql = (service: Pick<StackFixture, 'post'>) => (query: string, variables: Record<string, unknown> = {}) => service.post('/graphql', { query, variables });
 
 describe('with the vehicle model in service', () => {
-  const service = useTestStack();
+  const service = useSharedTestStack();
   const gql = graphql(service);
 
   it('values the sample vehicle exactly as the REST route does', async () => {

@@ -1,9 +1,10 @@
 /** POST /api/predict/vehicle against the real running service (gateway + vehicle subgraph + vehicle model). */
 import { VEHICLE_BASES } from '../../models/vehicle/valuation';
 import { SAMPLE_VEHICLE_REQUEST, SITE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
-import { expectError, json, useTestStack } from '../support/stack';
+import { expectError, json } from '../support/stack-client';
+import { useSharedTestStack } from '../support/shared-stack';
 
-const service = useTestStack();
+const service = useSharedTestStack();
 const predict = (body: unknown) => service.post('/api/predict/vehicle', body);
 
 /** Today as the service dates a valuation without valuation_date (UTC). */

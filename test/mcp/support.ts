@@ -23,7 +23,7 @@ export interface Connected {
 const newClient = () => new Client({ name: 'valuation-tests', version: '1.0.0' });
 
 /** Streamable HTTP at the gateway's /mcp, with the given headers (X-API-Key or Authorization). */
-export async function connectHttp(stack: TestStack, headers: Record<string, string>): Promise<Connected> {
+export async function connectHttp(stack: Pick<TestStack, 'url'>, headers: Record<string, string>): Promise<Connected> {
   const client = newClient();
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', stack.url), { requestInit: { headers } }));
   return { client, stderr: () => '', close: () => client.close() };

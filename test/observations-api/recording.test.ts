@@ -3,14 +3,14 @@
  * gateway, the organisation's valuations re-anchored at once, another organisation's untouched,
  * bad items refused in their places, and the GraphQL views of what is kept.
  */
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 import { until } from '../support/wait';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack?.stop());
 
 const FLAT = { district: 'Chilanzar', area: 65, rooms: 3, floor: 4, total_floors: 9, market: 'resale' };
 const today = () => new Date().toISOString().slice(0, 10);

@@ -12,7 +12,8 @@ import { measureForExecution } from '../../gateway/graph/limits';
 import { plansFileWith } from '../support/plans';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { fragmentBomb } from '../support/hostile-documents';
-import { json, startTestStack, useTestStack, type TestStack } from '../support/stack';
+import { json, startTestStack, type TestStack } from '../support/stack';
+import { useSharedTestStack } from '../support/shared-stack';
 
 const SAMPLE_INPUT = { district: 'Chilonzor', area: 65, rooms: 3, floor: 4, totalFloors: 9 };
 
@@ -28,7 +29,7 @@ const HOSTILE_DOCUMENTS: [string, string, string][] = [
 ];
 
 describe('documents that would freeze the gateway (finding 1)', () => {
-  const fixture = useTestStack();
+  const fixture = useSharedTestStack();
   const gql = (query: string, variables?: unknown) => fixture.post('/graphql', { query, variables });
 
   it.each(HOSTILE_DOCUMENTS)('%s: refused with 400 at once, and /health is answered meanwhile', async (_shape, query, code) => {

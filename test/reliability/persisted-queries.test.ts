@@ -4,9 +4,10 @@
  * of its keys; the other gets PERSISTED_QUERY_NOT_FOUND for the same hash, as for one nobody sent.
  */
 import { createHash } from 'node:crypto';
-import { json, useTestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { useSharedTestStack } from '../support/shared-stack';
 
-const fixture = useTestStack();
+const fixture = useSharedTestStack();
 
 const QUERY = '{ residentialModel { version } } # the text only bank A has sent';
 const HASH = createHash('sha256').update(QUERY).digest('hex');

@@ -6,9 +6,10 @@
  */
 import { buildClientSchema, getIntrospectionQuery, isObjectType } from 'graphql';
 import { DEFAULT_LIST_SIZES, isSizedListField } from '../../gateway/graph/list-prices';
-import { json, useTestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { useSharedTestStack } from '../support/shared-stack';
 
-const fixture = useTestStack();
+const fixture = useSharedTestStack();
 const gql = (query: string, variables?: unknown) => fixture.post('/graphql', { query, variables });
 
 async function expectTooComplex(response: Response, message: RegExp): Promise<void> {

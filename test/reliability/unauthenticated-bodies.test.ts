@@ -5,13 +5,13 @@
  */
 import WebSocket from 'ws';
 import { MAX_WEBSOCKET_MESSAGE_BYTES } from '../../gateway/subscriptions/server';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack?.stop());
 
 /** A request body that sends a chunk and then nothing more until `release` (never, unless asked). */
 function endlessBody(): { body: ReadableStream<Uint8Array>; release: () => void } {

@@ -1,5 +1,4 @@
 /** Starts the real service (gateway + subgraphs) on ephemeral loopback ports for a test file. */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,25 +6,16 @@ import { KeyStore } from '../../gateway/auth/key-store';
 import { gatewayConfigFromEnv } from '../../gateway/config';
 import { startStack, type RunningStack } from '../../gateway/stack';
 import type { BulkPacer } from '../../gateway/http/bulk-pacing';
-import { checkedFetchResponse } from './openapi-responses';
+import { stackClient, type StackClient } from './stack-client';
 
-export interface TestStack extends RunningStack {
+export { expectError, json } from './stack-client';
+
+export interface TestStack extends RunningStack, StackClient {
   url: string;
   keys: KeyStore;
-  /** A fresh API key of a new organisation on the plan. */
-  newKey(plan?: string): string;
-  /** POST a JSON body (a string is sent as it is); a documented REST route's reply is checked against the OpenAPI document. */
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
-  /** fetch on the gateway (`path` from the root); a documented REST route's reply is checked against the OpenAPI document. */
-  fetch(path: string, init?: RequestInit): Promise<Response>;
   logs: string[];
   stop(): Promise<void>;
 }
-
-let orgCounter = 0;
-// Jest reloads this module for every test file, so the counter restarts: the random part keeps
-// organisations (and their Redis quota counters) apart across files run by one worker in one minute.
-const ORG_RUN = randomBytes(4).toString('hex');
 
 export interface TestStackOptions {
   redisUrl?: string;
@@ -64,43 +54,17 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     overrides: { residential: { artifactsRoot: options.artifactsRoot }, vehicle: { artifactsRoot: options.vehicleArtifactsRoot } },
   });
   const url = stack.gateway.url;
-  const checked = async (method: string, path: string, response: Promise<Response>) =>
-    options.checkResponses === false ? response : checkedFetchResponse(method, path, await response);
   return {
     ...stack,
     url,
     keys,
     logs,
-    newKey: (plan = 'standard') => keys.create({ org: `test-org-${ORG_RUN}-${++orgCounter}`, plan }).key,
-    post: (path, body, headers = {}) =>
-      checked('POST', path, fetch(url + path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      })),
-    fetch: (path, init = {}) => checked(init.method ?? 'GET', path, fetch(url + path, init)),
+    ...stackClient(url, keys, options.checkResponses !== false),
     stop: async () => {
       await stack.close();
       rmSync(home, { recursive: true, force: true });
     },
   };
-}
-
-/** Response bodies in tests are checked field by field, so `any` is the honest type here. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const json = (response: Response): Promise<any> => response.json() as Promise<any>;
-
-/** Asserts an error reply in the catalogue's shape (status, code, field, message, request id) and never a stack trace; returns `error`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function expectError(response: Response, status: number, code: string, field?: string): Promise<any> {
-  expect(response.status).toBe(status);
-  const body = await json(response);
-  expect(body.error.code).toBe(code);
-  if (field !== undefined) expect(body.error.field).toBe(field);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.error.request_id).toBeTruthy();
-  expect(JSON.stringify(body)).not.toMatch(/at .*\.js:\d+/);
-  return body.error;
 }
 
 /** The subgraph transports of all-in-one mode, for `describe.each`: in process, and over loopback HTTP. */

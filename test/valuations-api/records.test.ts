@@ -2,15 +2,15 @@
  * Valuation records end to end (issue 19): every valuation, on every door, gets a valuation_id whose
  * record its organisation (and no other) can read back, list, sample and revalue.
  */
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 import { until } from '../support/wait';
 import { smallestBySampleKey } from '../../subgraphs/common/valuation-records';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack?.stop());
 
 const FLAT = { district: 'Chilanzar', area: 65, rooms: 3, floor: 4, total_floors: 9, market: 'resale' };
 const CAR = { make: 'Chevrolet', model: 'Cobalt', year: 2021, mileage: 60000 };

@@ -5,13 +5,13 @@
  */
 import { formatNumber } from '../../gateway/reports/format';
 import { pdfTexts } from '../support/pdf-text';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { json } from '../support/stack-client';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
-let stack: TestStack;
+let stack: SharedTestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack?.stop());
 
 const FLAT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, total_floors: 9, market: 'resale', renovation: 'Evro' };
 const get = (path: string, key: string) => stack.fetch(path, { headers: { 'x-api-key': key } });
