@@ -14,6 +14,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify from 'fastify';
 import type { GraphQLSchema } from 'graphql';
+import { compiledExecution, compiledGateway, type Execution } from './compiled-executor';
 import { listen } from './listen';
 import { bearerMatches, collectProcessMetrics, sendMetrics } from './process-metrics';
 
@@ -30,6 +31,8 @@ export interface SubgraphServerOptions<TContext extends BaseContext> {
   /** Builds the per-request context from the headers the gateway set. */
   context(headers: IncomingHttpHeaders): TContext;
   introspection?: boolean;
+  /** Queries run compiled by graphql-jit (compiled-executor.ts) rather than by graphql-js. */
+  compiled?: boolean;
   /** The largest request body the gateway may send. @default DEFAULT_SUBGRAPH_BODY_LIMIT */
   bodyLimit?: number;
 }
@@ -47,6 +50,8 @@ export interface InProcessCaller {
 export interface InProcessSubgraph {
   schema: GraphQLSchema;
   context(caller: InProcessCaller): object;
+  /** How its operations run, when not by graphql-js's `execute`. */
+  execute?: Execution;
 }
 
 export interface RunningService {
@@ -60,7 +65,7 @@ export interface RunningService {
 export async function serveSubgraph<TContext extends BaseContext>(options: SubgraphServerOptions<TContext>): Promise<RunningService> {
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? DEFAULT_SUBGRAPH_BODY_LIMIT });
   const apollo = new ApolloServer<TContext>({
-    schema: options.schema,
+    ...(options.compiled ? { gateway: compiledGateway(options.schema) } : { schema: options.schema }),
     introspection: options.introspection ?? false,
     includeStacktraceInErrorResponses: false,
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],
@@ -97,7 +102,7 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     url: `${url}/graphql`,
     port,
     // In process the caller arrives as values, not headers: give the subgraph the headers the gateway would have sent.
-    inProcess: { schema: options.schema, context: (caller) => options.context(callerHeaders(caller)) },
+    inProcess: { schema: options.schema, context: (caller) => options.context(callerHeaders(caller)), ...(options.compiled && { execute: compiledExecution(options.schema) }) },
     close: async () => {
       if (app.server.listening) await app.close();
     },

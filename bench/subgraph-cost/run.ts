@@ -8,8 +8,11 @@
  *
  * Usage: npm run build && node dist/bench/subgraph-cost/run.js
  *   [--duration 10] [--warmup 3] [--connections 16] [--items 100] [--store files|redis|postgres] [--only floor|single|bulk] [--profile DIR]
+ *   [--builds DIR,DIR… --rounds 3]
  * (--store postgres uses DATABASE_URL, redis REDIS_URL; --profile writes the child's .cpuprofile to DIR:
- *  read it with `node dist/bench/profile-top.js DIR/<file>`)
+ *  read it with `node dist/bench/profile-top.js DIR/<file>`. --builds compares compiled trees (each a
+ *  folder holding subgraphs/main.js, e.g. a copy of an older dist inside this checkout so that it finds
+ *  node_modules and the data): one subgraph per build, their rounds alternated, medians per build.)
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,20 +31,23 @@ const STORE = option('store', 'files');
 const PROFILE_DIR = option('profile');
 /** 'floor', 'single' or 'bulk' runs that round alone (a profile of one shape of call). */
 const ONLY = option('only');
+/** Compiled trees to compare (default: this one), and how many times each round is alternated between them. */
+const BUILDS = (option('builds') ?? join(__dirname, '..', '..')).split(',');
+const ROUNDS = Number(option('rounds', BUILDS.length > 1 ? '3' : '1'));
 
 const INPUT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida' };
 /** The single operation's selection, reused for each bulk item: both rounds answer the same fields. */
 const SELECTION = HOME_VALUATION_OPERATION.query.slice(HOME_VALUATION_OPERATION.query.indexOf('homeValuation(input: $input) {') + 'homeValuation(input: $input) '.length).trim().replace(/\}\s*$/, '');
 const BULK_QUERY = `query Bulk($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index error { code message } valuation ${SELECTION} } }`;
 
-async function startSubgraph(home: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+async function startSubgraph(build: string, home: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const env: NodeJS.ProcessEnv = { ...process.env, INTERNAL_TOKEN: 'bench-token', RESIDENTIAL_PORT: '0', VALUATION_HOME: home, NODE_ENV: 'production' };
   if (STORE !== 'redis') delete env.REDIS_URL;
   if (STORE !== 'postgres') delete env.DATABASE_URL;
   if (STORE === 'postgres' && !env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL');
   if (STORE === 'redis' && !env.REDIS_URL) throw new Error('--store redis needs REDIS_URL');
   const execArgv = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const child = fork(join(__dirname, '..', '..', 'subgraphs', 'main.js'), ['residential'], { env, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(join(build, 'subgraphs', 'main.js'), ['residential'], { env, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [, url] = await announced(child, 'the residential subgraph', /listening on (\S+)/);
   return {
     url,
@@ -62,36 +68,67 @@ function load(url: string, body: string, duration: number): Promise<autocannon.R
 }
 
 async function main(): Promise<void> {
-  const home = mkdtempSync(join(tmpdir(), 'subgraph-cost-'));
-  const subgraph = await startSubgraph(home);
+  const homes = BUILDS.map(() => mkdtempSync(join(tmpdir(), 'subgraph-cost-')));
+  const subgraphs = [];
+  for (const [i, build] of BUILDS.entries()) subgraphs.push(await startSubgraph(build, homes[i]));
   const single = JSON.stringify({ query: HOME_VALUATION_OPERATION.query, variables: { input: INPUT } });
   const bulk = JSON.stringify({ query: BULK_QUERY, variables: { inputs: Array.from({ length: ITEMS }, (_, i) => ({ ...INPUT, area: 40 + (i % 60), floor: 1 + (i % 9) })) } });
-  // Each reply is checked once: a round of errors would measure nothing.
-  for (const body of [single, bulk]) {
-    const reply = (await (await fetch(subgraph.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-internal-token': 'bench-token', 'x-organisation': 'bench-org', 'x-plan': 'standard' }, body })).json()) as { data?: Record<string, unknown>; errors?: unknown };
-    if (reply.errors || !reply.data) throw new Error(`the subgraph answered ${JSON.stringify(reply).slice(0, 300)}`);
+  // Each reply is checked once: a round of errors would measure nothing. Builds must answer alike (ids and times aside).
+  const answers = new Map<string, string>();
+  for (const subgraph of subgraphs) {
+    for (const body of [single, bulk]) {
+      const reply = (await (await fetch(subgraph.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-internal-token': 'bench-token', 'x-organisation': 'bench-org', 'x-plan': 'standard' }, body })).json()) as { data?: Record<string, unknown>; errors?: unknown };
+      if (reply.errors || !reply.data) throw new Error(`the subgraph answered ${JSON.stringify(reply).slice(0, 300)}`);
+      const answer = JSON.stringify(reply.data, (key, value: unknown) => (key === 'valuationId' || key === 'valuedAt' ? undefined : value));
+      if (answers.has(body) && answers.get(body) !== answer) throw new Error(`${subgraph.url} answers otherwise than ${BUILDS[0]}`);
+      answers.set(body, answer);
+    }
   }
-  const rows: string[] = [];
   // The floor: what the subgraph's HTTP and GraphQL server costs for a query that values nothing.
   const floor = JSON.stringify({ query: '{ __typename }' });
   const rounds = [['floor', 'floor: { __typename }', floor, 1], ['single', 'single valuation', single, 1], ['bulk', `${ITEMS}-item homeValuations`, bulk, ITEMS]] as const;
-  for (const [, name, body, perCall] of rounds.filter(([key]) => !ONLY || key === ONLY)) {
-    await load(subgraph.url, body, WARMUP);
-    const before = cpuMs(subgraph.pid);
-    const result = await load(subgraph.url, body, DURATION);
-    const cpu = cpuMs(subgraph.pid) - before;
-    const calls = result.requests.total;
-    const perValuationUs = (cpu * 1000) / (calls * perCall);
-    const line = `| ${name} | ${Math.round(result.requests.average)} | ${Math.round(result.requests.average * perCall)} | ${result.latency.p50} | ${result.latency.p99} | ${perValuationUs.toFixed(0)} | ${Math.round(rssMb(subgraph.pid))} | ${result.errors} / ${result.non2xx} |`;
-    console.error(line);
-    rows.push(line);
+  const rows: string[] = [];
+  const perValuation = new Map<string, number[][]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [, name, body, perCall] of rounds.filter(([key]) => !ONLY || key === ONLY)) {
+      for (const [b, subgraph] of subgraphs.entries()) {
+        await load(subgraph.url, body, WARMUP);
+        const before = cpuMs(subgraph.pid);
+        const result = await load(subgraph.url, body, DURATION);
+        const cpu = cpuMs(subgraph.pid) - before;
+        const calls = result.requests.total;
+        const perValuationUs = (cpu * 1000) / (calls * perCall);
+        const runs = perValuation.get(name) ?? BUILDS.map(() => []);
+        runs[b].push(perValuationUs);
+        perValuation.set(name, runs);
+        const build = BUILDS.length > 1 ? ` | ${BUILDS[b]}` : '';
+        const line = `| ${name}${build} | ${Math.round(result.requests.average)} | ${Math.round(result.requests.average * perCall)} | ${result.latency.p50} | ${result.latency.p99} | ${perValuationUs.toFixed(0)} | ${Math.round(rssMb(subgraph.pid))} | ${result.errors} / ${result.non2xx} |`;
+        console.error(line);
+        rows.push(line);
+      }
+    }
   }
-  await subgraph.stop();
-  rmSync(home, { recursive: true, force: true });
+  for (const subgraph of subgraphs) await subgraph.stop();
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
   console.log(`\nresidential subgraph alone, records ${STORE === 'files' ? 'in files' : `in ${STORE}`}, ${CONNECTIONS} connections, ${DURATION} s a round after ${WARMUP} s warm-up, ${new Date().toISOString()}, node ${process.version}\n`);
-  console.log('| round | calls/s | valuations/s | p50 ms | p99 ms | CPU µs per valuation | RSS MB after | errors / non-2xx |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`| round${BUILDS.length > 1 ? ' | build' : ''} | calls/s | valuations/s | p50 ms | p99 ms | CPU µs per valuation | RSS MB after | errors / non-2xx |`);
+  console.log(`|---${BUILDS.length > 1 ? '|---' : ''}|---:|---:|---:|---:|---:|---:|---:|`);
   for (const row of rows) console.log(row);
+  if (BUILDS.length > 1) {
+    console.log(`\nCPU µs per valuation, median of ${ROUNDS} alternated rounds (ratio to ${BUILDS[0]})\n`);
+    console.log(`| round | ${BUILDS.join(' | ')} |`);
+    console.log(`|---|${BUILDS.map(() => '---:').join('|')}|`);
+    for (const [name, runs] of perValuation) {
+      const medians = runs.map(median);
+      console.log(`| ${name} | ${medians.map((m, b) => `${m.toFixed(0)}${b > 0 ? ` (${(m / medians[0]).toFixed(2)})` : ''}`).join(' | ')} |`);
+    }
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 main().catch((error) => {

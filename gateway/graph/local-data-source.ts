@@ -24,7 +24,7 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GatewayContext
     const { query, variables, operationName } = options.request;
     const document = this.documents.get(query ?? '');
     if (!isDocument(document)) return { errors: [...document] }; // a parse or validation failure, kept
-    const result = await execute({
+    const result = await (this.subgraph.execute ?? execute)({
       schema: this.subgraph.schema,
       document,
       variableValues: variables,

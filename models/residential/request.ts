@@ -143,23 +143,28 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
   }
 
   const point = resolvePoint(input.lat, input.lon, district, warnings);
-  const common = {
-    district: district.id,
-    mahallaId,
-    lat: point?.lat ?? null,
-    lon: point?.lon ?? null,
-    area: input.area,
-    renovation: category(input.renovation, 'renovation', matchRenovation, warnings),
-    buildingType: category(input.buildingType, 'buildingType', matchBuildingType, warnings),
-    askingPrice: input.askingPrice ?? null,
-    valuationDate: valuationDate(input.valuationDate),
-  };
+  // Whole object literals, not a spread of the shared fields and then more: V8 adds each field after
+  // a spread one by one through its slow path, which was half of normalising's time.
+  const lat = point?.lat ?? null;
+  const lon = point?.lon ?? null;
+  const renovation = category(input.renovation, 'renovation', matchRenovation, warnings);
+  const buildingType = category(input.buildingType, 'buildingType', matchBuildingType, warnings);
+  const askingPrice = input.askingPrice ?? null;
+  const date = valuationDate(input.valuationDate);
   let request: HomeRequest;
   if (propertyType === 'house') {
     if (landAreaSotka === null) warnings.push(PLOT_NOT_GIVEN_WARNING);
     request = {
       propertyType,
-      ...common,
+      district: district.id,
+      mahallaId,
+      lat,
+      lon,
+      area: input.area,
+      renovation,
+      buildingType,
+      askingPrice,
+      valuationDate: date,
       landAreaSotka,
       rooms: input.rooms,
       totalFloors: input.totalFloors ?? null,
@@ -169,7 +174,15 @@ export function normaliseHomeInput(input: HomeInput): NormalisedHomeInput {
     };
   } else {
     request = {
-      ...common,
+      district: district.id,
+      mahallaId,
+      lat,
+      lon,
+      area: input.area,
+      renovation,
+      buildingType,
+      askingPrice,
+      valuationDate: date,
       rooms: input.rooms,
       floor: input.floor!,
       totalFloors: input.totalFloors!,

@@ -404,9 +404,13 @@ function lookup(model: ObservationModel | null, asOf: string): ModelLookup {
   return model ? { model, asOf } : { model: null, asOf, reason: 'none' };
 }
 
-/** The UTC day of a time in ms, YYYY-MM-DD. */
+/** The UTC day of a time in ms, YYYY-MM-DD; the last one is remembered (every valuation asks for today's). */
+let lastDay = { start: 0, end: 0, day: '' };
 function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  if (ms >= lastDay.start && ms < lastDay.end) return lastDay.day;
+  const start = ms - (((ms % 86_400_000) + 86_400_000) % 86_400_000);
+  lastDay = { start, end: start + 86_400_000, day: new Date(ms).toISOString().slice(0, 10) };
+  return lastDay.day;
 }
 
 export interface OpenObservationBookOptions {

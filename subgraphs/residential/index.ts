@@ -23,6 +23,7 @@ export async function start(config: SubgraphConfig, runtime: ResidentialRuntime,
     port: config.port,
     internalToken: config.internalToken,
     introspection: config.introspection,
+    compiled: true,
     // Fresh DataLoaders and model snapshot per request: they must not outlive it.
     context: (headers) => createResidentialContext(instrumented, observations, headers, records),
   });

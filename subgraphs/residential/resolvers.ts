@@ -35,7 +35,7 @@ export class HomeValuationResolver {
       const normalised = normaliseHomeInput(input);
       const asked = askedCurrency(input);
       const [result] = await valueHomes(ctx.runtime, [normalised]);
-      const [answer] = await answered(ctx, [result instanceof ApiError ? result : { normalised, ...asked, result }]);
+      const [answer] = await answered(ctx, [result instanceof ApiError ? result : Object.assign({ normalised }, asked, { result })]);
       if (answer instanceof ApiError) throw answer;
       return toValuation(answer);
     });
@@ -44,10 +44,11 @@ export class HomeValuationResolver {
   @Query(() => [HomeValuationResult], { description: `Value up to ${MAX_BULK_INPUTS} homes at once (one model call for all). A bad input, or a house without enough market data, gets an error in its place; the others are still valued.` })
   homeValuations(@Arg('inputs', () => [HomeValuationInput]) inputs: HomeValuationInput[], @Ctx() ctx: ResidentialContext): Promise<BulkItem<HomeValuation>[]> {
     return withApiErrors(async () => {
-      const normalise = (input: HomeValuationInput) => ({ normalised: normaliseHomeInput(input), ...askedCurrency(input) });
+      // Object.assign, not spreads followed by fields: V8 (Node 20) adds each field after a spread through its slow path.
+      const normalise = (input: HomeValuationInput) => Object.assign({ normalised: normaliseHomeInput(input) }, askedCurrency(input));
       const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normalise, async (valid) => {
         const results = await valueHomes(ctx.runtime, valid.map((v) => v.normalised));
-        return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : { ...valid[i], result })));
+        return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : Object.assign({}, valid[i], { result }))));
       });
       return items.map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
     });

@@ -16,54 +16,57 @@ registerEnumType(PropertyTypeEnum, { name: 'PropertyType', description: 'What wa
 
 @InputType({ description: 'A flat or house in Tashkent. Names (property type, district, mahalla, renovation, building type, bathroom) accept English, Uzbek Latin or Cyrillic and Russian spellings. No personal data.' })
 export class HomeValuationInput {
+  // Declared, not defined: type-graphql makes each input from `new HomeValuationInput()` and deletes
+  // the fields the client left out, which turns an instance with defined fields into a slow
+  // dictionary object that normalising then reads field by field.
   @Field(() => String, { nullable: true, description: 'apartment (default; also flat, kvartira, квартира) or house (also hovli, uy-joy, xususiy uy, частный дом, дом, коттедж, дача, cottage, villa). A house takes area (floor area), landArea or landAreaM2, rooms, totalFloors (storeys), renovation, buildingType, gas, water, sewerage; floor, market, furniture, bathroom and sellerType are ignored for it with a warning, as the house fields are for an apartment' })
-  propertyType?: string | null;
-  @Field({ description: 'District in any common spelling (Chilanzar, Chilonzor tumani, Чиланзарский район)' })
-  district!: string;
+  declare propertyType?: string | null;
+  @Field(() => String, { description: 'District in any common spelling (Chilanzar, Chilonzor tumani, Чиланзарский район)' })
+  declare district: string;
   @Field(() => String, { nullable: true, description: 'Mahalla (Latin or Cyrillic); unknown names fall back to district level with a warning' })
-  mahalla?: string | null;
+  declare mahalla?: string | null;
   @Field(() => Float, { nullable: true, description: 'Latitude of the flat (WGS84), with lon: places it more precisely than the mahalla; a point outside the stated district is ignored with a warning' })
-  lat?: number | null;
+  declare lat?: number | null;
   @Field(() => Float, { nullable: true, description: 'Longitude of the flat (WGS84), with lat' })
-  lon?: number | null;
+  declare lon?: number | null;
   @Field(() => Float, { description: "Total area in m², 10 to 1000: the flat's, or the house's floor area" })
-  area!: number;
+  declare area: number;
   @Field(() => Int, { description: 'Rooms, 1 to 20' })
-  rooms!: number;
+  declare rooms: number;
   @Field(() => Int, { nullable: true, description: 'Floor, 1 to totalFloors: required for an apartment (MISSING_PARAMETER without it); a house has none' })
-  floor?: number | null;
+  declare floor?: number | null;
   @Field(() => Int, { nullable: true, description: `Floors in the building, 1 to 60: required for an apartment. For a house, its storeys, ${HOUSE_STOREYS.min} to ${HOUSE_STOREYS.max} (optional)` })
-  totalFloors?: number | null;
+  declare totalFloors?: number | null;
   @Field(() => Float, { nullable: true, description: `House only: the plot in sotka (1 sotka = ${M2_PER_SOTKA} m²), ${HOUSE_PLOT_SOTKA.min} to ${HOUSE_PLOT_SOTKA.max}. Without it (or landAreaM2) the house is valued without the plot, with a wider interval and a warning` })
-  landArea?: number | null;
+  declare landArea?: number | null;
   @Field(() => Float, { nullable: true, description: `House only: the plot in m², ${HOUSE_PLOT_SOTKA.min * M2_PER_SOTKA} to ${HOUSE_PLOT_SOTKA.max * M2_PER_SOTKA}, instead of landArea (both given: they must agree within 1%)` })
-  landAreaM2?: number | null;
+  declare landAreaM2?: number | null;
   @Field(() => Boolean, { nullable: true, description: 'House only: connected to mains gas' })
-  gas?: boolean | null;
+  declare gas?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'House only: connected to mains water' })
-  water?: boolean | null;
+  declare water?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'House only: connected to the sewer' })
-  sewerage?: boolean | null;
+  declare sewerage?: boolean | null;
   @Field(() => String, { nullable: true, description: "Renovation: Evro, Yaxshi, O'rtacha, Mualliflik loyihasi, Ta'mir talab, Qora suvoq, Tozalashdan avvalgi pardoz, or Russian/English forms" })
-  renovation?: string | null;
+  declare renovation?: string | null;
   @Field(() => String, { nullable: true, description: "Building type: Panelli, G'ishtli, Monolit, Blokli, or Russian/English forms" })
-  buildingType?: string | null;
+  declare buildingType?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Furnished' })
-  furniture?: boolean | null;
+  declare furniture?: boolean | null;
   @Field(() => String, { nullable: true, description: 'Bathroom: alohida (separate), birga (combined), 2+' })
-  bathroom?: string | null;
+  declare bathroom?: string | null;
   @Field(() => String, { nullable: true, description: 'new or resale' })
-  market?: string | null;
+  declare market?: string | null;
   @Field(() => String, { nullable: true, description: 'owner or agency, when the price comes from a listing' })
-  sellerType?: string | null;
+  declare sellerType?: string | null;
   @Field(() => String, { nullable: true, description: 'Date the value is wanted at, YYYY-MM-DD (or YYYY-MM, read as the 1st), from 2021-01-01 to 24 months ahead; default today. Past the newest market data the estimate follows the market index and the interval widens with the months since (see marketLevel)' })
-  valuationDate?: string | null;
+  declare valuationDate?: string | null;
   @Field(() => Float, { nullable: true, description: 'Asking price in USD, if known: flagged when outside the interval' })
-  askingPrice?: number | null;
+  declare askingPrice?: number | null;
   @Field(() => CurrencyEnum, { nullable: true, description: CURRENCY_FIELD.description })
-  currency?: CurrencyEnum | null;
+  declare currency?: CurrencyEnum | null;
   @Field(() => Float, { nullable: true, description: EXCHANGE_RATE_FIELD.description })
-  exchangeRate?: number | null;
+  declare exchangeRate?: number | null;
 }
 
 @ObjectType({ description: 'A calibrated prediction interval' })
