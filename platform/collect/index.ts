@@ -15,3 +15,5 @@ export { readCheckpoint, checkpointPath } from './checkpoint';
 export { collectSites, createCollectors } from './collect-service';
 export { msUntilNextDaily, dailyCronPattern, startInProcessDailySchedule } from './daily-schedule';
 export { exportTrainingSource, type TrainingExport } from './training-export';
+export { collectStatus, siteRunStatus, writeLastRun, lastRunPath, type LastRun, type SiteRunStatus } from './run-status';
+export { CollectedWeeklyIndex, readNewestWeeklyIndex, type WeeklyIndexFile } from './collected-exports';

@@ -16,7 +16,8 @@ import type { Currency } from '../../models/currency';
 import type { ResidentialContext } from './context';
 import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
 import { mahallaName, valuationLocation } from './places';
-import { ComparableListing, HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
+import { collectStatus } from '../../platform/collect/run-status';
+import { CollectionRun, ComparableListing, HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
 
 export type { ResidentialContext } from './context';
 
@@ -61,6 +62,13 @@ export class HomeValuationResolver {
       const collected = ctx.collected?.current();
       return { ...series, weekly: collected ? collectedWeeklySeries(series.newestPeriod, collected.day, collected.weekly) : null };
     });
+  }
+
+  @Query(() => [CollectionRun], { description: "Collecting progress (npm run collect, docs/COLLECTING.md): each site's last run, or the run under way, read from the collect folder's small status files. Read only; the same for every organisation" })
+  collectionStatus(@Ctx() ctx: ResidentialContext): CollectionRun[] {
+    const directory = ctx.collected?.directory;
+    if (!directory) return [];
+    return collectStatus(directory).map(({ previous, ...run }) => ({ ...run, previousEndedAt: previous?.endedAt ?? null, previousState: previous?.status ?? null }));
   }
 
   @Query(() => [ComparableListing], { description: `Comparable listings for a flat: the n (default ${DEFAULT_COMPARABLES}, at most ${MAX_COMPARABLES}) training listings of its district nearest to it in area, rooms, floor, building, market, renovation and place, best first, each with its asking price as listed and brought to the valuation date (the input's valuationDate, else today) by the market index of the model in service. The input is read as homeValuation reads it (same errors); prices are in USD whatever currency asks for. A house: [] (house comparables are not offered)` })

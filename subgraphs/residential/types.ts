@@ -163,6 +163,22 @@ export class CollectedWeeklyPoint {
   @Field(() => Float, { nullable: true, description: "Median ratio of those flats' asking prices at this week's end to the previous week's (1 = unchanged, 0.99 = 1% lower): the same flats on both sides; null without any" }) repeatChange!: number | null;
 }
 
+@ObjectType({ description: "One site's last collecting run (npm run collect), or the run under way" })
+export class CollectionRun {
+  @Field({ description: 'uybor, olx or avtoelon' }) site!: string;
+  @Field({ description: 'running (a live process holds the site\'s lock; counts so far), interrupted (a checkpoint without a live process: the next run resumes it), completed, stopped (it ended early: see reason; the next run resumes it), or never (nothing collected yet)' }) state!: string;
+  @Field(() => String, { nullable: true }) runId!: string | null;
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD: the day the run collects (UTC)' }) day!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Pages read' }) pages!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Listings stored' }) listings!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Requests sent (robots.txt included); null while running' }) requests!: number | null;
+  @Field(() => String, { nullable: true, description: 'Why a stopped run stopped' }) reason!: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO time the run started' }) startedAt!: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO time it ended; null while running' }) endedAt!: string | null;
+  @Field(() => String, { nullable: true, description: 'Running or interrupted: when the last finished run ended, and its state' }) previousEndedAt!: string | null;
+  @Field(() => String, { nullable: true }) previousState!: string | null;
+}
+
 @ObjectType({ description: 'The weekly points of the collected listings, from the collector\'s newest export, and whether valuations use them' })
 export class CollectedWeeklyIndex {
   @Field({ description: 'YYYY-MM-DD: the day the export was made' }) exportedOn!: string;

@@ -14,7 +14,9 @@ import { createNormaliser } from '../../models/ingest/normaliser';
 import { currentVersion, readManifest } from '../../models/residential/manifest';
 import { ResidentialModelService } from '../../models/residential/serving';
 import { normaliseHomeInput } from '../../models/residential';
-import { exportTrainingSource, LifecycleStore, type TrainingExport } from '../../platform/collect';
+import { exportTrainingSource, LifecycleStore, writeLastRun, type LastRun, type TrainingExport } from '../../platform/collect';
+import { writeCheckpoint } from '../../platform/collect/checkpoint';
+import { useDashboardBrowser } from '../gateway/dashboard-browser';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { parseHomeRestBody } from '../../schema/home-rest';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
@@ -62,6 +64,14 @@ let exported: TrainingExport;
   const weeks = Math.round((Date.parse(firstAfter) - Date.parse(insideWeek)) / (7 * DAY)) + 3;
   exported = exportTrainingSource(store, exportDay, weeks);
 }
+// Collecting progress: uybor's last run completed, olx's stopped early (its checkpoint kept), avtoelon never run.
+const UYBOR_RUN: LastRun = {
+  site: 'uybor', runId: 'uybor-2026-11-29-aaaa', status: 'completed', reason: null, day: '2026-11-29', pages: 55, listings: 5380, skipped: 20, requests: 57,
+  startedAt: '2026-11-29T02:30:00.000Z', endedAt: '2026-11-29T02:41:10.000Z', seen: 5380, removedToday: 42, linkedDuplicates: 310,
+};
+writeLastRun(collectDir, UYBOR_RUN);
+writeLastRun(collectDir, { ...UYBOR_RUN, site: 'olx', runId: 'olx-2026-11-29-bbbb', status: 'stopped', reason: 'www.olx.uz answered 429 too often', pages: 12, listings: 560, requests: 20, endedAt: '2026-11-29T02:50:00.000Z', seen: null, removedToday: null, linkedDuplicates: null });
+writeCheckpoint(collectDir, { runId: 'olx-2026-11-29-bbbb', site: 'olx', day: '2026-11-29', cursor: { offset: 600 }, pages: 12, listings: 560, startedAt: '2026-11-29T02:30:00.000Z' });
 
 const fixture = useTestStack(() => ({ env: { COLLECT_DIR: collectDir } }));
 afterAll(() => rmSync(collectDir, { recursive: true, force: true }));
@@ -170,5 +180,39 @@ describe('market_level.data_age_days', () => {
     expect(response.status).toBe(200);
     const level = (await json(response)).market_level;
     expect(level.data_age_days).toBe(daysBetween(lastDayOf(level.newest_data_period), '2026-11-15'));
+  });
+});
+
+describe('collectionStatus: collecting progress for the dashboard', () => {
+  it('GraphQL gives each site\'s last run (status, pages, listings, when), read only', async () => {
+    const { data, errors } = await gql('{ collectionStatus { site state runId day pages listings requests reason startedAt endedAt previousEndedAt previousState } }');
+    expect(errors).toBeUndefined();
+    expect(data.collectionStatus).toEqual([
+      { site: 'uybor', state: 'completed', runId: UYBOR_RUN.runId, day: '2026-11-29', pages: 55, listings: 5380, requests: 57, reason: null, startedAt: UYBOR_RUN.startedAt, endedAt: UYBOR_RUN.endedAt, previousEndedAt: null, previousState: null },
+      { site: 'olx', state: 'interrupted', runId: 'olx-2026-11-29-bbbb', day: '2026-11-29', pages: 12, listings: 560, requests: 20, reason: 'www.olx.uz answered 429 too often', startedAt: '2026-11-29T02:30:00.000Z', endedAt: '2026-11-29T02:50:00.000Z', previousEndedAt: null, previousState: null },
+      { site: 'avtoelon', state: 'never', runId: null, day: null, pages: null, listings: null, requests: null, reason: null, startedAt: null, endedAt: null, previousEndedAt: null, previousState: null },
+    ]);
+  });
+
+  it('needs a key, as every GraphQL call does', async () => {
+    const response = await fixture.stack.post('/graphql', { query: '{ collectionStatus { site } }' });
+    expect(response.status).toBe(401);
+  });
+
+  describe('the dashboard', () => {
+    const browser = useDashboardBrowser(() => fixture.stack.url);
+
+    it('shows each site\'s last run once signed in', async () => {
+      const page = await browser.open();
+      await page.getByTestId('api-key').fill(fixture.key);
+      await page.getByTestId('sign-in').click();
+      const rows = page.getByTestId('collection-run');
+      await rows.first().waitFor();
+      expect(await rows.count()).toBe(3);
+      const cells = async (site: string) => page.locator(`[data-testid="collection-run"][data-site="${site}"] > *`).allTextContents();
+      expect(await cells('uybor')).toEqual(['uybor', 'completed', '55', '5,380', '29 Nov 2026, 02:41 UTC']);
+      expect(await cells('olx')).toEqual(['olx', 'interrupted (resumes on the next run): www.olx.uz answered 429 too often', '12', '560', 'started 29 Nov 2026, 02:30 UTC']);
+      expect(await cells('avtoelon')).toEqual(['avtoelon', 'never run', '–', '–', '–']);
+    });
   });
 });
