@@ -74,6 +74,8 @@ export interface MarketLevel {
   newestDataPeriod: string;
   /** Whole months from the newest data to the valuation date (0 within the data). */
   dataAgeMonths: number;
+  /** Days from the newest data the level used (the last day of newestDataPeriod) to the valuation date (0 within the data). */
+  dataAgeDays: number;
   /** The index's price level at the valuation date relative to the newest data (1 = the same; 1.04 = 4% above). */
   indexRatio: number;
   /** How much wider (relative, 0.05 = 5%) the interval is for the months past the newest data. */
@@ -85,6 +87,7 @@ export const MARKET_LEVEL_DESCRIPTIONS: Readonly<Record<keyof MarketLevel, strin
   valuationDate: 'YYYY-MM-DD: the valuation date asked for (the 1st for YYYY-MM), or the day of valuation',
   newestDataPeriod: 'YYYY-MM: the newest listing month the model was trained on',
   dataAgeMonths: 'Whole months from the newest data to the valuation date (0 within the data)',
+  dataAgeDays: 'Days from the newest data the market level used to the valuation date (0 within the data): the newest data is dated by the last day of newestDataPeriod, its listing month, so the age is never overstated',
   indexRatio: "The market index's price level at the valuation date relative to the newest data (1 = the same, 1.04 = 4% above); past the newest data, the index's long-run drift",
   intervalWidening: "How much wider the interval is for the months past the newest data (0.05 = 5% wider than the same valuation dated within the data): the index's month-to-month volatility × √months, added to the calibrated half-width as an independent error; 0 within the data",
 };

@@ -131,6 +131,7 @@ export function toMarketLevelRest(m: MarketLevel) {
     valuation_date: m.valuationDate,
     newest_data_period: m.newestDataPeriod,
     data_age_months: m.dataAgeMonths,
+    data_age_days: m.dataAgeDays,
     index_ratio: m.indexRatio,
     interval_widening: m.intervalWidening,
   };

@@ -57,11 +57,12 @@ function plot(r: HomeReply): string {
   return `; plot ${grouped(r.land_price_per_sotka)} ${r.currency}/sotka${r.anomaly.land_share === null ? '' : ` (${percent(r.anomaly.land_share, 0)} of the value)`}`;
 }
 
-/** " Valued at 2026-11-24, 4 months past the newest market data (2026-07); the interval allows ±4.8% for market moves since." (nothing within the data) */
+/** " Valued at 2026-11-24, 4 months (116 days) past the newest market data (2026-07); the interval is 0.3% wider for market moves since." (nothing within the data) */
 function marketAge(m: HomeReply['market_level']): string {
   if (m.data_age_months === 0) return '';
   const months = m.data_age_months === 1 ? '1 month' : `${m.data_age_months} months`;
-  return ` Valued at ${m.valuation_date}, ${months} past the newest market data (${m.newest_data_period}); the interval is ${percent(m.interval_widening)} wider for market moves since.`;
+  const days = m.data_age_days === 1 ? '1 day' : `${m.data_age_days} days`;
+  return ` Valued at ${m.valuation_date}, ${months} (${days}) past the newest market data (${m.newest_data_period}); the interval is ${percent(m.interval_widening)} wider for market moves since.`;
 }
 
 export function vehicleSummary(r: VehicleReply): string {

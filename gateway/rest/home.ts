@@ -21,7 +21,7 @@ export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQ
       models { name estimate weight }
       anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka deviationFromDistrictMedianPerSotka landShare modelSpread flags }
       location { districtName mahallaName mahallaId matched }
-      marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
+      marketLevel { valuationDate newestDataPeriod dataAgeMonths dataAgeDays indexRatio intervalWidening }
       ${MARKET_ADJUSTMENT_SELECTION}
       ${MARKET_MIXTURE_SELECTION}
       valuationId modelVersion valuedAt warnings

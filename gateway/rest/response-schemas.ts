@@ -90,12 +90,13 @@ const MARKET_MIXTURE = {
 } as const;
 
 const MARKET_LEVEL = {
-  type: 'object', required: ['valuation_date', 'newest_data_period', 'data_age_months', 'index_ratio', 'interval_widening'],
+  type: 'object', required: ['valuation_date', 'newest_data_period', 'data_age_months', 'data_age_days', 'index_ratio', 'interval_widening'],
   description: MARKET_LEVEL_DESCRIPTION,
   properties: {
     valuation_date: { ...string, format: 'date', description: MARKET_LEVEL_DESCRIPTIONS.valuationDate },
     newest_data_period: { ...string, description: MARKET_LEVEL_DESCRIPTIONS.newestDataPeriod },
     data_age_months: { type: 'integer', description: MARKET_LEVEL_DESCRIPTIONS.dataAgeMonths },
+    data_age_days: { type: 'integer', description: MARKET_LEVEL_DESCRIPTIONS.dataAgeDays },
     index_ratio: { ...number, description: MARKET_LEVEL_DESCRIPTIONS.indexRatio },
     interval_widening: { ...number, description: MARKET_LEVEL_DESCRIPTIONS.intervalWidening },
   },

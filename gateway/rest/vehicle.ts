@@ -24,7 +24,7 @@ export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL
       anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags }
       vehicle { ${VALUED_VEHICLE_SELECTION} }
       basis
-      marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }
+      marketLevel { valuationDate newestDataPeriod dataAgeMonths dataAgeDays indexRatio intervalWidening }
       ${MARKET_ADJUSTMENT_SELECTION}
       valuationId modelVersion valuedAt warnings
     }

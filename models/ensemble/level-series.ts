@@ -35,6 +35,21 @@ export function indexBand(logLevel: number, se: number): { index: number; low: n
   return { index: Math.exp(logLevel), low: Math.exp(logLevel - 1.96 * se), high: Math.exp(logLevel + 1.96 * se) };
 }
 
+/** The last day of a 'YYYY-MM' month, 'YYYY-MM-DD'. */
+export function lastDayOfPeriod(period: string): string {
+  const [y, m] = period.split('-').map(Number);
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
+/**
+ * Days from the newest data to the valuation date (0 when the date is within the data). The newest
+ * data is dated by the last day of its listing month (a month's listings may be dated to its end), so
+ * the age is never overstated.
+ */
+export function daysPast(newestDataDate: string, valuationDate: string): number {
+  return Math.max(0, Math.round((Date.parse(`${valuationDate.slice(0, 10)}T00:00:00Z`) - Date.parse(`${newestDataDate}T00:00:00Z`)) / 86_400_000));
+}
+
 /** Whole months from the newest data to `period` (0 when the period is within the data). */
 export function monthsPast(newestPeriod: string, period: string): number {
   return Math.max(0, periodIndex(period) - periodIndex(newestPeriod));

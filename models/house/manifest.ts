@@ -4,6 +4,7 @@
  * same version store and hot swap as the flat model.
  */
 import type { ObservationSourceReport } from '../ingest/observation-listings';
+import type { CollectedSourceReport } from '../ingest/collected-homes';
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
 import * as versions from '../ensemble/versions';
@@ -42,6 +43,8 @@ export interface HouseManifest {
     rows: number; bySource: Record<string, number>; byDistrict: Record<string, number>; seconds: number; maskedCopyWeight: number;
     /** The organisation's observation export trained on as a source of its own (absent: none). */
     observations?: ObservationSourceReport;
+    /** The collected homes export trained on as sources of their own (absent: none). */
+    collected?: CollectedSourceReport;
   };
   target: 'log_price_per_m2';
   features: { names: string[]; encoding: HouseEncoding };

@@ -5,6 +5,7 @@
  */
 import { LoadedEnsemble, statedConfidence, consensusOf, dataAgeFlags, ensembleEstimate, round3, roundTo, statedMembers, versionSummary } from '../ensemble';
 import { randomWalkAllowance } from '../intervals/serving';
+import { daysPast, lastDayOfPeriod } from '../ensemble/level-series';
 import { logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
 import { DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
@@ -132,6 +133,7 @@ export class HouseModelSet implements HouseRuntime {
         valuationDate,
         newestDataPeriod: index.newestPeriod,
         dataAgeMonths,
+        dataAgeDays: daysPast(lastDayOfPeriod(index.newestPeriod), valuationDate),
         indexRatio: round3(Math.exp(logLevel)),
         intervalWidening: widening,
       },

@@ -8,15 +8,16 @@ import { publishVersion } from '../ensemble/publish';
 import { currentVersion as currentResidentialVersion } from '../residential/manifest';
 import { writeModelCard } from '../residential/model-card';
 import type { ObservationExport } from '../ingest/observation-export';
+import type { CollectedHomes } from '../ingest/collected-homes';
 import { progressBar } from '../train-progress';
 import { currentHouseVersion, readHouseManifest, setCurrentHouseVersion, HOUSE_DIR, HOUSE_SCALE_COLUMN, type HouseManifest } from './manifest';
 import { trainHouses } from './train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
-export async function trainHouseVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
+export async function trainHouseVersion(argv: readonly string[], observations: ObservationExport | null = null, collected: CollectedHomes | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('house');
-  const trained = trainHouses({ onProgress: bar.update, observations });
+  const trained = trainHouses({ onProgress: bar.update, observations, collected });
   bar.stop();
   const observed = trained.manifest.training.observations;
   if (observed) console.log(`observations ${observed.file}: ${observed.kept} of ${observed.lines} home lines kept (${Object.entries(observed.byPriceType).map(([type, n]) => `${n} ${type}`).join(', ')}), ${trained.manifest.training.bySource.observations ?? 0} of them $houses, observed ${observed.periods?.from ?? '-'} to ${observed.periods?.to ?? '-'}`);

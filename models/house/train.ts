@@ -12,7 +12,7 @@
  * - leave one source out, with and without the plot;
  * - the served model is refitted on every house.
  */
-import { dataSnapshot, ingestListings, type ListingRecord } from '../ingest';
+import { dataSnapshot, type ListingRecord } from '../ingest';
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset } from '../ensemble/cross-fit';
 import { districtReport, leaveOneSourceOut, metricsBy, segmentOf, type EvaluationReport } from '../ensemble/source-views';
 import { calibrateIntervals, MIN_GROUP_ROWS, randomWalkAllowance, SCALE_POOLING_POWERS, type IntervalMethod } from '../intervals';
@@ -23,8 +23,9 @@ import type { MemberSpec } from '../ensemble/weights';
 import type { HistGradientBoostingRegressor } from '../trainers';
 import { fitMarketIndex, logLevelAt, monthsBeyondData, type MarketIndex } from '../residential/market-index';
 import { marketReference } from '../residential/market';
-import { fittedBeforeForwardTest, FORWARD_TEST_SOURCE, RECENCY_HALF_LIFE_MONTHS, TRAINING_SOURCES, toDataset, trainingRecords } from '../residential/train';
+import { fittedBeforeForwardTest, forwardTestOf, RECENCY_HALF_LIFE_MONTHS, TRAINING_SOURCES, toDataset, trainingRecords } from '../residential/train';
 import type { ObservationExport } from '../ingest/observation-export';
+import type { CollectedHomes } from '../ingest/collected-homes';
 import { DISTRICT_IDS, type DistrictId } from '../vocabulary/codes';
 import { encodeHouseFeatures, fitHouseEncoding, HOUSE_FEATURE_GROUPS, HOUSE_FEATURE_NAMES, type HouseEncoding, type HouseFeatureSource } from './features';
 import { HOUSE_ONNX_FILE, HOUSE_SCALE_COLUMN, type HouseDistrictMarket, type HouseManifest } from './manifest';
@@ -38,6 +39,8 @@ const HOUSE_SOURCE_GROUPS: Record<string, string> = {
   uybor_houses_2025: 'uybor 2025',
   uybor_2026: 'uybor 2026-07',
   observations: 'observations',
+  uybor_collected: 'uybor collected',
+  olx_collected: 'olx collected',
 };
 const COVERAGE = 0.9;
 /** A district with fewer training houses than this is refused: too few to say what a house there is worth. */
@@ -120,6 +123,8 @@ export interface TrainHouseOptions {
   members?: readonly MemberSpec[];
   /** An organisation's observation export: its houses (and flats, for the level) join the listings as a source of their own. */
   observations?: ObservationExport | null;
+  /** The collected homes export: its houses (and flats, for the level) join the listings as sources of their own. */
+  collected?: CollectedHomes | null;
   onProgress?: (done: number, total: number, step: string) => void;
 }
 
@@ -128,10 +133,12 @@ export function trainHouses(options: TrainHouseOptions = {}): TrainedHouseVersio
   const seed = options.seed ?? 42;
   const members = options.members ?? HOUSE_MEMBERS;
 
-  const { records, observations } = trainingRecords(options);
+  const { records, observations, collected } = trainingRecords(options);
   const flats = toDataset(records.filter((r) => r.propertyType === 'apartment' && TRAINING_SOURCES.includes(r.source)));
   const data = houseDataset(records.filter((r) => r.propertyType === 'house' && r.source in HOUSE_SOURCE_GROUPS));
-  const forward = houseDataset(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === 'house'));
+  // The newest period as clients would send it (forwardTestOf): the newest snapshot's houses, or the newest collected month's.
+  const forwardTest = forwardTestOf(records, 'house');
+  const forward = houseDataset(forwardTest.records);
   const sources = new Set(data.source).size;
   const total = 1 + crossFitSteps(members.length, sources - 1) + crossFitSteps(members.length, sources) + 1;
   let done = 0;
@@ -139,7 +146,7 @@ export function trainHouses(options: TrainHouseOptions = {}): TrainedHouseVersio
   progress(`ingested ${data.rows.length} house listings`);
 
   // Headline: houses before the newest snapshot → the newest snapshot's houses; the level from flats before it too.
-  const fitsBeforeForward = fittedBeforeForwardTest(forward.rows);
+  const fitsBeforeForward = fittedBeforeForwardTest(forward.rows, forwardTest.source);
   const flatsBefore = subset(flats, (i) => fitsBeforeForward(flats.rows[i]));
   const levelsBefore = flatLevels(flatsBefore);
   const before = subset(data, (i) => fitsBeforeForward(data.rows[i]));
@@ -153,7 +160,7 @@ export function trainHouses(options: TrainHouseOptions = {}): TrainedHouseVersio
   };
   const headlineResult = score(forward.rows);
   const headline: EvaluationReport = {
-    protocol: `Forward in time and across scrapes: fitted on the houses listed before the newest snapshot (${[...new Set(before.source)].join(', ')}), their level from the flats' market index fitted on the flats before it; tested on the ${forward.rows.length} Tashkent houses of uybor's July 2026 snapshot as clients would send them (no price fences; the export gives one area, so they come without their plot), valued at their listing month; intervals calibrated on the fitted sources' leave-one-source-out residuals.`,
+    protocol: `Forward in time and across scrapes: fitted on the houses listed before the newest snapshot (${[...new Set(before.source)].join(', ')}), their level from the flats' market index fitted on the flats before it; tested on the ${forward.rows.length} Tashkent houses of ${forwardTest.label} as clients would send them (no price fences; the export gives one area, so they come without their plot), valued at their listing month; intervals calibrated on the fitted sources' leave-one-source-out residuals.`,
     weights: Object.fromEntries(members.map((m, j) => [m.name, headlineFit.weights[j]])),
     overall: headlineResult.overall,
     districts: districtReport(headlineResult.rows),
@@ -194,6 +201,7 @@ export function trainHouses(options: TrainHouseOptions = {}): TrainedHouseVersio
       training: {
         rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, maskedCopyWeight: WITHOUT_PLOT_WEIGHT,
         ...(observations && { observations }),
+        ...(collected && { collected }),
       },
       target: 'log_price_per_m2',
       features: { names: [...HOUSE_FEATURE_NAMES], encoding: all.encoding as HouseEncoding },

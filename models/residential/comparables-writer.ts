@@ -3,16 +3,18 @@
  * the compact column table serving reads. Written by `npm run comparables` (./comparables-cli.ts) and
  * at the end of `npm run train` for residential (./train-cli.ts), from the same ingestion as training
  * (trainingRecords: every listing file, price fences on) less the houses. An organisation's
- * observations never enter it: they are that organisation's, and the table answers every client.
+ * observations never enter it: they are that organisation's, and the table answers every client;
+ * nor do the collected listings (../ingest/collected-homes.ts): the table is the data snapshot's.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { dataSnapshot, type DataSnapshot, type ListingRecord } from '../ingest';
+import { dataSnapshot, type DataSnapshot, type ListingRecord, type ListingSource } from '../ingest';
+import { COLLECTED_SOURCES } from '../ingest/collected-homes';
 import { CODED_COLUMNS, COMPARABLES_FORMAT, COMPARABLES_PATH, NUMERIC_COLUMNS, type CodedColumn, type ComparablesFile, type ComparableRow } from './comparables';
 import { SOURCE_GROUPS, trainingRecords } from './train';
 
 /** The listing files whose flats are comparables: the training sources less an organisation's observations. */
-export const COMPARABLE_SOURCES: readonly string[] = Object.keys(SOURCE_GROUPS).filter((s) => s !== 'observations');
+export const COMPARABLE_SOURCES: readonly string[] = Object.keys(SOURCE_GROUPS).filter((s) => s !== 'observations' && !COLLECTED_SOURCES.includes(s as ListingSource));
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 

@@ -6,6 +6,7 @@
  */
 import type { MarketMixtureModel } from './market-mixture';
 import type { ObservationSourceReport } from '../ingest/observation-listings';
+import type { CollectedSourceReport } from '../ingest/collected-homes';
 import { join } from 'node:path';
 import { ARTIFACTS_DIR } from '../paths';
 import * as versions from '../ensemble/versions';
@@ -64,6 +65,8 @@ export interface ResidentialManifest {
     maskedCopyWeight?: number;
     /** The organisation's observation export trained on as a source of its own (absent: none). */
     observations?: ObservationSourceReport;
+    /** The collected homes export trained on as sources of their own (absent: none; ../ingest/collected-homes.ts). */
+    collected?: CollectedSourceReport;
   };
   target: 'log_price_per_m2';
   features: { names: string[]; encoding: FeatureEncoding };

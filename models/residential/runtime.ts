@@ -8,6 +8,7 @@ import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessme
 import { randomWalkAllowance } from '../intervals/serving';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
+import { daysPast, lastDayOfPeriod } from '../ensemble/level-series';
 import { indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
 import type { ApartmentRequest } from './request';
 import { MIXTURE_MARKETS, mixedValuation, newBuildProbability } from './market-mixture';
@@ -77,7 +78,7 @@ export class ResidentialModelSet {
     const logLevel = logLevelAt(index, request.district, request.market, period);
     const dataAgeMonths = monthsBeyondData(index, period);
     return {
-      reported: { valuationDate, newestDataPeriod: index.newestPeriod, dataAgeMonths, indexRatio: round3(Math.exp(logLevel)) },
+      reported: { valuationDate, newestDataPeriod: index.newestPeriod, dataAgeMonths, dataAgeDays: daysPast(lastDayOfPeriod(index.newestPeriod), valuationDate), indexRatio: round3(Math.exp(logLevel)) },
       logLevel,
       allowance: randomWalkAllowance(index, dataAgeMonths),
     };

@@ -7,6 +7,7 @@
 import { accuracyMetrics } from '../ensemble/metrics';
 import { publishVersion } from '../ensemble/publish';
 import type { ObservationExport } from '../ingest/observation-export';
+import type { CollectedHomes } from '../ingest/collected-homes';
 import { progressBar } from '../train-progress';
 import { currentVersion, readManifest, setCurrentVersion, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from './manifest';
 import { writeModelCard } from './model-card';
@@ -16,10 +17,10 @@ import { writeComparables } from './comparables-writer';
 import { trainResidential } from './train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
-export async function trainResidentialVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
+export async function trainResidentialVersion(argv: readonly string[], observations: ObservationExport | null = null, collected: CollectedHomes | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('residential');
-  const trained = trainResidential({ onProgress: bar.update, observations });
+  const trained = trainResidential({ onProgress: bar.update, observations, collected });
   bar.stop();
   const observed = trained.manifest.training.observations;
   if (observed) console.log(`observations ${observed.file}: ${observed.kept} of ${observed.lines} home lines kept (${Object.entries(observed.byPriceType).map(([type, n]) => `${n} ${type}`).join(', ')}), ${trained.manifest.training.bySource.observations ?? 0} of them $flats, observed ${observed.periods?.from ?? '-'} to ${observed.periods?.to ?? '-'}`);

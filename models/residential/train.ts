@@ -23,6 +23,7 @@ import { DISTRICT_IDS, type Market } from '../vocabulary/codes';
 import { ingestListings, dataSnapshot, SOURCE_FILES, type IngestResult, type ListingRecord, type ListingSource } from '../ingest';
 import type { ObservationExport } from '../ingest/observation-export';
 import { observationListings, type ObservationSourceReport } from '../ingest/observation-listings';
+import { COLLECTED_SOURCES, type CollectedHomes, type CollectedSourceReport } from '../ingest/collected-homes';
 import { countBy, crossFit, crossFitSteps, evaluateValuations, permutationImportance, subset, type CrossFit, type CrossFitConfig, type Dataset, type GroupedEvaluation } from '../ensemble/cross-fit';
 import { districtOf, districtReport, indicesWhere, leaveOneSourceOut, metricsBy, metricsOfRows, segmentOf } from '../ensemble/source-views';
 import { calibrateIntervals, combinedHalfWidth, groupHalfWidth, randomWalkAllowance, SCALE_POOLING_POWERS, type CalibratedIntervals, type IntervalMethod } from '../intervals';
@@ -53,6 +54,9 @@ export const SOURCE_GROUPS: Record<string, string> = {
   uybor_2026: 'uybor 2026-07',
   // An organisation's observed prices (npm run train -- --with-observations FILE): a dated source of their own.
   observations: 'observations',
+  // The listings the service collects itself (npm run collect -- --export; ../ingest/collected-homes.ts): one source per site.
+  uybor_collected: 'uybor collected',
+  olx_collected: 'olx collected',
 };
 export const TRAINING_SOURCES = Object.keys(SOURCE_GROUPS);
 /**
@@ -61,8 +65,12 @@ export const TRAINING_SOURCES = Object.keys(SOURCE_GROUPS);
  * pooling choice, and the leave-one-source-out table reports it apart.
  */
 const OLDEST_SOURCE_GROUP = SOURCE_GROUPS.olx_2021;
-/** The newest snapshot: the forward test, and the rows the served model adds last. */
+/** The newest snapshot: the forward test, and the rows the served model adds last (unless collected listings are newer: forwardTestOf). */
 export const FORWARD_TEST_SOURCE = 'uybor_2026';
+/** How FORWARD_TEST_SOURCE is named in the protocols. */
+const FORWARD_TEST_LABEL = "uybor's July 2026 snapshot";
+/** The newest month of collected listings becomes the forward test with at least this many listings of the kind (the index's own floor for a month). */
+export const MIN_COLLECTED_FORWARD_ROWS = 30;
 /**
  * The same protocol one step earlier: everything before uybor's 2025 scrapes → those scrapes. A
  * second forward view, reported beside the headline; nothing is chosen on it.
@@ -155,6 +163,8 @@ export interface TrainOptions {
   excludeSources?: readonly ListingSource[];
   /** An organisation's observation export: its home prices join the listings as a source of their own. */
   observations?: ObservationExport | null;
+  /** The collected homes export (../ingest/collected-homes.ts): its records join the listings as sources of their own (uybor_collected, olx_collected). */
+  collected?: CollectedHomes | null;
   members?: readonly MemberSpec[];
   onProgress?: (done: number, total: number, step: string) => void;
 }
@@ -183,10 +193,11 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   const members = options.members ?? MEMBERS;
   const config = crossFitConfig(members, options.seed ?? 42);
 
-  const { records, report, observations } = trainingRecords(options);
+  const { records, report, observations, collected } = trainingRecords(options);
   const data = toDataset(records.filter((r) => r.propertyType === 'apartment' && TRAINING_SOURCES.includes(r.source)));
-  // The forward test as clients would send it: its own ingestion, without price fences.
-  const forward = toDataset(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === 'apartment'));
+  // The forward test as clients would send it: the newest period (forwardTestOf).
+  const forwardTest = forwardTestOf(records, 'apartment');
+  const forward = toDataset(forwardTest.records);
   const backtestTest = toDataset(ingestListings({ sources: [...BACKTEST_SOURCES], priceFences: false }).records.filter((r) => r.propertyType === 'apartment'));
   const groups = new Set(data.source).size;
   const total = 1 + crossFitSteps(members.length, groups - 1) + crossFitSteps(members.length, groups - 2) + crossFitSteps(members.length, groups) + crossFitSteps(1, groups - 1) + crossFitSteps(members.length, IN_DISTRIBUTION_FOLDS) + 1;
@@ -195,10 +206,10 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   progress(`ingested ${data.rows.length} apartment listings${observations ? ` (${observations.kept} observed flats and houses among the records)` : ''}`);
 
   // Headline: everything before the newest snapshot → the newest snapshot.
-  const { before, fit: headlineFit, score: scoreForward } = forwardView(data, forward, FORWARD_TEST_SOURCE, config, (s) => progress(`forward: ${s}`));
+  const { before, fit: headlineFit, score: scoreForward } = forwardView(data, forward, forwardTest.source, config, (s) => progress(`forward: ${s}`));
   const headlineResult = scoreForward(forward.rows);
   const headline: ResidentialManifest['evaluation']['headline'] = {
-    ...evaluationReport(`Forward in time and across scrapes: fitted on every listing before the newest snapshot (${sourceList(before)}), tested on the ${forward.rows.length} Tashkent flats of uybor's July 2026 snapshot as clients would send them (no price fences), valued at their listing month by the market index extrapolated from the fitted data; intervals calibrated on the fitted sources' leave-one-source-out residuals only.`, headlineResult, members, headlineFit.weights),
+    ...evaluationReport(`Forward in time and across scrapes: fitted on every listing before the newest snapshot (${sourceList(before)}), tested on the ${forward.rows.length} Tashkent flats of ${forwardTest.label} as clients would send them (no price fences), valued at their listing month by the market index extrapolated from the fitted data; intervals calibrated on the fitted sources' leave-one-source-out residuals only.`, headlineResult, members, headlineFit.weights),
     segments: metricsBy(headlineResult.rows, segmentOf),
     level: levelCheck(headlineResult.rows),
   };
@@ -256,6 +267,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
       training: {
         rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, ingest: report, maskedCopyWeight: MASKED_COPY_WEIGHT,
         ...(observations && { observations }),
+        ...(collected && { collected }),
       },
       target: 'log_price_per_m2',
       features: { names: [...FEATURE_NAMES], encoding: all.encoding },
@@ -283,12 +295,40 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
  * The listing files' records (less `excludeSources`), and the organisation's observed homes when an
  * export is given, as records of their own source (flats and houses: each trainer takes its own).
  */
-export function trainingRecords(options: Pick<TrainOptions, 'excludeSources' | 'observations'>): IngestResult & { observations: ObservationSourceReport | null } {
+export function trainingRecords(options: Pick<TrainOptions, 'excludeSources' | 'observations' | 'collected'>): IngestResult & { observations: ObservationSourceReport | null; collected: CollectedSourceReport | null } {
   const excluded = options.excludeSources ?? [];
   const ingested = ingestListings(excluded.length ? { sources: SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
-  if (!options.observations) return { ...ingested, observations: null };
+  const collected = options.collected ?? null;
+  const withCollected = (records: ListingRecord[]) => (collected ? [...records, ...collected.records] : records);
+  if (!options.observations) return { records: withCollected(ingested.records), report: ingested.report, observations: null, collected: collected?.report ?? null };
   const observed = observationListings(options.observations);
-  return { records: [...ingested.records, ...observed.records], report: ingested.report, observations: observed.report };
+  return { records: withCollected([...ingested.records, ...observed.records]), report: ingested.report, observations: observed.report, collected: collected?.report ?? null };
+}
+
+/** The forward test of a kind: its records as clients would send them, the source left out of its fit (null: by period alone), and how the protocols name it. */
+export interface ForwardTest {
+  records: ListingRecord[];
+  source: ListingSource | null;
+  label: string;
+}
+
+/**
+ * The forward test is the newest period, as it has been: the newest snapshot (FORWARD_TEST_SOURCE,
+ * its own ingestion without price fences), or, once collected listings are newer than it, their
+ * newest month (both sites, each listing at its last asking price), when it holds at least
+ * MIN_COLLECTED_FORWARD_ROWS listings of the kind. A collected month's fit learns from every row
+ * listed before that month, earlier collected months included (fittedBeforeForwardTest by period).
+ */
+export function forwardTestOf(records: readonly ListingRecord[], propertyType: ListingRecord['propertyType']): ForwardTest {
+  const snapshot = ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records;
+  const today: ForwardTest = { records: snapshot.filter((r) => r.propertyType === propertyType), source: FORWARD_TEST_SOURCE, label: FORWARD_TEST_LABEL };
+  const collected = records.filter((r) => COLLECTED_SOURCES.includes(r.source) && r.propertyType === propertyType);
+  if (collected.length === 0) return today;
+  const newest = collected.reduce((p, r) => (r.period > p ? r.period : p), '');
+  const snapshotNewest = snapshot.reduce((p, r) => (r.period > p ? r.period : p), '');
+  const month = collected.filter((r) => r.period === newest);
+  if (newest <= snapshotNewest || month.length < MIN_COLLECTED_FORWARD_ROWS) return today;
+  return { records: month, source: null, label: `the listings collected in ${newest} (npm run collect: uybor.uz and olx.uz, each at its last asking price)` };
 }
 
 /**
@@ -296,8 +336,8 @@ export function trainingRecords(options: Pick<TrainOptions, 'excludeSources' | '
  * from the test's first month on (an organisation's observations can be newer than the test; they
  * would tell the fit the very level it is tested on).
  */
-export function fittedBeforeForwardTest(test: readonly { period: string }[], testSource: string = FORWARD_TEST_SOURCE): (row: { source: string; period: string }) => boolean {
-  const newestGroup = SOURCE_GROUPS[testSource];
+export function fittedBeforeForwardTest(test: readonly { period: string }[], testSource: string | null = FORWARD_TEST_SOURCE): (row: { source: string; period: string }) => boolean {
+  const newestGroup = testSource === null ? null : SOURCE_GROUPS[testSource];
   const testStart = test.reduce((first, r) => (r.period < first ? r.period : first), '9999-12');
   return (row) => row.source !== newestGroup && row.period < testStart;
 }
@@ -336,7 +376,7 @@ function confidenceRule(rows: GroupedEvaluation['rows'], districtAccuracy: Recor
  * with the intervals calibrated and the market mixture learned on those rows alone; `score` values
  * test rows as serving would (./market-mixture.ts for rows without their market) and reports them.
  */
-function forwardView(data: Dataset<Row>, test: Dataset<Row>, testSource: string, config: CrossFitConfig<Row, FeatureEncoding>, progress: (step: string) => void) {
+function forwardView(data: Dataset<Row>, test: Dataset<Row>, testSource: string | null, config: CrossFitConfig<Row, FeatureEncoding>, progress: (step: string) => void) {
   const fits = fittedBeforeForwardTest(test.rows, testSource);
   const before = subset(data, (i) => fits(data.rows[i]));
   const fit = crossFit(before, config, progress);

@@ -43,6 +43,32 @@ export interface MarketIndexSeries {
   newestReading: { index: number; low: number; high: number; applied: boolean; method: string } | null;
 }
 
+/** One week of collected flats (./collected-weekly.ts): city-wide, from the collector's export. */
+export interface CollectedWeeklyPoint {
+  /** The Monday starting the week and the Sunday ending it, 'YYYY-MM-DD' (UTC). */
+  week: string;
+  weekEnd: string;
+  frequency: 'weekly';
+  source: 'collected listings';
+  /** Flats on the market that week (a linked cross-site duplicate counted once). */
+  listings: number;
+  /** Their median asking USD per m²; null without any. */
+  medianUsdPerM2: number | null;
+  /** Flats on the market in this week and the one before. */
+  repeatListings: number;
+  /** Median ratio of their asking prices, this week's end to the previous week's (1 = unchanged); null without any. */
+  repeatChange: number | null;
+}
+
+/** The collected weekly points after the index's newest month, and whether valuations use them (they do not: ./collected-weekly.ts). */
+export interface CollectedWeeklySeries {
+  /** The export's day, 'YYYY-MM-DD'. */
+  exportedOn: string;
+  appliedToValuations: boolean;
+  rule: string;
+  points: CollectedWeeklyPoint[];
+}
+
 /** The running model set: what the subgraph needs, whatever version is loaded. */
 export interface ResidentialRuntime {
   readonly version: string;

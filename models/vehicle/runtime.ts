@@ -11,6 +11,7 @@
  */
 import { confidence, statedConfidence, STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo, statedMembers } from '../ensemble';
 import { periodIndex } from '../ensemble/encoding';
+import { daysPast, lastDayOfPeriod } from '../ensemble/level-series';
 import { linearAllowance, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleManifest } from './manifest';
@@ -126,6 +127,7 @@ export class VehicleModelSet implements VehicleRuntime {
         valuationDate,
         newestDataPeriod: index.newestPeriod,
         dataAgeMonths,
+        dataAgeDays: daysPast(lastDayOfPeriod(index.newestPeriod), valuationDate),
         indexRatio: round3(Math.exp(logLevel)),
         intervalWidening: widening,
       },

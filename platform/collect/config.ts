@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { valuationHome } from '../local-state';
 import type { CollectSite } from '../../models/ingest/collectors';
+import { collectDirectoryOf } from '../../models/ingest/collected-homes';
 
 export interface CollectConfig {
   /** Where the life-cycle store, checkpoints and locks live. @default <VALUATION_HOME>/collect */
@@ -47,7 +48,7 @@ function positive(text: string | undefined, fallback: number): number {
 
 export function collectConfigFromEnv(env: NodeJS.ProcessEnv = process.env): CollectConfig {
   return {
-    directory: env.COLLECT_DIR || collectHome(env),
+    directory: collectDirectoryOf(env),
     minIntervalMs: positive(env.COLLECT_MIN_INTERVAL_MS, 1000),
     maxRequestsPerRun: positive(env.COLLECT_MAX_REQUESTS, 3000),
     userAgent: env.COLLECT_USER_AGENT || DEFAULT_USER_AGENT,

@@ -19,6 +19,7 @@ import type { CollectConfig } from './config';
 import type { LifecycleStore, RunCompletion } from './lifecycle-store';
 import { DisallowedByRobots, PoliteFetcher, RequestBudgetSpent, SiteAsksToWait, SiteRefusing, type FetchedPage, type FetchEvents } from './polite-fetcher';
 import { acquireRunLock } from './run-lock';
+import { writeLastRun } from './run-status';
 
 export interface CrawlProgress {
   site: CollectSite;
@@ -109,9 +110,15 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     const base = config.baseUrls[site].replace(/\/$/, '');
     let skipped = 0;
     let total: number | null = null;
-    const result = (status: CrawlResult['status'], reason: string | null, completion: RunCompletion | null): CrawlResult => ({
-      site, runId: checkpoint.runId, status, reason, resumed, pages: checkpoint.pages, listings: checkpoint.listings, skipped, requests: fetcher.requests, completion,
-    });
+    // Every finished run (completed or stopped) leaves its summary for the dashboard (./run-status.ts).
+    const result = (status: CrawlResult['status'], reason: string | null, completion: RunCompletion | null): CrawlResult => {
+      writeLastRun(config.directory, {
+        site, runId: checkpoint.runId, status, reason, day, pages: checkpoint.pages, listings: checkpoint.listings, skipped, requests: fetcher.requests,
+        startedAt: checkpoint.startedAt, endedAt: new Date(clock.now()).toISOString(),
+        seen: completion?.seen ?? null, removedToday: completion?.removedToday ?? null, linkedDuplicates: completion?.linkedDuplicates ?? null,
+      });
+      return { site, runId: checkpoint.runId, status, reason, resumed, pages: checkpoint.pages, listings: checkpoint.listings, skipped, requests: fetcher.requests, completion };
+    };
 
     while (checkpoint.cursor !== null) {
       const cursor = checkpoint.cursor;

@@ -16,3 +16,5 @@ export { collectSites } from './collect-service';
 export { createCollectors } from '../../models/ingest/collectors';
 export { msUntilNextDaily, dailyCronPattern, startInProcessDailySchedule } from './daily-schedule';
 export { exportTrainingSource, type TrainingExport } from './training-export';
+export { collectStatus, siteRunStatus, writeLastRun, lastRunPath, type LastRun, type SiteRunStatus } from './run-status';
+export { CollectedWeeklyIndex, readNewestWeeklyIndex, type WeeklyIndexFile } from './collected-exports';

@@ -30,7 +30,7 @@ export interface HomeValuationAnswer {
 }
 
 /** What the batch result carries of a valuation. */
-const HOME_VALUATION_SELECTION = `propertyType estimate currency ${EXCHANGE_RATE_SELECTION} pricePerM2 landPricePerSotka interval { low high coverage } fsd confidence { level score drivers } anomaly { flags deviationFromDistrictMedian } marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening } ${MARKET_ADJUSTMENT_SELECTION} ${MARKET_MIXTURE_SELECTION} valuationId modelVersion valuedAt warnings`;
+const HOME_VALUATION_SELECTION = `propertyType estimate currency ${EXCHANGE_RATE_SELECTION} pricePerM2 landPricePerSotka interval { low high coverage } fsd confidence { level score drivers } anomaly { flags deviationFromDistrictMedian } marketLevel { valuationDate newestDataPeriod dataAgeMonths dataAgeDays indexRatio intervalWidening } ${MARKET_ADJUSTMENT_SELECTION} ${MARKET_MIXTURE_SELECTION} valuationId modelVersion valuedAt warnings`;
 export const HOME_VALUATIONS_QUERY = `query BatchHomeValuations($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { ${HOME_VALUATION_SELECTION} } error { code message field } } }`;
 export const GEOCODES_QUERY = 'query BatchGeocodes($addresses: [String!]!) { geocodes(addresses: $addresses) { result { lat lon precision matched { district { name } mahalla { name } } } error { code message } } }';
 export const LOCATION_INDEXES_QUERY = 'query BatchLocationIndexes($points: [PointInput!]!) { locationIndexes(points: $points) { result { district { name } composite { score complete renormalised } subindexes { id score } } error { code message field } } }';

@@ -91,6 +91,7 @@ export abstract class MarketLevelFields {
   @Field({ description: MARKET_LEVEL_DESCRIPTIONS.valuationDate }) valuationDate!: string;
   @Field({ description: MARKET_LEVEL_DESCRIPTIONS.newestDataPeriod }) newestDataPeriod!: string;
   @Field(() => Int, { description: MARKET_LEVEL_DESCRIPTIONS.dataAgeMonths }) dataAgeMonths!: number;
+  @Field(() => Int, { description: MARKET_LEVEL_DESCRIPTIONS.dataAgeDays }) dataAgeDays!: number;
   @Field(() => Float, { description: MARKET_LEVEL_DESCRIPTIONS.indexRatio }) indexRatio!: number;
   @Field(() => Float, { description: MARKET_LEVEL_DESCRIPTIONS.intervalWidening }) intervalWidening!: number;
 }

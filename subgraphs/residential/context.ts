@@ -10,6 +10,7 @@ import type { ResidentialRuntime } from '../../models/residential';
 import type { ObservationBook } from '../common/observation-book';
 import { recordCallerOf, ValuationRecorder, type RecordCaller } from '../common/valuation-recorder';
 import { MemoryRecordStore } from '../common/valuation-records';
+import type { CollectedWeeklyIndex } from '../../platform/collect/collected-exports';
 import { districtRef, mahallaRef, ModelPlaces, type DistrictRef, type MahallaRef } from './places';
 
 export interface ResidentialLoaders {
@@ -32,6 +33,8 @@ export interface ResidentialContext {
   loaders: ResidentialLoaders;
   /** The model version in service as this request sees it (read on first use). */
   places(): ModelPlaces;
+  /** The collector's newest weekly index (platform/collect/collected-exports.ts); null without a collect folder. */
+  collected: CollectedWeeklyIndex | null;
 }
 
 export function createResidentialContext(
@@ -39,6 +42,7 @@ export function createResidentialContext(
   observations: ObservationBook,
   headers: IncomingHttpHeaders,
   records: ValuationRecorder = new ValuationRecorder('home', new MemoryRecordStore()),
+  collected: CollectedWeeklyIndex | null = null,
 ): ResidentialContext {
   let places: ModelPlaces | undefined;
   const caller = recordCallerOf(headers);
@@ -53,6 +57,7 @@ export function createResidentialContext(
       mahallaById: new DataLoader(async (ids) => ids.map(mahallaRef)),
     },
     places: () => (places ??= new ModelPlaces(runtime.summary())),
+    collected,
   };
 }
 

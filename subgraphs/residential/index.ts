@@ -10,10 +10,12 @@ import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-mo
 import { createResidentialContext, type ResidentialContext } from './context';
 import { instrumentRuntime } from '../common/model-metrics';
 import { buildResidentialSchema } from './schema';
+import { CollectedWeeklyIndex } from '../../platform/collect/collected-exports';
+import { collectConfigFromEnv } from '../../platform/collect/config';
 
 export { buildResidentialSchema } from './schema';
 
-export async function start(config: SubgraphConfig, runtime: ResidentialRuntime, observations: ObservationBook, records: ValuationRecorder = new ValuationRecorder('home', new MemoryRecordStore())): Promise<RunningService> {
+export async function start(config: SubgraphConfig, runtime: ResidentialRuntime, observations: ObservationBook, records: ValuationRecorder = new ValuationRecorder('home', new MemoryRecordStore()), collected: CollectedWeeklyIndex | null = null): Promise<RunningService> {
   const schema = await buildResidentialSchema();
   const instrumented = instrumentRuntime('residential', runtime);
   return serveSubgraph<ResidentialContext>({
@@ -25,13 +27,14 @@ export async function start(config: SubgraphConfig, runtime: ResidentialRuntime,
     introspection: config.introspection,
     compiled: true,
     // Fresh DataLoaders and model snapshot per request: they must not outlive it.
-    context: (headers) => createResidentialContext(instrumented, observations, headers, records),
+    context: (headers) => createResidentialContext(instrumented, observations, headers, records, collected),
   });
 }
 
 /**
  * The registry's entry. Overrides: `artifactsRoot` (the flat model's version store, default
- * models/artifacts/residential). Observed prices are kept in Redis with a Redis URL, else in
+ * models/artifacts/residential). The collector's newest weekly index is read from COLLECT_DIR
+ * (else <VALUATION_HOME>/collect) for marketIndex. Observed prices are kept in Redis with a Redis URL, else in
  * files under VALUATION_HOME (OBSERVATION_* settings).
  */
 export const subgraph: SubgraphModule = {
@@ -40,7 +43,9 @@ export const subgraph: SubgraphModule = {
     const runtime = await ResidentialModelService.start({ root: overrides.artifactsRoot as string | undefined, log });
     const records = await openValuationRecorder({ kind: 'home', env, databaseUrl, redisUrl, log });
     const observations = await openObservationBook({ kind: 'home', databaseUrl, hierarchy: HOME_HIERARCHY, env, redisUrl, log });
-    const service = await start(config, runtime, observations.book, records.recorder);
+    // The collector's weekly points (COLLECT_DIR, else <VALUATION_HOME>/collect), published by marketIndex.
+    const collected = new CollectedWeeklyIndex(collectConfigFromEnv(env).directory, log);
+    const service = await start(config, runtime, observations.book, records.recorder, collected);
     return {
       ...service,
       get modelVersion() {

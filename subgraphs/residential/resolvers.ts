@@ -2,7 +2,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, Ctx, Directive, Int, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { DEFAULT_COMPARABLES, attributionVariants, comparablesTable, contributions, houseAttributionVariants, houseContributions, isHouseRequest, typicalFlat, type HouseAttributionGroup, type TypicalHouse, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type Contribution, type HomeValue, type TypicalFlat, type HomeRequest, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
+import { collectedWeeklySeries, DEFAULT_COMPARABLES, attributionVariants, comparablesTable, contributions, houseAttributionVariants, houseContributions, isHouseRequest, typicalFlat, type HouseAttributionGroup, type TypicalHouse, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type Contribution, type HomeValue, type TypicalFlat, type HomeRequest, type CollectedWeeklySeries, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
 import type { Contribution as GroupContribution } from '../../models/ensemble';
 import { DISTRICT_NAMES } from '../../models/vocabulary';
 import type { ValuationRecord } from '../common/valuation-records';
@@ -16,7 +16,8 @@ import type { Currency } from '../../models/currency';
 import type { ResidentialContext } from './context';
 import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
 import { mahallaName, valuationLocation } from './places';
-import { ComparableListing, HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
+import { collectStatus } from '../../platform/collect/run-status';
+import { CollectionRun, ComparableListing, HomeValuation, HomeValuationInput, HomeValuationResult, MarketIndexArgs, MarketIndexSeries, ResidentialModel } from './types';
 
 export type { ResidentialContext } from './context';
 
@@ -54,12 +55,21 @@ export class HomeValuationResolver {
     });
   }
 
-  @Query(() => MarketIndexSeries, { description: "The market index behind the model version in service: the price level of a like-for-like flat per listing month relative to the newest, with its 95% band, for a district (any spelling; estimated by zone of districts) and a segment (new or resale; omitted or null for the market's mix). Valuations dated past the newest month follow its drift, with intervals widened by its volatility" })
-  marketIndex(@Args(() => MarketIndexArgs) { district, market }: MarketIndexArgs, @Ctx() ctx: ResidentialContext): Promise<MarketIndexSeriesValue> {
+  @Query(() => MarketIndexSeries, { description: "The market index behind the model version in service: the price level of a like-for-like flat per listing month relative to the newest, with its 95% band, for a district (any spelling; estimated by zone of districts) and a segment (new or resale; omitted or null for the market's mix). Valuations dated past the newest month are held at its newest level, with intervals widened by its volatility. Weekly points of the listings the service collects itself, for the weeks after the newest month, are published beside it (weekly) and not applied to valuations" })
+  marketIndex(@Args(() => MarketIndexArgs) { district, market }: MarketIndexArgs, @Ctx() ctx: ResidentialContext): Promise<MarketIndexSeriesValue & { weekly: CollectedWeeklySeries | null }> {
     return withApiErrors(() => {
       checkInputFields(MARKET_INDEX_FIELDS, { district, market });
-      return ctx.runtime.marketIndex(resolveDistrict(district, []).id, resolveMarket(market));
+      const series = ctx.runtime.marketIndex(resolveDistrict(district, []).id, resolveMarket(market));
+      const collected = ctx.collected?.current();
+      return { ...series, weekly: collected ? collectedWeeklySeries(series.newestPeriod, collected.day, collected.weekly) : null };
     });
+  }
+
+  @Query(() => [CollectionRun], { description: "Collecting progress (npm run collect, docs/COLLECTING.md): each site's last run, or the run under way, read from the collect folder's small status files. Read only; the same for every organisation" })
+  collectionStatus(@Ctx() ctx: ResidentialContext): CollectionRun[] {
+    const directory = ctx.collected?.directory;
+    if (!directory) return [];
+    return collectStatus(directory).map(({ previous, ...run }) => ({ ...run, previousEndedAt: previous?.endedAt ?? null, previousState: previous?.status ?? null }));
   }
 
   @Query(() => [ComparableListing], { description: `Comparable listings for a flat: the n (default ${DEFAULT_COMPARABLES}, at most ${MAX_COMPARABLES}) training listings of its district nearest to it in area, rooms, floor, building, market, renovation and place, best first, each with its asking price as listed and brought to the valuation date (the input's valuationDate, else today) by the market index of the model in service. The input is read as homeValuation reads it (same errors); prices are in USD whatever currency asks for. A house: [] (house comparables are not offered)` })

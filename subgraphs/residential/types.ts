@@ -151,6 +151,43 @@ export class MarketIndexSeries {
   @Field(() => [ScrapeOffset], { description: "Each city point's own offset from the market level that every point read together implies (a month is mostly one site's scrape): how far one scrape's prices sit from the market's. Empty for versions before 2026.11.24" }) scrapeOffsets!: ScrapeOffset[];
   @Field(() => [SourceOffset], { description: "Each source's own offset as leave one source out measured it (its median error when its level came from the other sources)" }) sourceOffsets!: SourceOffset[];
   @Field(() => NewestLevelReading, { nullable: true, description: "The newest month's level read from every point, not the newest scrape alone; null for versions before 2026.11.24" }) newestReading!: NewestLevelReading | null;
+  @Field(() => CollectedWeeklyIndex, { nullable: true, description: "Weekly points of the listings the service collects itself (npm run collect, its newest export), for the weeks after newestPeriod: between two monthly refreshes of the index. City-wide flats, whatever district and market are asked. null when nothing collected covers a week after newestPeriod" }) weekly!: CollectedWeeklyIndex | null;
+}
+
+@ObjectType({ description: 'One week of the flats the service collected from the listing sites (Monday to Sunday, UTC), city-wide' })
+export class CollectedWeeklyPoint {
+  @Field({ description: 'YYYY-MM-DD: the Monday starting the week' }) week!: string;
+  @Field({ description: 'YYYY-MM-DD: the Sunday ending it' }) weekEnd!: string;
+  @Field({ description: 'Always weekly: a point between the monthly refreshes, not a month of the index' }) frequency!: string;
+  @Field({ description: 'Always "collected listings": the flats npm run collect keeps, not a listing file of the training data' }) source!: string;
+  @Field(() => Int, { description: 'Flats on the market that week (a flat listed on two sites counted once)' }) listings!: number;
+  @Field(() => Float, { nullable: true, description: 'Their median asking price per m², USD; null without any' }) medianUsdPerM2!: number | null;
+  @Field(() => Int, { description: 'Flats on the market in this week and the one before' }) repeatListings!: number;
+  @Field(() => Float, { nullable: true, description: "Median ratio of those flats' asking prices at this week's end to the previous week's (1 = unchanged, 0.99 = 1% lower): the same flats on both sides; null without any" }) repeatChange!: number | null;
+}
+
+@ObjectType({ description: "One site's last collecting run (npm run collect), or the run under way" })
+export class CollectionRun {
+  @Field({ description: 'uybor, olx or avtoelon' }) site!: string;
+  @Field({ description: 'running (a live process holds the site\'s lock; counts so far), interrupted (a checkpoint without a live process: the next run resumes it), completed, stopped (it ended early: see reason; the next run resumes it), or never (nothing collected yet)' }) state!: string;
+  @Field(() => String, { nullable: true }) runId!: string | null;
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD: the day the run collects (UTC)' }) day!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Pages read' }) pages!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Listings stored' }) listings!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Requests sent (robots.txt included); null while running' }) requests!: number | null;
+  @Field(() => String, { nullable: true, description: 'Why a stopped run stopped' }) reason!: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO time the run started' }) startedAt!: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO time it ended; null while running' }) endedAt!: string | null;
+  @Field(() => String, { nullable: true, description: 'Running or interrupted: when the last finished run ended, and its state' }) previousEndedAt!: string | null;
+  @Field(() => String, { nullable: true }) previousState!: string | null;
+}
+
+@ObjectType({ description: 'The weekly points of the collected listings, from the collector\'s newest export, and whether valuations use them' })
+export class CollectedWeeklyIndex {
+  @Field({ description: 'YYYY-MM-DD: the day the export was made' }) exportedOn!: string;
+  @Field({ description: "Whether a valuation's level uses the newest weekly point: false in this version (see rule)" }) appliedToValuations!: boolean;
+  @Field({ description: 'The rule deciding it' }) rule!: string;
+  @Field(() => [CollectedWeeklyPoint], { description: 'Oldest first' }) points!: CollectedWeeklyPoint[];
 }
 
 @ObjectType({ description: "One index point's own offset from the market level, as a ratio (0.03 = its listings sit 3% above the market), with a 95% band" })

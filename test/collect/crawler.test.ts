@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { olxCollector, uyborCollector, avtoelonCollector } from '../../models/ingest/collectors';
 import { createNormaliser } from '../../models/ingest/normaliser';
 import { createVehicleLookups } from '../../models/vehicle/ingest/lookups';
-import { crawlSite, LifecycleStore, ManualClock, PoliteFetcher, readCheckpoint, RunInProgress, acquireRunLock, retryAfterMs, type CollectConfig } from '../../platform/collect';
+import { collectStatus, crawlSite, siteRunStatus, LifecycleStore, ManualClock, PoliteFetcher, readCheckpoint, RunInProgress, acquireRunLock, retryAfterMs, type CollectConfig } from '../../platform/collect';
 import { fakeSiteConfig, FakeSite } from './support/fake-site';
 import { fakeCar, olxFlat, uyborFlat } from './support/listings';
 
@@ -115,6 +115,23 @@ describe('crawler against the fake site', () => {
     const second = await crawl(uyborCollector({ normaliser }, [7]));
     expect(second.result).toMatchObject({ status: 'completed', resumed: true, runId: first.result.runId, pages: 3, listings: 250 });
     expect(second.store.size).toBe(250);
+  });
+
+  it('leaves each run\'s status for the dashboard: stopped with its reason (interrupted until resumed), then completed; a live lock reads as running', async () => {
+    expect(collectStatus(directory).map((s) => [s.site, s.state])).toEqual([['uybor', 'never'], ['olx', 'never'], ['avtoelon', 'never']]);
+    site.uybor = Array.from({ length: 250 }, (_, n) => uyborFlat(n));
+    site.faults.push({ match: 'page=3', status: 503, times: 1 });
+    const clock = new ManualClock(JUNE_30);
+    const first = await crawl(uyborCollector({ normaliser }, [7]), clock);
+    // Stopped, checkpointed: the next run resumes it.
+    expect(siteRunStatus(directory, 'uybor')).toMatchObject({ state: 'interrupted', runId: first.result.runId, day: '2026-06-30', pages: 2, listings: 200, requests: first.result.requests, reason: expect.stringMatching(/503/), startedAt: '2026-06-30T03:00:00.000Z', previous: null });
+    // While a process holds the site's lock, the run is running.
+    const lock = acquireRunLock(directory, 'uybor');
+    expect(siteRunStatus(directory, 'uybor')).toMatchObject({ state: 'running', pages: 2, listings: 200, requests: null, endedAt: null });
+    lock.release();
+    const second = await crawl(uyborCollector({ normaliser }, [7]), clock);
+    expect(siteRunStatus(directory, 'uybor')).toMatchObject({ state: 'completed', runId: second.result.runId, pages: 3, listings: 250, reason: null, requests: second.result.requests, endedAt: new Date(clock.now()).toISOString() });
+    expect(siteRunStatus(directory, 'olx').state).toBe('never');
   });
 
   it('stops, checkpointed, on an answer that is not the page (a changed layout) and on no answer at all', async () => {

@@ -23,8 +23,8 @@ const predict = (body: unknown) => fixture.post('/api/predict/home', body);
 const gql = async (query: string, variables?: Record<string, unknown>) => json(await fixture.post('/graphql', { query, variables }));
 
 const SAMPLE_INPUT = { district: 'Chilonzor', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9 };
-const MARKET_LEVEL_FIELDS = 'marketLevel { valuationDate newestDataPeriod dataAgeMonths indexRatio intervalWidening }';
-const INDEX_FIELDS = 'district zone market method newestPeriod driftPerMonth volatilityPerMonth points { period index low high rows }';
+const MARKET_LEVEL_FIELDS = 'marketLevel { valuationDate newestDataPeriod dataAgeMonths dataAgeDays indexRatio intervalWidening }';
+const INDEX_FIELDS = 'district zone market method newestPeriod driftPerMonth volatilityPerMonth points { period index low high rows } weekly { exportedOn }';
 
 /** 'YYYY-MM' plus n months. */
 function addMonths(period: string, n: number): string {
@@ -54,6 +54,7 @@ describe('POST /api/predict/home: valuation_date in, market_level out', () => {
       valuation_date: `${newestPeriod}-15`,
       newest_data_period: newestPeriod,
       data_age_months: 0,
+      data_age_days: 0,
       index_ratio: expect.any(Number),
       interval_widening: 0,
     });
@@ -137,6 +138,7 @@ describe('GraphQL: valuationDate and marketLevel', () => {
       valuationDate: rest.market_level.valuation_date,
       newestDataPeriod: rest.market_level.newest_data_period,
       dataAgeMonths: rest.market_level.data_age_months,
+      dataAgeDays: rest.market_level.data_age_days,
       indexRatio: rest.market_level.index_ratio,
       intervalWidening: rest.market_level.interval_widening,
     });
@@ -182,7 +184,7 @@ describe('MCP value_home', () => {
     const rest = await json(await predict({ ...SAMPLE_HOME_REQUEST, valuation_date: valuationDate }));
     expect(reply.market_level).toEqual(rest.market_level);
     expect(reply.estimate).toBe(rest.estimate);
-    expect(summary).toContain(`Valued at ${valuationDate}, 6 months past the newest market data (${newestPeriod})`);
+    expect(summary).toContain(`Valued at ${valuationDate}, 6 months (${reply.market_level.data_age_days} days) past the newest market data (${newestPeriod})`);
   });
 
   it('a bad valuation_date is a tool error naming the argument', async () => {
@@ -258,6 +260,8 @@ describe('marketIndex(district, market)', () => {
     const series = data.marketIndex;
     expect(series).toMatchObject({ district: 'Chilanzar', zone: 'west', market: null, newestPeriod });
     expect(series.method).toMatch(/hedonic/);
+    // Nothing collected in this stack's folder: no weekly points (test/collect/collected-market.test.ts has some).
+    expect(series.weekly).toBeNull();
     expect(series.volatilityPerMonth).toBeGreaterThan(0);
     expect(Math.abs(series.driftPerMonth)).toBeLessThan(0.1);
     const points = series.points as { period: string; index: number; low: number; high: number; rows: number }[];

@@ -13,11 +13,13 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** The market level's shape and relations (the numbers are the runtime's). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function expectMarketLevel(m: any, valuationDate: string): void {
-  expect(Object.keys(m)).toEqual(['valuation_date', 'newest_data_period', 'data_age_months', 'index_ratio', 'interval_widening']);
+  expect(Object.keys(m)).toEqual(['valuation_date', 'newest_data_period', 'data_age_months', 'data_age_days', 'index_ratio', 'interval_widening']);
   expect(m.valuation_date).toBe(valuationDate);
   expect(m.newest_data_period).toMatch(/^\d{4}-(0[1-9]|1[0-2])$/);
   expect(Number.isInteger(m.data_age_months)).toBe(true);
   expect(m.data_age_months).toBeGreaterThanOrEqual(0);
+  expect(Number.isInteger(m.data_age_days)).toBe(true);
+  expect(m.data_age_days).toBeGreaterThanOrEqual(0);
   expect(m.index_ratio).toBeGreaterThan(0);
   expect(m.interval_widening).toBeGreaterThanOrEqual(0);
 }
@@ -483,7 +485,7 @@ describe('the published contract', () => {
     expect(reply.properties.vehicle.required).toEqual(['make', 'model', 'year', 'trim', 'engine', 'fuel', 'transmission', 'body_type', 'drive', 'region', 'condition', 'paint', 'colour']);
     expect(reply.properties.vehicle.properties.paint.enum).toEqual(['original', 'spots', 'repainted_partly', 'fully_repainted', null]);
     expect(reply.properties.basis.enum).toEqual([...VEHICLE_BASES]);
-    expect(reply.properties.market_level.required).toEqual(['valuation_date', 'newest_data_period', 'data_age_months', 'index_ratio', 'interval_widening']);
+    expect(reply.properties.market_level.required).toEqual(['valuation_date', 'newest_data_period', 'data_age_months', 'data_age_days', 'index_ratio', 'interval_widening']);
     expect(Object.keys(reply.properties.anomaly.properties)).toEqual(['group_median_price', 'deviation_from_group_median', 'market_listings', 'model_spread', 'flags']);
     expect(doc.info.description).toMatch(/UNKNOWN_VEHICLE \(400\).*INSUFFICIENT_MARKET_DATA \(422\)/);
   });

@@ -2,7 +2,8 @@
  * Collected homes as a dated training source: one canonical record per flat or house (a linked
  * cross-site duplicate is left out, its kept twin is in), priced at its last asking price (for a
  * removed listing, the price before it left: the closest public signal to a sale price) and dated
- * by the month it was last seen. Not yet read by `npm run train` (docs/COLLECTING.md, "Not done yet").
+ * by the month it was last seen. `npm run train` reads the export as sources of their own
+ * (../collected-homes.ts).
  */
 import type { ListingRecord } from '../record';
 import type { ListingLife } from './listing-life';

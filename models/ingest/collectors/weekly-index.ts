@@ -5,7 +5,8 @@
  * - the repeat-asking change: over the flats on the market in both this week and the one before, the
  *   median ratio of their asking price at the end of this week to that at the end of the previous
  *   one. The same flats on both sides, so a week of cheaper new listings does not read as a fall.
- * Linked cross-site duplicates are counted once. Not yet published in `marketIndex`.
+ * Linked cross-site duplicates are counted once. Published in `marketIndex.weekly` for the weeks
+ * after the index's newest month (models/residential/collected-weekly.ts), not applied to valuations.
  */
 import type { ListingLife } from './listing-life';
 

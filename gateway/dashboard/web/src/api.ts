@@ -294,3 +294,20 @@ export async function fetchBacktest(key: string, id: string): Promise<Backtest |
   const data = await graphql<{ backtest: Backtest | null }>(key, `query DashboardBacktest($id: ID!) { backtest(id: $id) { id kind job { ${JOB_FIELDS} } report } }`, { id });
   return data.backtest;
 }
+
+/** One site's last collecting run, or the run under way (GraphQL collectionStatus). */
+export interface CollectionRun {
+  site: string;
+  state: string;
+  day: string | null;
+  pages: number | null;
+  listings: number | null;
+  reason: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+export async function fetchCollectionStatus(key: string): Promise<CollectionRun[]> {
+  const data = await graphql<{ collectionStatus: CollectionRun[] }>(key, 'query DashboardCollection { collectionStatus { site state day pages listings reason startedAt endedAt } }');
+  return data.collectionStatus;
+}

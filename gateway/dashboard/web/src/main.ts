@@ -1,10 +1,11 @@
 /**
  * The batch dashboard: sign in with an API key (kept in sessionStorage), upload a CSV portfolio,
  * follow the organisation's jobs live, download a finished job's results or open its portfolio view,
- * read its backtests.
+ * read its backtests, and see how collecting listings is going.
  */
 import { AccuracyPanel } from './accuracy';
 import { BacktestPanel } from './backtest';
+import { CollectionPanel } from './collection';
 import { ApiError, fetchResultsCsv, listJobs, submitCsv, type Job } from './api';
 import { element, saveFile } from './dom';
 import { PortfolioView } from './portfolio';
@@ -35,6 +36,7 @@ const messages = { showError: (error: unknown) => showError(error), clearMessage
 const accuracy = new AccuracyPanel(messages);
 const portfolio = new PortfolioView(messages);
 const backtests = new BacktestPanel(messages);
+const collection = new CollectionPanel(messages);
 let watcher: ProgressWatcher | null = null;
 const jobs = new Map<string, Job>();
 const rows = new Map<string, JobRow>();
@@ -226,6 +228,7 @@ async function signIn(key: string): Promise<void> {
   accuracy.signIn(key);
   portfolio.signIn(key);
   backtests.signIn(key);
+  collection.signIn(key);
 }
 
 async function signOut(forget = true): Promise<void> {
@@ -242,6 +245,7 @@ async function signOut(forget = true): Promise<void> {
   accuracy.signOut();
   portfolio.signOut();
   backtests.signOut();
+  collection.signOut();
   if (forget) {
     sessionStorage.removeItem(KEY_STORAGE);
     clearMessage();

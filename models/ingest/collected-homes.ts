@@ -1,0 +1,130 @@
+/**
+ * The collected homes export (`npm run collect -- --export`, platform/collect/training-export.ts) as
+ * a training source: `<collect folder>/exports/collected-homes-<day>.ndjson`, one canonical record a
+ * line (./collectors/training-records.ts), sources `uybor_collected` and `olx_collected`, each dated
+ * by the month its listing was last seen. `npm run train` reads the newest export of the collect
+ * folder when there is one (models/train-cli.ts); without one, training reads the listing files alone,
+ * exactly as before.
+ *
+ * The records were built by the collectors through the ingestion's row cleaning; here each line is
+ * checked again against the record's shape (a file edited by hand, or cut short, stops the run
+ * before any training) and against cleanRecord's limits.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths';
+import { DISTRICT_IDS } from '../vocabulary/codes';
+import { cleanRecord } from './clean';
+import type { DropReason } from './reasons';
+import type { ListingRecord, ListingSource } from './record';
+
+export const COLLECTED_SOURCES: readonly ListingSource[] = ['uybor_collected', 'olx_collected'];
+
+/** What `npm run train` took from an export: the manifest's record of the source. */
+export interface CollectedSourceReport {
+  file: string;
+  sha256: string;
+  lines: number;
+  kept: number;
+  bySource: Partial<Record<ListingSource, number>>;
+  dropped: Partial<Record<DropReason, number>>;
+  /** 'YYYY-MM' of the oldest and newest kept. */
+  periods: { from: string; to: string } | null;
+}
+
+export interface CollectedHomes {
+  records: ListingRecord[];
+  report: CollectedSourceReport;
+}
+
+/** The collect folder as the collector chooses it: COLLECT_DIR, else <VALUATION_HOME>/collect (VALUATION_HOME defaults to .local in the project). */
+export function collectDirectoryOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.COLLECT_DIR || join(env.VALUATION_HOME || join(PROJECT_ROOT, '.local'), 'collect');
+}
+
+const EXPORT_FILE = /^collected-homes-\d{4}-\d{2}-\d{2}\.ndjson$/;
+
+/** The newest collected-homes export of a collect folder (its name sorts by its day); null when there is none. */
+export function newestCollectedHomesExport(collectDirectory: string): string | null {
+  const folder = join(collectDirectory, 'exports');
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return null;
+  }
+  const exports = names.filter((name) => EXPORT_FILE.test(name)).sort();
+  return exports.length ? join(folder, exports[exports.length - 1]) : null;
+}
+
+function checkedRecord(value: unknown, where: string): ListingRecord {
+  const r = value as Partial<ListingRecord> | null;
+  const fail = (what: string): never => {
+    throw new Error(`${where}: ${what}`);
+  };
+  if (r === null || typeof r !== 'object' || Array.isArray(r)) return fail('not a record');
+  if (!COLLECTED_SOURCES.includes(r.source as ListingSource)) fail(`source must be one of ${COLLECTED_SOURCES.join(', ')}`);
+  if (typeof r.period !== 'string' || !/^\d{4}-(0[1-9]|1[0-2])$/.test(r.period)) fail('period must be YYYY-MM');
+  if (r.propertyType !== 'apartment' && r.propertyType !== 'house') fail('propertyType must be apartment or house');
+  if (!DISTRICT_IDS.includes(r.district as never)) fail('unknown district');
+  for (const field of ['priceUsd', 'area'] as const) if (typeof r[field] !== 'number' || !Number.isFinite(r[field]) || r[field]! <= 0) fail(`${field} must be a positive number`);
+  return r as ListingRecord;
+}
+
+/** Reads an export: its records (renumbered by line), checked; a malformed line throws with its line number. */
+export function readCollectedHomes(file: string): CollectedHomes {
+  const bytes = readFileSync(file);
+  const lines = bytes.toString('utf8').split('\n').filter((line) => line.trim() !== '');
+  const records: ListingRecord[] = [];
+  const dropped: Partial<Record<DropReason, number>> = {};
+  const bySource: Partial<Record<ListingSource, number>> = {};
+  lines.forEach((line, i) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      throw new Error(`${file} line ${i + 1}: not JSON`);
+    }
+    const record = { ...checkedRecord(parsed, `${file} line ${i + 1}`), sourceRow: i + 1 };
+    const cleaned = cleanRecord(record);
+    if ('drop' in cleaned) {
+      dropped[cleaned.drop] = (dropped[cleaned.drop] ?? 0) + 1;
+      return;
+    }
+    records.push(cleaned.record);
+    bySource[record.source] = (bySource[record.source] ?? 0) + 1;
+  });
+  const periods = records.map((r) => r.period).sort();
+  return {
+    records,
+    report: {
+      file,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      lines: lines.length,
+      kept: records.length,
+      bySource,
+      dropped,
+      periods: periods.length ? { from: periods[0], to: periods[periods.length - 1] } : null,
+    },
+  };
+}
+
+/**
+ * Which export `npm run train` reads: `given` (a file, or a collect folder whose newest export is
+ * taken; an error when it has none), else the newest export of the default collect folder, else
+ * null (training on the listing files alone).
+ */
+export function collectedHomesFile(given: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (given === undefined) return newestCollectedHomesExport(collectDirectoryOf(env));
+  if (statSync(given).isFile()) return given;
+  const newest = newestCollectedHomesExport(given);
+  if (newest === null) throw new Error(`--collected ${given}: no exports/collected-homes-<day>.ndjson in it (npm run collect -- --export writes one)`);
+  return newest;
+}
+
+/** One line for the training log. */
+export function describeCollected(report: CollectedSourceReport): string {
+  const sources = Object.entries(report.bySource).map(([source, n]) => `${n} ${source}`).join(', ');
+  return `collected ${report.file}: ${report.kept} of ${report.lines} homes kept (${sources || 'none'}), last seen ${report.periods?.from ?? '-'} to ${report.periods?.to ?? '-'}`;
+}
