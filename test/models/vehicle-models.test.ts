@@ -119,7 +119,7 @@ describe('the served vehicle version (committed artifact)', () => {
     expect(value.interval.high).toBeGreaterThan(value.estimate);
     expect(value.models.map((m) => m.name)).toEqual(manifest.members.map((m) => m.name));
     expect(value.anomaly.marketListings).toBeGreaterThan(1000);
-    expect(value.marketLevel).toEqual({ valuationDate: `${manifest.marketIndex.newestPeriod}-15`, newestDataPeriod: manifest.marketIndex.newestPeriod, dataAgeMonths: 0, indexRatio: 1, intervalWidening: 0 });
+    expect(value.marketLevel).toEqual({ valuationDate: `${manifest.marketIndex.newestPeriod}-15`, newestDataPeriod: manifest.marketIndex.newestPeriod, dataAgeMonths: 0, dataAgeDays: 0, indexRatio: 1, intervalWidening: 0 });
   });
 
   it('moves an earlier valuation date down the index, and widens the interval by the drift allowance past the newest data', async () => {
