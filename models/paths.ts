@@ -15,3 +15,8 @@ function findRoot(start: string): string {
 export const PROJECT_ROOT = process.env.PROJECT_ROOT ?? findRoot(__dirname);
 export const DATA_DIR = join(PROJECT_ROOT, 'data');
 export const ARTIFACTS_DIR = process.env.ARTIFACTS_DIR ?? join(PROJECT_ROOT, 'models', 'artifacts');
+
+/** The service's own state folder (keys, secrets, records, the collector's store): VALUATION_HOME, else `.local` in the project (gitignored). */
+export function valuationHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.VALUATION_HOME || join(PROJECT_ROOT, '.local');
+}

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PROJECT_ROOT } from '../models/paths';
 
-/** The service's own state folder (keys, secrets); gitignored under the project by default. */
-export function valuationHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.VALUATION_HOME || join(PROJECT_ROOT, '.local');
-}
+export { valuationHome } from '../models/paths';
 
 /** Replaces `file` with `content`, readable by its owner only; readers see the old or the new file, never half. */
 export function writePrivateFile(file: string, content: string): void {

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../paths';
+import { valuationHome } from '../paths';
 import { DISTRICT_IDS } from '../vocabulary/codes';
 import { cleanRecord } from './clean';
 import type { DropReason } from './reasons';
@@ -40,7 +40,7 @@ export interface CollectedHomes {
 
 /** The collect folder as the collector chooses it: COLLECT_DIR, else <VALUATION_HOME>/collect (VALUATION_HOME defaults to .local in the project). */
 export function collectDirectoryOf(env: NodeJS.ProcessEnv = process.env): string {
-  return env.COLLECT_DIR || join(env.VALUATION_HOME || join(PROJECT_ROOT, '.local'), 'collect');
+  return env.COLLECT_DIR || join(valuationHome(env), 'collect');
 }
 
 const EXPORT_FILE = /^collected-homes-\d{4}-\d{2}-\d{2}\.ndjson$/;

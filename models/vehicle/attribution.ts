@@ -16,11 +16,10 @@ import { mostUsual, rankedContributions, type Contribution } from '../ensemble/a
 import { median } from '../ensemble/metrics';
 import { groupBy } from '../ingest/outliers';
 import { vehicleGroup, type VehicleFeatureSource } from './features';
-import type { VehicleRequest } from './valuation';
-import type { TypicalVehicle, TypicalVehicleLevel, TypicalVehicles } from './typical-vehicle';
+import type { TypicalVehicle, TypicalVehicleLevel, TypicalVehicles, VehicleRequest } from './valuation';
 import { badgeFamily } from './vocabulary';
 
-export type { TypicalVehicle, TypicalVehicleLevel, TypicalVehicles } from './typical-vehicle';
+export type { TypicalVehicle, TypicalVehicleLevel, TypicalVehicles } from './valuation';
 
 export const VEHICLE_ATTRIBUTION_GROUPS = ['year', 'mileage', 'engine', 'fuel', 'transmission', 'body', 'drive', 'trim', 'condition', 'region'] as const;
 export type VehicleAttributionGroup = (typeof VEHICLE_ATTRIBUTION_GROUPS)[number];

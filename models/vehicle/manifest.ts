@@ -14,7 +14,7 @@ import type { VehicleIngestReport, VehicleObservationReport } from './ingest';
 import type { VehicleEncoding } from './features';
 import type { VehicleMarketReference } from './market';
 import type { VehicleMarketIndex } from './market-index';
-import type { TypicalVehicles } from './typical-vehicle';
+import type { TypicalVehicles } from './valuation';
 
 export const VEHICLE_DIR = join(ARTIFACTS_DIR, 'vehicle');
 export const VEHICLE_ONNX_FILE = 'ensemble.onnx';

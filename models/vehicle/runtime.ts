@@ -21,7 +21,7 @@ import {
   type VehicleRequest, type VehicleRuntime, type VehicleValue,
 } from './valuation';
 import { badgeFamily, MAKES, modelsOf } from './vocabulary';
-import type { TypicalVehicles } from './typical-vehicle';
+import type { TypicalVehicles } from './valuation';
 
 /** Flags that describe an input unlike the training data: each widens the interval. */
 export const VEHICLE_OUT_OF_DISTRIBUTION_FLAGS = new Set(['THIN_MODEL_DATA', 'YEAR_OUTSIDE_MODEL_DATA', 'UNUSUAL_MILEAGE']);

@@ -5,7 +5,7 @@
 import { HotSwappedModel, type HotSwapOptions } from '../ensemble';
 import { VEHICLE_DIR } from './manifest';
 import { VehicleModelSet } from './runtime';
-import type { TypicalVehicles } from './typical-vehicle';
+import type { TypicalVehicles } from './valuation';
 import type { InsufficientMarketDataError, VehicleCatalogEntry, VehicleMarketIndexSeries, VehicleModelSummary, VehicleRequest, VehicleRuntime, VehicleValue } from './valuation';
 
 export class VehicleModelService implements VehicleRuntime {

@@ -6,7 +6,6 @@
 import type { AccuracyClass } from '../ensemble/confidence';
 import type { AccuracyMetrics } from '../ensemble/metrics';
 import type { MarketLevel } from '../../schema/home-contract';
-import type { TypicalVehicles } from './typical-vehicle';
 import { BODY_TYPES, type BodyType, type Colour, type Drive, type Fuel, type Paint, type RegionId, type Transmission } from './vocabulary';
 
 export type { MarketLevel };
@@ -126,3 +125,22 @@ export interface VehicleRuntime {
   /** The typical cars of the version in service (a car's "what drives the estimate" compares with them); null for a version before 2026.11.3. */
   typicalVehicles(): TypicalVehicles | null;
 }
+
+/** A typical car: the medians and most usual values of some training listings. */
+export type TypicalVehicle = Pick<VehicleRequest, 'year' | 'mileageKm' | 'engineLitres' | 'fuel' | 'transmission' | 'body' | 'drive' | 'trim' | 'defects' | 'region'> & {
+  /** Training listings it is drawn from. */
+  listings: number;
+};
+
+/** What the vehicle manifest ships (from version 2026.11.3): a typical car per make and model, per make, and of the whole market. */
+export interface TypicalVehicles {
+  /** By vehicleGroup (badge family make + model), for the groups with at least `minListings` listings. */
+  group: Record<string, TypicalVehicle>;
+  /** By badge family, for the makes with at least `minListings` listings. */
+  make: Record<string, TypicalVehicle>;
+  overall: TypicalVehicle;
+  minListings: number;
+}
+
+/** Which typical car a request is compared with: its make and model's, its make's, or the market's. */
+export type TypicalVehicleLevel = 'model' | 'make' | 'market';

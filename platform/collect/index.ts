@@ -4,7 +4,7 @@
  * saved pages (./from-directory.ts), and the daily schedule (./daily-schedule.ts in process,
  * ./bullmq-schedule.ts with Redis). The CLI is ./cli.ts (`npm run collect`).
  */
-export { collectConfigFromEnv, collectHome, DEFAULT_USER_AGENT, type CollectConfig } from './config';
+export { collectConfigFromEnv, DEFAULT_USER_AGENT, type CollectConfig } from './config';
 export { ManualClock, systemClock, dayOf, type Clock } from './clock';
 export { PoliteFetcher, RequestBudgetSpent, SiteAsksToWait, SiteRefusing, DisallowedByRobots, retryAfterMs, type FetchPolicy, type FetchEvents } from './polite-fetcher';
 export { crawlSite, type CrawlProgress, type CrawlResult, type CrawlOptions } from './crawl-run';

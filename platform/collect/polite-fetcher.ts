@@ -16,11 +16,16 @@ import { HostRateLimit } from './host-rate-limit';
 import { robotsRulesOf, type RobotsRules } from './robots';
 
 export interface FetchPolicy {
+  /** The least time between two requests to one host (a robots.txt Crawl-delay that is longer wins). @default 1000 (1 s) */
   minIntervalMs: number;
+  /** The hard bound on requests of one run (robots.txt included). @default 3000 */
   maxRequestsPerRun: number;
+  /** Sent with every request; says who we are and where to complain. */
   userAgent: string;
+  /** Back-off after a 403 or 429: first wait, doubled each time, never above the cap. @default 30 s, cap 30 min */
   backoffBaseMs: number;
   backoffCapMs: number;
+  /** How many 403/429 answers in a row one page may get before the run stops for the day. @default 5 */
   maxRetriesPerPage: number;
 }
 
