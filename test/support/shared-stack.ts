@@ -8,7 +8,7 @@
 import { KeyStore } from '../../gateway/auth/key-store';
 import type { SubgraphName } from '../../subgraphs/registry';
 import type { SharedStackInfo } from './shared-stack-main';
-import { stackClient, type StackClient } from './stack-client';
+import { stackClient, stackFixture, type Fixture, type StackClient } from './stack-client';
 import { until } from './wait';
 
 export interface SharedTestStack extends StackClient, Record<SubgraphName, { readonly url: string }> {
@@ -57,29 +57,8 @@ export async function sharedTestStack(options: { checkResponses?: boolean } = {}
 }
 
 /** The shared stack for the enclosing block's tests, with a key of a new enterprise organisation. */
-export interface SharedStackFixture {
-  readonly stack: SharedTestStack;
-  readonly key: string;
-  /** POST with the fixture's key (headers may override it). */
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
-}
+export type SharedStackFixture = Fixture<SharedTestStack>;
 
 export function useSharedTestStack(options: { checkResponses?: boolean } = {}): SharedStackFixture {
-  let shared: SharedTestStack | undefined;
-  let key = '';
-  beforeAll(async () => {
-    shared = await sharedTestStack(options);
-    key = shared.newKey('enterprise');
-  });
-  const fixture: SharedStackFixture = {
-    get stack() {
-      if (!shared) throw new Error('the shared test stack is reached in beforeAll: use it inside tests');
-      return shared;
-    },
-    get key() {
-      return key;
-    },
-    post: (path, body, headers = {}) => fixture.stack.post(path, body, { 'x-api-key': key, ...headers }),
-  };
-  return fixture;
+  return stackFixture(() => sharedTestStack(options));
 }

@@ -38,6 +38,36 @@ export function stackClient(url: string, keys: KeyStore, checkResponses = true):
   };
 }
 
+/** A started stack for the enclosing `describe` (or file), with a key of a new enterprise organisation. */
+export interface Fixture<S extends StackClient> {
+  readonly stack: S;
+  readonly key: string;
+  /** POST with the fixture's key (headers may override it). */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+/** A fixture whose stack `start` gives in beforeAll and `stop` (if any) ends in afterAll. */
+export function stackFixture<S extends StackClient>(start: () => Promise<S>, stop?: (stack: S) => Promise<void>): Fixture<S> {
+  let started: S | undefined;
+  let key = '';
+  beforeAll(async () => {
+    started = await start();
+    key = started.newKey('enterprise');
+  });
+  if (stop) afterAll(() => started && stop(started));
+  const fixture: Fixture<S> = {
+    get stack() {
+      if (!started) throw new Error('the test stack starts in beforeAll: use it inside tests');
+      return started;
+    },
+    get key() {
+      return key;
+    },
+    post: (path, body, headers = {}) => fixture.stack.post(path, body, { 'x-api-key': key, ...headers }),
+  };
+  return fixture;
+}
+
 /** Response bodies in tests are checked field by field, so `any` is the honest type here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const json = (response: Response): Promise<any> => response.json() as Promise<any>;

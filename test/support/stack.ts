@@ -6,7 +6,7 @@ import { KeyStore } from '../../gateway/auth/key-store';
 import { gatewayConfigFromEnv } from '../../gateway/config';
 import { startStack, type RunningStack } from '../../gateway/stack';
 import type { BulkPacer } from '../../gateway/http/bulk-pacing';
-import { stackClient, type StackClient } from './stack-client';
+import { stackClient, stackFixture, type Fixture, type StackClient } from './stack-client';
 
 export { expectError, json } from './stack-client';
 
@@ -74,33 +74,11 @@ export const SUBGRAPH_TRANSPORTS = [
 ] as const;
 
 /** A test stack for the enclosing `describe` (or file), with a key of an enterprise organisation. */
-export interface StackFixture {
-  readonly stack: TestStack;
-  readonly key: string;
-  /** POST with the fixture's key (headers may override it). */
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
-}
+export type StackFixture = Fixture<TestStack>;
 
 /** Starts a test stack before the enclosing block's tests and stops it after them; options may be computed then. */
 export function useTestStack(options: TestStackOptions | (() => TestStackOptions) = {}): StackFixture {
-  let started: TestStack | undefined;
-  let key = '';
-  beforeAll(async () => {
-    started = await startTestStack(typeof options === 'function' ? options() : options);
-    key = started.newKey('enterprise');
-  });
-  afterAll(() => started?.stop());
-  const fixture: StackFixture = {
-    get stack() {
-      if (!started) throw new Error('the test stack starts in beforeAll: use it inside tests');
-      return started;
-    },
-    get key() {
-      return key;
-    },
-    post: (path, body, headers = {}) => fixture.stack.post(path, body, { 'x-api-key': key, ...headers }),
-  };
-  return fixture;
+  return stackFixture(() => startTestStack(typeof options === 'function' ? options() : options), (stack) => stack.stop());
 }
 
 /** The METRICS_TOKEN of test stacks that read /metrics: start them with `env: { METRICS_TOKEN: TEST_METRICS_TOKEN }`. */
