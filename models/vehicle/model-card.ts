@@ -25,6 +25,7 @@ import { readManifest, versionDir, VEHICLE_DIR, type VehicleEvaluationReport, ty
 import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS, type VehicleSegment } from './market-index';
 import { VEHICLE_OUT_OF_DISTRIBUTION_FLAGS } from './runtime';
 import type { TrainedVehicleVersion } from './train';
+import { CONFIDENCE_WIDTH_PERCENTILES, MASKED_COPY_WEIGHT } from './training-rules';
 import { CONFIDENCE_LEVELS, STALE_DATA_MONTHS, type AccuracyClass, type ConfidenceLevel } from '../ensemble/confidence';
 import { combinedHalfWidth, linearAllowance, MIN_LEVEL_ROWS } from '../intervals';
 import { periodIndex } from '../ensemble/encoding';
@@ -73,12 +74,12 @@ export const VEHICLE_ACCURACY_CLASS_RULE = accuracyClassRule('A make/model group
  * (a test reads them back from models/vehicle/train.ts and runtime.ts, so they cannot drift apart).
  */
 export const VEHICLE_CODE_FACTS = {
-  /** train.ts MASKED_COPY_WEIGHT: the weight of each listing's copy without its model. */
-  maskedCopyWeight: 0.5,
+  /** The weight of each listing's copy without its model (models/vehicle/training-rules.ts). */
+  maskedCopyWeight: MASKED_COPY_WEIGHT,
   /** STALE_DATA_MONTHS (models/ensemble/confidence.ts): older market data than this flags the valuation and caps its confidence at medium. */
   staleMonths: STALE_DATA_MONTHS,
-  /** train.ts: the ends of the confidence rule's width term are these percentiles of the oldest forward split's in-period widths. */
-  confidenceWidthPercentiles: { full: 10, none: 90 },
+  /** The ends of the confidence rule's width term: these percentiles of the oldest forward split's in-period widths (models/vehicle/training-rules.ts). */
+  confidenceWidthPercentiles: CONFIDENCE_WIDTH_PERCENTILES,
   /** runtime.ts UNUSUAL_MILEAGE: kilometres per year of age. */
   unusualKmPerYear: 60_000,
 } as const;

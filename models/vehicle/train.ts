@@ -38,6 +38,7 @@ import { VEHICLE_ONNX_FILE, VEHICLE_SCALE_COLUMN, type VehicleBasisCalibration, 
 import { VEHICLE_MEMBERS } from './members';
 import { badgeFamily } from './vocabulary';
 import { typicalVehicles } from './attribution';
+import { CONFIDENCE_WIDTH_PERCENTILES, MASKED_COPY_WEIGHT, MIN_CLASS_ROWS } from './training-rules';
 
 const FOLDS = 5;
 const COVERAGE = 0.9;
@@ -49,12 +50,9 @@ export const MIN_LISTINGS = 5;
 export const THIN_LISTINGS = 30;
 /** A make (badge family) with fewer listings than this cannot stand for its unlisted models: the market segment's level is used. */
 export const MIN_MAKE_LISTINGS = 30;
-const MIN_CLASS_ROWS = 30;
 /** Folds of the unseen-model and unseen-make views: groups hashed into this many. */
 const GROUP_FOLDS = 5;
 
-/** Weight of a listing's copy without its model, relative to the listing. */
-const MASKED_COPY_WEIGHT = 0.5;
 
 const FEATURES = { names: VEHICLE_FEATURE_NAMES, groups: VEHICLE_FEATURE_GROUPS, fit: fitVehicleEncoding, encode: encodeVehicles };
 
@@ -149,7 +147,10 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
   // Confidence, rebuilt on the forward splits: the width ends are the oldest split's in-period
   // widths (10th and 90th percentiles); a group's class is its forward point accuracy (oldest split
   // with enough rows first). Intervals do not enter either, so the allowance can be set per level.
-  const confidenceWidths: ConfidenceWidths = { full: round3(quantile(relativeWidths(runs[0].halfWidth), 0.1)), none: round3(quantile(relativeWidths(runs[0].halfWidth), 0.9)) };
+  const confidenceWidths: ConfidenceWidths = {
+    full: round3(quantile(relativeWidths(runs[0].halfWidth), CONFIDENCE_WIDTH_PERCENTILES.full / 100)),
+    none: round3(quantile(relativeWidths(runs[0].halfWidth), CONFIDENCE_WIDTH_PERCENTILES.none / 100)),
+  };
   const pointReports = runs.map((run) => evaluate(run.testData, { consensus: run.consensus, scale: run.scale }, run.calibration, config));
   const groupAccuracy: Record<string, AccuracyClass> = {};
   for (const group of new Set(data.rows.map(vehicleGroup))) {
