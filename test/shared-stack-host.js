@@ -13,7 +13,7 @@ let started;
 
 function start() {
   const logFile = join(mkdtempSync(join(tmpdir(), 'shared-stack-')), 'stderr.log');
-  const child = spawn(process.execPath, [MAIN], { stdio: ['pipe', 'pipe', openSync(logFile, 'a')], env: { ...process.env, APOLLO_TELEMETRY_DISABLED: '1' } });
+  const child = spawn(process.execPath, [MAIN], { stdio: ['pipe', 'pipe', openSync(logFile, 'a')], env: { ...process.env, APOLLO_TELEMETRY_DISABLED: '1', SHARED_STACK_LOG: logFile } });
   return new Promise((resolve, reject) => {
     let out = '';
     const failed = (why) => reject(new Error(`the shared test stack did not start (${why}); its stderr: ${readFileSync(logFile, 'utf8').slice(-2000)}`));

@@ -4,6 +4,8 @@
  * It writes one JSON line describing itself (a SharedStackInfo) on stdout when it is ready, and stops
  * when its stdin closes: when the worker that started it exits, however it exits.
  */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { SUBGRAPHS } from '../../subgraphs/registry';
 import { startTestStack } from './stack';
 
@@ -34,6 +36,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await stack.stop();
+    // The folder of the stderr log the host gave this process: nobody reads it once the stack is stopped.
+    if (process.env.SHARED_STACK_LOG) rmSync(dirname(process.env.SHARED_STACK_LOG), { recursive: true, force: true });
     process.exit(0);
   };
   process.stdin.on('end', stop).on('error', stop).resume();
