@@ -1,13 +1,13 @@
 /**
- * bench/subgraph-cost: what one valuation costs the residential subgraph alone (issue 34, item 1),
- * records on. The subgraph runs in a child process as in a split deployment
- * (`node dist/subgraphs/main.js residential`), called with the gateway's headers for an organisation
+ * bench/subgraph-cost: what one valuation costs the residential (or, with --kind vehicle, the vehicle)
+ * subgraph alone (issue 34, item 1), records on. The subgraph runs in a child process as in a split
+ * deployment (`node dist/subgraphs/main.js residential`), called with the gateway's headers for an organisation
  * (so every valuation is recorded), first with single valuations (the REST route's operation), then
- * with 100-item `homeValuations` calls. The child's CPU time is read from /proc before and after each
+ * with 100-item `homeValuations` (`vehicleValuations`) calls. The child's CPU time is read from /proc before and after each
  * round: CPU per valuation does not depend on what the machine's neighbours take, req/s does.
  *
  * Usage: npm run build && node dist/bench/subgraph-cost/run.js
- *   [--duration 10] [--warmup 3] [--connections 16] [--items 100] [--store files|redis|postgres] [--only floor|single|bulk] [--profile DIR]
+ *   [--kind residential|vehicle] [--duration 10] [--warmup 3] [--connections 16] [--items 100] [--store files|redis|postgres] [--only floor|single|bulk] [--profile DIR]
  *   [--builds DIR,DIR… --rounds 3]
  * (--store postgres uses DATABASE_URL, redis REDIS_URL; --profile writes the child's .cpuprofile to DIR:
  *  read it with `node dist/bench/profile-top.js DIR/<file>`. --builds compares compiled trees (each a
@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
+import { VEHICLE_VALUATION_OPERATION } from '../../gateway/rest/vehicle';
 import { option } from '../cli';
 import { announced, processCpuMs as cpuMs, processRssMb as rssMb, stopChild } from '../proc';
 
@@ -35,20 +36,39 @@ const ONLY = option('only');
 const BUILDS = (option('builds') ?? join(__dirname, '..', '..')).split(',');
 const ROUNDS = Number(option('rounds', BUILDS.length > 1 ? '3' : '1'));
 
-const INPUT = { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida' };
+/** What each kind's rounds send: the REST route's operation, a sample input, and how a bulk call's items vary. */
+const KINDS = {
+  residential: {
+    operation: HOME_VALUATION_OPERATION,
+    field: 'homeValuation',
+    input: { district: 'Chilanzar', mahalla: 'Qatortol', area: 65, rooms: 3, floor: 4, totalFloors: 9, renovation: 'Evro', buildingType: "G'ishtli", furniture: true, bathroom: 'alohida' } as Record<string, unknown>,
+    item: (i: number) => ({ area: 40 + (i % 60), floor: 1 + (i % 9) }),
+    inputType: 'HomeValuationInput',
+  },
+  vehicle: {
+    operation: VEHICLE_VALUATION_OPERATION,
+    field: 'vehicleValuation',
+    input: { make: 'Chevrolet', model: 'Cobalt', year: 2019, mileage: 60_000, transmission: 'automatic', fuel: 'petrol', bodyType: 'sedan' } as Record<string, unknown>,
+    item: (i: number) => ({ year: 2012 + (i % 12), mileage: 20_000 + 5_000 * (i % 30) }),
+    inputType: 'VehicleValuationInput',
+  },
+} as const;
+const KIND = option('kind', 'residential') as keyof typeof KINDS;
+if (!(KIND in KINDS)) throw new Error(`--kind is residential or vehicle, not ${KIND}`);
+const { operation: OPERATION, field: FIELD, input: INPUT, item: ITEM, inputType: INPUT_TYPE } = KINDS[KIND];
 /** The single operation's selection, reused for each bulk item: both rounds answer the same fields. */
-const SELECTION = HOME_VALUATION_OPERATION.query.slice(HOME_VALUATION_OPERATION.query.indexOf('homeValuation(input: $input) {') + 'homeValuation(input: $input) '.length).trim().replace(/\}\s*$/, '');
-const BULK_QUERY = `query Bulk($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index error { code message } valuation ${SELECTION} } }`;
+const SELECTION = OPERATION.query.slice(OPERATION.query.indexOf(`${FIELD}(input: $input) {`) + `${FIELD}(input: $input) `.length).trim().replace(/\}\s*$/, '');
+const BULK_QUERY = `query Bulk($inputs: [${INPUT_TYPE}!]!) { ${FIELD}s(inputs: $inputs) { index error { code message } valuation ${SELECTION} } }`;
 
 async function startSubgraph(build: string, home: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, INTERNAL_TOKEN: 'bench-token', RESIDENTIAL_PORT: '0', VALUATION_HOME: home, NODE_ENV: 'production' };
+  const env: NodeJS.ProcessEnv = { ...process.env, INTERNAL_TOKEN: 'bench-token', [`${KIND.toUpperCase()}_PORT`]: '0', VALUATION_HOME: home, NODE_ENV: 'production' };
   if (STORE !== 'redis') delete env.REDIS_URL;
   if (STORE !== 'postgres') delete env.DATABASE_URL;
   if (STORE === 'postgres' && !env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL');
   if (STORE === 'redis' && !env.REDIS_URL) throw new Error('--store redis needs REDIS_URL');
   const execArgv = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const child = fork(join(build, 'subgraphs', 'main.js'), ['residential'], { env, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const [, url] = await announced(child, 'the residential subgraph', /listening on (\S+)/);
+  const child = fork(join(build, 'subgraphs', 'main.js'), [KIND], { env, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const [, url] = await announced(child, `the ${KIND} subgraph`, /listening on (\S+)/);
   return {
     url,
     pid: child.pid!,
@@ -71,8 +91,8 @@ async function main(): Promise<void> {
   const homes = BUILDS.map(() => mkdtempSync(join(tmpdir(), 'subgraph-cost-')));
   const subgraphs = [];
   for (const [i, build] of BUILDS.entries()) subgraphs.push(await startSubgraph(build, homes[i]));
-  const single = JSON.stringify({ query: HOME_VALUATION_OPERATION.query, variables: { input: INPUT } });
-  const bulk = JSON.stringify({ query: BULK_QUERY, variables: { inputs: Array.from({ length: ITEMS }, (_, i) => ({ ...INPUT, area: 40 + (i % 60), floor: 1 + (i % 9) })) } });
+  const single = JSON.stringify({ query: OPERATION.query, variables: { input: INPUT } });
+  const bulk = JSON.stringify({ query: BULK_QUERY, variables: { inputs: Array.from({ length: ITEMS }, (_, i) => ({ ...INPUT, ...ITEM(i) })) } });
   // Each reply is checked once: a round of errors would measure nothing. Builds must answer alike (ids and times aside).
   const answers = new Map<string, string>();
   for (const subgraph of subgraphs) {
@@ -86,7 +106,7 @@ async function main(): Promise<void> {
   }
   // The floor: what the subgraph's HTTP and GraphQL server costs for a query that values nothing.
   const floor = JSON.stringify({ query: '{ __typename }' });
-  const rounds = [['floor', 'floor: { __typename }', floor, 1], ['single', 'single valuation', single, 1], ['bulk', `${ITEMS}-item homeValuations`, bulk, ITEMS]] as const;
+  const rounds = [['floor', 'floor: { __typename }', floor, 1], ['single', 'single valuation', single, 1], ['bulk', `${ITEMS}-item ${FIELD}s`, bulk, ITEMS]] as const;
   const rows: string[] = [];
   const perValuation = new Map<string, number[][]>();
   for (let round = 0; round < ROUNDS; round++) {
@@ -110,7 +130,7 @@ async function main(): Promise<void> {
   }
   for (const subgraph of subgraphs) await subgraph.stop();
   for (const home of homes) rmSync(home, { recursive: true, force: true });
-  console.log(`\nresidential subgraph alone, records ${STORE === 'files' ? 'in files' : `in ${STORE}`}, ${CONNECTIONS} connections, ${DURATION} s a round after ${WARMUP} s warm-up, ${new Date().toISOString()}, node ${process.version}\n`);
+  console.log(`\n${KIND} subgraph alone, records ${STORE === 'files' ? 'in files' : `in ${STORE}`}, ${CONNECTIONS} connections, ${DURATION} s a round after ${WARMUP} s warm-up, ${new Date().toISOString()}, node ${process.version}\n`);
   console.log(`| round${BUILDS.length > 1 ? ' | build' : ''} | calls/s | valuations/s | p50 ms | p99 ms | CPU µs per valuation | RSS MB after | errors / non-2xx |`);
   console.log(`|---${BUILDS.length > 1 ? '|---' : ''}|---:|---:|---:|---:|---:|---:|---:|`);
   for (const row of rows) console.log(row);

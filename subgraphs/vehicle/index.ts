@@ -24,6 +24,7 @@ export async function start(config: SubgraphConfig, runtime: VehicleRuntime | nu
     port: config.port,
     internalToken: config.internalToken,
     introspection: config.introspection,
+    compiled: true,
     context: (headers) => createVehicleContext(instrumented, observations, headers, records),
   });
 }

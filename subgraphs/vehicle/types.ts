@@ -24,25 +24,27 @@ function describe(graphql: string): string {
 
 @InputType({ description: 'A used car, van or truck. Names (make, model, body, gearbox, fuel, drive, condition, paint, colour, region) accept English, Uzbek Latin or Cyrillic and Russian spellings, and avtoelon.uz\'s own words; an optional name that is not recognised is ignored with a warning. No personal data (no VIN, no number plate).' })
 export class VehicleValuationInput {
-  @Field({ description: describe('make') }) make!: string;
-  @Field({ description: describe('model') }) model!: string;
-  @Field(() => Int, { description: describe('year') }) year!: number;
-  @Field(() => Int, { nullable: true, description: describe('mileage') }) mileage?: number | null;
-  @Field(() => String, { nullable: true, description: describe('bodyType') }) bodyType?: string | null;
-  @Field(() => String, { nullable: true, description: describe('transmission') }) transmission?: string | null;
-  @Field(() => String, { nullable: true, description: describe('fuel') }) fuel?: string | null;
-  @Field(() => String, { nullable: true, description: describe('drive') }) drive?: string | null;
-  @Field(() => String, { nullable: true, description: describe('condition') }) condition?: string | null;
-  @Field(() => String, { nullable: true, description: describe('paint') }) paint?: string | null;
-  @Field(() => String, { nullable: true, description: describe('colour') }) colour?: string | null;
-  @Field(() => String, { nullable: true, description: describe('region') }) region?: string | null;
-  @Field(() => Float, { nullable: true, description: describe('engine') }) engine?: number | null;
-  @Field(() => String, { nullable: true, description: describe('engineText') }) engineText?: string | null;
-  @Field(() => Int, { nullable: true, description: describe('trim') }) trim?: number | null;
-  @Field(() => String, { nullable: true, description: describe('valuationDate') }) valuationDate?: string | null;
-  @Field(() => Float, { nullable: true, description: describe('askingPrice') }) askingPrice?: number | null;
-  @Field(() => CurrencyEnum, { nullable: true, description: describe('currency') }) currency?: CurrencyEnum | null;
-  @Field(() => Float, { nullable: true, description: describe('exchangeRate') }) exchangeRate?: number | null;
+  // Declared, not defined, as HomeValuationInput's (subgraphs/residential/types.ts): type-graphql builds each input
+  // from an instance and deletes the fields the client left out, which leaves a slow dictionary-mode object.
+  @Field(() => String, { description: describe('make') }) declare make: string;
+  @Field(() => String, { description: describe('model') }) declare model: string;
+  @Field(() => Int, { description: describe('year') }) declare year: number;
+  @Field(() => Int, { nullable: true, description: describe('mileage') }) declare mileage?: number | null;
+  @Field(() => String, { nullable: true, description: describe('bodyType') }) declare bodyType?: string | null;
+  @Field(() => String, { nullable: true, description: describe('transmission') }) declare transmission?: string | null;
+  @Field(() => String, { nullable: true, description: describe('fuel') }) declare fuel?: string | null;
+  @Field(() => String, { nullable: true, description: describe('drive') }) declare drive?: string | null;
+  @Field(() => String, { nullable: true, description: describe('condition') }) declare condition?: string | null;
+  @Field(() => String, { nullable: true, description: describe('paint') }) declare paint?: string | null;
+  @Field(() => String, { nullable: true, description: describe('colour') }) declare colour?: string | null;
+  @Field(() => String, { nullable: true, description: describe('region') }) declare region?: string | null;
+  @Field(() => Float, { nullable: true, description: describe('engine') }) declare engine?: number | null;
+  @Field(() => String, { nullable: true, description: describe('engineText') }) declare engineText?: string | null;
+  @Field(() => Int, { nullable: true, description: describe('trim') }) declare trim?: number | null;
+  @Field(() => String, { nullable: true, description: describe('valuationDate') }) declare valuationDate?: string | null;
+  @Field(() => Float, { nullable: true, description: describe('askingPrice') }) declare askingPrice?: number | null;
+  @Field(() => CurrencyEnum, { nullable: true, description: describe('currency') }) declare currency?: CurrencyEnum | null;
+  @Field(() => Float, { nullable: true, description: describe('exchangeRate') }) declare exchangeRate?: number | null;
 }
 
 @ObjectType({ description: 'A calibrated prediction interval' })
