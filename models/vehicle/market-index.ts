@@ -61,7 +61,7 @@ export interface VehicleMarketIndex {
 }
 
 /** A snapshot enters the index with at least this many rows. */
-const MIN_PERIOD_ROWS = 200;
+export const MIN_PERIOD_ROWS = 200;
 /** A cell needs this many listings in each of the two snapshots it compares. */
 const MIN_CELL_ROWS = 3;
 /** A segment's own step needs this many matched cells; fewer → the market-wide step. */

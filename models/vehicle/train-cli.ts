@@ -6,6 +6,7 @@
 import { decidePromotion } from '../ensemble/promotion';
 import { publishVersion } from '../ensemble/publish';
 import type { ObservationExport } from '../ingest/observation-export';
+import type { CollectedCars } from './ingest/collected-cars';
 import { progressBar } from '../train-progress';
 import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from './manifest';
 import type { VehicleObservationReport } from './ingest';
@@ -21,10 +22,10 @@ export function observationLine(o: VehicleObservationReport): string {
 }
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
-export async function trainVehicleVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
+export async function trainVehicleVersion(argv: readonly string[], observations: ObservationExport | null = null, collected: CollectedCars | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('vehicle');
-  const trained = trainVehicles({ onProgress: bar.update, ...(observations && { observations }) });
+  const trained = trainVehicles({ onProgress: bar.update, ...(observations && { observations }), collected });
   bar.stop();
 
   const { manifest, dir } = publishVersion<VehicleManifest>(VEHICLE_DIR, trained, VEHICLE_SCALE_COLUMN, started);
