@@ -13,6 +13,7 @@ import { ingestVehicles, VEHICLE_SOURCE_FILES, type VehicleRecord } from '../../
 import { collectedExportFiles, describeCollectedCars, newestCollectedCarsExport, readCollectedCars } from '../../models/vehicle/ingest/collected-cars';
 import { createVehicleLookups } from '../../models/vehicle/ingest/lookups';
 import type { VehicleFeatureSource } from '../../models/vehicle/features';
+import { fitVehicleMarketIndex, MAX_STEP_MONTHS, monthsPastIndex, vehicleLevelAt, type VehicleIndexRow } from '../../models/vehicle/market-index';
 import { forwardSplitRows, forwardTestPeriods, MIN_COLLECTED_FORWARD_ROWS, toDataset, vehicleTrainingRecords } from '../../models/vehicle/train';
 import { exportTrainingSource, LifecycleStore } from '../../platform/collect';
 import { avtoelonSearchHtml, fakeCar, type FakeCar } from './support/listings';
@@ -204,5 +205,59 @@ describe('the forward gate, on rows alone', () => {
     expect(forwardTestPeriods(data)).toEqual(['2022-06', '2023-08', '2026-11']);
     expect(sources(data, '2026-11', 'test')).toEqual(['avtoelon_collected 2026-11']);
     expect(sources(data, '2026-11', 'fit')).toEqual(['avtoelon_2020 2020-11', 'avtoelon_2022 2022-06', 'avtoelon_chevrolet_2023 2023-08']);
+  });
+});
+
+describe('the vehicle market index with collected months years after the files', () => {
+  /** 12 Chevrolet cells of 20 listings in each period, priced at the period's level (a small alternating spread). */
+  function market(levels: Record<string, number>): { rows: VehicleIndexRow[]; y: number[] } {
+    const rows: VehicleIndexRow[] = [];
+    const y: number[] = [];
+    for (const [period, level] of Object.entries(levels)) {
+      for (let cell = 0; cell < 12; cell++) {
+        for (let k = 0; k < 20; k++) {
+          rows.push({ make: 'Chevrolet', model: `M${cell}`, year: 2005 + cell, period });
+          y.push(8 + 0.1 * cell + Math.log(level) + (k % 2 === 0 ? 0.02 : -0.02));
+        }
+      }
+    }
+    return { rows, y };
+  }
+
+  it('the files alone have no gap: the level is read linearly between their snapshots, as before', () => {
+    const { rows, y } = market({ '2020-11': 1, '2022-06': 1.3, '2023-08': 1.56 });
+    const index = fitVehicleMarketIndex(rows, y);
+    expect(index.gaps).toBeUndefined();
+    expect(index.method).not.toMatch(/gap/);
+    const mid = vehicleLevelAt(index, 'Chevrolet', '2023-01');
+    expect(mid).toBeGreaterThan(-Math.log(1.2));
+    expect(mid).toBeLessThan(0);
+    expect(monthsPastIndex(index, '2025-01')).toBe(17);
+  });
+
+  it('measures the step across the gap, but holds the level inside it and counts its months as past the data', () => {
+    const { rows, y } = market({ '2020-11': 1, '2022-06': 1.3, '2023-08': 1.56, '2026-10': 1.9, '2026-11': 1.95 });
+    const index = fitVehicleMarketIndex(rows, y);
+    expect(index.periods.map((p) => p.period)).toEqual(['2020-11', '2022-06', '2023-08', '2026-10', '2026-11']);
+    expect(index.newestPeriod).toBe('2026-11');
+    expect(MAX_STEP_MONTHS).toBe(24);
+    expect(index.gaps).toEqual([{ from: '2023-08', to: '2026-10', months: 38 }]);
+    expect(index.method).toMatch(/more than 24 months apart are a gap/);
+    const level = (period: string) => vehicleLevelAt(index, 'Chevrolet', period);
+    // The step across the gap is measured by the same cells: the collected months' level sets the newest.
+    expect(level('2023-08')).toBeCloseTo(Math.log(1.56 / 1.95), 2);
+    expect(level('2026-10')).toBeCloseTo(Math.log(1.9 / 1.95), 2);
+    // Inside the gap: the level before it, not a straight line through three years without data,
+    // and the months since August 2023 count as past the data (the drift allowance widens the interval).
+    for (const period of ['2023-09', '2025-01', '2026-09']) expect(level(period)).toBe(level('2023-08'));
+    expect(monthsPastIndex(index, '2025-01')).toBe(17);
+    expect(monthsPastIndex(index, '2026-09')).toBe(37);
+    // Within the measured points and past the newest, as before.
+    expect(level('2022-12')).toBeGreaterThan(level('2022-06'));
+    expect(level('2022-12')).toBeLessThan(level('2023-08'));
+    expect(monthsPastIndex(index, '2026-10')).toBe(0);
+    expect(monthsPastIndex(index, '2023-01')).toBe(0);
+    expect(monthsPastIndex(index, '2027-02')).toBe(3);
+    expect(level('2027-02')).toBe(0);
   });
 });
