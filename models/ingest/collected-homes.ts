@@ -110,19 +110,6 @@ export function readCollectedHomes(file: string): CollectedHomes {
   };
 }
 
-/**
- * Which export `npm run train` reads: `given` (a file, or a collect folder whose newest export is
- * taken; an error when it has none), else the newest export of the default collect folder, else
- * null (training on the listing files alone).
- */
-export function collectedHomesFile(given: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (given === undefined) return newestCollectedHomesExport(collectDirectoryOf(env));
-  if (statSync(given).isFile()) return given;
-  const newest = newestCollectedHomesExport(given);
-  if (newest === null) throw new Error(`--collected ${given}: no exports/collected-homes-<day>.ndjson in it (npm run collect -- --export writes one)`);
-  return newest;
-}
-
 /** One line for the training log. */
 export function describeCollected(report: CollectedSourceReport): string {
   const sources = Object.entries(report.bySource).map(([source, n]) => `${n} ${source}`).join(', ');

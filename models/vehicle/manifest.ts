@@ -11,6 +11,7 @@ import type { AccuracyMetrics } from '../ensemble/metrics';
 import * as versions from '../ensemble/versions';
 import type { DataSnapshot } from '../ingest';
 import type { VehicleIngestReport, VehicleObservationReport } from './ingest';
+import type { CollectedCarsReport } from './ingest/collected-cars';
 import type { VehicleEncoding } from './features';
 import type { VehicleMarketReference } from './market';
 import type { VehicleMarketIndex } from './market-index';
@@ -49,7 +50,11 @@ export interface VehicleManifest {
   trainedAt: string;
   generatedBy: string;
   dataSnapshot: DataSnapshot;
-  training: { rows: number; bySource: Record<string, number>; byMake: Record<string, number>; seconds: number; ingest: VehicleIngestReport };
+  training: {
+    rows: number; bySource: Record<string, number>; byMake: Record<string, number>; seconds: number; ingest: VehicleIngestReport;
+    /** The collected cars export trained on as a source of its own (`avtoelon_collected`): file, SHA-256, lines kept and dropped, months. Absent: none. */
+    collected?: CollectedCarsReport;
+  };
   /**
    * The organisation's observation export trained on as a source of its own (`npm run train --
    * --with-observations FILE`): file, SHA-256, lines kept and dropped by reason, price types, months.

@@ -13,6 +13,16 @@
  * level); past the newest snapshot the level is held (no trend is extrapolated: the measured steps
  * disagree, the domestic level +2% over 2020–2022 then +17% in 2022–2023, the other segments down
  * over the first) and the interval widens by the drift allowance (./drift.ts). Pure computation: training fits it, serving evaluates it.
+ *
+ * Periods are the months of the training rows with at least MIN_PERIOD_ROWS listings, whatever their
+ * source: the listing files' snapshots, and each month of collected avtoelon cars
+ * (./ingest/collected-cars.ts) large enough. Between two points less than MAX_STEP_MONTHS apart the
+ * level is read linearly, as between the files' snapshots (19 and 14 months apart). A step longer
+ * than that, such as from the August 2023 file to the first collected month years later, is still
+ * measured (its matched cells give the level at its end), but it is a gap: the index lists it
+ * (`gaps`), and a month inside it is not read off a straight line through years without data: its
+ * level is held at the point before the gap and it counts as that many months past that point
+ * (monthsPastIndex), so the interval widens by the drift allowance as past the newest data.
  */
 import { periodIndex } from '../ensemble/encoding';
 import { levelAt, monthsPast, type LevelPoint } from '../ensemble/level-series';
@@ -57,11 +67,15 @@ export interface VehicleMarketIndex {
   method: string;
   periods: { period: string; rows: number }[];
   newestPeriod: string;
+  /** Steps between consecutive points more than MAX_STEP_MONTHS apart: no level is interpolated inside them. Absent: none (every index of the listing files alone). */
+  gaps?: { from: string; to: string; months: number }[];
   segments: Record<VehicleSegment, { makes: string[]; points: VehicleIndexPoint[]; steps: VehicleIndexStep[] }>;
 }
 
 /** A snapshot enters the index with at least this many rows. */
-const MIN_PERIOD_ROWS = 200;
+export const MIN_PERIOD_ROWS = 200;
+/** Consecutive points further apart than this many months are a gap (longer than any step between the listing files: 19 and 14 months). */
+export const MAX_STEP_MONTHS = 24;
 /** A cell needs this many listings in each of the two snapshots it compares. */
 const MIN_CELL_ROWS = 3;
 /** A segment's own step needs this many matched cells; fewer → the market-wide step. */
@@ -137,10 +151,12 @@ export function fitVehicleMarketIndex(rows: readonly VehicleIndexRow[], logPrice
     const makes = [...new Set(rows.filter((r) => vehicleSegment(r.make) === segment).map((r) => r.make))].sort();
     segments[segment] = { makes, points, steps };
   }
+  const gaps = transitions.filter((t) => t.months > MAX_STEP_MONTHS).map(({ from, to, months }) => ({ from, to, months }));
   return {
-    method: `matched-cell index: per segment of makes, the weighted mean change of the median log asking price of the same make, model and model year between consecutive snapshots (cells with at least ${MIN_CELL_ROWS} listings in both, weighted by the smaller count); a segment with fewer than ${MIN_SEGMENT_CELLS} matched cells takes the market-wide step, its standard error widened by the largest spread of segment steps seen in any step (per month)`,
+    method: `matched-cell index: per segment of makes, the weighted mean change of the median log asking price of the same make, model and model year between consecutive snapshots (cells with at least ${MIN_CELL_ROWS} listings in both, weighted by the smaller count); a segment with fewer than ${MIN_SEGMENT_CELLS} matched cells takes the market-wide step, its standard error widened by the largest spread of segment steps seen in any step (per month)${gaps.length ? `; points more than ${MAX_STEP_MONTHS} months apart are a gap, inside which the level is held at the point before it and the months past that point count as past the data` : ''}`,
     periods: periods.map((p) => ({ period: p, rows: counts.get(p)! })),
     newestPeriod: newest,
+    ...(gaps.length > 0 && { gaps }),
     segments,
   };
 }
@@ -155,14 +171,24 @@ function weightedStep(cells: readonly Cell[]): { change: number; se: number; cel
   return { change, se: Math.sqrt(spread / Math.max(1, (sw * sw) / sw2)), cells: cells.length };
 }
 
-/** The log level of a make's segment at a month relative to the newest snapshot (flat before the oldest and from the newest on). */
-export function vehicleLevelAt(index: VehicleMarketIndex, make: string, period: string): number {
-  return levelAt(index.segments[vehicleSegment(make)].points, periodIndex(period));
+/** The gap of the index a month lies strictly inside, if any. */
+function gapOf(index: VehicleMarketIndex, period: string): { from: string; to: string } | undefined {
+  return index.gaps?.find((gap) => period > gap.from && period < gap.to);
 }
 
-/** Whole months from the newest snapshot to the period (0 within the data). */
+/**
+ * The log level of a make's segment at a month relative to the newest snapshot (flat before the
+ * oldest and from the newest on; inside a gap, held at the point before it).
+ */
+export function vehicleLevelAt(index: VehicleMarketIndex, make: string, period: string): number {
+  const gap = gapOf(index, period);
+  return levelAt(index.segments[vehicleSegment(make)].points, periodIndex(gap ? gap.from : period));
+}
+
+/** Whole months from the newest snapshot to the period (0 within the data); inside a gap, from the point before it. */
 export function monthsPastIndex(index: VehicleMarketIndex, period: string): number {
-  return monthsPast(index.newestPeriod, period);
+  const gap = gapOf(index, period);
+  return monthsPast(gap ? gap.from : index.newestPeriod, period);
 }
 
 function round4(x: number): number {

@@ -6,6 +6,7 @@
 import { decidePromotion } from '../ensemble/promotion';
 import { publishVersion } from '../ensemble/publish';
 import type { ObservationExport } from '../ingest/observation-export';
+import { describeCollectedCars, type CollectedCars } from './ingest/collected-cars';
 import { progressBar } from '../train-progress';
 import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from './manifest';
 import type { VehicleObservationReport } from './ingest';
@@ -21,10 +22,10 @@ export function observationLine(o: VehicleObservationReport): string {
 }
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
-export async function trainVehicleVersion(argv: readonly string[], observations: ObservationExport | null = null): Promise<number> {
+export async function trainVehicleVersion(argv: readonly string[], observations: ObservationExport | null = null, collected: CollectedCars | null = null): Promise<number> {
   const started = Date.now();
   const bar = progressBar('vehicle');
-  const trained = trainVehicles({ onProgress: bar.update, ...(observations && { observations }) });
+  const trained = trainVehicles({ onProgress: bar.update, ...(observations && { observations }), collected });
   bar.stop();
 
   const { manifest, dir } = publishVersion<VehicleManifest>(VEHICLE_DIR, trained, VEHICLE_SCALE_COLUMN, started);
@@ -33,6 +34,7 @@ export async function trainVehicleVersion(argv: readonly string[], observations:
     console.log(`${label} (${m.n}): R² ${m.r2.toFixed(3)}, MAPE ${pct(m.mape)}, median APE ${pct(m.medianApe)}, PPE10 ${pct(m.ppe10)}, 90% coverage ${pct(m.intervalCoverage)}, median width ${pct(m.medianIntervalWidth)}`);
   console.log(`wrote ${dir} in ${manifest.training.seconds} s`);
   if (manifest.observations) console.log(observationLine(manifest.observations));
+  if (manifest.training.collected) console.log(describeCollectedCars(manifest.training.collected));
   for (const f of manifest.evaluation.forward) {
     line(`forward ${f.drift.newestTrained} → ${f.drift.test} (${f.drift.months} months; this split alone needs ${(f.drift.perMonth * 100).toFixed(2)}%/month)`, f.overall);
     if (f.outOfSample) console.log(`  with the other split's allowance alone (${(f.outOfSample.allowancePerMonth * 100).toFixed(2)}%/month): coverage ${pct(f.outOfSample.intervalCoverage)}, median width ${pct(f.outOfSample.medianIntervalWidth)}`);
@@ -46,8 +48,10 @@ export async function trainVehicleVersion(argv: readonly string[], observations:
   const current = currentVersion();
   const same = current ? readManifest(current) : null;
   // A new data snapshot changes the test rows; the gate then only checks the coverage band of the
-  // forward headline (scored with the served interval method, drift allowance included).
-  const comparable = same && same.dataSnapshot.id === manifest.dataSnapshot.id && same.evaluation.headline.protocol === manifest.evaluation.headline.protocol;
+  // forward headline (scored with the served interval method, drift allowance included). Another
+  // collected cars export (or one where there was none) is new data too: the headline may be its month.
+  const comparable = same && same.dataSnapshot.id === manifest.dataSnapshot.id && same.evaluation.headline.protocol === manifest.evaluation.headline.protocol
+    && same.training.collected?.sha256 === manifest.training.collected?.sha256;
   const decision = decidePromotion(manifest, comparable ? { version: current!, mapeOnSameEvaluation: same.evaluation.headline.overall.mape } : null, 'headline', manifest.evaluation.byConfidence);
   if (decision.promote) {
     setCurrentVersion(manifest.version);

@@ -17,6 +17,17 @@
  * every row, listing or observation, dated before its test month (so no later observation reaches a
  * forward fit) and tests on that month's listings only; the served fit, the market index, the
  * unseen-model and unseen-make views and the k-fold view take them as any dated rows.
+ *
+ * The cars the service collects from avtoelon.uz (`npm run collect -- --export`,
+ * ./ingest/collected-cars.ts) are a dated source of their own, `avtoelon_collected`, each listing at
+ * its last asking price and the month it was last seen. The forward gate is the homes' rule: the
+ * newest period is the headline forward test, so the newest collected month is tested (on its
+ * collected listings) only when it is newer than the listing files' newest snapshot and holds at
+ * least MIN_COLLECTED_FORWARD_ROWS cars; otherwise the files' snapshots stay the tests and, each split
+ * fitting on the rows dated before its test month, no newer collected row reaches their fits. The
+ * served fit, the market index (a collected month with the index's floor of listings is a period of
+ * its own: ./market-index.ts), the market reference and the other views take them as any dated rows.
+ * Without an export the records, sources and forward splits are exactly those of before.
  */
 import { countBy, crossFit, crossFitSteps, evaluate, permutationImportance, recencyWeights, subset, type CrossFit, type CrossFitConfig, type Dataset, type LevelModel } from '../ensemble/cross-fit';
 import { accuracyByConfidence, confidence, type AccuracyClass, type ConfidenceWidths } from '../ensemble/confidence';
@@ -30,10 +41,11 @@ import {
   type ForwardSplitDrift, type IntervalCalibration, type IntervalMethod, type LinearDrift,
 } from '../intervals';
 import type { ObservationExport } from '../ingest/observation-export';
-import { ingestVehicleObservations, ingestVehicles, OBSERVATION_SOURCE, vehicleDataSnapshot, VEHICLE_SOURCE_FILES, type VehicleRecord, type VehicleSource } from './ingest';
+import { ingestVehicleObservations, ingestVehicles, OBSERVATION_SOURCE, vehicleDataSnapshot, VEHICLE_SOURCE_FILES, type VehicleIngestReport, type VehicleObservationIngest, type VehicleRecord, type VehicleSource } from './ingest';
+import { COLLECTED_CAR_SOURCE, type CollectedCars, type CollectedCarsReport } from './ingest/collected-cars';
 import { encodeVehicles, fitVehicleEncoding, vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_FEATURE_NAMES, type VehicleEncoding, type VehicleFeatureSource } from './features';
 import { vehicleMarketReference } from './market';
-import { fitVehicleMarketIndex, monthsPastIndex, vehicleLevelAt, type VehicleMarketIndex } from './market-index';
+import { fitVehicleMarketIndex, MIN_PERIOD_ROWS, monthsPastIndex, vehicleLevelAt, type VehicleMarketIndex } from './market-index';
 import { VEHICLE_ONNX_FILE, VEHICLE_SCALE_COLUMN, type VehicleBasisCalibration, type VehicleEvaluationReport, type VehicleManifest } from './manifest';
 import { VEHICLE_MEMBERS } from './members';
 import { badgeFamily } from './vocabulary';
@@ -53,6 +65,11 @@ export const MIN_MAKE_LISTINGS = 30;
 /** Folds of the unseen-model and unseen-make views: groups hashed into this many. */
 const GROUP_FOLDS = 5;
 
+/**
+ * The newest collected month becomes the headline forward test with at least this many collected
+ * cars: the market index's own floor for a period (a month with fewer is no point of the index).
+ */
+export const MIN_COLLECTED_FORWARD_ROWS = MIN_PERIOD_ROWS;
 
 const FEATURES = { names: VEHICLE_FEATURE_NAMES, groups: VEHICLE_FEATURE_GROUPS, fit: fitVehicleEncoding, encode: encodeVehicles };
 
@@ -87,6 +104,8 @@ export interface VehicleTrainOptions {
   members?: readonly MemberSpec[];
   /** An organisation's observation export: its vehicle lines trained on as a dated source of their own (`observations`). */
   observations?: ObservationExport;
+  /** The collected cars export (./ingest/collected-cars.ts): trained on as a dated source of its own (`avtoelon_collected`). */
+  collected?: CollectedCars | null;
   onProgress?: (done: number, total: number, step: string) => void;
 }
 
@@ -131,16 +150,13 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
     maskedCopies: { mask: (row) => ({ ...row, model: null }), weight: MASKED_COPY_WEIGHT },
     calibratesOn: (row) => row.model !== null,
   };
-  const excluded = options.excludeSources ?? [];
-  const { records: listings, report } = ingestVehicles(excluded.length ? { sources: VEHICLE_SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
-  const observed = options.observations ? ingestVehicleObservations(options.observations, listings) : null;
-  const records = observed ? [...listings, ...observed.records] : listings;
+  const { listings, report, observed, collected, records } = vehicleTrainingRecords(options);
   const data = toDataset(records);
   const forwardTests = forwardTestPeriods(data);
   const total = 1 + crossFitSteps(members.length, FOLDS) * (forwardTests.length + 1) + crossFitSteps(members.length, GROUP_FOLDS) * 2 + 1;
   let done = 0;
   const progress = (step: string) => options.onProgress?.(++done, total, step);
-  progress(`ingested ${listings.length} vehicle listings${observed ? ` and ${observed.records.length} observations` : ''}`);
+  progress(`ingested ${listings.length} vehicle listings${observed ? ` and ${observed.records.length} observations` : ''}${collected ? ` and ${collected.kept} collected cars` : ''}`);
 
   // Forward splits in time.
   const runs = forwardTests.map((test) => forwardRun(data, test, config, progress));
@@ -199,7 +215,7 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
       kind: 'vehicle',
       generatedBy: 'npm run train (models/vehicle/train.ts)',
       dataSnapshot: vehicleDataSnapshot(),
-      training: { rows: data.rows.length, bySource: countBy(data.source), byMake: countBy(records.map((r) => r.make)), seconds: (Date.now() - started) / 1000, ingest: report },
+      training: { rows: data.rows.length, bySource: countBy(data.source), byMake: countBy(records.map((r) => r.make)), seconds: (Date.now() - started) / 1000, ingest: report, ...(collected && { collected }) },
       ...(observed && { observations: observed.report }),
       target: 'log_price',
       features: { names: [...VEHICLE_FEATURE_NAMES], encoding: all.encoding },
@@ -232,20 +248,63 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
   };
 }
 
-/** The months a forward split tests: every listing snapshot after the oldest (observations are never test rows). */
-export function forwardTestPeriods(data: Pick<Dataset<VehicleFeatureSource>, 'rows' | 'source'>): string[] {
-  return [...new Set(data.rows.filter((_, i) => data.source[i] !== OBSERVATION_SOURCE).map((r) => r.period))].sort().slice(1);
+/**
+ * The vehicle trainer's records: the listing files' (less `excludeSources`), then the organisation's
+ * observations when an export is given, then the collected cars when an export is given. Without
+ * either, the listing files' records exactly as ingestVehicles gives them.
+ */
+export function vehicleTrainingRecords(options: Pick<VehicleTrainOptions, 'excludeSources' | 'observations' | 'collected'>): {
+  listings: VehicleRecord[];
+  report: VehicleIngestReport;
+  observed: VehicleObservationIngest | null;
+  collected: CollectedCarsReport | null;
+  records: VehicleRecord[];
+} {
+  const excluded = options.excludeSources ?? [];
+  const { records: listings, report } = ingestVehicles(excluded.length ? { sources: VEHICLE_SOURCE_FILES.map((f) => f.source).filter((s) => !excluded.includes(s)) } : {});
+  const observed = options.observations ? ingestVehicleObservations(options.observations, listings) : null;
+  const collected = options.collected ?? null;
+  const records = observed || collected ? [...listings, ...(observed?.records ?? []), ...(collected?.records ?? [])] : listings;
+  return { listings, report, observed, collected: collected?.report ?? null, records };
 }
 
 /**
- * The rows of the forward split testing `test`: it fits on every row dated before `test`, listing or
- * observation (an observation of `test`'s month or later never reaches the fit), and tests on the
- * listings of `test`.
+ * The months a forward split tests: every listing file's snapshot after the oldest (observations are
+ * never test rows), and the newest collected month when it is newer than the files' newest snapshot
+ * and holds at least MIN_COLLECTED_FORWARD_ROWS collected cars (then it is the newest, the headline).
+ * An earlier collected month, or a newest one too small or not newer, is no test: its rows are fit
+ * rows of the splits tested after it, and of none tested before it.
+ */
+export function forwardTestPeriods(data: Pick<Dataset<VehicleFeatureSource>, 'rows' | 'source'>): string[] {
+  const files = [...new Set(data.rows.filter((_, i) => data.source[i] !== OBSERVATION_SOURCE && data.source[i] !== COLLECTED_CAR_SOURCE).map((r) => r.period))].sort().slice(1);
+  const collectedTest = newestCollectedTest(data);
+  return collectedTest === null ? files : [...files, collectedTest];
+}
+
+/** The newest collected month when it passes the forward gate (newer than every listing file's snapshot, enough cars), else null. */
+function newestCollectedTest(data: Pick<Dataset<VehicleFeatureSource>, 'rows' | 'source'>): string | null {
+  let newestFile = '';
+  let newest = '';
+  data.rows.forEach((r, i) => {
+    if (data.source[i] === COLLECTED_CAR_SOURCE) newest = r.period > newest ? r.period : newest;
+    else if (data.source[i] !== OBSERVATION_SOURCE) newestFile = r.period > newestFile ? r.period : newestFile;
+  });
+  if (newest === '' || newest <= newestFile) return null;
+  const cars = data.rows.filter((r, i) => data.source[i] === COLLECTED_CAR_SOURCE && r.period === newest).length;
+  return cars >= MIN_COLLECTED_FORWARD_ROWS ? newest : null;
+}
+
+/**
+ * The rows of the forward split testing `test`: it fits on every row dated before `test`, listing,
+ * observation or collected car (one of `test`'s month or later never reaches the fit), and tests on
+ * the listings of `test`: a listing file's snapshot on that file's rows, the newest collected month
+ * (forwardTestPeriods) on its collected cars.
  */
 export function forwardSplitRows(data: Pick<Dataset<VehicleFeatureSource>, 'rows' | 'source'>, test: string): { fit: (i: number) => boolean; test: (i: number) => boolean } {
+  const collectedTest = test === newestCollectedTest(data);
   return {
     fit: (i) => data.rows[i].period < test,
-    test: (i) => data.rows[i].period === test && data.source[i] !== OBSERVATION_SOURCE,
+    test: (i) => data.rows[i].period === test && data.source[i] !== OBSERVATION_SOURCE && (data.source[i] === COLLECTED_CAR_SOURCE) === collectedTest,
   };
 }
 
@@ -294,7 +353,7 @@ function evaluationReport(protocol: string, result: ReturnType<typeof evaluate>,
   return { protocol, weights: Object.fromEntries(members.map((m, j) => [m.name, weights[j]])), overall: result.overall, groups: result.groups, bySource: result.bySource };
 }
 
-function toDataset(records: readonly VehicleRecord[]): Dataset<VehicleFeatureSource> {
+export function toDataset(records: readonly VehicleRecord[]): Dataset<VehicleFeatureSource> {
   return {
     rows: records.map((r) => ({
       make: r.make, model: r.model, year: r.year, mileageKm: r.mileageKm, engineLitres: r.engineLitres, fuel: r.fuel,

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   if (values.export) {
     const store = LifecycleStore.open(config.directory);
     const written = exportTrainingSource(store, values.day ?? dayOf(systemClock));
-    log(`${written.records} home records → ${written.recordsPath}; weekly points → ${written.indexPath}`);
+    log(`${written.records} home records → ${written.recordsPath}; ${written.cars} car records → ${written.carsPath}; weekly points → ${written.indexPath}`);
     process.stdout.write(`${JSON.stringify(written.weekly, null, 2)}
 `);
     return;

@@ -8,7 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestListings, SOURCE_FILES } from '../../models/ingest';
-import { collectDirectoryOf, collectedHomesFile, newestCollectedHomesExport, readCollectedHomes } from '../../models/ingest/collected-homes';
+import { collectDirectoryOf, newestCollectedHomesExport, readCollectedHomes } from '../../models/ingest/collected-homes';
+import { collectedExportFiles } from '../../models/vehicle/ingest/collected-cars';
+
+/** The homes export `npm run train` reads (`--collected` given or not). */
+const collectedHomesFile = (given: string | undefined, env: NodeJS.ProcessEnv) => collectedExportFiles(given, env).homes;
 import { adaptUyborListing, isSkipped, type Collected, type CollectedListing } from '../../models/ingest/collectors';
 import { createNormaliser } from '../../models/ingest/normaliser';
 import { fittedBeforeForwardTest, FORWARD_TEST_SOURCE, forwardTestOf, MIN_COLLECTED_FORWARD_ROWS, SOURCE_GROUPS, toDataset, trainingRecords, TRAINING_SOURCES } from '../../models/residential/train';

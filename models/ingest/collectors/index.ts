@@ -13,6 +13,6 @@ export type { HomeAdaptContext } from './home-fields';
 export * from './site-collector';
 export * from './listing-life';
 export { linkCrossSiteDuplicates } from './cross-site-links';
-export { trainingRecordsOf } from './training-records';
+export { carTrainingRecordsOf, trainingRecordsOf } from './training-records';
 export { weeklyMarketPoints, weekOf, type WeeklyMarketPoint } from './weekly-index';
 export { adapterTools, createCollectors, type AdapterTools } from './create-collectors';
