@@ -1,8 +1,8 @@
 /**
- * The README's examples, run as a reader runs them: every checked block through bash, with curl, against the
- * real service, in the README's order and in one shell session (so `ID=…` in one block is there in the next),
- * and every shown output compared with what was printed. A reply that changed (a new model version, another
- * estimate, a renamed field) fails here until the README shows it.
+ * The examples of README.md and docs/API.md, run as a reader runs them (test/support/example-runner.ts): every
+ * checked block through bash, with curl, against the real service, in the document's order and in one shell session
+ * (so `ID=…` in one block is there in the next), and every shown output compared with what was printed. A reply that changed (a new model version, another
+ * estimate, a renamed field) fails here until the document shows it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
