@@ -6,6 +6,8 @@
  *   <!-- example: NAME, background -->   the next fenced block is run as a process of its own (a second terminal)
  *   <!-- output: NAME -->                the next fenced block is what NAME has printed by then
  *                                        (```json: a stream of JSON values; ```text: lines)
+ *   <!-- not run: WHY -->                (docs/API.md) the next block is not run, for the reason given; a `curl` block
+ *                                        there is either run or so marked
  * A shown output keeps only what is stable: an object lists some of the keys (the reply may have more), a string
  * "…" stands for any value, "obs_…" for any string of that shape, an array ending in "…" for more items, and a
  * number matches the real one rounded to the digits shown (1632 exactly, 0.1544 for 0.15436…).
