@@ -43,10 +43,18 @@ export function collectDirectoryOf(env: NodeJS.ProcessEnv = process.env): string
   return env.COLLECT_DIR || join(valuationHome(env), 'collect');
 }
 
-const EXPORT_FILE = /^collected-homes-\d{4}-\d{2}-\d{2}\.ndjson$/;
+/** What the collector exports for training: collected-<kind>-<day>.ndjson in the collect folder's exports/. */
+export type CollectedExportKind = 'homes' | 'cars';
+const EXPORT_FILES: Record<CollectedExportKind, RegExp> = {
+  homes: /^collected-homes-\d{4}-\d{2}-\d{2}\.ndjson$/,
+  cars: /^collected-cars-\d{4}-\d{2}-\d{2}\.ndjson$/,
+};
 
-/** The newest collected-homes export of a collect folder (its name sorts by its day); null when there is none. */
-export function newestCollectedHomesExport(collectDirectory: string): string | null {
+/** Whether a file is a collected export of `kind`, by its name. */
+export const isCollectedExport = (file: string, kind: CollectedExportKind): boolean => EXPORT_FILES[kind].test(file.split(/[\\/]/).pop() ?? '');
+
+/** The newest collected export of `kind` in a collect folder (its name sorts by its day); null when there is none. */
+export function newestCollectedExport(collectDirectory: string, kind: CollectedExportKind): string | null {
   const folder = join(collectDirectory, 'exports');
   let names: string[];
   try {
@@ -54,9 +62,12 @@ export function newestCollectedHomesExport(collectDirectory: string): string | n
   } catch {
     return null;
   }
-  const exports = names.filter((name) => EXPORT_FILE.test(name)).sort();
+  const exports = names.filter((name) => EXPORT_FILES[kind].test(name)).sort();
   return exports.length ? join(folder, exports[exports.length - 1]) : null;
 }
+
+/** The newest collected-homes export of a collect folder; null when there is none. */
+export const newestCollectedHomesExport = (collectDirectory: string): string | null => newestCollectedExport(collectDirectory, 'homes');
 
 function checkedRecord(value: unknown, where: string): ListingRecord {
   const r = value as Partial<ListingRecord> | null;

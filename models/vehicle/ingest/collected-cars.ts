@@ -15,9 +15,8 @@
  * fenced among its own rows. Every line is kept or counted under one drop reason.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { collectDirectoryOf, newestCollectedHomesExport } from '../../ingest/collected-homes';
+import { readFileSync, statSync } from 'node:fs';
+import { collectDirectoryOf, isCollectedExport, newestCollectedExport, newestCollectedHomesExport } from '../../ingest/collected-homes';
 import { BODY_TYPES, COLOURS, DRIVES, FUELS, isResolved, REGION_IDS, resolveMake, resolveModel, TRANSMISSIONS } from '../vocabulary';
 import { isDropped, type VehicleCandidate } from './candidate';
 import { cleanVehicle } from './clean';
@@ -45,23 +44,11 @@ export interface CollectedCars {
   report: CollectedCarsReport;
 }
 
-const EXPORT_FILE = /^collected-cars-\d{4}-\d{2}-\d{2}\.ndjson$/;
-
-/** The newest collected-cars export of a collect folder (its name sorts by its day); null when there is none. */
-export function newestCollectedCarsExport(collectDirectory: string): string | null {
-  const folder = join(collectDirectory, 'exports');
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return null;
-  }
-  const exports = names.filter((name) => EXPORT_FILE.test(name)).sort();
-  return exports.length ? join(folder, exports[exports.length - 1]) : null;
-}
+/** The newest collected-cars export of a collect folder; null when there is none. */
+export const newestCollectedCarsExport = (collectDirectory: string): string | null => newestCollectedExport(collectDirectory, 'cars');
 
 /** Whether a file is a cars export by its name (`collected-cars-<day>.ndjson`). */
-export const isCollectedCarsFile = (file: string): boolean => EXPORT_FILE.test(file.split(/[\\/]/).pop() ?? '');
+export const isCollectedCarsFile = (file: string): boolean => isCollectedExport(file, 'cars');
 
 /**
  * Which exports `npm run train` reads, homes and cars: with `given` a file, that file for its kind
