@@ -16,6 +16,25 @@ const fontkit = require('fontkit') as { create(buffer: Buffer): ParsedFont };
 /** A fontkit font object; pdfkit ≥ 0.16 takes one where it takes a path or a buffer. */
 export interface ParsedFont {
   layout(text: string): unknown;
+  getGlyph(id: number, codePoints?: number[]): { codePoints: number[] } | null;
+}
+
+/**
+ * fontkit keeps each glyph with the code points it was first asked for. A subset that reaches a glyph
+ * as a component of another (DejaVu draws Cyrillic В with the Latin B) asks for it with none, and the
+ * shared font then hands that glyph without code points to every later document of the process:
+ * pdfkit leaves it out of the PDF's ToUnicode map, and the letter vanishes when the text is copied,
+ * searched or read by a screen reader ("By month" became "y month" after a Russian report). A glyph
+ * asked for with code points takes them when it has none.
+ */
+function keepingCodePoints(font: ParsedFont): ParsedFont {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id, codePoints = []) => {
+    const glyph = getGlyph(id, codePoints);
+    if (glyph && glyph.codePoints.length === 0 && codePoints.length > 0) glyph.codePoints = codePoints;
+    return glyph;
+  };
+  return font;
 }
 
 export const FONT_FILES = {
@@ -36,7 +55,7 @@ export function fontPath(file: string): string {
 
 export function reportFonts(): Readonly<Record<FontName, ParsedFont>> {
   parsed ??= Object.fromEntries(
-    Object.entries(FONT_FILES).map(([name, file]) => [name, fontkit.create(readFileSync(fontPath(file)))]),
+    Object.entries(FONT_FILES).map(([name, file]) => [name, keepingCodePoints(fontkit.create(readFileSync(fontPath(file))))]),
   ) as Record<FontName, ParsedFont>;
   return parsed;
 }

@@ -8,7 +8,7 @@ import { renderReportHtml, renderReportPdf, REPORT_LANGUAGES, type ReportLanguag
 import { escapeHtml } from '../../gateway/reports/html';
 import { DICTIONARIES } from '../../gateway/reports/i18n';
 import { BACKTEST_CATALOGUES } from '../../gateway/reports/backtest-i18n';
-import { FONT_FILES, fontPath } from '../../gateway/reports/fonts';
+import { FONT_FILES, fontPath, reportFonts } from '../../gateway/reports/fonts';
 import { formatDate, formatNumber, formatPercent, formatUsd, formatUzs } from '../../gateway/reports/format';
 import { pdfTexts, type PdfText } from '../support/pdf-text';
 import { chilanzarFlat, cobaltCar } from './fixtures';
@@ -139,6 +139,24 @@ test('the PDF is fixed by its input: the same data renders to the same bytes', a
   const data = chilanzarFlat();
   const [a, b] = await Promise.all([renderReportPdf(data, 'uz'), renderReportPdf(data, 'uz')]);
   expect(a.equals(b)).toBe(true);
+});
+
+test('a letter drawn inside another (Cyrillic В is the Latin B in DejaVu) keeps its code point for later documents, so copied text keeps it', async () => {
+  type Glyph = { id: number; codePoints: number[] };
+  type Font = { layout(text: string): { glyphs: Glyph[] }; createSubset(): { includeGlyph(glyph: Glyph): number; encode(): unknown } };
+  for (const [name, font] of Object.entries(reportFonts()) as [string, unknown][]) {
+    const shared = font as Font;
+    // A Russian document's subset reaches B as Ve's component, asking for it without code points.
+    const subset = shared.createSubset();
+    for (const glyph of shared.layout('В ВЫ Банк').glyphs) subset.includeGlyph(glyph);
+    subset.encode();
+    expect([name, shared.layout('B').glyphs[0].codePoints]).toEqual([name, [0x42]]);
+  }
+  // A whole report: English after Russian in one process reads its B's back.
+  await renderReportPdf(chilanzarFlat(), 'ru');
+  const [{ text }] = await pdfTexts([await renderReportPdf(chilanzarFlat(), 'en')]);
+  expect(text).toMatch(/\bB/);
+  expect(text).not.toMatch(/(^|\s)uilding\b/m);
 });
 
 test('an unknown language is refused', async () => {
