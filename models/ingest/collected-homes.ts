@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { valuationHome } from '../paths';
 import { DISTRICT_IDS } from '../vocabulary/codes';
 import { cleanRecord } from './clean';
+import { countByPeriod } from './period-counts';
 import type { DropReason } from './reasons';
 import type { ListingRecord, ListingSource } from './record';
 
@@ -106,7 +107,7 @@ export function readCollectedHomes(file: string): CollectedHomes {
     records.push(cleaned.record);
     bySource[record.source] = (bySource[record.source] ?? 0) + 1;
   });
-  const periods = records.map((r) => r.period).sort();
+  const { first, last } = countByPeriod(records);
   return {
     records,
     report: {
@@ -116,7 +117,7 @@ export function readCollectedHomes(file: string): CollectedHomes {
       kept: records.length,
       bySource,
       dropped,
-      periods: periods.length ? { from: periods[0], to: periods[periods.length - 1] } : null,
+      periods: first && last ? { from: first, to: last } : null,
     },
   };
 }

@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { countByPeriod } from '../../ingest/period-counts';
 import { collectDirectoryOf, isCollectedExport, newestCollectedExport, newestCollectedHomesExport } from '../../ingest/collected-homes';
 import { BODY_TYPES, COLOURS, DRIVES, FUELS, isResolved, REGION_IDS, resolveMake, resolveModel, TRANSMISSIONS } from '../vocabulary';
 import { isDropped, type VehicleCandidate } from './candidate';
@@ -121,9 +122,7 @@ export function readCollectedCars(file: string, listings: readonly VehicleRecord
   const fenced = applyVehiclePriceFences(candidates);
   drop('price_outlier', fenced.dropped.length);
   const records = [...fenced.kept].sort((a, b) => a.record.sourceRow - b.record.sourceRow).map((c) => c.record);
-  const byPeriod: Record<string, number> = {};
-  for (const period of records.map((r) => r.period).sort()) byPeriod[period] = (byPeriod[period] ?? 0) + 1;
-  const months = Object.keys(byPeriod);
+  const { byPeriod, first, last } = countByPeriod(records);
   return {
     records,
     report: {
@@ -132,7 +131,7 @@ export function readCollectedCars(file: string, listings: readonly VehicleRecord
       lines: lines.length,
       kept: records.length,
       dropped,
-      periods: months.length ? { from: months[0], to: months[months.length - 1] } : null,
+      periods: first && last ? { from: first, to: last } : null,
       byPeriod,
     },
   };

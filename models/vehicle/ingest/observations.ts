@@ -33,6 +33,7 @@ import { checkEngineSizes, engineMedians } from './engine';
 import { applyVehiclePriceFences } from './outliers';
 import { VEHICLE_DROP_REASONS, type VehicleCorrection, type VehicleDropReason } from './reasons';
 import type { VehicleRecord } from './record';
+import { countByPeriod } from '../../ingest/period-counts';
 
 export const OBSERVATION_SOURCE = 'observations' as const;
 
@@ -179,9 +180,7 @@ export function ingestVehicleObservations(exported: ObservationExport, listings:
     byPriceType[o.priceType].lines++;
     if (keptLines.has(o.line)) byPriceType[o.priceType].kept++;
   }
-  const byPeriod: Record<string, number> = {};
-  for (const period of records.map((r) => r.period).sort()) byPeriod[period] = (byPeriod[period] ?? 0) + 1;
-  const months = Object.keys(byPeriod);
+  const { byPeriod, first, last } = countByPeriod(records);
   return {
     records,
     report: {
@@ -193,7 +192,7 @@ export function ingestVehicleObservations(exported: ObservationExport, listings:
       dropped: ledger.dropped,
       corrections: ledger.corrections,
       byPriceType,
-      periods: months.length ? { first: months[0], last: months[months.length - 1] } : null,
+      periods: first && last ? { first, last } : null,
       byPeriod,
       priceFences: fenced.fences.length,
       unfenced: fenced.unfenced,
