@@ -1,18 +1,13 @@
 /**
- * Batch resolvers' errors: catalogue errors as GraphQL errors with their code, and the job storage
- * out of reach as SERVICE_UNAVAILABLE (a client may retry); anything else is masked by the gateway.
+ * Batch resolvers' errors: the job storage out of reach as SERVICE_UNAVAILABLE (a client may retry).
+ * Resolvers run their bodies in `withApiErrors(body, batchError)` (../common/errors.ts), which makes
+ * this and the catalogue errors GraphQL errors with their code; anything else is masked by the gateway.
  */
 import { ApiError } from '../../schema/errors';
-import { withApiErrors } from '../common/bulk';
 import { isStorageUnavailable } from './engine';
 
-export function withClientErrors<T>(body: () => T | Promise<T>): Promise<T> {
-  return withApiErrors(async () => {
-    try {
-      return await body();
-    } catch (error) {
-      if (isStorageUnavailable(error)) throw new ApiError('SERVICE_UNAVAILABLE', 'Batch jobs are unavailable for a moment (their storage cannot be reached); retry shortly');
-      throw error;
-    }
-  });
+/** A batch library's error as the catalogue error a client may see; undefined: not one of them. */
+export function batchError(error: unknown): ApiError | undefined {
+  if (isStorageUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE', 'Batch jobs are unavailable for a moment (their storage cannot be reached); retry shortly');
+  return undefined;
 }

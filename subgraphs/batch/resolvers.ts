@@ -5,7 +5,8 @@ import { batchFileName, itemReference } from '../../schema/batch-contract';
 import { checkedIdempotencyKey, fingerprintOf, InProcessIdempotencyBindings, submitOnce } from './idempotency';
 import { resultsPath, type BatchApi } from './api';
 import type { BatchContext, Principal } from './context';
-import { withClientErrors } from './errors';
+import { batchError } from './errors';
+import { withApiErrors } from '../common/errors';
 import { BatchItemLimitError, BatchJobClosedError, BatchJobNotFoundError, InvalidBatchOptionsError, type BatchJob as JobRecord, type ItemResult } from './engine';
 import {
   AppendBatchItemsArgs,
@@ -48,7 +49,7 @@ export async function asClient<T>(body: () => Promise<T>, field: string): Promis
 export class BatchResolver {
   @Mutation(() => BatchJob, { description: "Submits addresses (optionally with homes) for background valuation; over the plan's maxBatchItems: INVALID_PARAMETER on items" })
   submitBatch(@Arg('input', () => SubmitBatchInput) input: SubmitBatchInput, @Ctx() ctx: BatchContext): Promise<BatchJob> {
-    return withClientErrors(async () => {
+    return withApiErrors(async () => {
       const { principal, batch } = caller(ctx);
       checkSubmissionSize({ principal, batch }, input.items.length, 'items');
       const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
@@ -61,7 +62,7 @@ export class BatchResolver {
         async (jobId) => (await batch.engine.get(principal.org, jobId)) ?? Promise.reject(new ApiError('IDEMPOTENCY_KEY_REUSED', `The job this Idempotency-Key made (${jobId}) is no longer kept: use a new key`, 'idempotencyKey')),
       );
       return { ...jobView(job), idempotentReplay: replayed };
-    });
+    }, batchError);
   }
 
   @Mutation(() => BatchJob, {
@@ -69,12 +70,12 @@ export class BatchResolver {
       "Opens a job to fill with appendBatchItems, for a portfolio too large for one request; a job that receives no items for the submission timeout (5 minutes by default) is failed as cut off",
   })
   openBatch(@Arg('input', () => OpenBatchInput) input: OpenBatchInput, @Ctx() ctx: BatchContext): Promise<BatchJob> {
-    return withClientErrors(async () => {
+    return withApiErrors(async () => {
       const { principal, batch } = caller(ctx);
       const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
       const job = await asClient(() => batch.engine.open(principal.org, { callbackUrl, chunkSize: input.chunkSize ?? undefined, fileName: batchFileName(input.fileName, 'fileName') }), 'chunkSize');
       return jobView(job);
-    });
+    }, batchError);
   }
 
   @Mutation(() => BatchJob, {
@@ -82,30 +83,30 @@ export class BatchResolver {
       "Adds the next items to a job opened by openBatch, queued as they are stored; last: true seals it. Every call but the last carries a multiple of the job's chunkSize. Past the plan's maxBatchItems in all: the job is failed and INVALID_PARAMETER on items. A sealed or ended job: INVALID_PARAMETER on id; an unknown id: NOT_FOUND",
   })
   appendBatchItems(@Args(() => AppendBatchItemsArgs) { id, items, last }: AppendBatchItemsArgs, @Ctx() ctx: BatchContext): Promise<BatchJob> {
-    return withClientErrors(async () => jobView(await appendToJob(caller(ctx), id, items.map(itemOf), last, 'items')));
+    return withApiErrors(async () => jobView(await appendToJob(caller(ctx), id, items.map(itemOf), last, 'items')), batchError);
   }
 
   @Query(() => BatchJob, { nullable: true, description: 'A batch job of your organisation; null for an unknown id' })
   batchJob(@Arg('id', () => ID) id: string, @Ctx() ctx: BatchContext): Promise<BatchJob | null> {
-    return withClientErrors(async () => {
+    return withApiErrors(async () => {
       const { principal, batch } = caller(ctx);
       const job = await batch.engine.get(principal.org, id);
       return job ? jobView(job) : null;
-    });
+    }, batchError);
   }
 
   @Query(() => BatchJobPage, { description: "Your organisation's batch jobs, newest first" })
   batchJobs(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: BatchContext): Promise<BatchJobPage> {
-    return withClientErrors(async () => {
+    return withApiErrors(async () => {
       const { principal, batch } = caller(ctx);
       const listed = await asClient(() => batch.engine.list(principal.org, { offset: page.offset ?? undefined, limit: page.limit ?? undefined }), 'limit');
       return { jobs: listed.jobs.map((job) => jobView(job, true)), nextOffset: listed.nextOffset };
-    });
+    }, batchError);
   }
 
   @Query(() => BatchResultPage, { description: `A job's item results recorded so far, in item order (limit default ${DEFAULT_RESULTS_LIMIT}, at most ${MAX_RESULTS_LIMIT}); an unknown id: NOT_FOUND` })
   batchResults(@Args(() => BatchResultsArgs) { id, offset, limit }: BatchResultsArgs, @Ctx() ctx: BatchContext): Promise<BatchResultPage> {
-    return withClientErrors(async () => {
+    return withApiErrors(async () => {
       const { principal, batch } = caller(ctx);
       const from = offset ?? 0;
       const count = limit ?? DEFAULT_RESULTS_LIMIT;
@@ -125,7 +126,7 @@ export class BatchResolver {
         last = result.index;
       }
       return { items, nextOffset: more ? last + 1 : null };
-    });
+    }, batchError);
   }
 
   @Query(() => String, {
@@ -133,20 +134,20 @@ export class BatchResolver {
       "Your organisation's Standard Webhooks signing secret (whsec_…): batch.completed webhooks carry webhook-id, webhook-timestamp and webhook-signature headers, which any Standard Webhooks library verifies with it",
   })
   batchWebhookSecret(@Ctx() ctx: BatchContext): Promise<string> {
-    return withClientErrors(async () => {
+    return withApiErrors(async () => {
       const { principal, batch } = caller(ctx);
       return batch.secrets.secretFor(principal.org);
-    });
+    }, batchError);
   }
 
   @Mutation(() => BatchJob, { description: 'Cancels a queued or running job (one that has ended is returned as it is); an unknown id: NOT_FOUND' })
   cancelBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: BatchContext): Promise<BatchJob> {
-    return withClientErrors(async () => {
+    return withApiErrors(async () => {
       const { principal, batch } = caller(ctx);
       const job = await batch.engine.cancel(principal.org, id);
       if (!job) throw notFound(id);
       return jobView(job);
-    });
+    }, batchError);
   }
 }
 

@@ -1,28 +1,17 @@
 /**
- * Resolver glue every valuation subgraph shares: catalogue errors as GraphQL errors (code, field and
- * suggestions in `extensions`), and bulk queries with one model call for all the valid inputs and
- * a per-item error in place of each bad one.
+ * Resolver glue every valuation subgraph shares: catalogue errors as GraphQL errors (./errors.ts,
+ * re-exported here for the resolvers that import it with the rest), the calling organisation, and
+ * bulk queries with one model call for all the valid inputs and a per-item error in place of each bad one.
  */
-import { GraphQLError } from 'graphql';
 import { valueEach } from '../../schema/bulk';
 import { ApiError } from '../../schema/errors';
+import { toGraphQLError } from './errors';
 
-export function toGraphQLError(error: ApiError): GraphQLError {
-  return new GraphQLError(error.message, { extensions: error.toExtensions() });
-}
-
-/** Runs a resolver body, turning the ApiErrors it throws into GraphQL errors; anything else is rethrown (masked as INTERNAL by the gateway). */
-export async function withApiErrors<T>(body: () => T | Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (error) {
-    throw error instanceof ApiError ? toGraphQLError(error) : error;
-  }
-}
+export { toGraphQLError, withApiErrors } from './errors';
 
 /** The organisation a call is for (x-organisation, set by the gateway or a peer): `what` is never read or written without one. */
 export function callingOrganisation(organisation: string | null, what: string): string {
-  if (organisation === null || organisation === '') throw new GraphQLError(`${what} need the calling organisation (x-organisation)`, { extensions: { code: 'INVALID_API_KEY' } });
+  if (organisation === null || organisation === '') throw toGraphQLError(new ApiError('INVALID_API_KEY', `${what} need the calling organisation (x-organisation)`));
   return organisation;
 }
 

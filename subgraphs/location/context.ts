@@ -6,7 +6,8 @@
  */
 import DataLoader from 'dataloader';
 import type { LocationScore } from '../../models/location';
-import { withClientErrors } from './errors';
+import { locationError } from './errors';
+import { withApiErrors } from '../common/errors';
 import type { DistrictRecord, MahallaRecord, Point } from './places';
 import { scorePoints } from './scoring';
 import type { LocationServices } from './services';
@@ -43,5 +44,5 @@ export function createLocationContext(services: LocationServices): LocationConte
 
 /** The location index at a point, through the request's score loader; refusals as GraphQL errors. */
 export function locationIndexAt(ctx: LocationContext, point: Point): Promise<LocationIndexView> {
-  return withClientErrors(async () => ctx.services.views.of(await ctx.loaders.score.load({ lat: point.lat, lon: point.lon })));
+  return withApiErrors(async () => ctx.services.views.of(await ctx.loaders.score.load({ lat: point.lat, lon: point.lon })), locationError);
 }

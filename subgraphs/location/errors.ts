@@ -1,9 +1,8 @@
 /**
- * The location libraries' errors as catalogue errors (schema/errors.ts), and catalogue errors as
- * GraphQL errors carrying code, field and suggestions in `extensions`. Anything else is rethrown
- * as it is: the gateway masks it as INTERNAL.
+ * The location libraries' errors as catalogue errors (schema/errors.ts). Resolvers run their bodies
+ * in `withApiErrors(body, locationError)` (../common/errors.ts), which makes them GraphQL errors with
+ * their code; anything else is rethrown as it is: the gateway masks it as INTERNAL.
  */
-import { GraphQLError } from 'graphql';
 import { OutsideTashkentError } from '../../models/location';
 import { UnresolvableAddressError } from '../../models/location/geocode';
 import { ApiError } from '../../schema/errors';
@@ -25,24 +24,9 @@ export function unresolvableAddress(error: UnresolvableAddressError): ApiError {
   return new ApiError('UNRESOLVABLE_ADDRESS', error.message, 'address', [...error.suggestions]);
 }
 
-/** A library or catalogue error as the ApiError a client may see; anything else unchanged. */
-export function toApiError(error: unknown): unknown {
-  if (error instanceof ApiError) return error;
+/** A location library's error as the catalogue error a client may see (the mapper ../common/errors.ts takes); undefined: not one of them. */
+export function locationError(error: unknown): ApiError | undefined {
   if (error instanceof OutsideTashkentError) return outsideTashkent(error);
   if (error instanceof UnresolvableAddressError) return unresolvableAddress(error);
-  return error;
-}
-
-export function toGraphQLError(error: unknown): unknown {
-  const api = toApiError(error);
-  return api instanceof ApiError ? new GraphQLError(api.message, { extensions: api.toExtensions() }) : api;
-}
-
-/** Runs a resolver body, turning the errors a client may see into GraphQL errors with their code. */
-export async function withClientErrors<T>(body: () => T | Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (error) {
-    throw toGraphQLError(error);
-  }
+  return undefined;
 }

@@ -5,7 +5,8 @@
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
 import { locationIndexAt, type LocationContext } from './context';
-import { withClientErrors } from './errors';
+import { locationError } from './errors';
+import { withApiErrors } from '../common/errors';
 import type { DistrictRecord, MahallaRecord } from './places';
 import { District, LocationIndexResult, Mahalla } from './types';
 import type { LocationIndexView } from './views';
@@ -19,13 +20,13 @@ export class DistrictResolver {
 
   @Query(() => District, { nullable: true, description: 'A district by name in any common spelling (Chilanzar, Chilonzor tumani, Чиланзарский район). Unknown: UNKNOWN_DISTRICT with suggestions.' })
   district(@Arg('name') name: string, @Ctx() ctx: LocationContext): Promise<DistrictRecord> {
-    return withClientErrors(() => {
+    return withApiErrors(() => {
       const { places } = ctx.services;
       const district = places.findDistrict(name);
       if (district) return district;
       const suggestions = places.suggestDistricts(name);
       throw new ApiError('UNKNOWN_DISTRICT', `Unknown district "${name.slice(0, 60)}"${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, 'name', suggestions);
-    });
+    }, locationError);
   }
 
   @FieldResolver(() => [Mahalla], { description: 'Its mahallas, most listed first' })
