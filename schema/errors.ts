@@ -39,6 +39,11 @@ export interface ApiErrorBody {
   request_id?: string;
 }
 
+/** Every error reply: `{ "error": { code, message, field?, suggestions?, request_id? } }` with the catalogue's status. */
+export interface ApiErrorReply {
+  error: ApiErrorBody;
+}
+
 /** An error meant for the client: its code, message and field are safe to show. */
 export class ApiError extends Error {
   readonly status: number;
@@ -61,6 +66,17 @@ export class ApiError extends Error {
       ...(this.suggestions !== undefined && { suggestions: this.suggestions }),
       ...(requestId !== undefined && { request_id: requestId }),
     };
+  }
+
+  /** The body of every error reply the service sends (REST, and the JSON of an MCP tool error). */
+  toReply(requestId?: string): ApiErrorReply {
+    return { error: this.toBody(requestId) };
+  }
+
+  /** An error reply's body read back (a gateway's reply to the MCP stdio server); a code not in the catalogue: INTERNAL. */
+  static fromBody(body: { code?: unknown; message?: unknown; field?: unknown; suggestions?: unknown }): ApiError {
+    if (!isErrorCode(body.code)) return new ApiError('INTERNAL');
+    return new ApiError(body.code, typeof body.message === 'string' ? body.message : undefined, typeof body.field === 'string' ? body.field : undefined, Array.isArray(body.suggestions) ? body.suggestions.map(String) : undefined);
   }
 
   /** The GraphQL `extensions` carrying the same information. */

@@ -1,9 +1,15 @@
 /**
- * Error masking: clients see the codes of the public catalogue and GraphQL's own request errors;
- * anything else (a bug, a subgraph's internal error) becomes INTERNAL with no detail, and is logged.
+ * The gateway's one mapper from GraphQL errors to the catalogue's, in two steps.
+ * Masking (`maskError`, Apollo Server's formatError and the owner path of ./apollo.ts): clients see
+ * the codes of the public catalogue and GraphQL's own request errors; anything else (a bug, a
+ * subgraph's internal error) becomes INTERNAL with no detail, and is logged.
+ * The catalogue code (`apiErrorOf`, `apiErrorOfReply`): a masked error as the ApiError the other
+ * doors answer with, for the REST routes and the MCP tools in the gateway (./executor.ts) and the MCP
+ * stdio server over HTTP (gateway/mcp/remote-executor.ts). Its REST body is `ApiError.toReply`
+ * (gateway/http/errors.ts), its MCP tool error `toolError` (gateway/mcp/results.ts).
  */
 import type { GraphQLFormattedError } from 'graphql';
-import { isErrorCode } from '../../schema/errors';
+import { ApiError, isErrorCode } from '../../schema/errors';
 
 /** Apollo Server's request-level codes: safe to show as they are. */
 export const GRAPHQL_REQUEST_CODES: ReadonlySet<string> = new Set([
@@ -47,4 +53,29 @@ export function maskError(formatted: GraphQLFormattedError, log: (message: strin
   }
   log(`masked internal error: ${formatted.message} ${JSON.stringify(formatted.extensions ?? {})}`);
   return { message: 'Internal error', ...(formatted.path && { path: formatted.path }), extensions: { code: 'INTERNAL' } };
+}
+
+/** A masked GraphQL error as the catalogue ApiError a REST or MCP client gets. */
+export function apiErrorOf(error: GraphQLFormattedError): ApiError {
+  const { code, field, suggestions } = error.extensions ?? {};
+  if (isErrorCode(code)) return new ApiError(code, error.message, field as string | undefined, suggestions as string[] | undefined);
+  // GraphQL's coercion wording names variables and types a REST client never sent: say which field.
+  if (code === 'BAD_USER_INPUT') return new ApiError('INVALID_PARAMETER', field === undefined ? error.message : `${field} has the wrong type or is out of range`, field as string | undefined);
+  return new ApiError('INTERNAL');
+}
+
+/**
+ * A reply of the graph, in process or over HTTP: its masked GraphQL `errors`, or (from a gateway's
+ * /graphql) the gateway's own error body, `{ error: { code, … } }` (authentication, quota, size).
+ */
+export interface GraphReply {
+  errors?: readonly GraphQLFormattedError[];
+  error?: { code?: unknown; message?: unknown; field?: unknown; suggestions?: unknown };
+}
+
+/** The catalogue error a reply of the graph ends in (its first error); undefined: it has none. */
+export function apiErrorOfReply(reply: GraphReply): ApiError | undefined {
+  if (reply.error) return ApiError.fromBody(reply.error);
+  if (reply.errors?.length) return apiErrorOf(reply.errors[0]);
+  return undefined;
 }

@@ -6,13 +6,12 @@
  * Path: an operation with an `owner` (a persisted one whose fields all belong to that subgraph,
  * checked against its SDL by a test) goes straight to the owner's data source, skipping query
  * planning (the REST fast path, measured in docs/BENCHMARKS.md); any other goes through Apollo
- * Server as POST /graphql would. Either way its errors are masked by the same step
- * (./error-masking.ts) before they are mapped here.
+ * Server as POST /graphql would. Either way its errors are masked by the same step, then mapped
+ * to a catalogue error by the same mapper as the stdio server's (./error-masking.ts).
  */
-import type { GraphQLFormattedError } from 'graphql';
-import { ApiError, isErrorCode } from '../../schema/errors';
 import type { Principal } from '../auth/principal';
 import type { Graph } from './apollo';
+import { apiErrorOfReply } from './error-masking';
 import type { Operation } from './operation';
 
 export type { Operation } from './operation';
@@ -32,18 +31,10 @@ export interface Caller {
 export function gatewayExecutor(graph: Graph, caller: Caller): GraphExecutor {
   return {
     async execute<TData>(operation: Operation, variables: Record<string, unknown>): Promise<TData> {
-      const { data, errors } = await graph.execute(operation, variables, { principal: caller.principal, requestId: caller.id });
-      if (errors?.length) throw apiErrorOf(errors[0]);
-      return data as TData;
+      const reply = await graph.execute(operation, variables, { principal: caller.principal, requestId: caller.id });
+      const error = apiErrorOfReply(reply);
+      if (error) throw error;
+      return reply.data as TData;
     },
   };
-}
-
-/** A masked GraphQL error as the catalogue ApiError a REST or MCP client gets. */
-export function apiErrorOf(error: GraphQLFormattedError): ApiError {
-  const { code, field, suggestions } = error.extensions ?? {};
-  if (isErrorCode(code)) return new ApiError(code, error.message, field as string | undefined, suggestions as string[] | undefined);
-  // GraphQL's coercion wording names variables and types a REST client never sent: say which field.
-  if (code === 'BAD_USER_INPUT') return new ApiError('INVALID_PARAMETER', field === undefined ? error.message : `${field} has the wrong type or is out of range`, field as string | undefined);
-  return new ApiError('INTERNAL');
 }

@@ -32,7 +32,7 @@ function refusalOf(error: { code?: string }): ApiError {
 /** A whole HTTP/1.1 response with `error` in the catalogue's shape, for a socket no framework answers on; the connection closes after it. */
 export function rawErrorResponse(error: ApiError): string {
   const requestId = randomUUID();
-  const body = JSON.stringify({ error: error.toBody(requestId) });
+  const body = JSON.stringify(error.toReply(requestId));
   return [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
     'Content-Type: application/json; charset=utf-8',

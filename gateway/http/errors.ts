@@ -10,7 +10,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   // A refusal that knows when to retry (a plan's allowance, a full render queue) says so.
   const { retryAfterSeconds } = error as { retryAfterSeconds?: number };
   if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
-  return reply.code(error.status).type('application/json').send({ error: error.toBody(request.id) });
+  return reply.code(error.status).type('application/json').send(error.toReply(request.id));
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {

@@ -1,15 +1,15 @@
 /**
  * The executor of the stdio server: each operation is a POST to the running gateway's /graphql
  * with the organisation's API key, so authentication, quotas, limits and error masking are the
- * gateway's own. Replies become data or a catalogue ApiError, as the in-gateway executor makes them:
- * the gateway's HTTP errors (401, 413, 429, 503) arrive as `{ error: { code, … } }`, GraphQL
- * errors as `errors[0].extensions.code`. Each operation sends an X-Request-Id of its own, and an error
+ * gateway's own. Replies become data or a catalogue ApiError by the in-gateway executor's mapper
+ * (`apiErrorOfReply`, gateway/graph/error-masking.ts): the gateway's HTTP errors (401, 413, 429, 503)
+ * arrive as `{ error: { code, … } }`, GraphQL errors as `errors[0].extensions.code`. Each operation sends an X-Request-Id of its own, and an error
  * it ends in carries it (request_id in the tool's error), as the gateway's /mcp errors do.
  */
 import { randomUUID } from 'node:crypto';
-import type { GraphQLFormattedError } from 'graphql';
-import { ApiError, isErrorCode } from '../../schema/errors';
-import { apiErrorOf, type GraphExecutor } from '../graph/executor';
+import { ApiError } from '../../schema/errors';
+import { apiErrorOfReply, type GraphReply } from '../graph/error-masking';
+import type { GraphExecutor } from '../graph/executor';
 import { fromGatewayRequest } from './results';
 
 export interface RemoteExecutorOptions {
@@ -22,10 +22,8 @@ export interface RemoteExecutorOptions {
   userAgent?: string;
 }
 
-interface GraphQLReply {
+interface GraphQLReply extends GraphReply {
   data?: unknown;
-  errors?: readonly GraphQLFormattedError[];
-  error?: { code?: unknown; message?: unknown; field?: unknown; suggestions?: unknown };
 }
 
 export function remoteExecutor(options: RemoteExecutorOptions): GraphExecutor {
@@ -65,15 +63,9 @@ export function remoteExecutor(options: RemoteExecutorOptions): GraphExecutor {
     } catch {
       throw new ApiError(response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', `The valuation service answered HTTP ${response.status} without a JSON body`);
     }
-    if (reply.error) throw fromErrorBody(reply.error);
-    if (reply.errors?.length) throw apiErrorOf(reply.errors[0]);
+    const error = apiErrorOfReply(reply);
+    if (error) throw error;
     if (!response.ok || reply.data === undefined || reply.data === null) throw new ApiError('INTERNAL');
     return reply.data as TData;
   }
-}
-
-/** The gateway's own error body (authentication, quota, size). */
-function fromErrorBody(error: NonNullable<GraphQLReply['error']>): ApiError {
-  if (!isErrorCode(error.code)) return new ApiError('INTERNAL');
-  return new ApiError(error.code, typeof error.message === 'string' ? error.message : undefined, typeof error.field === 'string' ? error.field : undefined, Array.isArray(error.suggestions) ? error.suggestions.map(String) : undefined);
 }

@@ -51,8 +51,8 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(districtsReply(data.districts, true, [])) }] };
     } catch (error) {
       if (!(error instanceof ApiError)) deps.log(`mcp resource ${uri.href} failed: ${(error as Error)?.stack ?? String(error)}`);
-      const body = (error instanceof ApiError ? error : new ApiError('INTERNAL')).toBody();
-      throw new McpError(ErrorCode.InternalError, `${body.code}: ${body.message}`, { error: body });
+      const reply = (error instanceof ApiError ? error : new ApiError('INTERNAL')).toReply();
+      throw new McpError(ErrorCode.InternalError, `${reply.error.code}: ${reply.error.message}`, reply);
     }
   });
 }

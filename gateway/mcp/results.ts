@@ -39,12 +39,13 @@ export function fromGatewayRequest(error: ApiError, requestId: string): ApiError
 
 export function toolError(error: unknown, options: ToolErrorOptions): CallToolResult {
   const apiError = error instanceof ApiError ? renamed(error, options.argumentNames ?? {}) : internal(error, options.log);
-  const body = apiError.toBody(options.requestId ?? (error instanceof ApiError ? gatewayRequestIds.get(error) : undefined));
-  const at = body.field ? ` (argument ${body.field})` : '';
-  const suggestions = body.suggestions?.length ? ` Suggestions: ${body.suggestions.join(', ')}.` : '';
+  const reply = apiError.toReply(options.requestId ?? (error instanceof ApiError ? gatewayRequestIds.get(error) : undefined));
+  const { code, field, message, suggestions } = reply.error;
+  const at = field ? ` (argument ${field})` : '';
+  const suggested = suggestions?.length ? ` Suggestions: ${suggestions.join(', ')}.` : '';
   return {
     isError: true,
-    content: [{ type: 'text', text: `${body.code}${at}: ${body.message}${suggestions}\n${JSON.stringify({ error: body })}` }],
+    content: [{ type: 'text', text: `${code}${at}: ${message}${suggested}\n${JSON.stringify(reply)}` }],
   };
 }
 
