@@ -18,7 +18,7 @@ import type { Operation } from './operation';
 import { maskError } from './error-masking';
 import type { WorkMeter } from '../quota';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
-import { OperationMeasures, operationLimitsPlugin, refundReplay } from './limits';
+import { OperationCharges, OperationMeasures, operationLimitsPlugin } from './limits';
 import { OrganisationPersistedQueries } from './persisted-queries';
 import type { InProcessSubgraph } from '../../platform/serve';
 import { BATCH_PROGRESS_SDL } from '../subscriptions/batch-progress-schema';
@@ -97,7 +97,9 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
     apiSchema = update.apiSchema;
   });
   const documentLimits = { ...DEFAULT_DOCUMENT_LIMITS, ...options.documentLimits };
-  const measures = new OperationMeasures(options.maxCost);
+  // One charging and one masking for both paths below: Apollo Server's (the plugin, formatError) and the owner path.
+  const charges = new OperationCharges(new OperationMeasures(options.maxCost), options.meter);
+  const formatError = (formatted: GraphQLFormattedError): GraphQLFormattedError => maskError(formatted, options.log);
   const acceptedDocuments = new LRUCache<string, true>({ maxSize: ACCEPTED_DOCUMENTS_BYTES, sizeCalculation: (_accepted, source) => source.length + 1 });
   const apollo = new ApolloServer<GatewayContext>({
     gateway: served,
@@ -109,9 +111,9 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
     // Each organisation runs by hash only the queries it registered itself (./persisted-queries.ts).
     persistedQueries: { cache: new OrganisationPersistedQueries() },
     includeStacktraceInErrorResponses: false,
-    formatError: (formatted) => maskError(formatted, options.log),
+    formatError,
     // Valuations are never HTTP-cached, so the per-field cache-control bookkeeping is pure cost.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationLimitsPlugin(measures, options.meter)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationLimitsPlugin(charges)],
   });
   await apollo.start();
   const schema = () => {
@@ -131,20 +133,19 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       if (!source) throw new Error(`unknown subgraph ${operation.owner}`);
       let response: GatewayGraphQLResponse;
       try {
-        // Priced and charged as at /graphql (the plugin does not run on this path); a refused charge is
-        // thrown as the API's RATE_LIMITED error.
-        const measure = measures.measure(schema(), persistedDocument(operation.query), undefined, variables);
-        if (measure) await options.meter?.charge(context.principal, measure);
+        // Charged by the plugin's charges (the plugin does not run on this path); a refused charge is
+        // thrown as the API's RATE_LIMITED error, which knows its Retry-After.
+        const measure = await charges.charge(schema(), persistedDocument(operation.query), undefined, variables, context.principal);
         // Our data sources read only the request and the context of the process options.
         response = await source.process({ request: { query: operation.query, variables }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>);
-        if (measure) await refundReplay(options.meter, context.principal, measure, response.data);
+        await charges.settle(context.principal, measure, response.data);
       } catch (error) {
         // A fetch failure (subgraph down) arrives as a thrown GraphQLError, as in the gateway's executor.
-        if (error instanceof GraphQLError) return { errors: [maskError(error.toJSON(), options.log)] };
+        if (error instanceof GraphQLError) return { errors: [formatError(error.toJSON())] };
         throw error;
       }
-      // The masking formatError applies on the other path.
-      return response.errors ? { ...response, errors: response.errors.map((e) => maskError(e, options.log)) } : response;
+      // Masked by Apollo Server's formatError, as on the other path.
+      return response.errors ? { ...response, errors: response.errors.map((e) => formatError(e)) } : response;
     },
     checkDocument: (source) => {
       // Dashboards send the same few documents again and again: one check each (as Apollo parses and validates each once).

@@ -5,7 +5,8 @@
  * operation so one request cannot hold the event loop for long, and so is how often one operation
  * selects a heavy field.
  * Work: the homes, vehicles and points it values and the batch items it submits, charged against
- * the plan on every door (./apollo.ts runs the same measure for REST and MCP operations).
+ * the plan on every door by one OperationCharges: the plugin below for what Apollo Server runs,
+ * ./apollo.ts's owner path for the REST routes' and MCP tools' persisted operations.
  * The document's shape was bounded before either runs (./document-limits.ts).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -195,33 +196,55 @@ function shapeOf(value: unknown): string {
  * nothing: the batch items its operation was charged are given back. Only for an operation whose one
  * batch field it is, so the items given back are that field's.
  */
-export async function refundReplay(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure, data: Record<string, unknown> | null | undefined): Promise<void> {
+async function refundReplay(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure, data: Record<string, unknown> | null | undefined): Promise<void> {
   if (!meter || measure.batchItems === 0 || !data) return;
   const answers = Object.values(data).filter((value) => value !== null && typeof value === 'object');
   if (answers.length === 1 && (answers[0] as { idempotentReplay?: unknown }).idempotentReplay === true) await meter.refundBatchItems(principal, measure.batchItems);
 }
 
-/** Charges `measure` to the principal's plan, a refusal reported as GraphQL reports it. */
-async function chargeOrRefuse(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure): Promise<void> {
-  try {
-    await meter?.charge(principal, measure);
-  } catch (error) {
-    throw error instanceof QuotaExceededError ? rateLimitedError(error) : error;
+/**
+ * What an operation is charged, on both of its paths: the plugin below (POST /graphql and the
+ * operations Apollo Server runs for the other doors) and ./apollo.ts's owner path (a REST route's or
+ * MCP tool's persisted operation sent straight to its subgraph, where no plugin runs).
+ */
+export class OperationCharges {
+  constructor(
+    private readonly measures: OperationMeasures,
+    private readonly meter?: WorkMeter,
+  ) {}
+
+  /**
+   * Measures the operation (refusing it as OperationMeasures does, with a GraphQLError) and takes its
+   * work from the principal's plan: a refusal is thrown as QuotaExceededError, the API's RATE_LIMITED.
+   * Returns the measure to settle the response with; undefined when there is no such operation.
+   */
+  async charge(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, principal: GatewayContext['principal']): Promise<OperationMeasure | undefined> {
+    const measure = this.measures.measure(schema, document, operationName, variables);
+    if (measure) await this.meter?.charge(principal, measure);
+    return measure;
+  }
+
+  /** After the operation ran: gives back what an idempotent replay in its `data` did not use. */
+  async settle(principal: GatewayContext['principal'], measure: OperationMeasure | undefined, data: Record<string, unknown> | null | undefined): Promise<void> {
+    if (measure) await refundReplay(this.meter, principal, measure, data);
   }
 }
 
-/** Refuses operations that cost too much or cannot be priced, and charges the others' work. */
-export function operationLimitsPlugin(measures: OperationMeasures, meter?: WorkMeter): ApolloServerPlugin<GatewayContext> {
+/** Refuses operations that cost too much or cannot be priced, and charges the others' work; a refused charge as GraphQL reports it. */
+export function operationLimitsPlugin(charges: OperationCharges): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
       let measure: OperationMeasure | undefined;
       return {
         async didResolveOperation({ request, document, schema, contextValue }) {
-          measure = measures.measure(schema, document, request.operationName ?? undefined, request.variables ?? {});
-          if (measure) await chargeOrRefuse(meter, contextValue.principal, measure);
+          try {
+            measure = await charges.charge(schema, document, request.operationName ?? undefined, request.variables ?? {}, contextValue.principal);
+          } catch (error) {
+            throw error instanceof QuotaExceededError ? rateLimitedError(error) : error;
+          }
         },
         async willSendResponse({ response, contextValue }) {
-          if (measure && response.body.kind === 'single') await refundReplay(meter, contextValue.principal, measure, response.body.singleResult.data);
+          if (response.body.kind === 'single') await charges.settle(contextValue.principal, measure, response.body.singleResult.data);
         },
       };
     },
