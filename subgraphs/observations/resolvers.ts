@@ -3,13 +3,12 @@
  * each kind go to the subgraph that values that kind (record<Kind>Observations, @inaccessible),
  * which scores them at their dates and keeps them for the organisation.
  */
-import { GraphQLError } from 'graphql';
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MIN_WIDTH_RATIO, type LiveAccuracy, type ObservationModel } from '../../models/observations';
 import type { AccuracyWithDrift, LiveAccuracyReport as LiveAccuracyReportData } from '../common/live-accuracy';
 import { ApiError } from '../../schema/errors';
 import { getPlan } from '../../platform/plans';
-import { withApiErrors } from '../common/bulk';
+import { toGraphQLError, withApiErrors } from '../common/errors';
 import { countArgument } from '../common/arguments';
 import type { StoredObservation } from '../common/observation-store';
 import type { ObservationsContext } from './context';
@@ -148,7 +147,7 @@ function recalibratedWidthRatio(q: number | undefined): number | null {
 }
 
 function principalOf(ctx: ObservationsContext): { org: string; plan: string } {
-  if (!ctx.principal) throw new GraphQLError('observations need the calling organisation', { extensions: { code: 'INVALID_API_KEY' } });
+  if (!ctx.principal) throw toGraphQLError(new ApiError('INVALID_API_KEY', 'observations need the calling organisation'));
   return ctx.principal;
 }
 
