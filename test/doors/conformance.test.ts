@@ -189,30 +189,26 @@ const batchItems = (input: Input) => ({ ...input, items: (input.items as Input[]
 /** The batch submission's bad inputs where GraphQL takes the job and only its item fails (REST and MCP refuse the submission). */
 const ITEM_CHECKED_LATER = 'GraphQL takes the job (submitBatch answers an id) and the item fails in its results, where REST answers 400 and MCP a tool error, and no job is made';
 
+/** A home valuation, flat or house: POST /api/predict/home, homeValuation, value_home. */
+function homeValuation(name: string, good: Input, compared: readonly string[], refused: readonly Refusal[]): Operation {
+  return {
+    name,
+    good: () => good,
+    rest: (body) => ({ method: 'POST', path: '/api/predict/home', body }),
+    graphql: { query: `query($input: HomeValuationInput!) { homeValuation(input: $input) { ${HOME_SELECTION} } }`, variables: (input) => ({ input: camelKeys(input) }), answer: (data) => data.homeValuation },
+    mcp: { tool: 'value_home', args: (input) => input },
+    renames: HOME_RENAMES,
+    compared: [...HOME_COMPARED, ...compared],
+    refused,
+  };
+}
+
 const OPERATIONS: readonly Operation[] = [
-  {
-    name: 'value a flat',
-    good: () => FLAT,
-    rest: (body) => ({ method: 'POST', path: '/api/predict/home', body }),
-    graphql: { query: `query($input: HomeValuationInput!) { homeValuation(input: $input) { ${HOME_SELECTION} } }`, variables: (input) => ({ input: camelKeys(input) }), answer: (data) => data.homeValuation },
-    mcp: { tool: 'value_home', args: (input) => input },
-    renames: HOME_RENAMES,
-    compared: [...HOME_COMPARED, 'location.mahalla', 'anomaly.mahalla_median_price_per_m2'],
-    refused: homeRefusals(),
-  },
-  {
-    name: 'value a house',
-    good: () => SAMPLE_HOUSE_REQUEST,
-    rest: (body) => ({ method: 'POST', path: '/api/predict/home', body }),
-    graphql: { query: `query($input: HomeValuationInput!) { homeValuation(input: $input) { ${HOME_SELECTION} } }`, variables: (input) => ({ input: camelKeys(input) }), answer: (data) => data.homeValuation },
-    mcp: { tool: 'value_home', args: (input) => input },
-    renames: HOME_RENAMES,
-    compared: [...HOME_COMPARED, 'land_price_per_sotka', 'anomaly.land_share'],
-    refused: [
-      ...homeRefusals().filter((r) => r.field !== 'market'),
-      { label: 'a plot out of range', input: (good) => ({ ...good, land_area: 500 }), code: 'INVALID_PARAMETER', field: 'land_area' },
-    ],
-  },
+  homeValuation('value a flat', FLAT, ['location.mahalla', 'anomaly.mahalla_median_price_per_m2'], homeRefusals()),
+  homeValuation('value a house', SAMPLE_HOUSE_REQUEST, ['land_price_per_sotka', 'anomaly.land_share'], [
+    ...homeRefusals().filter((r) => r.field !== 'market'),
+    { label: 'a plot out of range', input: (good) => ({ ...good, land_area: 500 }), code: 'INVALID_PARAMETER', field: 'land_area' },
+  ]),
   {
     name: 'value a vehicle',
     good: () => SAMPLE_VEHICLE_REQUEST,
