@@ -15,7 +15,7 @@ import { SUBGRAPHS as SDL_FILES } from '../../tools/subgraphs';
 import { SUBGRAPHS, type SubgraphName } from '../../subgraphs/registry';
 import { sharedTestStack } from '../support/shared-stack';
 import { json } from '../support/stack-client';
-import { startSubgraphsAlone, type SubgraphsAlone } from '../support/subgraphs-alone';
+import { startSubgraphsAloneProcess } from '../support/subgraphs-alone';
 
 /** Where a deployment's subgraphs answer, and the token they take. */
 interface Deployment {
@@ -26,8 +26,8 @@ interface Deployment {
 
 const DEPLOYMENTS: Array<[string, () => Promise<Deployment>]> = [
   ['alone', async () => {
-    const alone: SubgraphsAlone = await startSubgraphsAlone(randomBytes(24).toString('base64url'));
-    return { internalToken: alone.internalToken, url: (name) => alone.running[name].url, stop: () => alone.stop() };
+    const alone = await startSubgraphsAloneProcess(randomBytes(24).toString('base64url'));
+    return { internalToken: alone.internalToken, url: (name) => alone.urls[name], stop: () => alone.stop() };
   }],
   ['all-in-one (the shared stack)', async () => {
     const stack = await sharedTestStack();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { httpGraphClient } from '../../platform/graph-client';
 import type { RunningSubgraph } from '../../platform/subgraph-module';
 import { SUBGRAPHS, type SubgraphName } from '../../subgraphs/registry';
+import { startProcess, stopProcess } from './processes';
 
 export interface SubgraphsAlone {
   readonly internalToken: string;
@@ -58,4 +59,16 @@ export async function startSubgraphsAlone(internalToken: string): Promise<Subgra
     throw failed.reason;
   }
   return { internalToken, running: Object.fromEntries(started) as Record<SubgraphName, RunningSubgraph>, stop };
+}
+
+/** The registry's subgraphs started alone in a child process (./subgraphs-alone-main.ts): their URLs by name. */
+export interface SubgraphsAloneProcess {
+  readonly internalToken: string;
+  readonly urls: Readonly<Record<SubgraphName, string>>;
+  stop(): Promise<void>;
+}
+
+export async function startSubgraphsAloneProcess(internalToken: string): Promise<SubgraphsAloneProcess> {
+  const started = await startProcess(join(__dirname, 'subgraphs-alone-main.js'), [], { INTERNAL_TOKEN: internalToken }, /^(\{.*\})$/m);
+  return { internalToken, urls: JSON.parse(started.ready), stop: () => stopProcess(started, 'SIGTERM') };
 }
