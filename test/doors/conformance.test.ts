@@ -203,6 +203,12 @@ function homeValuation(name: string, good: Input, compared: readonly string[], r
   };
 }
 
+/** A flat's price the organisation observed, in REST's words; GraphQL takes the home apart, in its own names. */
+const OBSERVED_FLAT = { kind: 'home', district: 'Chilanzar', area: 65, rooms: 3, floor: 4, total_floors: 9, price_usd: 70_000, observed_at: '2026-01-15', price_type: 'sale', reference: 'loan-1' };
+function observationInput({ kind, price_usd: priceUsd, observed_at: observedAt, price_type: priceType, reference, ...home }: Input): Input {
+  return { kind: String(kind).toUpperCase(), home: camelKeys(home), priceUsd, observedAt, priceType: String(priceType).toUpperCase(), reference };
+}
+
 const OPERATIONS: readonly Operation[] = [
   homeValuation('value a flat', FLAT, ['location.mahalla', 'anomaly.mahalla_median_price_per_m2'], homeRefusals()),
   homeValuation('value a house', SAMPLE_HOUSE_REQUEST, ['land_price_per_sotka', 'anomaly.land_share'], [
@@ -321,6 +327,25 @@ const OPERATIONS: readonly Operation[] = [
       {
         label: 'an id of no valuation of the organisation', input: () => ({ id: 'val_01ARZ3NDEKTSV4RRFFQ69G5FAV' }), code: 'NOT_FOUND', field: 'id',
         differs: 'GraphQL answers valuation: null without an error, where REST answers 404 NOT_FOUND and MCP a NOT_FOUND tool error',
+      },
+    ],
+  },
+  {
+    // Last: recorded prices re-anchor the organisation's later valuations.
+    name: 'record observed prices',
+    good: () => ({ observations: [OBSERVED_FLAT, { ...OBSERVED_FLAT, district: 'Atlantis', reference: 'loan-2' }, { ...OBSERVED_FLAT, price_usd: -5, reference: 'loan-3' }] }),
+    rest: (body) => ({ method: 'POST', path: '/api/observations', body }),
+    graphql: {
+      query: 'mutation($input: RecordObservationsInput!) { recordObservations(input: $input) { accepted acceptedObservations { index id reference } rejected { index reference error { code message field } } rejectedCount } }',
+      variables: ({ observations }) => ({ input: { observations: (observations as Input[]).map(observationInput) } }),
+      answer: (data) => data.recordObservations,
+    },
+    mcp: { tool: 'record_observations', args: (input) => input },
+    compared: ['accepted', 'accepted_observations.0.index', 'accepted_observations.0.reference', 'rejected.0.index', 'rejected.0.reference', 'rejected.0.error.code', 'rejected.0.error.field', 'rejected.1.error.code', 'rejected.1.error.field', 'rejected_count'],
+    refused: [
+      {
+        label: 'no observations field', input: () => ({}), code: 'MISSING_PARAMETER', field: 'observations',
+        differs: 'GraphQL answers BAD_USER_INPUT on field "input": observations is [ObservationInput!]! in RecordObservationsInput',
       },
     ],
   },
