@@ -331,6 +331,34 @@ const OPERATIONS: readonly Operation[] = [
     ],
   },
   {
+    name: 'submit a backtest',
+    good: () => ({ kind: 'home', observations: [OBSERVED_FLAT] }),
+    rest: ({ kind, ...body }) => ({ method: 'POST', path: `/api/backtest${kind === undefined ? '' : `?kind=${String(kind)}`}`, body }),
+    graphql: {
+      query: 'mutation($input: SubmitBacktestInput!) { submitBacktest(input: $input) { id kind job { status total createdAt } } }',
+      variables: ({ kind, observations }) => ({ input: { kind: kind === undefined ? undefined : String(kind).toUpperCase(), observations: (observations as Input[] | undefined)?.map(observationInput) } }),
+      // REST answers the job's fields beside the backtest's.
+      answer: (data) => {
+        const { job, ...backtest } = data.submitBacktest as { job: Record<string, unknown> };
+        return { ...backtest, ...job };
+      },
+    },
+    mcp: { tool: 'submit_backtest', args: (input) => input },
+    compared: ['kind', 'total'],
+    // REST (202) and MCP say queued; GraphQL the job's status when it answers.
+    volatile: ['status'],
+    refused: [
+      {
+        label: 'an unknown kind', input: (good) => ({ ...good, kind: 'boat' }), code: 'INVALID_PARAMETER', field: 'kind',
+        differs: 'GraphQL answers BAD_USER_INPUT (field kind): BacktestKind is an enum in the schema, so variable coercion refuses boat with GraphQL\'s code, not the catalogue\'s',
+      },
+      {
+        label: 'no observations field', input: (good) => without(good, 'observations'), code: 'MISSING_PARAMETER', field: 'observations',
+        differs: 'GraphQL answers BAD_USER_INPUT on field "input": observations is [JSONObject!]! in SubmitBacktestInput',
+      },
+    ],
+  },
+  {
     // Last: recorded prices re-anchor the organisation's later valuations.
     name: 'record observed prices',
     good: () => ({ observations: [OBSERVED_FLAT, { ...OBSERVED_FLAT, district: 'Atlantis', reference: 'loan-2' }, { ...OBSERVED_FLAT, price_usd: -5, reference: 'loan-3' }] }),
