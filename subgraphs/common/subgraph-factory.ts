@@ -4,7 +4,8 @@
  * valuing subgraph also names its kind, and gets that kind's valuation records and book of observed
  * prices opened for it. The factory opens them in order, serves the schema with `serveSubgraph`
  * (platform/serve.ts), and closes everything in reverse order: on close, and when a later step of the
- * start fails. The registry (subgraphs/registry.ts) lists what it makes.
+ * start fails. The registry (subgraphs/registry.ts) lists what it makes; a new collateral kind is one
+ * more declaration (docs/ARCHITECTURE.md, "A new collateral kind").
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BaseContext } from '@apollo/server';

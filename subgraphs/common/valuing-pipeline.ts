@@ -1,6 +1,6 @@
 /**
- * The valuing pipeline every collateral kind's subgraph runs (docs/ARCHITECTURE.md, "The life of a
- * request", steps 6 to 10): normalise once → value → re-anchor → convert currency → record. A kind
+ * The valuing pipeline every collateral kind's subgraph runs: normalise once → value → re-anchor →
+ * convert currency → record (docs/ARCHITECTURE.md, "The life of a request", steps 6 to 10). A kind
  * declares its steps (`ValuingKind`: how an input is read, how the model values a batch, how the
  * organisation's observations move a valuation, what a record keeps of the request); this module runs
  * them, the same way for every kind, for one input, for a bulk call and for a record valued again.
