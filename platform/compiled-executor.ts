@@ -15,45 +15,62 @@ import { execute, getOperationAST, type DocumentNode, type ExecutionArgs, type E
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
+export type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
 
 /** graphql-js's `execute`, for one schema, its queries compiled. */
 export type Execution = (args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues' | 'contextValue'>) => Promise<ExecutionResult>;
 
-/** Documents are compiled on first use, kept in a WeakMap on the parsed document (Apollo and PreparedDocuments keep one per query text, so it lives as long as they keep it). */
-export function compiledExecution(schema: GraphQLSchema): Execution {
-  const compiled = new WeakMap<DocumentNode, Map<string | null, CompiledQuery | null>>();
-  const compiledFor = (document: DocumentNode, operationName: string | null): CompiledQuery | null => {
-    let byName = compiled.get(document);
-    if (!byName) compiled.set(document, (byName = new Map()));
+/**
+ * A schema's queries compiled, each document once, kept in a WeakMap on the parsed document (Apollo
+ * and PreparedDocuments keep one per query text, so it lives as long as they keep it).
+ */
+export class CompiledQueries {
+  private readonly compiled = new WeakMap<DocumentNode, Map<string | null, CompiledQuery | null>>();
+
+  constructor(readonly schema: GraphQLSchema) {}
+
+  /** The compiled query of a document's operation; null for a mutation, a subscription, or what graphql-jit cannot compile. */
+  of(document: DocumentNode, operationName: string | null): CompiledQuery | null {
+    let byName = this.compiled.get(document);
+    if (!byName) this.compiled.set(document, (byName = new Map()));
     let query = byName.get(operationName);
     if (query === undefined) {
-      const result = getOperationAST(document, operationName)?.operation === 'query' ? compileQuery(schema, document, operationName ?? undefined) : null;
+      const result = getOperationAST(document, operationName)?.operation === 'query' ? compileQuery(this.schema, document, operationName ?? undefined) : null;
       query = result && isCompiledQuery(result) ? result : null;
       byName.set(operationName, query);
     }
     return query;
-  };
-  return async ({ document, operationName, variableValues, contextValue }) => {
-    const query = compiledFor(document, operationName ?? null);
+  }
+
+  /** graphql-js's `execute` for this schema, its queries compiled. */
+  readonly execute: Execution = async ({ document, operationName, variableValues, contextValue }) => {
+    const query = this.of(document, operationName ?? null);
     if (query) {
       const result = (await query.query(undefined, contextValue, variableValues ?? {})) as ExecutionResult;
       if (result.data !== undefined) return result;
     }
-    return execute({ schema, document, operationName, variableValues, contextValue });
+    return execute({ schema: this.schema, document, operationName, variableValues, contextValue });
   };
 }
 
-/** What Apollo Server takes as a gateway: `schema`, fixed, run by `compiledExecution`. */
-export function compiledGateway(schema: GraphQLSchema): GatewayInterface {
-  const run = compiledExecution(schema);
+/** graphql-js's `execute`, for one schema, its queries compiled. */
+export function compiledExecution(schema: GraphQLSchema): Execution {
+  return new CompiledQueries(schema).execute;
+}
+
+/** What Apollo Server takes as a gateway: `schema`, fixed, run by `execute` (by default `compiledExecution`). */
+export function compiledGateway(schema: GraphQLSchema, execute: GatewayExecutor = fromExecution(compiledExecution(schema))): GatewayInterface {
   return {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
       return () => undefined;
     },
-    load: async () => ({
-      executor: ({ document, operationName, request, context }) => run({ document, operationName, variableValues: request.variables, contextValue: context }),
-    }),
+    load: async () => ({ executor: execute }),
     stop: async () => undefined,
   };
+}
+
+/** Apollo's executor over an `Execution`. */
+export function fromExecution(run: Execution): GatewayExecutor {
+  return ({ document, operationName, request, context }) => run({ document, operationName, variableValues: request.variables, contextValue: context });
 }

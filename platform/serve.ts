@@ -14,13 +14,16 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify from 'fastify';
 import type { GraphQLSchema } from 'graphql';
-import { compiledExecution, compiledGateway, type Execution } from './compiled-executor';
+import { CompiledQueries, type Execution } from './compiled-executor';
+import { FastLane } from './fast-lane';
 import { listen } from './listen';
 import { bearerMatches, collectProcessMetrics, sendMetrics } from './process-metrics';
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 
 const METRICS_PATH = '/metrics';
+/** What Apollo Server answers a single result with when the request accepts application/json. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export interface SubgraphServerOptions<TContext extends BaseContext> {
   name: string;
@@ -64,8 +67,11 @@ export interface RunningService {
 
 export async function serveSubgraph<TContext extends BaseContext>(options: SubgraphServerOptions<TContext>): Promise<RunningService> {
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? DEFAULT_SUBGRAPH_BODY_LIMIT });
+  const queries = options.compiled ? new CompiledQueries(options.schema) : null;
+  // Queries Apollo Server accepted once are run again without it (./fast-lane.ts).
+  const lane = queries && new FastLane(queries);
   const apollo = new ApolloServer<TContext>({
-    ...(options.compiled ? { gateway: compiledGateway(options.schema) } : { schema: options.schema }),
+    ...(lane ? { gateway: lane.gateway() } : { schema: options.schema }),
     introspection: options.introspection ?? false,
     includeStacktraceInErrorResponses: false,
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],
@@ -90,10 +96,22 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
   app.get('/health', async () => ({ status: 'ok', service: options.name }));
   collectProcessMetrics();
   app.get(METRICS_PATH, async (_request, reply) => sendMetrics(reply));
+  // A request the fast lane looked at keeps the context it was given, for Apollo Server to run or answer with.
+  const contexts = new WeakMap<object, TContext>();
+  const apolloHandler = fastifyApolloHandler(apollo, { context: async (request) => contexts.get(request) ?? options.context(request.headers) });
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
-    handler: fastifyApolloHandler(apollo, { context: async (request) => options.context(request.headers) }),
+    handler: async function handleGraphql(request, reply) {
+      const laneRequest = lane && FastLane.requestOf(request.method, request.headers, request.body);
+      if (laneRequest) {
+        const context = options.context(request.headers);
+        const { answered } = await lane.run(laneRequest, context);
+        if (answered !== null) return reply.type(JSON_CONTENT_TYPE).send(answered);
+        contexts.set(request, context);
+      }
+      return apolloHandler.call(this, request as Parameters<typeof apolloHandler>[0], reply as Parameters<typeof apolloHandler>[1]);
+    },
   });
 
   const { port, url } = await listen(app, options.host, options.port, `${options.name.toUpperCase()}_PORT`);
@@ -102,7 +120,7 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     url: `${url}/graphql`,
     port,
     // In process the caller arrives as values, not headers: give the subgraph the headers the gateway would have sent.
-    inProcess: { schema: options.schema, context: (caller) => options.context(callerHeaders(caller)), ...(options.compiled && { execute: compiledExecution(options.schema) }) },
+    inProcess: { schema: options.schema, context: (caller) => options.context(callerHeaders(caller)), ...(queries && { execute: queries.execute }) },
     close: async () => {
       if (app.server.listening) await app.close();
     },

@@ -216,3 +216,17 @@ export function rangeMessage(name: string, min: number | undefined, max: number 
 export function restFieldName(fields: readonly FieldSpec[], graphqlName: string): string {
   return fields.find((f) => f.graphql === graphqlName || f.textGraphql === graphqlName)?.rest ?? graphqlName;
 }
+
+/**
+ * The table's description of a GraphQL input field, with its range: one wording on every surface
+ * (the GraphQL input types read the table as REST's JSON Schema and the MCP tools do). A range the
+ * description already states is not repeated.
+ */
+export function graphqlDescription(fields: readonly FieldSpec[], graphqlName: string): string {
+  const f = fields.find((field) => field.graphql === graphqlName || field.textGraphql === graphqlName);
+  if (!f) throw new Error(`no field ${graphqlName} in the table`);
+  const description = f.textGraphql ? `${f.description}. In GraphQL, ${f.graphql} takes the number and ${f.textGraphql} the text` : f.description;
+  if (f.min === undefined || f.max === undefined) return description;
+  const range = `${f.min.toLocaleString('en')} to ${f.max.toLocaleString('en')}`;
+  return description.includes(range) || description.includes(`${f.min} to ${f.max}`) ? description : `${description} (${range})`;
+}

@@ -2,7 +2,7 @@
  * The subgraphs of the supergraph, one line each: the all-in-one start (gateway/stack.ts), the
  * standalone start (subgraphs/main.ts), the split gateway's URL variables, schema composition and
  * the tests all read this list. Adding a subgraph is one folder exporting `subgraph` (a
- * SubgraphModule) and one line here. Each is loaded only when asked for, so a process that needs
+ * SubgraphModule, made by defineSubgraph in subgraphs/common/subgraph-factory.ts) and one line here. Each is loaded only when asked for, so a process that needs
  * one subgraph (or only the names) loads no other.
  */
 import type { SubgraphModule } from '../platform/subgraph-module';

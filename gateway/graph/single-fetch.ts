@@ -20,6 +20,8 @@ import type { Experimental_DidResolveQueryPlanCallback, GraphQLDataSource, Graph
 import type { GatewayExecutor, GatewayGraphQLResponse, GatewayInterface } from '@apollo/server-gateway-interface';
 import { Kind, parse, print, type OperationDefinitionNode } from 'graphql';
 import type { GatewayContext } from './context';
+import { RawData } from './raw-reply';
+import type { SubgraphDataSource } from './subgraph-data-source';
 
 type QueryPlan = Parameters<Experimental_DidResolveQueryPlanCallback>[0]['queryPlan'];
 type FetchNode = Extract<NonNullable<QueryPlan['node']>, { kind: 'Fetch' }>;
@@ -60,10 +62,19 @@ export class SingleFetchPath {
       if (!fetch) return executor(requestContext);
       const context = requestContext.context as GatewayContext & WithFetched;
       const variables = usedVariables(requestContext.request.variables, fetch.variableUsages);
+      const source = this.dataSources.get(fetch.serviceName)! as GraphQLDataSource<GatewayContext> & Partial<Pick<SubgraphDataSource, 'processRaw'>>;
+      // Our data sources read only the request and the context, as on the REST path (./apollo.ts).
+      const options = { request: { query: fetch.operation, variables, operationName: fetch.operationName }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>;
+      // A query over HTTP /graphql may have its reply written as the subgraph's bytes (./raw-reply.ts).
+      const slot = fetch.operationKind === 'query' && source.processRaw ? context.rawReply : undefined;
       let fetched: Fetched;
       try {
-        // Our data sources read only the request and the context, as on the REST path (./apollo.ts).
-        fetched = { response: await this.dataSources.get(fetch.serviceName)!.process({ request: { query: fetch.operation, variables, operationName: fetch.operationName }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>) };
+        const reply = slot ? await source.processRaw!(options) : await source.process(options);
+        if (reply instanceof RawData) {
+          slot!.data = reply;
+          return { data: reply as unknown as Record<string, unknown> };
+        }
+        fetched = { response: reply };
       } catch (error) {
         fetched = { error };
       }

@@ -14,6 +14,7 @@ import { INTERNAL_TOKEN_HEADER } from '../../platform/serve';
 import type { GatewayContext } from './context';
 import { refusedVariables } from './refused-variables';
 import { FetchBatcher, type Send } from './fetch-batching';
+import { dataBytesOf, RawData } from './raw-reply';
 
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   private readonly pool: Pool;
@@ -33,7 +34,26 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     return this.batcher.process(options);
   }
 
-  private async fetch({ query, variables, operationName }: Parameters<Send>[0], options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
+  /**
+   * A single fetch answering the client's query alone (./single-fetch.ts), not batched: a reply of
+   * data alone comes back as its bytes, unparsed (./raw-reply.ts); any other reply parsed, as `process` gives it.
+   */
+  async processRaw(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse | RawData> {
+    const { query, variables, operationName } = options.request;
+    const reply = await this.post({ query: query!, variables: variables ?? {}, operationName }, options);
+    if (!isHttpReply(reply)) return reply;
+    const body = Buffer.from(await reply.body.arrayBuffer());
+    const data = dataBytesOf(body);
+    return data ? new RawData(data) : (JSON.parse(body.toString('utf8')) as GatewayGraphQLResponse);
+  }
+
+  private async fetch(request: Parameters<Send>[0], options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
+    const reply = await this.post(request, options);
+    return isHttpReply(reply) ? ((await reply.body.json()) as GatewayGraphQLResponse) : reply;
+  }
+
+  /** Posts a query; a 2xx reply is returned to be read, a 400 refusing the variables as the client's error; anything else throws SUBGRAPH_UNAVAILABLE. */
+  private async post({ query, variables, operationName }: Parameters<Send>[0], options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<Dispatcher.ResponseData | GatewayGraphQLResponse> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [INTERNAL_TOKEN_HEADER]: this.internalToken,
@@ -59,7 +79,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       if (refused) return refused;
     } else if (response.statusCode >= 300) await response.body.dump();
     if (response.statusCode >= 300) throw unavailable(`subgraph at ${this.url} answered HTTP ${response.statusCode}`);
-    return (await response.body.json()) as GatewayGraphQLResponse;
+    return response;
   }
 
   async close(): Promise<void> {
@@ -75,6 +95,10 @@ async function coercionErrorsOf(body: Dispatcher.ResponseData['body']): Promise<
   } catch {
     return undefined;
   }
+}
+
+function isHttpReply(reply: Dispatcher.ResponseData | GatewayGraphQLResponse): reply is Dispatcher.ResponseData {
+  return 'statusCode' in reply;
 }
 
 function unavailable(message: string): GraphQLError {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import Fastify, { type FastifyInstance, type preHandlerAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type preHandlerAsyncHookHandler, type RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../schema/errors';
 import { MAX_BODY_BYTES } from '../../schema/field-table';
 import type { KeyStore } from '../auth/key-store';
@@ -12,6 +12,7 @@ import { registerDashboard } from '../dashboard';
 import type { Graph } from '../graph/apollo';
 import type { GatewayContext } from '../graph/context';
 import { inOrganisationScope } from '../graph/persisted-queries';
+import { RawReplySlot } from '../graph/raw-reply';
 import { registerMcpRoute } from '../mcp';
 import { registerLanding } from '../ops/landing';
 import { registerMetrics, type MetricsAccess } from '../ops/metrics';
@@ -100,12 +101,17 @@ function refuseOversizedDocuments(graph: Graph): preHandlerAsyncHookHandler {
 }
 
 /** Apollo Server on /graphql, each request in its organisation's scope (its own persisted queries). */
-function graphqlHandler(graph: Graph) {
+function graphqlHandler(graph: Graph): RouteHandlerMethod {
+  const slots = new WeakMap<object, RawReplySlot>();
   const apollo = fastifyApolloHandler<GatewayContext>(graph.apollo, {
-    context: async (request) => ({ principal: request.principal, requestId: request.id }),
+    context: async (request) => ({ principal: request.principal, requestId: request.id, rawReply: slots.get(request) }),
   });
-  return function handleGraphql(this: ThisParameterType<typeof apollo>, ...[request, reply]: Parameters<typeof apollo>) {
-    return inOrganisationScope(request.principal?.org, () => apollo.call(this, request, reply));
+  return async function handleGraphql(request, reply) {
+    // A single-subgraph reply is written as the subgraph's bytes, not parsed and serialised again (gateway/graph/raw-reply.ts).
+    const slot = new RawReplySlot();
+    slots.set(request, slot);
+    const body: unknown = await inOrganisationScope(request.principal?.org, () => apollo.call(this, request as Parameters<typeof apollo>[0], reply as Parameters<typeof apollo>[1]));
+    return typeof body === 'string' ? slot.write(body) : body;
   };
 }
 

@@ -6,11 +6,9 @@
  */
 import { join } from 'node:path';
 import { MAX_BATCH_BODY_BYTES } from '../../schema/batch-contract';
-import type { SubgraphConfig } from '../../platform/config';
 import { valuationHome } from '../../platform/local-state';
-import { serveSubgraph } from '../../platform/serve';
+import { defineSubgraph } from '../common/subgraph-factory';
 import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-module';
-import type { BatchApi } from './api';
 import { batchConfigFromEnv, batchEngineSettings, batchServiceSettings } from './config';
 import { principalFromHeaders, type BatchContext } from './context';
 import { createBatchEngine, type BatchEngine } from './engine';
@@ -31,22 +29,6 @@ export { buildBatchSchema } from './schema';
  */
 export const BATCH_BODY_LIMIT = 8 * MAX_BATCH_BODY_BYTES;
 
-/** Serves the batch operations over `api`. */
-export function start(config: SubgraphConfig, api: BatchApi) {
-  return buildBatchSchema().then((schema) =>
-    serveSubgraph<BatchContext>({
-      name: 'batch',
-      schema,
-      host: config.host,
-      port: config.port,
-      internalToken: config.internalToken,
-      introspection: config.introspection,
-      bodyLimit: BATCH_BODY_LIMIT,
-      context: (headers) => ({ principal: principalFromHeaders(headers), batch: api }),
-    }),
-  );
-}
-
 /** The running batch subgraph, with its engine: the gateway's batchProgress subscriptions follow it. */
 export interface RunningBatchSubgraph extends RunningSubgraph {
   engine: BatchEngine;
@@ -56,10 +38,12 @@ export interface RunningBatchSubgraph extends RunningSubgraph {
  * The registry's entry. Webhook signing secrets are kept in Redis with a Redis URL, else under
  * VALUATION_HOME.
  */
-export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
+export const subgraph: SubgraphModule<RunningBatchSubgraph> = defineSubgraph<BatchContext, { engine: BatchEngine }>({
+  name: 'batch',
   buildSchema: buildBatchSchema,
+  bodyLimit: BATCH_BODY_LIMIT,
   calls: ['location', 'residential', 'vehicle'],
-  async start({ config, env, mode, redisUrl, redisTimeoutMs, peers, log }): Promise<RunningBatchSubgraph> {
+  async open({ env, mode, redisUrl, redisTimeoutMs, peers, log }) {
     // Alone, chunks are left to worker processes unless BATCH_WORKERS asks for some here.
     const batchConfig = batchConfigFromEnv(env, mode === 'alone' ? 0 : 1);
     const journalFile = redisUrl ? undefined : join(valuationHome(), 'batch', 'jobs.ndjson');
@@ -71,25 +55,19 @@ export const subgraph: SubgraphModule<RunningBatchSubgraph> = {
       await secrets.close();
       await idempotency.close();
     };
-    try {
-      const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, vehicle: peers.vehicle, secrets, idempotency, log });
-      const served = await start(config, service.api).catch(async (error) => {
-        await service.close();
-        throw error;
-      });
-      return {
-        ...served,
-        engine,
-        summary: `jobs ${engine.kind === 'redis' ? 'in Redis' : `in ${journalFile}`}`,
-        close: async () => {
-          await served.close();
-          await service.close();
-          await closeStorage();
-        },
-      };
-    } catch (error) {
+    const service = await startBatchService({ ...batchServiceSettings(batchConfig), engine, location: peers.location, residential: peers.residential, vehicle: peers.vehicle, secrets, idempotency, log }).catch(async (error) => {
       await closeStorage();
       throw error;
-    }
+    });
+    const summary = `jobs ${engine.kind === 'redis' ? 'in Redis' : `in ${journalFile}`}`;
+    return {
+      context: (headers) => ({ principal: principalFromHeaders(headers), batch: service.api }),
+      summary: () => summary,
+      close: async () => {
+        await service.close();
+        await closeStorage();
+      },
+      extra: { engine },
+    };
   },
-};
+});

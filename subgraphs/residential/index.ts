@@ -1,13 +1,14 @@
 /** The residential subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
+import type { IncomingHttpHeaders } from 'node:http';
 import { HOME_HIERARCHY } from '../../models/observations';
 import { ResidentialModelService, type ResidentialRuntime } from '../../models/residential';
 import type { SubgraphConfig } from '../../platform/config';
-import { openObservationBook, type ObservationBook } from '../common/observation-book';
-import { openValuationRecorder, ValuationRecorder } from '../common/valuation-recorder';
+import type { RunningService } from '../../platform/serve';
+import type { ObservationBook } from '../common/observation-book';
+import { ValuationRecorder } from '../common/valuation-recorder';
 import { MemoryRecordStore } from '../common/valuation-records';
-import { serveSubgraph, type RunningService } from '../../platform/serve';
-import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-module';
-import { createResidentialContext, type ResidentialContext } from './context';
+import { defineSubgraph, serveSchema } from '../common/subgraph-factory';
+import { createResidentialContext } from './context';
 import { instrumentRuntime } from '../common/model-metrics';
 import { buildResidentialSchema } from './schema';
 import { CollectedWeeklyIndex } from '../../platform/collect/collected-exports';
@@ -15,20 +16,17 @@ import { collectConfigFromEnv } from '../../platform/collect/config';
 
 export { buildResidentialSchema } from './schema';
 
-export async function start(config: SubgraphConfig, runtime: ResidentialRuntime, observations: ObservationBook, records: ValuationRecorder = new ValuationRecorder('home', new MemoryRecordStore()), collected: CollectedWeeklyIndex | null = null): Promise<RunningService> {
-  const schema = await buildResidentialSchema();
+const SERVED = { name: 'residential', buildSchema: buildResidentialSchema, compiled: true };
+
+/** The request context over a runtime: fresh DataLoaders and model snapshot per request, which must not outlive it. */
+function contextOf(runtime: ResidentialRuntime, observations: ObservationBook, records: ValuationRecorder, collected: CollectedWeeklyIndex | null) {
   const instrumented = instrumentRuntime('residential', runtime);
-  return serveSubgraph<ResidentialContext>({
-    name: 'residential',
-    schema,
-    host: config.host,
-    port: config.port,
-    internalToken: config.internalToken,
-    introspection: config.introspection,
-    compiled: true,
-    // Fresh DataLoaders and model snapshot per request: they must not outlive it.
-    context: (headers) => createResidentialContext(instrumented, observations, headers, records, collected),
-  });
+  return (headers: IncomingHttpHeaders) => createResidentialContext(instrumented, observations, headers, records, collected);
+}
+
+/** Serves the residential subgraph over a runtime and a book the caller owns (and closes). */
+export function start(config: SubgraphConfig, runtime: ResidentialRuntime, observations: ObservationBook, records: ValuationRecorder = new ValuationRecorder('home', new MemoryRecordStore()), collected: CollectedWeeklyIndex | null = null): Promise<RunningService> {
+  return serveSchema(SERVED, config, contextOf(runtime, observations, records, collected));
 }
 
 /**
@@ -37,29 +35,18 @@ export async function start(config: SubgraphConfig, runtime: ResidentialRuntime,
  * (else <VALUATION_HOME>/collect) for marketIndex. Observed prices are kept in Redis with a Redis URL, else in
  * files under VALUATION_HOME (OBSERVATION_* settings).
  */
-export const subgraph: SubgraphModule = {
-  buildSchema: buildResidentialSchema,
-  async start({ config, env, databaseUrl, redisUrl, overrides, log }): Promise<RunningSubgraph> {
+export const subgraph = defineSubgraph({
+  ...SERVED,
+  valuing: { kind: 'home', hierarchy: HOME_HIERARCHY },
+  async open({ env, overrides, log }, { records, observations }) {
     const runtime = await ResidentialModelService.start({ root: overrides.artifactsRoot as string | undefined, log });
-    const records = await openValuationRecorder({ kind: 'home', env, databaseUrl, redisUrl, log });
-    const observations = await openObservationBook({ kind: 'home', databaseUrl, hierarchy: HOME_HIERARCHY, env, redisUrl, log });
     // The collector's weekly points (COLLECT_DIR, else <VALUATION_HOME>/collect), published by marketIndex.
     const collected = new CollectedWeeklyIndex(collectConfigFromEnv(env).directory, log);
-    const service = await start(config, runtime, observations.book, records.recorder, collected);
     return {
-      ...service,
-      get modelVersion() {
-        return runtime.version;
-      },
-      get summary() {
-        return `model ${runtime.version}`;
-      },
-      close: async () => {
-        await service.close();
-        await runtime.close();
-        await observations.close();
-        await records.close();
-      },
+      context: contextOf(runtime, observations, records, collected),
+      modelVersion: () => runtime.version,
+      summary: () => `model ${runtime.version}`,
+      close: () => runtime.close(),
     };
   },
-};
+});

@@ -1,18 +1,15 @@
 /** Query resolvers of the residential subgraph: thin glue from GraphQL to the model runtime. */
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, Ctx, Directive, Int, Query, Resolver } from 'type-graphql';
-import { ApiError } from '../../schema/errors';
-import { collectedWeeklySeries, DEFAULT_COMPARABLES, attributionVariants, comparablesTable, contributions, houseAttributionVariants, houseContributions, isHouseRequest, typicalFlat, type HouseAttributionGroup, type TypicalHouse, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type Contribution, type HomeValue, type TypicalFlat, type HomeRequest, type CollectedWeeklySeries, type MarketIndexSeries as MarketIndexSeriesValue, type ResolvedLocation } from '../../models/residential';
+import { collectedWeeklySeries, DEFAULT_COMPARABLES, attributionVariants, comparablesTable, contributions, houseAttributionVariants, houseContributions, isHouseRequest, typicalFlat, type HouseAttributionGroup, type TypicalHouse, normaliseHomeInput, resolveDistrict, resolveMarket, valueHomes, type ComparableListing as ComparableListingValue, type Contribution, type HomeValue, type TypicalFlat, type HomeRequest, type CollectedWeeklySeries, type MarketIndexSeries as MarketIndexSeriesValue } from '../../models/residential';
 import type { Contribution as GroupContribution } from '../../models/ensemble';
 import { DISTRICT_NAMES } from '../../models/vocabulary';
 import type { ValuationRecord } from '../common/valuation-records';
 import { checkInputFields } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
-import type { HomeValuationView } from '../../schema/home-rest';
-import { callingOrganisation, valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
+import { callingOrganisation, withApiErrors, type BulkItem } from '../common/bulk';
+import { valuingPipeline, type Revaluation } from '../common/valuing-pipeline';
 import { countArgument } from '../common/arguments';
-import { askedCurrency, inCurrency } from '../common/currency';
-import type { Currency } from '../../models/currency';
 import type { ResidentialContext } from './context';
 import { adjustHomeValuation, type AdjustedHomeValuation } from './observations';
 import { mahallaName, valuationLocation } from './places';
@@ -28,31 +25,26 @@ export const MAX_COMPARABLES = 20;
 /** The arguments of marketIndex are checked as the same fields of a valuation are (presence, type, personal data). */
 const MARKET_INDEX_FIELDS = HOME_FIELDS.filter((f) => f.graphql === 'district' || f.graphql === 'market');
 
+/** Flats and houses through the valuing pipeline (models/residential/serving.ts sends a house to the house model). */
+const homes = valuingPipeline({
+  maxInputs: MAX_BULK_INPUTS,
+  normalise: (input: HomeValuationInput) => normaliseHomeInput(input),
+  value: (ctx: ResidentialContext, normalised: readonly NormalisedHome[]) => valueHomes(ctx.runtime, normalised),
+  adjust: adjustHomeValuation,
+  recorded: (normalised) => ({ request: normalised.request, location: normalised.location }),
+  answer: toValuation,
+});
+
 @Resolver()
 export class HomeValuationResolver {
   @Query(() => HomeValuation, { description: 'Value one home: a flat (propertyType apartment, the default) or a house with its plot (propertyType house). A house in a district with too few house listings to value honestly: INSUFFICIENT_MARKET_DATA.' })
   homeValuation(@Arg('input', () => HomeValuationInput) input: HomeValuationInput, @Ctx() ctx: ResidentialContext): Promise<HomeValuation> {
-    return withApiErrors(async () => {
-      const normalised = normaliseHomeInput(input);
-      const asked = askedCurrency(input);
-      const [result] = await valueHomes(ctx.runtime, [normalised]);
-      const [answer] = await answered(ctx, [result instanceof ApiError ? result : Object.assign({ normalised }, asked, { result })]);
-      if (answer instanceof ApiError) throw answer;
-      return toValuation(answer);
-    });
+    return homes.one(ctx, input);
   }
 
   @Query(() => [HomeValuationResult], { description: `Value up to ${MAX_BULK_INPUTS} homes at once (one model call for all). A bad input, or a house without enough market data, gets an error in its place; the others are still valued.` })
   homeValuations(@Arg('inputs', () => [HomeValuationInput]) inputs: HomeValuationInput[], @Ctx() ctx: ResidentialContext): Promise<BulkItem<HomeValuation>[]> {
-    return withApiErrors(async () => {
-      // Object.assign, not spreads followed by fields: V8 (Node 20) adds each field after a spread through its slow path.
-      const normalise = (input: HomeValuationInput) => Object.assign({ normalised: normaliseHomeInput(input) }, askedCurrency(input));
-      const items = await valueInBulk(inputs, MAX_BULK_INPUTS, normalise, async (valid) => {
-        const results = await valueHomes(ctx.runtime, valid.map((v) => v.normalised));
-        return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : Object.assign({}, valid[i], { result }))));
-      });
-      return items.map((item) => ({ ...item, valuation: item.valuation && toValuation(item.valuation) }));
-    });
+    return homes.many(ctx, inputs);
   }
 
   @Query(() => MarketIndexSeries, { description: "The market index behind the model version in service: the price level of a like-for-like flat per listing month relative to the newest, with its 95% band, for a district (any spelling; estimated by zone of districts) and a segment (new or resale; omitted or null for the market's mix). Valuations dated past the newest month are held at its newest level, with intervals widened by its volatility. Weekly points of the listings the service collects itself, for the weeks after the newest month, are published beside it (weekly) and not applied to valuations" })
@@ -124,36 +116,9 @@ export class HomeValuationResolver {
   }
 }
 
-/**
- * A record's request valued again with the model in service: today as a fresh valuation (adjusted
- * by the organisation's observations, recorded), and by the model alone at the record's own date
- * and today, which is what separates the model's change from the market's.
- */
-export async function revalueHome(ctx: ResidentialContext, record: ValuationRecord): Promise<{ valuationId: string | null; modelAtThen: number; modelNow: number }> {
-  const stored = record.input as { request: HomeRequest; location: ResolvedLocation };
-  const then = (record.valuation.marketLevel as { valuationDate: string }).valuationDate;
-  const now = { request: { ...stored.request, valuationDate: null }, location: stored.location, warnings: [] };
-  const atThen = { ...now, request: { ...stored.request, valuationDate: then } };
-  const [today, before] = await valueHomes(ctx.runtime, [now, atThen]);
-  if (today instanceof ApiError) throw today;
-  if (before instanceof ApiError) throw before;
-  // In the currency the record was answered in.
-  const [answer] = await answered(ctx, [{ normalised: now, currency: record.valuation.currency as Currency, ownRate: null, result: today }]);
-  if (answer instanceof ApiError) throw answer;
-  return { valuationId: answer.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
-}
-
-/**
- * The model's valuations as answered: moved by the organisation's observations, in the currency asked
- * for, then recorded (the request as understood, and the answer; one store call for all) and stamped
- * with their ids. A bulk answer's errors stay in their places.
- */
-async function answered(ctx: ResidentialContext, items: readonly ({ normalised: NormalisedHome; currency: Currency | null | undefined; ownRate: number | null; result: HomeValuationView } | ApiError)[]) {
-  const views = await Promise.all(items.map(async (item) => (item instanceof ApiError ? item : {
-    input: { request: item.normalised.request, location: item.normalised.location },
-    valuation: inCurrency(await adjustHomeValuation(ctx.observations, ctx.organisation, item.normalised, item.result), item.currency, item.ownRate),
-  })));
-  return ctx.records.stamp(ctx.caller, views);
+/** A record's request valued again with the model in service (the record resolver's revalueHomeRecord). */
+export function revalueHome(ctx: ResidentialContext, record: ValuationRecord): Promise<Revaluation> {
+  return homes.revalue(ctx, record);
 }
 
 type NormalisedHome = ReturnType<typeof normaliseHomeInput>;

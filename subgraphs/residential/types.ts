@@ -1,7 +1,8 @@
 /** GraphQL types of the residential subgraph (type-graphql classes). */
 import { ACCURACY_CLASS_DESCRIPTION, METRIC_DESCRIPTIONS, MODEL_SPREAD_DESCRIPTION } from '../../schema/ensemble-contract';
 import { ArgsType, Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { HOUSE_PLOT_SOTKA, HOUSE_STOREYS, M2_PER_SOTKA, MARKET_LEVEL_DESCRIPTION, MARKET_MIXTURE_DESCRIPTION, MARKET_MIXTURE_DESCRIPTIONS, MARKET_MIXTURE_VALUE_DESCRIPTION, MARKET_MIXTURE_VALUE_DESCRIPTIONS } from '../../schema/home-contract';
+import { graphqlDescription } from '../../schema/field-table';
+import { HOME_FIELDS, MARKET_LEVEL_DESCRIPTION, MARKET_MIXTURE_DESCRIPTION, MARKET_MIXTURE_DESCRIPTIONS, MARKET_MIXTURE_VALUE_DESCRIPTION, MARKET_MIXTURE_VALUE_DESCRIPTIONS } from '../../schema/home-contract';
 import { Rounded } from '../common/rounded';
 import { AccuracyMetricsFields, ConfidenceFields, CoverageBoundsFields, CONFIDENCE_DESCRIPTION, FSD_DESCRIPTION, MarketLevelFields, ModelEstimateFields } from '../common/valuation-types';
 import { MarketAdjustment } from '../common/observation-recording';
@@ -14,54 +15,57 @@ export enum PropertyTypeEnum {
 }
 registerEnumType(PropertyTypeEnum, { name: 'PropertyType', description: 'What was valued: a flat (apartment) or a private house with its plot (house)' });
 
+/** The field table's description of a GraphQL input field (HOME_FIELDS, as REST reads it), with its range: one wording on every surface. */
+const describe = (graphql: string): string => graphqlDescription(HOME_FIELDS, graphql);
+
 @InputType({ description: 'A flat or house in Tashkent. Names (property type, district, mahalla, renovation, building type, bathroom) accept English, Uzbek Latin or Cyrillic and Russian spellings. No personal data.' })
 export class HomeValuationInput {
   // Declared, not defined: type-graphql makes each input from `new HomeValuationInput()` and deletes
   // the fields the client left out, which turns an instance with defined fields into a slow
   // dictionary object that normalising then reads field by field.
-  @Field(() => String, { nullable: true, description: 'apartment (default; also flat, kvartira, квартира) or house (also hovli, uy-joy, xususiy uy, частный дом, дом, коттедж, дача, cottage, villa). A house takes area (floor area), landArea or landAreaM2, rooms, totalFloors (storeys), renovation, buildingType, gas, water, sewerage; floor, market, furniture, bathroom and sellerType are ignored for it with a warning, as the house fields are for an apartment' })
+  @Field(() => String, { nullable: true, description: describe('propertyType') })
   declare propertyType?: string | null;
-  @Field(() => String, { description: 'District in any common spelling (Chilanzar, Chilonzor tumani, Чиланзарский район)' })
+  @Field(() => String, { description: describe('district') })
   declare district: string;
-  @Field(() => String, { nullable: true, description: 'Mahalla (Latin or Cyrillic); unknown names fall back to district level with a warning' })
+  @Field(() => String, { nullable: true, description: describe('mahalla') })
   declare mahalla?: string | null;
-  @Field(() => Float, { nullable: true, description: 'Latitude of the flat (WGS84), with lon: places it more precisely than the mahalla; a point outside the stated district is ignored with a warning' })
+  @Field(() => Float, { nullable: true, description: describe('lat') })
   declare lat?: number | null;
-  @Field(() => Float, { nullable: true, description: 'Longitude of the flat (WGS84), with lat' })
+  @Field(() => Float, { nullable: true, description: describe('lon') })
   declare lon?: number | null;
-  @Field(() => Float, { description: "Total area in m², 10 to 1000: the flat's, or the house's floor area" })
+  @Field(() => Float, { description: describe('area') })
   declare area: number;
-  @Field(() => Int, { description: 'Rooms, 1 to 20' })
+  @Field(() => Int, { description: describe('rooms') })
   declare rooms: number;
-  @Field(() => Int, { nullable: true, description: 'Floor, 1 to totalFloors: required for an apartment (MISSING_PARAMETER without it); a house has none' })
+  @Field(() => Int, { nullable: true, description: describe('floor') })
   declare floor?: number | null;
-  @Field(() => Int, { nullable: true, description: `Floors in the building, 1 to 60: required for an apartment. For a house, its storeys, ${HOUSE_STOREYS.min} to ${HOUSE_STOREYS.max} (optional)` })
+  @Field(() => Int, { nullable: true, description: describe('totalFloors') })
   declare totalFloors?: number | null;
-  @Field(() => Float, { nullable: true, description: `House only: the plot in sotka (1 sotka = ${M2_PER_SOTKA} m²), ${HOUSE_PLOT_SOTKA.min} to ${HOUSE_PLOT_SOTKA.max}. Without it (or landAreaM2) the house is valued without the plot, with a wider interval and a warning` })
+  @Field(() => Float, { nullable: true, description: describe('landArea') })
   declare landArea?: number | null;
-  @Field(() => Float, { nullable: true, description: `House only: the plot in m², ${HOUSE_PLOT_SOTKA.min * M2_PER_SOTKA} to ${HOUSE_PLOT_SOTKA.max * M2_PER_SOTKA}, instead of landArea (both given: they must agree within 1%)` })
+  @Field(() => Float, { nullable: true, description: describe('landAreaM2') })
   declare landAreaM2?: number | null;
-  @Field(() => Boolean, { nullable: true, description: 'House only: connected to mains gas' })
+  @Field(() => Boolean, { nullable: true, description: describe('gas') })
   declare gas?: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'House only: connected to mains water' })
+  @Field(() => Boolean, { nullable: true, description: describe('water') })
   declare water?: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'House only: connected to the sewer' })
+  @Field(() => Boolean, { nullable: true, description: describe('sewerage') })
   declare sewerage?: boolean | null;
-  @Field(() => String, { nullable: true, description: "Renovation: Evro, Yaxshi, O'rtacha, Mualliflik loyihasi, Ta'mir talab, Qora suvoq, Tozalashdan avvalgi pardoz, or Russian/English forms" })
+  @Field(() => String, { nullable: true, description: describe('renovation') })
   declare renovation?: string | null;
-  @Field(() => String, { nullable: true, description: "Building type: Panelli, G'ishtli, Monolit, Blokli, or Russian/English forms" })
+  @Field(() => String, { nullable: true, description: describe('buildingType') })
   declare buildingType?: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'Furnished' })
+  @Field(() => Boolean, { nullable: true, description: describe('furniture') })
   declare furniture?: boolean | null;
-  @Field(() => String, { nullable: true, description: 'Bathroom: alohida (separate), birga (combined), 2+' })
+  @Field(() => String, { nullable: true, description: describe('bathroom') })
   declare bathroom?: string | null;
-  @Field(() => String, { nullable: true, description: 'new or resale' })
+  @Field(() => String, { nullable: true, description: describe('market') })
   declare market?: string | null;
-  @Field(() => String, { nullable: true, description: 'owner or agency, when the price comes from a listing' })
+  @Field(() => String, { nullable: true, description: describe('sellerType') })
   declare sellerType?: string | null;
-  @Field(() => String, { nullable: true, description: 'Date the value is wanted at, YYYY-MM-DD (or YYYY-MM, read as the 1st), from 2021-01-01 to 24 months ahead; default today. Past the newest market data the estimate follows the market index and the interval widens with the months since (see marketLevel)' })
+  @Field(() => String, { nullable: true, description: describe('valuationDate') })
   declare valuationDate?: string | null;
-  @Field(() => Float, { nullable: true, description: 'Asking price in USD, if known: flagged when outside the interval' })
+  @Field(() => Float, { nullable: true, description: describe('askingPrice') })
   declare askingPrice?: number | null;
   @Field(() => CurrencyEnum, { nullable: true, description: CURRENCY_FIELD.description })
   declare currency?: CurrencyEnum | null;

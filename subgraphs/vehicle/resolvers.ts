@@ -7,34 +7,27 @@ import {
 } from '../../models/vehicle';
 import { ApiError } from '../../schema/errors';
 import { MAX_VEHICLES_PER_CALL, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
-import type { VehicleValuationView } from '../../schema/vehicle-rest';
-import { callingOrganisation, valueInBulk, withApiErrors, type BulkItem } from '../common/bulk';
-import { askedCurrency, inCurrency } from '../common/currency';
-import type { Currency } from '../../models/currency';
+import { callingOrganisation, withApiErrors, type BulkItem } from '../common/bulk';
+import { valuingPipeline, type Answered, type Revaluation } from '../common/valuing-pipeline';
 import type { VehicleContext } from './context';
 import type { ValuationRecord } from '../common/valuation-records';
 import { adjustVehicleValuation, type AdjustedVehicleValuation } from './observations';
 import { VehicleMake, VehicleMarketIndexSeries as VehicleMarketIndexSeriesType, VehicleModelInfo, VehicleValuation, VehicleValuationInput, VehicleValuationResult } from './types';
 
-type RecordedVehicleValuation = AdjustedVehicleValuation & { valuationId: string | null };
+type RecordedVehicleValuation = Answered<AdjustedVehicleValuation>;
 
-/**
- * A record's request valued again with the model in service: today as a fresh valuation (adjusted
- * by the organisation's observations, recorded), and by the model alone at the record's own date
- * and today, which is what separates the model's change from the market's.
- */
-export async function revalueVehicle(ctx: VehicleContext, record: ValuationRecord): Promise<{ valuationId: string | null; modelAtThen: number; modelNow: number }> {
-  const stored = record.input as Pick<ReturnType<typeof normaliseVehicleInput>, 'request' | 'vehicle'>;
-  const then = (record.valuation.marketLevel as { valuationDate: string }).valuationDate;
-  const now = { request: { ...stored.request, valuationDate: null }, vehicle: stored.vehicle, warnings: [] };
-  const atThen = { ...now, request: { ...stored.request, valuationDate: then } };
-  const [today, before] = await valueVehicles(ctx.runtime(), [now, atThen]);
-  if (today instanceof ApiError) throw today;
-  if (before instanceof ApiError) throw before;
-  // In the currency the record was answered in.
-  const [answer] = await answered(ctx, [{ normalised: now, currency: record.valuation.currency as Currency, ownRate: null, result: today }]);
-  if (answer instanceof ApiError) throw answer;
-  return { valuationId: answer.valuationId, modelAtThen: before.estimate, modelNow: today.estimate };
+/** Vehicles through the valuing pipeline; without a model in service, SERVICE_UNAVAILABLE once the input is read. */
+const vehicles = valuingPipeline({
+  maxInputs: MAX_VEHICLES_PER_CALL,
+  normalise: (input: VehicleValuationInput) => normaliseVehicleInput(input),
+  value: (ctx: VehicleContext, normalised: readonly NormalisedVehicle[]) => valueVehicles(ctx.runtime(), normalised),
+  adjust: adjustVehicleValuation,
+  recorded: (normalised) => ({ request: normalised.request, vehicle: normalised.vehicle }),
+});
+
+/** A record's request valued again with the model in service (the record resolver's revalueVehicleRecord). */
+export function revalueVehicle(ctx: VehicleContext, record: ValuationRecord): Promise<Revaluation> {
+  return vehicles.revalue(ctx, record);
 }
 
 type NormalisedVehicle = ReturnType<typeof normaliseVehicleInput>;
@@ -50,42 +43,16 @@ type VehicleEstimateAttribution = {
   contributions: VehicleContribution[];
 };
 
-/**
- * The model's valuations as answered: moved by the organisation's observations, in the currency asked
- * for, then recorded (the request as understood, and the answer; one store call for all) and stamped
- * with their ids. A bulk answer's errors stay in their places.
- */
-async function answered(ctx: VehicleContext, items: readonly ({ normalised: NormalisedVehicle; currency: Currency | null | undefined; ownRate: number | null; result: VehicleValuationView } | ApiError)[]): Promise<(RecordedVehicleValuation | ApiError)[]> {
-  const views = await Promise.all(items.map(async (item) => (item instanceof ApiError ? item : {
-    input: { request: item.normalised.request, vehicle: item.normalised.vehicle },
-    valuation: inCurrency(await adjustVehicleValuation(ctx.observations, ctx.organisation, item.normalised, item.result), item.currency, item.ownRate),
-  })));
-  return ctx.records.stamp(ctx.caller, views);
-}
-
 @Resolver()
 export class VehicleValuationResolver {
   @Query(() => VehicleValuation, { description: 'Value one vehicle. Unknown make or model: UNKNOWN_VEHICLE with suggestions; too little market data for it: INSUFFICIENT_MARKET_DATA.' })
   vehicleValuation(@Arg('input', () => VehicleValuationInput) input: VehicleValuationInput, @Ctx() ctx: VehicleContext): Promise<RecordedVehicleValuation> {
-    return withApiErrors(async () => {
-      const normalised = normaliseVehicleInput(input);
-      const asked = askedCurrency(input);
-      const [result] = await valueVehicles(ctx.runtime(), [normalised]);
-      const [answer] = await answered(ctx, [result instanceof ApiError ? result : { normalised, ...asked, result }]);
-      if (answer instanceof ApiError) throw answer;
-      return answer;
-    });
+    return vehicles.one(ctx, input);
   }
 
   @Query(() => [VehicleValuationResult], { description: `Value up to ${MAX_VEHICLES_PER_CALL.toLocaleString('en')} vehicles at once (one model call for all). A bad input, or one without enough market data, gets an error in its place; the others are still valued.` })
   vehicleValuations(@Arg('inputs', () => [VehicleValuationInput]) inputs: VehicleValuationInput[], @Ctx() ctx: VehicleContext): Promise<BulkItem<RecordedVehicleValuation>[]> {
-    return withApiErrors(async () => {
-      const normalise = (input: VehicleValuationInput) => ({ normalised: normaliseVehicleInput(input), ...askedCurrency(input) });
-      return valueInBulk(inputs, MAX_VEHICLES_PER_CALL, normalise, async (valid) => {
-        const results = await valueVehicles(ctx.runtime(), valid.map((v) => v.normalised));
-        return answered(ctx, results.map((result, i) => (result instanceof ApiError ? result : { ...valid[i], result })));
-      });
-    });
+    return vehicles.many(ctx, inputs);
   }
 
   @Directive('@inaccessible')

@@ -5,6 +5,7 @@
  */
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { MARKET_LEVEL_DESCRIPTION } from '../../schema/home-contract';
+import { graphqlDescription } from '../../schema/field-table';
 import { VALUED_VEHICLE_DESCRIPTION, VALUED_VEHICLE_DESCRIPTIONS, VEHICLE_BASIS_DESCRIPTION, VEHICLE_FIELDS, VEHICLE_SEGMENTS } from '../../schema/vehicle-contract';
 import { MarketAdjustment } from '../common/observation-recording';
 import { CurrencyEnum, ExchangeRate } from '../common/currency';
@@ -16,11 +17,7 @@ import {
 } from '../common/valuation-types';
 
 /** The field table's description of a GraphQL input field, with its range: one wording on every surface. */
-function describe(graphql: string): string {
-  const f = VEHICLE_FIELDS.find((field) => field.graphql === graphql || field.textGraphql === graphql)!;
-  const description = f.textGraphql ? `${f.description}. In GraphQL, ${f.graphql} takes the number and ${f.textGraphql} the text` : f.description;
-  return f.min !== undefined && f.max !== undefined ? `${description} (${f.min.toLocaleString('en')} to ${f.max.toLocaleString('en')})` : description;
-}
+const describe = (graphql: string): string => graphqlDescription(VEHICLE_FIELDS, graphql);
 
 @InputType({ description: 'A used car, van or truck. Names (make, model, body, gearbox, fuel, drive, condition, paint, colour, region) accept English, Uzbek Latin or Cyrillic and Russian spellings, and avtoelon.uz\'s own words; an optional name that is not recognised is ignored with a warning. No personal data (no VIN, no number plate).' })
 export class VehicleValuationInput {

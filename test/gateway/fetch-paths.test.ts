@@ -12,6 +12,7 @@ import { execute, parse, buildSchema, type OperationDefinitionNode } from 'graph
 import type { GatewayContext } from '../../gateway/graph/context';
 import { FetchBatcher, type Send } from '../../gateway/graph/fetch-batching';
 import { singleFetchOf } from '../../gateway/graph/single-fetch';
+import { dataBytesOf, RawData, RawReplySlot } from '../../gateway/graph/raw-reply';
 
 const SUBGRAPH = buildSchema(`
   type Query { _entities(representations: [String!]!): [Place]!, district(id: String!): Place, boom: Place }
@@ -116,5 +117,36 @@ describe('the single-fetch path', () => {
     expect(singleFetchOf(plan(undefined), op, sources)).toBeNull();
     // Variables declared otherwise (a default the subgraph would not see).
     expect(singleFetchOf(plan(fetch('query($input:HomeInput){homeValuation(input:$input){estimate interval{low high}}}')), op, sources)).toBeNull();
+  });
+});
+
+describe('raw replies (gateway/graph/raw-reply.ts)', () => {
+  const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+  test("a reply of data alone gives its data's bytes, whatever they hold", () => {
+    expect(dataBytesOf(bytes('{"data":{"a":1}}\n'))?.toString()).toBe('{"a":1}');
+    expect(dataBytesOf(bytes('{"data":{"homeValuations":[{"estimate":1,"note":"Qo\'yliq, \\"extensions\\": no"}]}}'))?.toString()).toBe('{"homeValuations":[{"estimate":1,"note":"Qo\'yliq, \\"extensions\\": no"}]}');
+  });
+
+  test('a reply with errors, without data or with extensions is parsed instead', () => {
+    expect(dataBytesOf(bytes('{"errors":[{"message":"x"}],"data":{"a":null}}'))).toBeNull();
+    expect(dataBytesOf(bytes('{"data":null}'))).toBeNull();
+    expect(dataBytesOf(bytes('{"data":{"a":1},"extensions":{"cost":3}}'))).toBeNull();
+    // A response key named extensions inside data cannot be told from the top-level one without parsing.
+    expect(dataBytesOf(bytes('{"data":{"extensions":1}}'))).toBeNull();
+    expect(dataBytesOf(bytes('{"data":{"a":1}'))).toBeNull();
+    expect(dataBytesOf(bytes(''))).toBeNull();
+  });
+
+  test("the handler writes Apollo's response with the subgraph's bytes in the data's place", () => {
+    const slot = new RawReplySlot();
+    const data = new RawData(bytes('{"home":{"district":"Yunusobod","note":"Ўзбекистон"}}'));
+    slot.data = data;
+    const body = JSON.stringify({ data, extensions: { requestId: 'r1' } }) + '\n';
+    const written = slot.write(body);
+    expect(Buffer.isBuffer(written)).toBe(true);
+    expect(JSON.parse(written.toString())).toEqual({ data: { home: { district: 'Yunusobod', note: 'Ўзбекистон' } }, extensions: { requestId: 'r1' } });
+    // Once: the slot is empty after writing, and a body without a raw reply is written as it is.
+    expect(slot.write('{"data":{"a":1}}')).toBe('{"data":{"a":1}}');
   });
 });

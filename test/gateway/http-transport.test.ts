@@ -1,6 +1,12 @@
 /** Split deployment: the gateway calls the residential subgraph over HTTP (SUBGRAPH_TRANSPORT=http). */
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
+import { RawReplySlot } from '../../gateway/graph/raw-reply';
 import { json, startTestStack, type TestStack } from '../support/stack';
+
+/** The sample flat as GraphQL's HomeValuationInput, with some fields changed. */
+function graphqlInput(changes: Record<string, unknown>): Record<string, unknown> {
+  return { district: 'Chilanzar', area: 65, rooms: 2, floor: 4, totalFloors: 9, ...changes };
+}
 
 let stack: TestStack;
 let key: string;
@@ -23,6 +29,38 @@ it('values the same over HTTP as in process, on REST and GraphQL', async () => {
     expect(unknown.status).toBe(400);
     expect((await json(unknown)).error.code).toBe('UNKNOWN_DISTRICT');
   } finally {
+    await inProcess.stop();
+  }
+});
+
+it("writes a one-subgraph query's reply as the subgraph's bytes: the same answers, in the same order, as in process", async () => {
+  const written = jest.spyOn(RawReplySlot.prototype, 'write');
+  const inProcess = await startTestStack();
+  try {
+    const query = `query Bulk($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { estimate pricePerM2 interval { low high coverage } fsd confidence { level score drivers } models { name estimate weight } anomaly { flags modelSpread } location { districtName mahallaName matched } modelVersion } error { code field } } }`;
+    const inputs = [graphqlInput({}), graphqlInput({ area: 120, rooms: 4 }), graphqlInput({ district: 'Narnia' })];
+    const ask = async (target: TestStack, apiKey: string) => {
+      const response = await target.post('/graphql', { query, variables: { inputs } }, { 'x-api-key': apiKey });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+      return text;
+    };
+    // The first request of a document learns its plan (Apollo Gateway's general path); the next takes the single-fetch path.
+    await ask(stack, key);
+    written.mockClear();
+    const overHttp = await ask(stack, key);
+    // The handler replaced the data's token with the subgraph's bytes (a Buffer), once.
+    expect(written.mock.results.map((r) => Buffer.isBuffer(r.value))).toEqual([true]);
+    const expected = await ask(inProcess, inProcess.newKey('enterprise'));
+    expect(overHttp).toBe(expected);
+    expect(JSON.parse(overHttp).data.homeValuations.map((item: { error: { code: string } | null }) => item.error?.code ?? null)).toEqual([null, null, 'UNKNOWN_DISTRICT']);
+    // A reply with errors still goes Apollo Gateway's way: masked, coded.
+    const failed = await json(await stack.post('/graphql', { query: `query ($input: HomeValuationInput!) { homeValuation(input: $input) { estimate } }`, variables: { input: graphqlInput({ district: 'Narnia' }) } }, { 'x-api-key': key }));
+    expect(failed.errors[0].extensions.code).toBe('UNKNOWN_DISTRICT');
+    expect(failed.data).toBeNull();
+  } finally {
+    written.mockRestore();
     await inProcess.stop();
   }
 });

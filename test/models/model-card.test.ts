@@ -2,7 +2,6 @@ import { fitMarketIndex } from '../../models/residential/market-index';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../models/paths';
 import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../../models/vocabulary/codes';
 import type { IngestReport } from '../../models/ingest';
 import { accuracyClass } from '../../models/ensemble/metrics';

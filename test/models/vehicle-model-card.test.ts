@@ -1,8 +1,6 @@
-import { STALE_DATA_FLAG, STALE_DATA_MONTHS } from '../../models/ensemble/confidence';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../models/paths';
 import { accuracyClass, type AccuracyMetrics } from '../../models/ensemble/metrics';
 import type { AccuracyClass } from '../../models/ensemble/confidence';
 import { CONFIDENCE_RULE, malformedSvg, MIN_CLASS_ROWS } from '../../models/ensemble/card-kit';
@@ -356,30 +354,10 @@ describe('vehicle model card', () => {
     expect(markdown).toContain(`| unseen-model | \`make\` | 4,321 | 0.700 | estimate ${times(0.7)} | ${pct(2 * Math.sinh(0.7), 0)} |`);
   });
 
-  test('every flag of the runtime is documented, and only those; thresholds and scoring as the runtime has them', () => {
-    const source = readFileSync(join(PROJECT_ROOT, 'models', 'vehicle', 'runtime.ts'), 'utf8');
-    const literal = [...source.matchAll(/flags\.push\('([A-Z_0-9]+)'\)/g)].map((m) => m[1]);
-    const basis = [...source.match(/BASIS_FLAGS[^=]*= \{([^}]*)\}/)![1].matchAll(/'([A-Z_0-9]+)'/g)].map((m) => m[1]);
-    const stale = STALE_DATA_FLAG; // the runtime's STALE_FLAG, shared with homes (models/ensemble/confidence.ts)
-    expect(source).toContain('const STALE_FLAG = STALE_DATA_FLAG');
-    expect(source).toContain('flags.push(STALE_FLAG)');
+  // Which flags the runtime raises, at which thresholds, and which it counts against the confidence: test/models/vehicle-flags.test.ts, by valuing.
+  test('the flag table lists every rule: when it is raised, whether it widens the interval, whether it lowers the score', () => {
     const rules = vehicleFlagRules({ thinListings: 30, minListings: 5, bases: { minMakeListings: 30 } as VehicleManifest['bases'], marketIndex: syntheticIndex() });
-    expect(rules.map((r) => r.flag).sort()).toEqual([...new Set([...literal, ...basis, stale])].sort());
-    // Scored: raised before the confidence is read (inputFlags, or assess before `const rated`), the data's age excepted.
-    const assess = source.slice(source.indexOf('private assess('), source.indexOf('private inputFlags('));
-    const before = assess.slice(0, assess.indexOf('const tier = confidence('));
-    expect(assess).toContain('flags.filter((f) => f !== STALE_FLAG)');
-    for (const r of rules) {
-      const scored = r.flag !== stale && (basis.includes(r.flag) || source.slice(source.indexOf('private inputFlags(')).includes(`flags.push('${r.flag}')`) || before.includes(`flags.push('${r.flag}')`));
-      expect([r.flag, r.scored]).toEqual([r.flag, scored]);
-    }
-    const line = (flag: string) => source.split('\n').find((l) => l.includes(`flags.push('${flag}')`))!;
-    expect(line('UNUSUAL_MILEAGE')).toContain(String(VEHICLE_CODE_FACTS.unusualKmPerYear).replace(/(\d)(?=(\d{3})+$)/g, '$1_'));
-    expect(VEHICLE_CODE_FACTS.staleMonths).toBe(STALE_DATA_MONTHS);
-    expect(source).toContain('dataAgeMonths > STALE_DATA_MONTHS');
-    expect(line('FAR_FROM_GROUP_MEDIAN')).toContain('> 0.5');
-    expect(line('MODELS_DISAGREE')).toContain('> 0.2');
-    expect(source).toContain('request.year < market.years.from - 1 || request.year > market.years.to + 1');
+    expect(rules.length).toBeGreaterThanOrEqual(10);
     for (const r of rules) expect(card.markdown).toContain(`| \`${r.flag}\` | ${r.when} | ${VEHICLE_OUT_OF_DISTRIBUTION_FLAGS.has(r.flag) ? 'widens ×1.25' : 'no'} | ${r.scored ? 'yes' : 'no'} |`);
   });
 

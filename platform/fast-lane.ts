@@ -1,0 +1,103 @@
+/**
+ * A subgraph's fast lane (issue 34, item 1): a query Apollo Server has already parsed and validated
+ * once is run again without it. The gateway sends each subgraph the same few query texts all day
+ * (the REST routes' and the query planner's); Apollo Server's pipeline around them (hashing the
+ * text for its document cache, the request's plugin hooks, each an await, the HTTP head, content
+ * negotiation) was about a third of a single valuation's CPU in the subgraph, whose work is one
+ * compiled query (./compiled-executor.ts).
+ *
+ * The lane runs only what Apollo would run the same way:
+ * - a POST with a JSON body `{ query, variables?, operationName? }` (no extensions: no APQ), sent
+ *   as application/json and accepting application/json (the gateway's data source sends no accept);
+ * - whose query text Apollo Server has run before: its executor (`gateway()`) is only called for
+ *   a document that parsed and passed validation, introspection rules included, so the lane knows
+ *   exactly the texts Apollo accepted;
+ * - and whose operation is a compiled query.
+ * A result with data and no errors is answered as Apollo answers it (`{"data":…}` and a newline,
+ * application/json). Anything else goes to Apollo Server: a query refused before it ran (variables)
+ * as if the lane had not looked, and a result with errors, already run, handed to Apollo's executor
+ * as it is (never run twice), so that Apollo formats its errors and HTTP status as ever.
+ */
+import type { ExecutionResult } from 'graphql';
+import type { DocumentNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import { compiledGateway, type CompiledQueries, type GatewayExecutor } from './compiled-executor';
+
+/** Characters of query texts remembered as accepted by Apollo Server. @default 4 MB */
+const KNOWN_QUERY_BYTES = 4_000_000;
+
+/**
+ * A result the lane ran, for Apollo Server's executor to answer with: a property of the request's
+ * context, since Apollo gives its executor a copy of the context (cloneObject in
+ * internalExecuteOperation), which copies own enumerable properties, symbols included.
+ */
+const HELD = Symbol('result run in the fast lane');
+type Held = { [HELD]?: ExecutionResult };
+
+/** A POST body the lane may take: what Apollo Server would read from it. */
+export interface LaneRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+export type LaneOutcome =
+  /** Answered: the response body, as Apollo Server would write it. */
+  | { answered: string }
+  /** Not taken, or run with errors: Apollo Server answers (a held result is given to its executor for this context). */
+  | { answered: null };
+
+export class FastLane {
+  private readonly known = new LRUCache<string, DocumentNode>({ maxSize: KNOWN_QUERY_BYTES, sizeCalculation: (_document, query) => query.length + 1 });
+
+  constructor(private readonly queries: CompiledQueries) {}
+
+  /** Apollo Server's gateway for the schema: runs compiled, remembers each query text it ran, and answers with a held result. */
+  gateway(): ReturnType<typeof compiledGateway> {
+    const executor: GatewayExecutor = async ({ document, operationName, request, context }) => {
+      const held = (context as Held)[HELD];
+      if (held) {
+        delete (context as Held)[HELD];
+        return held;
+      }
+      if (typeof request.query === 'string') this.known.set(request.query, document);
+      return this.queries.execute({ document, operationName, variableValues: request.variables, contextValue: context });
+    };
+    return compiledGateway(this.queries.schema, executor);
+  }
+
+  /** The request's body when the lane may take it (see the header), else null. */
+  static requestOf(method: string, headers: Record<string, string | string[] | undefined>, body: unknown): LaneRequest | null {
+    if (method !== 'POST' || !isJson(headers['content-type']) || !acceptsJson(headers.accept)) return null;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+    const { query, variables, operationName, extensions } = body as Record<string, unknown>;
+    if (typeof query !== 'string' || extensions !== undefined) return null;
+    if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return null;
+    if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
+    return body as LaneRequest;
+  }
+
+  /** Runs a request whose query Apollo Server accepted before; anything else is left to Apollo Server (see LaneOutcome). */
+  async run(request: LaneRequest, context: object): Promise<LaneOutcome> {
+    const document = this.known.get(request.query);
+    const query = document && this.queries.of(document, request.operationName ?? null);
+    if (!query) return { answered: null };
+    const result = (await query.query(undefined, context, request.variables ?? {})) as ExecutionResult;
+    // Refused before anything ran (variables): Apollo runs it again, for graphql-js's own errors.
+    if (result.data === undefined) return { answered: null };
+    if (result.errors?.length || result.extensions !== undefined) {
+      (context as Held)[HELD] = result;
+      return { answered: null };
+    }
+    return { answered: JSON.stringify({ data: result.data }) + '\n' };
+  }
+}
+
+function isJson(contentType: string | string[] | undefined): boolean {
+  return typeof contentType === 'string' && /^application\/json\s*(;|$)/i.test(contentType);
+}
+
+/** No accept header, or one that Apollo Server answers with application/json (what the gateway and most clients send). */
+function acceptsJson(accept: string | string[] | undefined): boolean {
+  return accept === undefined || accept === '*/*' || accept === 'application/json';
+}
