@@ -10,6 +10,7 @@
  */
 import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, isErrorCode } from '../../schema/errors';
+import { looksLikePersonalDataKey } from '../../schema/personal-data';
 
 /** Apollo Server's request-level codes: safe to show as they are. */
 export const GRAPHQL_REQUEST_CODES: ReadonlySet<string> = new Set([
@@ -22,20 +23,36 @@ export const GRAPHQL_REQUEST_CODES: ReadonlySet<string> = new Set([
 const VARIABLE_COERCION = /^Variable "\$([^"]+)" (?:got invalid value|of required type|of non-null type)(?:.*? at "([^"]+)";)?/s;
 
 /**
- * The field a variable coercion error is about, as its path inside the variable: `year` for
- * `Variable "$input" got invalid value 2147483648 at "input.year"`; the variable's name when the
- * variable itself is wrong.
+ * A variable coercion error in the catalogue's terms, as the REST and MCP doors refuse the same
+ * input (issue 36: the same errors on every door). The field is its path inside the variable (`year`
+ * for `Variable "$input" got invalid value 2147483648 at "input.year"`; the variable's name when the
+ * variable itself is wrong), with the field GraphQL's wording names appended:
+ * - an input field the type does not have that looks like personal data (`phone`, `vin`):
+ *   PERSONAL_DATA_NOT_ACCEPTED, as the REST body check says it;
+ * - a required field not given: MISSING_PARAMETER on it;
+ * - a word an enum does not have (`currency: EUR`): INVALID_PARAMETER;
+ * anything else stays GraphQL's BAD_USER_INPUT on the field.
  */
-function coercedField(message: string): string | undefined {
+function coercionError(message: string): { code: string; field: string; message?: string } | undefined {
   const match = VARIABLE_COERCION.exec(message);
   if (!match) return undefined;
   const [, variable, at] = match;
-  return at?.startsWith(`${variable}.`) ? at.slice(variable.length + 1) : at ?? variable;
+  const inside = at?.startsWith(`${variable}.`) ? at.slice(variable.length + 1) : undefined;
+  const field = inside ?? at ?? variable;
+  const under = (name: string) => (inside ? `${inside}.${name}` : name);
+  const unknown = /; Field "([^"]+)" is not defined by type "[^"]+"/.exec(message);
+  if (unknown && looksLikePersonalDataKey(unknown[1])) {
+    return { code: 'PERSONAL_DATA_NOT_ACCEPTED', field: under(unknown[1]), message: `${under(unknown[1])} looks like personal data; the valuation needs none: remove it` };
+  }
+  const missing = /; Field "([^"]+)" of required type "[^"]+" was not provided/.exec(message);
+  if (missing) return { code: 'MISSING_PARAMETER', field: under(missing[1]), message: `${under(missing[1])} is required` };
+  if (/; Value "[^"]*" does not exist in "[^"]+" enum/.test(message)) return { code: 'INVALID_PARAMETER', field };
+  return { code: 'BAD_USER_INPUT', field };
 }
 
 export function maskError(formatted: GraphQLFormattedError, log: (message: string) => void = console.error): GraphQLFormattedError {
-  const coerced = coercedField(formatted.message);
-  const code = coerced !== undefined ? 'BAD_USER_INPUT' : formatted.extensions?.code;
+  const coerced = coercionError(formatted.message);
+  const code = coerced?.code ?? formatted.extensions?.code;
   if (code === 'SUBGRAPH_UNAVAILABLE') {
     // The detail names internal addresses: log it, tell the client only what it can act on.
     log(formatted.message);
@@ -43,9 +60,9 @@ export function maskError(formatted: GraphQLFormattedError, log: (message: strin
   }
   if ((isErrorCode(code) && code !== 'INTERNAL') || (typeof code === 'string' && GRAPHQL_REQUEST_CODES.has(code))) {
     const { suggestions } = formatted.extensions ?? {};
-    const field = formatted.extensions?.field ?? coerced;
+    const field = formatted.extensions?.field ?? coerced?.field;
     return {
-      message: formatted.message,
+      message: coerced?.message ?? formatted.message,
       ...(formatted.locations && { locations: formatted.locations }),
       ...(formatted.path && { path: formatted.path }),
       extensions: { code, ...(field !== undefined && { field }), ...(suggestions !== undefined && { suggestions }) },

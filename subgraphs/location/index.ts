@@ -20,6 +20,7 @@ export const subgraph = defineSubgraph({
   name: 'location',
   buildSchema: buildLocationSchema,
   bodyLimit: LOCATION_BODY_LIMIT,
+  compiled: true,
   async open() {
     const services = loadLocationServices();
     // Fresh DataLoaders per request: their caches must not outlive it.
