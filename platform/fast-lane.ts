@@ -8,19 +8,21 @@
  *
  * The lane runs only what Apollo would run the same way:
  * - a POST with a JSON body `{ query, variables?, operationName? }` (no extensions: no APQ), sent
- *   as application/json and accepting application/json (the gateway's data source sends no accept);
+ *   as application/json, answered in the media type Apollo Server would choose for its accept header
+ *   (the same negotiation over the same types: none given is application/json, a gateway that prefers
+ *   application/graphql-response+json gets that);
  * - whose query text Apollo Server has run before: its executor (`gateway()`) is only called for
  *   a document that parsed and passed validation, introspection rules included, so the lane knows
  *   exactly the texts Apollo accepted;
  * - and whose operation is a compiled query.
- * A result with data and no errors is answered as Apollo answers it (`{"data":…}` and a newline,
- * application/json). Anything else goes to Apollo Server: a query refused before it ran (variables)
+ * A result with data and no errors is answered as Apollo answers it (`{"data":…}` and a newline, 200). Anything else goes to Apollo Server: a query refused before it ran (variables)
  * as if the lane had not looked, and a result with errors, already run, handed to Apollo's executor
  * as it is (never run twice), so that Apollo formats its errors and HTTP status as ever.
  */
 import type { ExecutionResult } from 'graphql';
 import type { DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import Negotiator from 'negotiator';
 import { compiledGateway, type CompiledQueries, type GatewayExecutor } from './compiled-executor';
 
 /** Characters of query texts remembered as accepted by Apollo Server. @default 4 MB */
@@ -42,8 +44,8 @@ export interface LaneRequest {
 }
 
 export type LaneOutcome =
-  /** Answered: the response body, as Apollo Server would write it. */
-  | { answered: string }
+  /** Answered: the response body and its content type, as Apollo Server would write them. */
+  | { answered: string; contentType: string }
   /** Not taken, or run with errors: Apollo Server answers (a held result is given to its executor for this context). */
   | { answered: null };
 
@@ -66,19 +68,21 @@ export class FastLane {
     return compiledGateway(this.queries.schema, executor);
   }
 
-  /** The request's body when the lane may take it (see the header), else null. */
-  static requestOf(method: string, headers: Record<string, string | string[] | undefined>, body: unknown): LaneRequest | null {
-    if (method !== 'POST' || !isJson(headers['content-type']) || !acceptsJson(headers.accept)) return null;
+  /** The request's body and the media type of its answer when the lane may take it (see the header), else null. */
+  static requestOf(method: string, headers: Record<string, string | string[] | undefined>, body: unknown): (LaneRequest & { contentType: string }) | null {
+    if (method !== 'POST' || !isJson(headers['content-type'])) return null;
+    const contentType = answerType(headers.accept);
+    if (!contentType) return null;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
     const { query, variables, operationName, extensions } = body as Record<string, unknown>;
     if (typeof query !== 'string' || extensions !== undefined) return null;
     if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return null;
     if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
-    return body as LaneRequest;
+    return { query, variables: variables as LaneRequest['variables'], operationName: operationName as LaneRequest['operationName'], contentType };
   }
 
   /** Runs a request whose query Apollo Server accepted before; anything else is left to Apollo Server (see LaneOutcome). */
-  async run(request: LaneRequest, context: object): Promise<LaneOutcome> {
+  async run(request: LaneRequest & { contentType: string }, context: object): Promise<LaneOutcome> {
     const document = this.known.get(request.query);
     const query = document && this.queries.of(document, request.operationName ?? null);
     if (!query) return { answered: null };
@@ -89,7 +93,7 @@ export class FastLane {
       (context as Held)[HELD] = result;
       return { answered: null };
     }
-    return { answered: JSON.stringify({ data: result.data }) + '\n' };
+    return { answered: JSON.stringify({ data: result.data }) + '\n', contentType: request.contentType };
   }
 }
 
@@ -97,7 +101,24 @@ function isJson(contentType: string | string[] | undefined): boolean {
   return typeof contentType === 'string' && /^application\/json\s*(;|$)/i.test(contentType);
 }
 
-/** No accept header, or one that Apollo Server answers with application/json (what the gateway and most clients send). */
-function acceptsJson(accept: string | string[] | undefined): boolean {
-  return accept === undefined || accept === '*/*' || accept === 'application/json';
+/** Apollo Server's media types for a single result, in its order of preference (MEDIA_TYPES in @apollo/server). */
+const SINGLE_RESULT_TYPES = ['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8', 'application/json; callbackSpec=1.0; charset=utf-8'];
+const NO_ACCEPT = 'application/json; charset=utf-8';
+/** Accept headers seen, and what Apollo Server answers them with (null: none of its types: Apollo's 406). Gateways send one or two. */
+const negotiated = new LRUCache<string, string | false>({ max: 100 });
+
+/**
+ * What Apollo Server's chooseContentTypeForSingleResultResponse gives: application/json without an
+ * accept header, else the negotiator's pick among its types, in its order. An accept header none of
+ * them satisfies (Apollo's 406), or several headers, are left to Apollo Server.
+ */
+function answerType(accept: string | string[] | undefined): string | null {
+  if (accept === undefined) return NO_ACCEPT;
+  if (typeof accept !== 'string') return null;
+  let type = negotiated.get(accept);
+  if (type === undefined) {
+    type = new Negotiator({ headers: { accept } }).mediaType(SINGLE_RESULT_TYPES) ?? false;
+    negotiated.set(accept, type);
+  }
+  return type || null;
 }

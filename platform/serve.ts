@@ -22,8 +22,6 @@ import { bearerMatches, collectProcessMetrics, sendMetrics } from './process-met
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 
 const METRICS_PATH = '/metrics';
-/** What Apollo Server answers a single result with when the request accepts application/json. */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export interface SubgraphServerOptions<TContext extends BaseContext> {
   name: string;
@@ -106,8 +104,8 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
       const laneRequest = lane && FastLane.requestOf(request.method, request.headers, request.body);
       if (laneRequest) {
         const context = options.context(request.headers);
-        const { answered } = await lane.run(laneRequest, context);
-        if (answered !== null) return reply.type(JSON_CONTENT_TYPE).send(answered);
+        const outcome = await lane.run(laneRequest, context);
+        if (outcome.answered !== null) return reply.type(outcome.contentType).send(outcome.answered);
         contexts.set(request, context);
       }
       return apolloHandler.call(this, request as Parameters<typeof apolloHandler>[0], reply as Parameters<typeof apolloHandler>[1]);

@@ -72,7 +72,7 @@ test("a result with errors is Apollo Server's to answer, and is not run again", 
   expect(resolved - before).toBe(4);
 });
 
-test('variables refused before anything runs, other media types and unknown texts go to Apollo Server', async () => {
+test('variables refused before anything runs, unknown media types and APQ go to Apollo Server', async () => {
   const query = 'query ($n: Int!) { double(n: $n) }';
   const before = resolved;
   const bad = await post({ query, variables: { n: 'many' } });
@@ -80,14 +80,30 @@ test('variables refused before anything runs, other media types and unknown text
   expect(JSON.parse(bad.body).errors[0].extensions.code).toBe('BAD_USER_INPUT');
   expect(await post({ query, variables: { n: 'many' } })).toEqual(bad);
   expect(resolved).toBe(before);
-  // The text is known now; a client preferring the GraphQL media type gets Apollo's answer in it.
-  const graphqlResponse = await post({ query, variables: { n: 2 } }, { accept: 'application/graphql-response+json' });
-  expect(graphqlResponse).toEqual({ status: 200, type: 'application/graphql-response+json; charset=utf-8', body: '{"data":{"double":4}}\n' });
+  // The text is known now. An accept header none of Apollo's types satisfies: Apollo's 406.
+  const html = await post({ query, variables: { n: 2 } }, { accept: 'text/html' });
+  expect(html.status).toBe(406);
   // A body Apollo reads otherwise (persisted query extensions) is not the lane's either.
   const apq = await post({ query, variables: { n: 2 }, extensions: { persistedQuery: { version: 1, sha256Hash: 'x' } } });
   expect(apq.status).toBe(400);
-  // The lane looked at the two refused requests only, and answered neither.
+  // The lane looked at the two refused requests only (not at text/html or APQ), and answered neither.
   expect(await laneAnswered()).toEqual([false, false]);
+});
+
+test.each([
+  ['application/graphql-response+json', 'application/graphql-response+json; charset=utf-8'],
+  // What Hive Gateway sends its subgraphs (@graphql-tools/executor-http).
+  ['application/graphql-response+json, application/json, multipart/mixed', 'application/graphql-response+json; charset=utf-8'],
+  ['application/json; charset=utf-8, application/graphql-response+json; charset=utf-8', 'application/json; charset=utf-8'],
+  ['application/json;q=0.9, application/graphql-response+json', 'application/graphql-response+json; charset=utf-8'],
+  ['*/*', 'application/json; charset=utf-8'],
+])('accept %s: the lane answers in the media type Apollo Server chose', async (accept, type) => {
+  const query = `query Typed($n: Int!) { double(n: $n) } # ${accept}`;
+  const first = await post({ query, variables: { n: 3 } }, { accept });
+  const second = await post({ query, variables: { n: 3 } }, { accept });
+  expect(first).toEqual({ status: 200, type, body: '{"data":{"double":6}}\n' });
+  expect(second).toEqual(first);
+  expect(await laneAnswered()).toEqual([false, true]);
 });
 
 test('the lane is behind the internal token like the rest of the subgraph', async () => {
