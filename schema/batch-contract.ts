@@ -1,14 +1,12 @@
 /**
  * The REST form of batch jobs (docs/ARCHITECTURE.md, "The REST contract" and "A batch job"): the submission body (JSON, CSV
  * or NDJSON) → batch items, with home fields named as the REST home route names them (snake_case,
- * from the home field table), and item results → NDJSON lines or CSV rows. A CSV or NDJSON upload
- * is read as it streams in (csvUploadItems, ndjsonUploadItems), row by row. No I/O: the readers
- * take whatever bytes they are given; the routes are in gateway/rest/batch.ts.
+ * from the home field table), and an item result in REST names and as the values of the results
+ * CSV's columns. The limits, the item checks (one JSON item, one NDJSON line, one CSV row under its
+ * header) and the JSON Schema; no I/O. The streaming readers of an upload are
+ * gateway/rest/upload-readers.ts, the result writers gateway/rest/batch-result-lines.ts; the routes
+ * are in gateway/rest/batch.ts.
  */
-import { StringDecoder } from 'node:string_decoder';
-import { pipeline } from 'node:stream/promises';
-import { CsvError, parse as parseCsvStream, type Options as CsvOptions } from 'csv-parse';
-import { stringify as stringifyCsv, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { ApiError } from './errors';
 import { parseJsonLine } from './json-line';
 import { enumValue, fieldBounds, rangeMessage, requestJsonSchema, restBodyToInput, type FieldSpec } from './field-table';
@@ -239,7 +237,7 @@ export function batchUploadOptions(query: Record<string, unknown>): Omit<BatchSu
 export function ndjsonUploadItem(line: string, lineNumber: number, index: number): BatchItemInput | undefined {
   const trimmed = line.trim();
   if (trimmed === '') return undefined;
-  if (trimmed.length > MAX_UPLOAD_ROW_CHARS) throw rowTooLong(`Line ${lineNumber}`, `items[${index}]`);
+  if (trimmed.length > MAX_UPLOAD_ROW_CHARS) throw uploadRowTooLong(`Line ${lineNumber}`, `items[${index}]`);
   let parsed: unknown;
   try {
     parsed = parseJsonLine(trimmed);
@@ -274,81 +272,9 @@ export function csvUploadItem(header: readonly string[], row: readonly string[],
   return itemInput({ address, ...(reference !== undefined && { reference }), ...(Object.keys(home).length > 0 && { home }) }, `items[${index}]`, true);
 }
 
-/** How uploads are read as CSV. */
-const CSV_READ_OPTIONS: CsvOptions = { bom: true, skip_empty_lines: true, relax_column_count: false, trim: false };
-
-const csvUnreadable = (error: Error) => new ApiError('INVALID_PARAMETER', `The CSV cannot be read: ${error.message.slice(0, 200)}`, 'items');
-
-function rowTooLong(what: string, field: string): ApiError {
+/** A row (CSV record or NDJSON line) of an upload longer than MAX_UPLOAD_ROW_CHARS, named by `what` (Line 3). */
+export function uploadRowTooLong(what: string, field: string): ApiError {
   return new ApiError('INVALID_PARAMETER', `${what} is longer than ${MAX_UPLOAD_ROW_CHARS} characters; no real row is`, field);
-}
-
-/**
- * A CSV upload's items as its bytes stream in, through csv-parse's streaming parser: the header
- * row checked first (csvUploadHeader), then each row as it comes (csvUploadItem). Holds
- * one record at a time (at most MAX_UPLOAD_ROW_CHARS); what `source` throws comes out unchanged.
- */
-export async function* csvUploadItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<BatchItemInput> {
-  let header: string[] | undefined;
-  let index = 0;
-  for await (const row of csvRows(source)) {
-    if (!header) header = csvUploadHeader(row);
-    else yield csvUploadItem(header, row, index++);
-  }
-  if (!header) csvUploadHeader(undefined); // an empty file: no address column
-}
-
-/**
- * The rows of a CSV upload (the header row first) as its bytes stream in, through csv-parse's
- * streaming parser: one record held at a time (at most MAX_UPLOAD_ROW_CHARS); an unreadable file
- * is INVALID_PARAMETER; what `source` throws comes out unchanged.
- */
-export async function* csvRows(source: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
-  const parser = parseCsvStream({ ...CSV_READ_OPTIONS, max_record_size: MAX_UPLOAD_ROW_CHARS });
-  // Its failures (and the source's) reach the loop below through the parser, which they destroy.
-  pipeline(source, parser).catch(() => undefined);
-  try {
-    yield* parser as AsyncIterable<string[]>;
-  } catch (error) {
-    // A record longer than MAX_UPLOAD_ROW_CHARS is one of these too, its line named.
-    throw error instanceof CsvError ? csvUnreadable(error) : error;
-  }
-}
-
-/**
- * An NDJSON upload's items as its bytes stream in, line by line (UTF-8 split across chunks
- * included), each line checked by ndjsonUploadItem. Holds one line at a time (a longer
- * one than MAX_UPLOAD_ROW_CHARS is refused); what `source` throws comes out unchanged.
- */
-export async function* ndjsonUploadItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<BatchItemInput> {
-  let lineNumber = 0;
-  let index = 0;
-  for await (const line of linesOf(source, MAX_UPLOAD_ROW_CHARS, () => rowTooLong(`Line ${lineNumber + 1}`, `items[${index}]`))) {
-    const item = ndjsonUploadItem(line, ++lineNumber, index);
-    if (item) {
-      index++;
-      yield item;
-    }
-  }
-}
-
-/** The lines of a stream of UTF-8 bytes, without their newlines; `tooLong()` is thrown for a line over `maxChars`. */
-export async function* linesOf(source: AsyncIterable<Buffer | string>, maxChars: number, tooLong: () => Error): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  let partial = '';
-  for await (const chunk of source) {
-    const text = partial + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      if (end - start > maxChars) throw tooLong();
-      yield text.slice(start, end);
-      start = end + 1;
-    }
-    partial = text.slice(start);
-    if (partial.length > maxChars) throw tooLong();
-  }
-  partial += decoder.end();
-  if (partial !== '') yield partial;
 }
 
 /** One item result as GraphQL's batchResults gives it. */
@@ -374,11 +300,6 @@ function restResult({ home, ...placed }: Record<string, unknown>): Record<string
   return { ...snakeCaseKeys(placed), home: { ...snakeCaseKeys(valuation), ...(marketAdjustment !== undefined && { market_adjustment: toMarketAdjustmentRest(marketAdjustment as MarketAdjustmentView | null) }) } };
 }
 
-/** The NDJSON line of a result (without the newline). */
-export function resultNdjsonLine(item: BatchItemResultView): string {
-  return JSON.stringify(restResultItem(item));
-}
-
 /** The CSV columns of the results: the item, where it was placed, its index, the valuation, or the error. */
 export const RESULT_CSV_COLUMNS = [
   'index', 'ok', 'reference', 'address', 'lat', 'lon', 'precision', 'district', 'mahalla', 'composite',
@@ -386,33 +307,8 @@ export const RESULT_CSV_COLUMNS = [
   'valuation_date', 'data_age_months', 'base_estimate', 'market_factor', 'new_build_probability', 'error_code', 'error_message',
 ] as const;
 
-/**
- * Results CSV (RFC 4180, CRLF) through csv-stringify, one record at a time (the route writes page by
- * page). Formula injection (OWASP, CSV Injection): a spreadsheet runs a cell starting with =, +, -,
- * @, tab or carriage return (or their full-width forms) as a formula, so such a cell is prefixed
- * with a single quote and quoted. Only string values are neutralised: they are what came in as text
- * (an address, a name, a message); numbers such as a deviation of -0.12 stay numbers.
- */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-const CSV_OPTIONS: StringifyOptions = {
-  record_delimiter: '\r\n',
-  cast: {
-    boolean: (value) => String(value),
-    string: (value) => (FORMULA_START.test(value) ? { value: `'${value}`, quoted: true } : value),
-  },
-};
-
-/** One CSV record, CRLF-ended, text cells neutralised against formula injection. */
-export function csvRecord(values: readonly unknown[]): string {
-  return stringifyCsv([values], CSV_OPTIONS);
-}
-
-export function resultCsvHeader(): string {
-  return csvRecord(RESULT_CSV_COLUMNS);
-}
-
-/** The CSV row of a result (with CRLF). */
-export function resultCsvRow(item: BatchItemResultView): string {
+/** The values of a result's CSV row, in the order of RESULT_CSV_COLUMNS (written by gateway/rest/batch-result-lines.ts). */
+export function resultCsvValues(item: BatchItemResultView): unknown[] {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const r = (item.ok ? item.result : {}) as any;
   const home = r?.home;
@@ -446,5 +342,5 @@ export function resultCsvRow(item: BatchItemResultView): string {
     error_code: item.error?.code,
     error_message: item.error?.message,
   };
-  return csvRecord(RESULT_CSV_COLUMNS.map((c) => values[c]));
+  return RESULT_CSV_COLUMNS.map((c) => values[c]);
 }

@@ -4,7 +4,7 @@
  * table whose first columns say which section a line belongs to.
  */
 import type { BacktestMeasures, BacktestReport, BacktestRow } from '../../models/observations';
-import { csvRecord } from '../../schema/batch-contract';
+import { csvRecord } from '../http/csv-record';
 
 const ROW_COLUMNS = [
   'observed_at', 'reference', 'groups', 'price_usd', 'model_estimate', 'model_low', 'model_high', 'model_fsd',

@@ -20,14 +20,11 @@ import {
   submitBatchInput,
   batchRequestJsonSchema,
   batchUploadOptions,
-  csvUploadItems,
-  ndjsonUploadItems,
-  resultCsvHeader,
-  resultCsvRow,
-  resultNdjsonLine,
   type BatchItemInput,
   type BatchItemResultView,
 } from '../../schema/batch-contract';
+import { csvUploadItems, ndjsonUploadItems } from './upload-readers';
+import { resultCsvHeader, resultCsvRow, resultNdjsonLine } from './batch-result-lines';
 import { ApiError, formatBytes, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { registerUploadScope } from './upload-scope';

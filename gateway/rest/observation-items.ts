@@ -6,7 +6,7 @@
  * that refuses it in its place. One reader for POST /api/observations, POST /api/backtest and
  * `npm run backtest`.
  */
-import { csvRows, linesOf, MAX_UPLOAD_ROW_CHARS } from '../../schema/batch-contract';
+import { MAX_UPLOAD_ROW_CHARS } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
 import { parseJsonLine } from '../../schema/json-line';
 import type { FieldSpec } from '../../schema/field-table';
@@ -14,6 +14,7 @@ import { HOME_FIELDS } from '../../schema/home-contract';
 import { parseHomeRestBody } from '../../schema/home-rest';
 import { VEHICLE_FIELDS } from '../../schema/vehicle-contract';
 import { parseVehicleRestBody } from '../../schema/vehicle-rest';
+import { csvRows, linesOf } from './upload-readers';
 
 /** The item fields that are not the valuation request's. */
 export const ENVELOPE = ['kind', 'price_usd', 'observed_at', 'price_type', 'reference'] as const;

@@ -20,8 +20,6 @@ export const MAX_PRICE_USD = 100_000_000;
  */
 export const MIN_PRICE_USD = { home: HOME_MIN_PRICE_USD / 5, vehicle: 500 / 5 } as const;
 
-/** The refused items a reply lists, the first ones, beside their count (issue 33, finding 3): a million junk lines do not make a reply of a million errors. */
-export const MAX_REJECTED_LISTED = 1_000;
 export const MAX_REFERENCE_LENGTH = 128;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const PRICE_TYPES: readonly PriceType[] = ['sale', 'appraisal', 'listing'];

@@ -12,7 +12,8 @@ import { toGraphQLError, withApiErrors } from '../common/errors';
 import { countArgument } from '../common/arguments';
 import type { StoredObservation } from '../common/observation-store';
 import type { ObservationsContext } from './context';
-import { checkDate, checkObservation, MAX_REJECTED_LISTED, type ForwardedItem } from '../common/observation-envelope';
+import { checkDate, checkObservation, type ForwardedItem } from '../common/observation-envelope';
+import { MAX_REJECTED_LISTED } from '../../schema/observations-contract';
 import { LiveAccuracyReport, MarketAdjustments, Observation, type AccuracyMeasures, ObservationKindEnum, RecordObservationsInput, RecordObservationsResult, RetractObservationsResult, type AcceptedObservation, type RejectedObservation } from './types';
 
 /** The most items one call to a valuation subgraph carries (its own limit). */

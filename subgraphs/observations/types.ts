@@ -1,6 +1,6 @@
 /** GraphQL types of the observations subgraph (type-graphql classes): the public face of banks' observed prices. */
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { MAX_REJECTED_LISTED } from '../common/observation-envelope';
+import { MAX_REJECTED_LISTED } from '../../schema/observations-contract';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum ObservationKindEnum {

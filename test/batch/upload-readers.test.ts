@@ -1,5 +1,5 @@
 /**
- * The upload readers of schema/batch-contract.ts: a file read as it streams in, in slices of any
+ * The upload readers of gateway/rest/upload-readers.ts: a file read as it streams in, in slices of any
  * size (UTF-8 characters and CSV quotes cut in two), gives the items, and the errors, that the same
  * file read whole (in one slice) gives. And the persisted operations the streamed upload sends are valid against
  * the batch subgraph's checked-in SDL, which they are sent to directly.
@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, validate } from 'graphql';
 import { APPEND_BATCH_ITEMS_OPERATION, CANCEL_BATCH_OPERATION, OPEN_BATCH_OPERATION } from '../../gateway/rest/batch';
-import { csvUploadItems, ndjsonUploadItem, ndjsonUploadItems, type BatchItemInput } from '../../schema/batch-contract';
+import { csvUploadItems, ndjsonUploadItems } from '../../gateway/rest/upload-readers';
+import { ndjsonUploadItem, type BatchItemInput } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
 import { SUBGRAPHS } from '../../tools/subgraphs';
 
