@@ -1,7 +1,7 @@
 /**
  * The location map: Tashkent coloured by the composite location score, as a vega-lite spec rendered
  * to SVG by vega's headless renderer, the same way as the model cards' figures (../ensemble/card-kit.ts).
- * ./map-cli.ts writes it to docs/location-map.svg.
+ * tools/models/location/map-cli.ts writes it to docs/location-map.svg.
  *
  * The map shows the bounding box of the 12 district polygons (with a 2% margin) to scale at latitude
  * 41.3° (a degree of longitude is cos 41.3° ≈ 0.75 of a degree of latitude), cut into square cells of

@@ -133,7 +133,7 @@ describe('map CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'location-map-'));
     try {
       const out = join(dir, 'map.svg');
-      const printed = execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist/models/location/map-cli.js'), '--out', out, '--width', '120', '--cell', '4'], { encoding: 'utf8' });
+      const printed = execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist/tools/models/location/map-cli.js'), '--out', out, '--width', '120', '--cell', '4'], { encoding: 'utf8' });
       expect(printed).toMatch(/map area 120×\d+ px in 4-px cells/);
       expect(printed).toMatch(/\d+ of \d+ cells scored/);
       expect(malformedSvg(readFileSync(out, 'utf8'))).toBeNull();

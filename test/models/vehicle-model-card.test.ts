@@ -13,7 +13,7 @@ import {
   renderVehicleModelCard, vehicleFlagRules, vehicleMarketFindings, writeVehicleModelCard, FIT_AGES, ISSUE_16_REPORT, VEHICLE_ACCURACY_CLASS_RULE, VEHICLE_CODE_FACTS,
   VEHICLE_FIGURE_TITLES, type VehicleEvaluationFile,
 } from '../../models/vehicle/model-card';
-import { runVehicleModelCardCli } from '../../models/vehicle/model-card-cli';
+import { runVehicleModelCardCli } from '../../tools/models/vehicle/model-card-cli';
 import { VEHICLE_OUT_OF_DISTRIBUTION_FLAGS } from '../../models/vehicle/runtime';
 import { MAKES } from '../../models/vehicle/vocabulary';
 import { Random } from '../../models/trainers/random';
