@@ -1,15 +1,15 @@
-/** The location map (models/location/map-render.ts): a vega-lite spec rendered to SVG; deterministic, to scale, each cell coloured by its score. */
+/** The location map (tools/models/location/map-render.ts): a vega-lite spec rendered to SVG; deterministic, to scale, each cell coloured by its score. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vega from 'vega';
-import { malformedSvg } from '../../models/ensemble/card-kit';
+import { malformedSvg } from '../../tools/cards/card-kit';
 import { CITY_CENTRE, LocationIndex } from '../../models/location';
 import { readArtifact, type LayersArtifact } from '../../models/location/artifact';
 import {
   BACKGROUND, cellOf, compositeScores, MAP_LATITUDE, mapLayout, renderLocationMap, SCORE_LEGEND, STATION_KEY, TITLE, type MapCell, type RenderedMap,
-} from '../../models/location/map-render';
+} from '../../tools/models/location/map-render';
 import { PROJECT_ROOT } from '../../models/paths';
 
 const SERGELI_SOUTH_EDGE = { lat: 41.2, lon: 69.26 };

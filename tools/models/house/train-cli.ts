@@ -6,7 +6,7 @@
 import { decidePromotion } from '../../../models/ensemble/promotion';
 import { publishVersion } from '../../../models/ensemble/publish';
 import { currentVersion as currentResidentialVersion } from '../../../models/residential/manifest';
-import { writeModelCard } from '../../../models/residential/model-card';
+import { writeModelCard } from '../../cards/residential';
 import type { ObservationExport } from '../../../models/ingest/observation-export';
 import type { CollectedHomes } from '../../../models/ingest/collected-homes';
 import { progressBar } from '../../../models/train-progress';

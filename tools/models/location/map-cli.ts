@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../../../models/paths';
 import { DEFAULT_ARTIFACT_PATH, readArtifact } from '../../../models/location/artifact';
 import { LocationIndex } from '../../../models/location/index';
-import { renderLocationMap } from '../../../models/location/map-render';
+import { renderLocationMap } from './map-render';
 
 export const DEFAULT_MAP_PATH = join(PROJECT_ROOT, 'docs', 'location-map.svg');
 

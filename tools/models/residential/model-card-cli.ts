@@ -3,9 +3,9 @@
  * docs/model-card/*.svg for VERSION (default: the version in service, CURRENT) and prints the paths.
  * The training CLI calls `writeModelCard` after a promotion.
  */
-import { runAsMain, runCardCli } from '../../../models/ensemble/card-kit';
+import { runAsMain, runCardCli } from '../../cards/card-kit';
 import { currentVersion, listVersions, RESIDENTIAL_DIR } from '../../../models/residential/manifest';
-import { readHeldOutEvaluation, writeModelCard, type ModelCardOptions } from '../../../models/residential/model-card';
+import { readHeldOutEvaluation, writeModelCard, type ModelCardOptions } from '../../cards/residential';
 
 export function runModelCardCli(argv: readonly string[], out: (line: string) => void = console.log, options: ModelCardOptions = {}): Promise<number> {
   const root = options.artifactsRoot ?? RESIDENTIAL_DIR;

@@ -10,7 +10,7 @@ import type { ObservationExport } from '../../../models/ingest/observation-expor
 import type { CollectedHomes } from '../../../models/ingest/collected-homes';
 import { progressBar } from '../../../models/train-progress';
 import { currentVersion, readManifest, setCurrentVersion, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from '../../../models/residential/manifest';
-import { writeModelCard } from '../../../models/residential/model-card';
+import { writeModelCard } from '../../cards/residential';
 import { decidePromotion } from '../../../models/ensemble/promotion';
 import { ResidentialModelSet } from '../../../models/residential/runtime';
 import { writeComparables } from '../../../models/residential/comparables-writer';

@@ -3,9 +3,9 @@
  * docs/vehicle-model-card/*.svg for VERSION (default: the version in service, CURRENT) and prints
  * the paths. The vehicle training CLI calls `writeVehicleModelCard` after a promotion.
  */
-import { runAsMain, runCardCli } from '../../../models/ensemble/card-kit';
+import { runAsMain, runCardCli } from '../../cards/card-kit';
 import { currentVersion, listVersions, VEHICLE_DIR } from '../../../models/vehicle/manifest';
-import { readVehicleEvaluation, writeVehicleModelCard, type VehicleModelCardOptions } from '../../../models/vehicle/model-card';
+import { readVehicleEvaluation, writeVehicleModelCard, type VehicleModelCardOptions } from '../../cards/vehicle';
 
 export function runVehicleModelCardCli(argv: readonly string[], out: (line: string) => void = console.log, options: VehicleModelCardOptions = {}): Promise<number> {
   const root = options.artifactsRoot ?? VEHICLE_DIR;

@@ -10,7 +10,7 @@ import { describeCollectedCars, type CollectedCars } from '../../../models/vehic
 import { progressBar } from '../../../models/train-progress';
 import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from '../../../models/vehicle/manifest';
 import type { VehicleObservationReport } from '../../../models/vehicle/ingest';
-import { writeVehicleModelCard } from '../../../models/vehicle/model-card';
+import { writeVehicleModelCard } from '../../cards/vehicle';
 import { trainVehicles } from '../../../models/vehicle/train';
 
 /** One line on the observation source: what was kept, of which price types and months, and what was dropped why. */
