@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCsv } from '../../models/ingest/csv';
 import { parseMileage } from '../../models/vehicle/ingest/parse';
-import { valuateFile } from '../../models/valuate-cli';
+import { valuateFile } from '../../models/valuate-file';
 import { currentVersion, VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { VehicleModelSet } from '../../models/vehicle/runtime';
 

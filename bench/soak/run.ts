@@ -22,7 +22,7 @@ import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { renderSvg } from '../../models/ensemble/card-kit';
+import { renderSvg } from '../../tools/cards/card-kit';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { benchAddress, placeableBases } from '../batch/addresses';
 import { option } from '../cli';

@@ -3,7 +3,7 @@
  * a training source: `<collect folder>/exports/collected-homes-<day>.ndjson`, one canonical record a
  * line (./collectors/training-records.ts), sources `uybor_collected` and `olx_collected`, each dated
  * by the month its listing was last seen. `npm run train` reads the newest export of the collect
- * folder when there is one (models/train-cli.ts); without one, training reads the listing files alone,
+ * folder when there is one (tools/models/train-cli.ts); without one, training reads the listing files alone,
  * exactly as before.
  *
  * The records were built by the collectors through the ingestion's row cleaning; here each line is

@@ -1,7 +1,7 @@
 /**
  * Training side of the comparables (./comparables.ts): the flats the residential model trains on, as
  * the compact column table serving reads. Written by `npm run comparables` (./comparables-cli.ts) and
- * at the end of `npm run train` for residential (./train-cli.ts), from the same ingestion as training
+ * at the end of `npm run train` for residential (tools/models/residential/train-cli.ts), from the same ingestion as training
  * (trainingRecords: every listing file, price fences on) less the houses. An organisation's
  * observations never enter it: they are that organisation's, and the table answers every client;
  * nor do the collected listings (../ingest/collected-homes.ts): the table is the data snapshot's.

@@ -1,7 +1,7 @@
 /**
  * The residential library's public surface: what the service values flats and houses with (the
  * hot-swapped runtime, request normalisation, the valuation types). Training (./train.ts,
- * ../train-cli.ts) is never reachable from here: serving loads no trainer.
+ * tools/models/train-cli.ts) is never reachable from here: serving loads no trainer.
  */
 export { ResidentialModelService } from './serving';
 export { isHouseRequest } from './request';

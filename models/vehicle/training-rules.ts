@@ -1,6 +1,6 @@
 /**
  * Rules of the vehicle trainer that its model card quotes: defined once here, so that the card
- * (models/vehicle/model-card.ts) states what the trainer does (models/vehicle/train.ts) rather than a
+ * (tools/cards/vehicle.ts) states what the trainer does (models/vehicle/train.ts) rather than a
  * copy of it that a test would have to compare with the trainer's source text.
  */
 

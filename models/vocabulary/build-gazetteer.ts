@@ -1,6 +1,7 @@
 /**
  * Generates mahallas.json, the mahalla gazetteer, from the listing addresses.
- * Run after the data snapshot changes: `node <outDir>/models/vocabulary/build-gazetteer.js`.
+ * Run after the data snapshot changes: `node <outDir>/tools/models/vocabulary/build-gazetteer.js` (the command
+ * that writes it).
  *
  * 1. Every Tashkent address naming a mahalla ("махаллинский сход граждан Инокобод", "махалля Ракат",
  *    "Ракат махалля") adds a listing to (district, name).
@@ -11,7 +12,7 @@
  *    their stated district; the others are reported, not guessed.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { DATA_DIR, PROJECT_ROOT } from '../paths';
@@ -160,14 +161,3 @@ export function buildGazetteer(dataDir: string = DATA_DIR): GazetteerReport {
     unresolved: [...unresolved].map(([label, n]) => `${label} (${n} rows)`),
   };
 }
-
-function main(): void {
-  const { gazetteer, merged, unresolved } = buildGazetteer();
-  writeFileSync(GAZETTEER_PATH, `${JSON.stringify(gazetteer, null, 2)}\n`);
-  console.log(`${gazetteer.mahallas.length} mahallas → ${GAZETTEER_PATH}`);
-  for (const d of DISTRICT_IDS) console.log(`  ${d}: ${gazetteer.mahallas.filter((m) => m.district === d).length}`);
-  console.log(`merged by edit distance:\n  ${merged.join('\n  ') || '(none)'}`);
-  console.log(`English-file mahallas not found in their district:\n  ${unresolved.join('\n  ') || '(none)'}`);
-}
-
-if (require.main === module) main();

@@ -13,7 +13,7 @@ import { json } from '../support/stack-client';
 import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 
 const run = promisify(execFile);
-const CLI = join(__dirname, '..', '..', 'gateway', 'backtest-cli.js');
+const CLI = join(__dirname, '..', '..', 'tools', 'backtest.js');
 const FLAT = { district: 'Yunusabad', rooms: 2, floor: 3, total_floors: 9, market: 'resale' };
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 

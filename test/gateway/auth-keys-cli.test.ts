@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashApiKey } from '../../gateway/auth/api-key';
 import { KeyStore } from '../../gateway/auth/key-store';
-import { runKeysCli } from '../../gateway/auth/keys-cli';
+import { runKeysCli } from '../../tools/keys';
 
 let dir: string;
 let store: KeyStore;

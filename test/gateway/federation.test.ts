@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execute, parse } from 'graphql';
-import { runModelCli } from '../../models/residential/model-cli';
+import { runModelCli } from '../../tools/models/residential/model-cli';
 import { MIN_MAHALLA_ROWS } from '../../models/residential/market';
 import { DISTRICT_NAMES } from '../../models/vocabulary';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';

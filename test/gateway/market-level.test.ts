@@ -10,7 +10,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { measureForExecution } from '../../gateway/graph/limits';
 import { ResidentialModelService } from '../../models/residential/serving';
-import { valuateFile } from '../../models/valuate-cli';
+import { valuateFile } from '../../models/valuate-file';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { SUBGRAPHS } from '../../tools/subgraphs';
 import { callOk, connectHttp, SAMPLE_HOME_ARGUMENTS, type Connected } from '../mcp/support';

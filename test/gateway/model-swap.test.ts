@@ -1,6 +1,6 @@
 /** A promoted version is served without a restart; rollback is one command. */
 import { rmSync } from 'node:fs';
-import { runModelCli } from '../../models/residential/model-cli';
+import { runModelCli } from '../../tools/models/residential/model-cli';
 import { setCurrentVersion } from '../../models/ensemble/versions';
 import { VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';

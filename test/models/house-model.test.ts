@@ -6,7 +6,7 @@ import { encodeHouseFeatures, fitHouseEncoding, HOUSE_FEATURE_COUNT, HOUSE_FEATU
 import { currentHouseVersion, readHouseManifest } from '../../models/house/manifest';
 import { HouseModelSet, houseCalibrationGroup, landShareOf, LAND_STEP } from '../../models/house/runtime';
 import { InsufficientHouseDataError, type HouseRequest, type HouseValue } from '../../models/house/valuation';
-import { renderHouseSection } from '../../models/house/model-card';
+import { renderHouseSection } from '../../tools/cards/house';
 import { DISTRICT_IDS } from '../../models/vocabulary/codes';
 
 const row = (over: Partial<HouseFeatureSource> = {}): HouseFeatureSource => ({

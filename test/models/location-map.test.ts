@@ -1,15 +1,15 @@
-/** The location map (models/location/map-render.ts): a vega-lite spec rendered to SVG; deterministic, to scale, each cell coloured by its score. */
+/** The location map (tools/models/location/map-render.ts): a vega-lite spec rendered to SVG; deterministic, to scale, each cell coloured by its score. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vega from 'vega';
-import { malformedSvg } from '../../models/ensemble/card-kit';
+import { malformedSvg } from '../../tools/cards/card-kit';
 import { CITY_CENTRE, LocationIndex } from '../../models/location';
 import { readArtifact, type LayersArtifact } from '../../models/location/artifact';
 import {
   BACKGROUND, cellOf, compositeScores, MAP_LATITUDE, mapLayout, renderLocationMap, SCORE_LEGEND, STATION_KEY, TITLE, type MapCell, type RenderedMap,
-} from '../../models/location/map-render';
+} from '../../tools/models/location/map-render';
 import { PROJECT_ROOT } from '../../models/paths';
 
 const SERGELI_SOUTH_EDGE = { lat: 41.2, lon: 69.26 };
@@ -133,7 +133,7 @@ describe('map CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'location-map-'));
     try {
       const out = join(dir, 'map.svg');
-      const printed = execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist/models/location/map-cli.js'), '--out', out, '--width', '120', '--cell', '4'], { encoding: 'utf8' });
+      const printed = execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist/tools/models/location/map-cli.js'), '--out', out, '--width', '120', '--cell', '4'], { encoding: 'utf8' });
       expect(printed).toMatch(/map area 120×\d+ px in 4-px cells/);
       expect(printed).toMatch(/\d+ of \d+ cells scored/);
       expect(malformedSvg(readFileSync(out, 'utf8'))).toBeNull();

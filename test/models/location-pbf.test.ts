@@ -277,7 +277,7 @@ describe('OpenStreetMap PBF layers', () => {
   test('the import command takes a .osm.pbf and records it in the artifact', () => {
     const file = cityPbf('tashkent_extract.osm.pbf');
     const out = join(dir, 'layers.json');
-    const cli = join(__dirname, '../../models/location/import-cli.js');
+    const cli = join(__dirname, '../../tools/models/location/import-cli.js');
     const stdout = execFileSync(process.execPath, [cli, file, '--coverage', 'city', '--keep', 'school,park,pharmacy', '--out', out], { encoding: 'utf8' });
     expect(stdout).toMatch(/tashkent_extract\.osm\.pbf: read 14 nodes, 5 ways, 1 relations; 8 way nodes located; 1 classified relations not read/);
     const artifact = JSON.parse(readFileSync(out, 'utf8')) as LayersArtifact;

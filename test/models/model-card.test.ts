@@ -7,10 +7,10 @@ import type { IngestReport } from '../../models/ingest';
 import { accuracyClass } from '../../models/ensemble/metrics';
 import { FSD_BANDS, statedConfidence } from '../../models/ensemble/fsd';
 import { setCurrentVersion, type ResidentialManifest } from '../../models/residential/manifest';
-import { malformedSvg } from '../../models/ensemble/card-kit';
-import { ACCURACY_CLASS_RULE, CONFIDENCE_RULE, FIGURE_TITLES, renderModelCard, writeModelCard, type HeldOutEvaluationFile } from '../../models/residential/model-card';
-import { runModelCardCli } from '../../models/residential/model-card-cli';
-import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE } from '../../models/residential/reference-figures';
+import { malformedSvg } from '../../tools/cards/card-kit';
+import { ACCURACY_CLASS_RULE, CONFIDENCE_RULE, FIGURE_TITLES, renderModelCard, writeModelCard, type HeldOutEvaluationFile } from '../../tools/cards/residential';
+import { runModelCardCli } from '../../tools/models/residential/model-card-cli';
+import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE } from '../../tools/cards/reference-figures';
 import type { AccuracyMetrics } from '../../models/residential/valuation';
 import type { AccuracyClass } from '../../models/ensemble/confidence';
 

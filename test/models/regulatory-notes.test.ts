@@ -1,5 +1,5 @@
-/** The model cards' regulatory notes (models/ensemble/regulatory-notes.ts): the nondiscrimination check measured on held-out rows. */
-import { groupBiases, regulatoryNotes, GROUP_BIAS_BAND } from '../../models/ensemble/regulatory-notes';
+/** The model cards' regulatory notes (tools/cards/regulatory-notes.ts): the nondiscrimination check measured on held-out rows. */
+import { groupBiases, regulatoryNotes, GROUP_BIAS_BAND } from '../../tools/cards/regulatory-notes';
 import { random } from '../support/random';
 
 /** Held-out rows of three districts; 'c' is valued 20% below its prices, the others scatter around theirs. */

@@ -9,9 +9,9 @@ import { encodeFeatures, fitEncoding, FEATURE_COUNT, FEATURE_NAMES, type Feature
 import { marketReference } from '../../models/residential/market';
 import { accuracyClass, accuracyMetrics, quantile, wilsonBounds } from '../../models/ensemble/metrics';
 import { decidePromotion } from '../../models/ensemble/promotion';
-import { fsdVerdict } from '../../models/ensemble/card-kit';
+import { fsdVerdict } from '../../tools/cards/card-kit';
 import { compareVersions, currentVersion, nextVersion, readManifest } from '../../models/residential/manifest';
-import { readHeldOutEvaluation } from '../../models/residential/model-card';
+import { readHeldOutEvaluation } from '../../tools/cards/residential';
 
 const flat = (over: Partial<FeatureSource> = {}): FeatureSource => ({
   district: 'chilanzar', mahallaId: 'chilanzar/katartal', area: 60, rooms: 2, floor: 3, totalFloors: 9,

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResidentialModelService } from '../../models/residential/serving';
-import { valuateFile } from '../../models/valuate-cli';
+import { valuateFile } from '../../models/valuate-file';
 import { currentVersion, VEHICLE_DIR } from '../../models/vehicle/manifest';
 import { VehicleModelSet } from '../../models/vehicle/runtime';
 import { SAMPLE_HOME_REQUEST, SAMPLE_HOUSE_REQUEST } from '../../schema/home-contract';
@@ -164,7 +164,7 @@ describe('npm run valuate: a malformed --valuation-date', () => {
       const input = join(dir, 'in.jsonl');
       const output = join(dir, 'out.jsonl');
       writeFileSync(input, `${JSON.stringify(SAMPLE_HOME_REQUEST)}\n`);
-      const cli = join(__dirname, '..', '..', 'models', 'valuate-cli.js');
+      const cli = join(__dirname, '..', '..', 'tools', 'models', 'valuate-cli.js');
       const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
         execFile(process.execPath, [cli, '--input', input, '--output', output, '--valuation-date', '2026-13-45'], (error, _stdout, stderr) => resolve({ code: error ? (error as { code?: number }).code ?? 1 : 0, stderr }));
       });

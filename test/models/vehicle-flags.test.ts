@@ -16,7 +16,7 @@ import * as ensemble from '../../models/ensemble';
 import { STALE_DATA_FLAG, STALE_DATA_MONTHS } from '../../models/ensemble/confidence';
 import { periodIndex } from '../../models/ensemble/encoding';
 import { currentVersion, readManifest, VEHICLE_DIR, type VehicleManifest } from '../../models/vehicle/manifest';
-import { vehicleFlagRules, VEHICLE_CODE_FACTS } from '../../models/vehicle/model-card';
+import { vehicleFlagRules, VEHICLE_CODE_FACTS } from '../../tools/cards/vehicle';
 import { VehicleModelSet } from '../../models/vehicle/runtime';
 import type { VehicleRequest, VehicleValue } from '../../models/vehicle/valuation';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accuracyClass, type AccuracyMetrics } from '../../models/ensemble/metrics';
 import type { AccuracyClass } from '../../models/ensemble/confidence';
-import { CONFIDENCE_RULE, malformedSvg, MIN_CLASS_ROWS } from '../../models/ensemble/card-kit';
+import { CONFIDENCE_RULE, malformedSvg, MIN_CLASS_ROWS } from '../../tools/cards/card-kit';
 import { MIN_CLASS_ROWS as VEHICLE_MIN_CLASS_ROWS } from '../../models/vehicle/training-rules';
 import { vehicleGroup, VEHICLE_MONOTONIC_CONSTRAINTS } from '../../models/vehicle/features';
 import { ingestVehicles, type VehicleIngestResult, type VehicleRecord } from '../../models/vehicle/ingest';
@@ -12,8 +12,8 @@ import type { VehicleMarketIndex } from '../../models/vehicle/market-index';
 import {
   renderVehicleModelCard, vehicleFlagRules, vehicleMarketFindings, writeVehicleModelCard, FIT_AGES, ISSUE_16_REPORT, VEHICLE_ACCURACY_CLASS_RULE, VEHICLE_CODE_FACTS,
   VEHICLE_FIGURE_TITLES, type VehicleEvaluationFile,
-} from '../../models/vehicle/model-card';
-import { runVehicleModelCardCli } from '../../models/vehicle/model-card-cli';
+} from '../../tools/cards/vehicle';
+import { runVehicleModelCardCli } from '../../tools/models/vehicle/model-card-cli';
 import { VEHICLE_OUT_OF_DISTRIBUTION_FLAGS } from '../../models/vehicle/runtime';
 import { MAKES } from '../../models/vehicle/vocabulary';
 import { Random } from '../../models/trainers/random';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readObservationExport, type ExportedObservation, type ObservationExport } from '../../models/ingest/observation-export';
 import { PROJECT_ROOT } from '../../models/paths';
 import { ingestVehicleObservations, OBSERVATION_DROP_REASONS, type VehicleRecord } from '../../models/vehicle/ingest';
-import { observationLine } from '../../models/vehicle/train-cli';
+import { observationLine } from '../../tools/models/vehicle/train-cli';
 import { forwardSplitRows, forwardTestPeriods } from '../../models/vehicle/train';
 import type { VehicleFeatureSource } from '../../models/vehicle/features';
 

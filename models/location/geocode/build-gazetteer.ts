@@ -1,7 +1,8 @@
 /**
  * Generates the geocoding gazetteer, models/artifacts/location/gazetteer.json, from the geocoded
  * 2021 olx listings, the mahalla gazetteer of models/vocabulary and the district polygons.
- * Run after the data snapshot changes: tsc, then `node <outDir>/models/location/geocode/build-gazetteer.js`.
+ * Run after the data snapshot changes: tsc, then `node <outDir>/tools/models/location/geocode/build-gazetteer.js`
+ * (the command that writes it).
  *
  * 1. Listings whose point is a geocoder fall-back (models/ingest decides which) or lies far outside
  *    the listing's district are left out (./geocoded-listings.ts).
@@ -21,12 +22,11 @@
  *    to the nearest point of its district, so that the location index can score any answer. Streets
  *    and quarters may lie in a neighbour's polygon (Chilanzar's quarters from 11 on are in Uchtepa).
  */
-import { writeFileSync } from 'node:fs';
 import { DISTRICT_IDS, mahallasOf, type DistrictId } from '../../vocabulary';
 import { districtAt, loadDistrictBoundaries, type DistrictBoundary } from '../districts';
 import { coNamedPoints, loadCoNamedAddresses } from './co-named';
 import { centreOf, movedInside, nearestPointInside } from './district-polygons';
-import { GAZETTEER_PATH, gazetteerSources, serialiseGazetteer } from './gazetteer-file';
+import { gazetteerSources } from './gazetteer-file';
 import { distanceM, median, robustCentre, roundCoordinate, type LatLon } from './geo';
 import { loadGeocodedListings, type GeocodedListing } from './geocoded-listings';
 import { OUTLIER_DISTANCE_M } from './outliers';
@@ -112,16 +112,3 @@ export function buildShippedGazetteer(): GazetteerFile {
   const coNamed = loadCoNamedAddresses();
   return buildGazetteer({ listings: geocoded.listings, coNamedAddresses: coNamed.addresses, polygons, sources: gazetteerSources(geocoded, coNamed) });
 }
-
-function main(): void {
-  const gazetteer = buildShippedGazetteer();
-  const text = serialiseGazetteer(gazetteer);
-  writeFileSync(GAZETTEER_PATH, text);
-  const count = (kind: GazetteerPlace['kind']) => gazetteer.places.filter((p) => p.kind === kind).length;
-  const placed = (source: GazetteerMahalla['source']) => gazetteer.mahallas.filter((m) => m.source === source).length;
-  console.log(`${count('street')} streets, ${count('quarter')} quarters and massifs`);
-  console.log(`${gazetteer.mahallas.length} mahallas: ${placed('geocoded')} placed by geocoded listings, ${placed('co-named')} by co-named streets, ${placed(null)} without a centre`);
-  console.log(`${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB → ${GAZETTEER_PATH}`);
-}
-
-if (require.main === module) main();

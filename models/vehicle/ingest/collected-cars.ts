@@ -4,7 +4,7 @@
  * record a line (models/ingest/collectors/training-records.ts `carTrainingRecordsOf`), source
  * `avtoelon_collected`, each avtoelon listing once at its last asking price and dated by the month it
  * was last seen. `npm run train` reads the newest export of the collect folder when there is one
- * (models/train-cli.ts, the same folder and flags as the homes' export: ../../ingest/collected-homes.ts);
+ * (tools/models/train-cli.ts, the same folder and flags as the homes' export: ../../ingest/collected-homes.ts);
  * without one, the vehicle trainer reads the listing files alone, exactly as before.
  *
  * Each line is checked against the record's shape (a file edited by hand, or cut short, stops the

@@ -1,9 +1,9 @@
 /**
  * Builds the location artifact (models/artifacts/location/layers.json).
  *
- *   node dist/models/location/import-cli.js                 the shipped artifact: data/geo layers + listings
- *   node dist/models/location/import-cli.js FILE... [opts]  the same plus FILEs, each a layer named after its file
- *   node dist/models/location/import-cli.js --check         exit 1 if the committed artifact differs from a rebuild
+ *   node dist/tools/models/location/import-cli.js                 the shipped artifact: data/geo layers + listings
+ *   node dist/tools/models/location/import-cli.js FILE... [opts]  the same plus FILEs, each a layer named after its file
+ *   node dist/tools/models/location/import-cli.js --check         exit 1 if the committed artifact differs from a rebuild
  *
  * FILE: GeoJSON, Overpass JSON ({ elements: [...] }, `out center` for ways), a point CSV, or an OpenStreetMap
  * extract (.osm.pbf: nodes and ways classified by the tag table, relations not read; two streaming passes,
@@ -19,14 +19,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROJECT_ROOT } from '../paths';
-import { DISTRICT_IDS, type DistrictId } from '../vocabulary';
-import { DEFAULT_ARTIFACT_PATH, serialiseArtifact } from './artifact';
-import { buildShippedArtifact } from './build';
-import type { LayerCoverage, LayerSpec } from './catalogue';
-import { CATEGORIES, type Category } from './categories';
-import { UnsupportedLayerFormatError } from './layers';
-import { isOsmPbf, readOsmPbf } from './osm-pbf';
+import { PROJECT_ROOT } from '../../../models/paths';
+import { DISTRICT_IDS, type DistrictId } from '../../../models/vocabulary';
+import { DEFAULT_ARTIFACT_PATH, serialiseArtifact } from '../../../models/location/artifact';
+import { buildShippedArtifact } from '../../../models/location/build';
+import type { LayerCoverage, LayerSpec } from '../../../models/location/catalogue';
+import { CATEGORIES, type Category } from '../../../models/location/categories';
+import { UnsupportedLayerFormatError } from '../../../models/location/layers';
+import { isOsmPbf, readOsmPbf } from '../../../models/location/osm-pbf';
 
 class UsageError extends Error {}
 

@@ -1,20 +1,20 @@
 /**
- * Residential training for `npm run train` (models/train-cli.ts): ingest, clean, train, evaluate,
+ * Residential training for `npm run train` (../train-cli.ts): ingest, clean, train, evaluate,
  * write models/artifacts/residential/<version>/, and promote it if it is not worse than the version
  * in service. `--no-promote` only writes. The comparable listings table
  * (models/artifacts/residential/comparables.json, version-independent) is rewritten either way.
  */
-import { accuracyMetrics } from '../ensemble/metrics';
-import { publishVersion } from '../ensemble/publish';
-import type { ObservationExport } from '../ingest/observation-export';
-import type { CollectedHomes } from '../ingest/collected-homes';
-import { progressBar } from '../train-progress';
-import { currentVersion, readManifest, setCurrentVersion, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from './manifest';
-import { writeModelCard } from './model-card';
-import { decidePromotion } from '../ensemble/promotion';
-import { ResidentialModelSet } from './runtime';
-import { writeComparables } from './comparables-writer';
-import { trainResidential } from './train';
+import { accuracyMetrics } from '../../../models/ensemble/metrics';
+import { publishVersion } from '../../../models/ensemble/publish';
+import type { ObservationExport } from '../../../models/ingest/observation-export';
+import type { CollectedHomes } from '../../../models/ingest/collected-homes';
+import { progressBar } from '../../../models/train-progress';
+import { currentVersion, readManifest, setCurrentVersion, RESIDENTIAL_DIR, SCALE_COLUMN, type ResidentialManifest } from '../../../models/residential/manifest';
+import { writeModelCard } from '../../cards/residential';
+import { decidePromotion } from '../../../models/ensemble/promotion';
+import { ResidentialModelSet } from '../../../models/residential/runtime';
+import { writeComparables } from '../../../models/residential/comparables-writer';
+import { trainResidential } from '../../../models/residential/train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
 export async function trainResidentialVersion(argv: readonly string[], observations: ObservationExport | null = null, collected: CollectedHomes | null = null): Promise<number> {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { planNames, UnknownPlanError } from '../../platform/plans';
-import { InvalidKeyRequestError, KeyNotFoundError, KeyStore, type KeyRecord } from './key-store';
+import { planNames, UnknownPlanError } from '../platform/plans';
+import { InvalidKeyRequestError, KeyNotFoundError, KeyStore, type KeyRecord } from '../gateway/auth/key-store';
 
 export interface CliIo {
   out(line: string): void;

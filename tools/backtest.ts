@@ -22,10 +22,10 @@ import type { ObservationItem, ScoredItem } from '../subgraphs/common/observatio
 import type { ForwardedItem } from '../subgraphs/common/observation-envelope';
 import { scoreHomes } from '../subgraphs/residential/observations';
 import { scoreVehicles } from '../subgraphs/vehicle/observations';
-import { backtestStatement, biasText, renderBacktestPdf, type BacktestReportData } from './reports/backtest-content';
-import { backtestRowsCsv, backtestSummaryCsv } from './reports/backtest-csv';
-import { backtestObservation } from './rest/backtest';
-import { numberedObservations, type UploadType } from './rest/observation-items';
+import { backtestStatement, biasText, renderBacktestPdf, type BacktestReportData } from '../gateway/reports/backtest-content';
+import { backtestRowsCsv, backtestSummaryCsv } from '../gateway/reports/backtest-csv';
+import { backtestObservation } from '../gateway/rest/backtest';
+import { numberedObservations, type UploadType } from '../gateway/rest/observation-items';
 
 type Kind = 'home' | 'vehicle';
 type Score = (items: readonly ObservationItem[]) => Promise<(ScoredItem | ApiError)[]>;

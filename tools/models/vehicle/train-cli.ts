@@ -1,17 +1,17 @@
 /**
- * Vehicle training for `npm run train` (models/train-cli.ts): ingest, clean, train, evaluate, write
+ * Vehicle training for `npm run train` (../train-cli.ts): ingest, clean, train, evaluate, write
  * models/artifacts/vehicle/<version>/, and promote it if it is not worse than the version in
  * service on the same evaluation. `--no-promote` only writes.
  */
-import { decidePromotion } from '../ensemble/promotion';
-import { publishVersion } from '../ensemble/publish';
-import type { ObservationExport } from '../ingest/observation-export';
-import { describeCollectedCars, type CollectedCars } from './ingest/collected-cars';
-import { progressBar } from '../train-progress';
-import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from './manifest';
-import type { VehicleObservationReport } from './ingest';
-import { writeVehicleModelCard } from './model-card';
-import { trainVehicles } from './train';
+import { decidePromotion } from '../../../models/ensemble/promotion';
+import { publishVersion } from '../../../models/ensemble/publish';
+import type { ObservationExport } from '../../../models/ingest/observation-export';
+import { describeCollectedCars, type CollectedCars } from '../../../models/vehicle/ingest/collected-cars';
+import { progressBar } from '../../../models/train-progress';
+import { currentVersion, readManifest, setCurrentVersion, VEHICLE_DIR, VEHICLE_SCALE_COLUMN, type VehicleManifest } from '../../../models/vehicle/manifest';
+import type { VehicleObservationReport } from '../../../models/vehicle/ingest';
+import { writeVehicleModelCard } from '../../cards/vehicle';
+import { trainVehicles } from '../../../models/vehicle/train';
 
 /** One line on the observation source: what was kept, of which price types and months, and what was dropped why. */
 export function observationLine(o: VehicleObservationReport): string {

@@ -7,11 +7,11 @@
  * card's own figures. The nondiscrimination check is measured here: whether the model's errors
  * differ between groups (districts, make/model groups) more than sampling noise explains.
  */
-import { derSimonianLaird } from '../observations/shrinkage';
+import { derSimonianLaird } from '../../models/observations/shrinkage';
 import { DASH, fixed, int, pct, table } from './card-kit';
-import { accuracyByConfidence } from './confidence';
-import { median, medianInterval } from './metrics';
-import { groupBy } from '../ingest/outliers';
+import { accuracyByConfidence } from '../../models/ensemble/confidence';
+import { median, medianInterval } from '../../models/ensemble/metrics';
+import { groupBy } from '../../models/ingest/outliers';
 import type { HeldOutRow } from './card-kit';
 
 /** A group's median bias beyond this (log scale, ±5%), with its 95% interval wholly outside, is flagged. */

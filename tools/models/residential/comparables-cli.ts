@@ -3,7 +3,7 @@
  * listings table (./comparables-writer.ts), from the listing files of the data snapshot, without
  * training. `npm run train` writes it too.
  */
-import { writeComparables } from './comparables-writer';
+import { writeComparables } from '../../../models/residential/comparables-writer';
 
 if (require.main === module) {
   const started = Date.now();

@@ -1,15 +1,15 @@
 /**
- * `node .build/ingest/models/ingest/cli.js [--vehicles | --all]`: runs the ingestion, prints the report
+ * `node .build/ingest/tools/models/ingest/cli.js [--vehicles | --all]`: runs the ingestion, prints the report
  * and writes it to <ARTIFACTS_DIR>/residential/ingest-report.json. With --vehicles the vehicle
  * listings instead (report in <ARTIFACTS_DIR>/vehicle/ingest-report.json); with --all both.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ARTIFACTS_DIR } from '../paths';
-import { formatVehicleReport, ingestVehicles } from '../vehicle/ingest';
-import { ingestListings } from './pipeline';
-import { formatReport } from './report-table';
+import { ARTIFACTS_DIR } from '../../../models/paths';
+import { formatVehicleReport, ingestVehicles } from '../../../models/vehicle/ingest';
+import { ingestListings } from '../../../models/ingest/pipeline';
+import { formatReport } from '../../../models/ingest/report-table';
 
 function writeReport(family: string, report: object, text: string): void {
   const directory = join(ARTIFACTS_DIR, family);

@@ -3,8 +3,8 @@
  * Pure data: the model card compares our held-out numbers with these. How they were measured
  * was not published, so they are figures to set beside ours, not a test we can rerun.
  */
-import type { DistrictId } from '../vocabulary/codes';
-import type { AccuracyClass } from '../ensemble/confidence';
+import type { DistrictId } from '../../models/vocabulary/codes';
+import type { AccuracyClass } from '../../models/ensemble/confidence';
 
 export interface ReferenceDistrictFigures {
   r2: number;

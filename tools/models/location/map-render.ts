@@ -1,7 +1,7 @@
 /**
  * The location map: Tashkent coloured by the composite location score, as a vega-lite spec rendered
- * to SVG by vega's headless renderer, the same way as the model cards' figures (../ensemble/card-kit.ts).
- * ./map-cli.ts writes it to docs/location-map.svg.
+ * to SVG by vega's headless renderer, the same way as the model cards' figures (tools/cards/card-kit.ts).
+ * tools/models/location/map-cli.ts writes it to docs/location-map.svg.
  *
  * The map shows the bounding box of the 12 district polygons (with a 2% margin) to scale at latitude
  * 41.3° (a degree of longitude is cos 41.3° ≈ 0.75 of a degree of latitude), cut into square cells of
@@ -11,9 +11,9 @@
  * vega-lite lays out the title, the gradient legend and the station key. Nothing reads a clock or a
  * random source: the same artifact and options give the same SVG.
  */
-import { BASE, malformedSvg, renderSvg, type Spec } from '../ensemble/card-kit';
-import type { LayersArtifact } from './artifact';
-import { LocationIndex, OutsideTashkentError } from './index';
+import { BASE, malformedSvg, renderSvg, type Spec } from '../../cards/card-kit';
+import type { LayersArtifact } from '../../../models/location/artifact';
+import { LocationIndex, OutsideTashkentError } from '../../../models/location/index';
 
 /** The latitude the map's aspect ratio is set for: one degree of longitude is cos(41.3°) of a degree of latitude. */
 export const MAP_LATITUDE = 41.3;

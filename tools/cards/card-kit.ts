@@ -10,10 +10,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, relative, sep } from 'node:path';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
-import { groupBy } from '../ingest/outliers';
-import { PROJECT_ROOT } from '../paths';
-import { accuracyByConfidence, type ConfidenceLevelAccuracy } from './confidence';
-import { median, MIN_CLASS_ROWS, type AccuracyMetrics } from './metrics';
+import { groupBy } from '../../models/ingest/outliers';
+import { PROJECT_ROOT } from '../../models/paths';
+import { accuracyByConfidence, type ConfidenceLevelAccuracy } from '../../models/ensemble/confidence';
+import { median, MIN_CLASS_ROWS, type AccuracyMetrics } from '../../models/ensemble/metrics';
 
 /** A rendered card: its markdown and its figures. */
 export interface RenderedCard {

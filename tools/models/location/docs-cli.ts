@@ -1,11 +1,11 @@
 /**
  * Regenerates the tables of docs/LOCATION_INDEX.md from the parameters and the committed artifact:
- *   node dist/models/location/docs-cli.js
+ *   node dist/tools/models/location/docs-cli.js
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { readArtifact } from './artifact';
-import { LocationIndex } from './index';
-import { fillGeneratedSections, generatedSections, LOCATION_DOC_PATH } from './report';
+import { readArtifact } from '../../../models/location/artifact';
+import { LocationIndex } from '../../../models/location/index';
+import { fillGeneratedSections, generatedSections, LOCATION_DOC_PATH } from '../../../models/location/report';
 
 const artifact = readArtifact();
 const updated = fillGeneratedSections(readFileSync(LOCATION_DOC_PATH, 'utf8'), generatedSections(LocationIndex.fromArtifact(artifact), artifact));

@@ -1,8 +1,8 @@
 /**
  * Prints the held-out accuracy of the geocoder (./evaluate.ts) as the tables docs/GEOCODING.md shows.
- * Run: tsc, then `node <outDir>/models/location/geocode/evaluate-cli.js [seed]`.
+ * Run: tsc, then `node <outDir>/tools/models/location/geocode/evaluate-cli.js [seed]`.
  */
-import { DEFAULT_SEED, evaluateHoldOut, type VariantReport } from './evaluate';
+import { DEFAULT_SEED, evaluateHoldOut, type VariantReport } from '../../../../models/location/geocode/evaluate';
 
 const percent = (x: number) => (Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 

@@ -12,33 +12,33 @@
  * Deterministic: the same artifact and data files give byte-identical output (no clock is read;
  * the only date is the manifest's trainedAt, the card's reference date; the bootstrap is seeded).
  * The formatting, the rules quoted word for word and the figure rendering are the residential
- * card's (models/ensemble/card-kit.ts).
+ * card's (./card-kit.ts).
  */
-import { badgeFamily, MAKES } from './vocabulary';
-import { productionYearEntries, productionYears } from './vocabulary/production-years';
+import { badgeFamily, MAKES } from '../../models/vehicle/vocabulary';
+import { productionYearEntries, productionYears } from '../../models/vehicle/vocabulary/production-years';
 import {
   ingestVehicles, OBSERVATION_SOURCE, VEHICLE_CORRECTIONS, VEHICLE_DROP_REASONS, VEHICLE_SOURCE_FILES, type VehicleIngestResult,
   type VehicleObservationReport, type VehicleRecord,
-} from './ingest';
-import { vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_MONOTONIC_CONSTRAINTS } from './features';
-import { readManifest, versionDir, VEHICLE_DIR, type VehicleEvaluationReport, type VehicleManifest } from './manifest';
-import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS, type VehicleSegment } from './market-index';
-import { VEHICLE_OUT_OF_DISTRIBUTION_FLAGS } from './runtime';
-import type { TrainedVehicleVersion } from './train';
-import { CONFIDENCE_WIDTH_PERCENTILES, MASKED_COPY_WEIGHT } from './training-rules';
-import { CONFIDENCE_LEVELS, STALE_DATA_MONTHS, type AccuracyClass, type ConfidenceLevel } from '../ensemble/confidence';
-import { combinedHalfWidth, linearAllowance, MIN_LEVEL_ROWS } from '../intervals';
-import { periodIndex } from '../ensemble/encoding';
-import { median, quantile, wilsonBounds, type AccuracyMetrics } from '../ensemble/metrics';
-import { groupBy } from '../ingest/outliers';
-import { regulatoryNotes } from '../ensemble/regulatory-notes';
-import { Random } from '../trainers/random';
+} from '../../models/vehicle/ingest';
+import { vehicleGroup, VEHICLE_FEATURE_GROUPS, VEHICLE_MONOTONIC_CONSTRAINTS } from '../../models/vehicle/features';
+import { readManifest, versionDir, VEHICLE_DIR, type VehicleEvaluationReport, type VehicleManifest } from '../../models/vehicle/manifest';
+import { monthsPastIndex, vehicleLevelAt, VEHICLE_SEGMENTS, type VehicleSegment } from '../../models/vehicle/market-index';
+import { VEHICLE_OUT_OF_DISTRIBUTION_FLAGS } from '../../models/vehicle/runtime';
+import type { TrainedVehicleVersion } from '../../models/vehicle/train';
+import { CONFIDENCE_WIDTH_PERCENTILES, MASKED_COPY_WEIGHT } from '../../models/vehicle/training-rules';
+import { CONFIDENCE_LEVELS, STALE_DATA_MONTHS, type AccuracyClass, type ConfidenceLevel } from '../../models/ensemble/confidence';
+import { combinedHalfWidth, linearAllowance, MIN_LEVEL_ROWS } from '../../models/intervals';
+import { periodIndex } from '../../models/ensemble/encoding';
+import { median, quantile, wilsonBounds, type AccuracyMetrics } from '../../models/ensemble/metrics';
+import { groupBy } from '../../models/ingest/outliers';
+import { regulatoryNotes } from './regulatory-notes';
+import { Random } from '../../models/trainers/random';
 import {
   accuracyClassRule, artifactLabel, BASE, cmp, CONFIDENCE_RULE, coverageBounds, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
   coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, errorsRiseAsConfidenceFalls, featureGroupLines, figureLinker, fixed, fsdVerdict, glossary, identityLines,
   importanceSpec, int, list, logFrame, METRIC_HEADER, METRIC_HEADER_WITH_BOUNDS, metricCells, MIN_CLASS_ROWS, PALETTE, pct, readEvaluationFile, renderCard,
   signedPct, table, writeCardFiles, type RenderedCard, type Spec,
-} from '../ensemble/card-kit';
+} from './card-kit';
 
 export interface VehicleModelCardOptions {
   /** The vehicle artifacts folder holding <version>/manifest.json. @default VEHICLE_DIR */
@@ -641,7 +641,7 @@ function markdown(ctx: Context, figures: readonly VehicleFigureName[]): string {
   return `${sections.join('\n\n')}\n`;
 }
 
-/** The regulatory notes (models/ensemble/regulatory-notes.ts) on the headline rows, by make/model group; none without evaluation.json. */
+/** The regulatory notes (./regulatory-notes.ts) on the headline rows, by make/model group; none without evaluation.json. */
 function regulatory(ctx: Context): string {
   const { rows } = ctx;
   if (!rows?.length) return '';

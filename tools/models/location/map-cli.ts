@@ -2,7 +2,7 @@
  * Draws the location index as a map: Tashkent coloured by the composite score, a vega-lite spec
  * rendered to SVG (./map-render.ts).
  *
- *   node dist/models/location/map-cli.js [--out docs/location-map.svg] [--width 720] [--cell 6] [--artifact PATH]
+ *   node dist/tools/models/location/map-cli.js [--out docs/location-map.svg] [--width 720] [--cell 6] [--artifact PATH]
  *
  * --out       default docs/location-map.svg in the project
  * --width     width of the map area in pixels (default 720), rounded to whole cells; the height follows from the city's shape
@@ -12,9 +12,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROJECT_ROOT } from '../paths';
-import { DEFAULT_ARTIFACT_PATH, readArtifact } from './artifact';
-import { LocationIndex } from './index';
+import { PROJECT_ROOT } from '../../../models/paths';
+import { DEFAULT_ARTIFACT_PATH, readArtifact } from '../../../models/location/artifact';
+import { LocationIndex } from '../../../models/location/index';
 import { renderLocationMap } from './map-render';
 
 export const DEFAULT_MAP_PATH = join(PROJECT_ROOT, 'docs', 'location-map.svg');

@@ -1,12 +1,12 @@
 /**
  * The houses section of docs/MODEL_CARD.md: the house model in service, its evaluation per
  * district and source, its coverage, the land/building split and its limits. Rendered from the
- * house manifest; the residential card (models/residential/model-card.ts) places it.
+ * house manifest; the residential card (./residential.ts) places it.
  */
-import { DASH, int, list, metricCells, METRIC_HEADER, pct, table } from '../ensemble/card-kit';
-import type { EvaluationReport } from '../ensemble/evaluation-report';
-import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
-import { currentHouseVersion, readHouseManifest, HOUSE_DIR, type HouseManifest } from './manifest';
+import { DASH, int, list, metricCells, METRIC_HEADER, pct, table } from './card-kit';
+import type { EvaluationReport } from '../../models/ensemble/evaluation-report';
+import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../../models/vocabulary/codes';
+import { currentHouseVersion, readHouseManifest, HOUSE_DIR, type HouseManifest } from '../../models/house/manifest';
 
 /** The section for the house version in service under `root`, or a line saying none is. */
 export function houseSection(root = HOUSE_DIR): string {

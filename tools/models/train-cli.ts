@@ -13,11 +13,11 @@
  * Exit code 3 when a version was written but not promoted.
  */
 import { parseArgs } from 'node:util';
-import { checkRatesAgainstListings, describeRateCheck } from './currency/rates-check';
-import { readObservationExport } from './ingest/observation-export';
-import { describeCollected, readCollectedHomes } from './ingest/collected-homes';
-import { ingestVehicles } from './vehicle/ingest';
-import { collectedExportFiles, describeCollectedCars, readCollectedCars } from './vehicle/ingest/collected-cars';
+import { checkRatesAgainstListings, describeRateCheck } from '../../models/currency/rates-check';
+import { readObservationExport } from '../../models/ingest/observation-export';
+import { describeCollected, readCollectedHomes } from '../../models/ingest/collected-homes';
+import { ingestVehicles } from '../../models/vehicle/ingest';
+import { collectedExportFiles, describeCollectedCars, readCollectedCars } from '../../models/vehicle/ingest/collected-cars';
 import { trainResidentialVersion } from './residential/train-cli';
 import { trainVehicleVersion } from './vehicle/train-cli';
 import { trainHouseVersion } from './house/train-cli';

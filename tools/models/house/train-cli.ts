@@ -1,17 +1,17 @@
 /**
- * House training for `npm run train` (models/train-cli.ts): train, evaluate, write
+ * House training for `npm run train` (../train-cli.ts): train, evaluate, write
  * models/artifacts/house/<version>/, and promote it if its interval holds leaving one source out
  * and it is not worse than the version in service on the same forward test. `--no-promote` only writes.
  */
-import { decidePromotion } from '../ensemble/promotion';
-import { publishVersion } from '../ensemble/publish';
-import { currentVersion as currentResidentialVersion } from '../residential/manifest';
-import { writeModelCard } from '../residential/model-card';
-import type { ObservationExport } from '../ingest/observation-export';
-import type { CollectedHomes } from '../ingest/collected-homes';
-import { progressBar } from '../train-progress';
-import { currentHouseVersion, readHouseManifest, setCurrentHouseVersion, HOUSE_DIR, HOUSE_SCALE_COLUMN, type HouseManifest } from './manifest';
-import { trainHouses } from './train';
+import { decidePromotion } from '../../../models/ensemble/promotion';
+import { publishVersion } from '../../../models/ensemble/publish';
+import { currentVersion as currentResidentialVersion } from '../../../models/residential/manifest';
+import { writeModelCard } from '../../cards/residential';
+import type { ObservationExport } from '../../../models/ingest/observation-export';
+import type { CollectedHomes } from '../../../models/ingest/collected-homes';
+import { progressBar } from '../../../models/train-progress';
+import { currentHouseVersion, readHouseManifest, setCurrentHouseVersion, HOUSE_DIR, HOUSE_SCALE_COLUMN, type HouseManifest } from '../../../models/house/manifest';
+import { trainHouses } from '../../../models/house/train';
 
 /** @returns the process exit code: 0, or 3 when the new version was not promoted */
 export async function trainHouseVersion(argv: readonly string[], observations: ObservationExport | null = null, collected: CollectedHomes | null = null): Promise<number> {

@@ -6,22 +6,22 @@
  * timestamp is the manifest's trainedAt). Figures are vega-lite specs rendered to SVG by vega's
  * headless renderer, which is asynchronous, hence the Promise.
  */
-import { houseSection } from '../house/model-card';
-import { DROP_REASONS, type DropReason } from '../ingest/reasons';
-import { indexBand, ZONE_IDS } from './market-index';
-import { regulatoryNotes } from '../ensemble/regulatory-notes';
-import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
-import { STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass } from '../ensemble/confidence';
+import { houseSection } from './house';
+import { DROP_REASONS, type DropReason } from '../../models/ingest/reasons';
+import { indexBand, ZONE_IDS } from '../../models/residential/market-index';
+import { regulatoryNotes } from './regulatory-notes';
+import { DISTRICT_IDS, DISTRICT_NAMES, type DistrictId } from '../../models/vocabulary/codes';
+import { STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass } from '../../models/ensemble/confidence';
 import {
   accuracyClassRule, artifactLabel, BASE, cmp, confidenceSection, confidenceTable, CONFIDENCE_RULE, coverageBounds, coverageCheckTable, COVERAGE_VERDICTS, coverageLayers, coveragePoint,
   coverageVerdict, DASH, direction, directionBy, directionTable, DOCS_DIR, errorBarsSpec, errorsRiseAsConfidenceFalls, featureGroupLines, figureLinker, fixed, fsdVerdict, glossary, identityLines, importanceSpec, int,
   list, logFrame, METRIC_HEADER, metricCells, MIN_CLASS_ROWS, PALETTE, pct, pp, readEvaluationFile, renderCard, signedPct, table, writeCardFiles,
   type Direction, type RenderedCard, type Spec,
-} from '../ensemble/card-kit';
-import { FEATURE_GROUPS } from './features';
-import { readManifest, versionDir, RESIDENTIAL_DIR, type EvaluationReport, type ResidentialManifest } from './manifest';
+} from './card-kit';
+import { FEATURE_GROUPS } from '../../models/residential/features';
+import { readManifest, versionDir, RESIDENTIAL_DIR, type EvaluationReport, type ResidentialManifest } from '../../models/residential/manifest';
 import { REFERENCE_DISTRICTS, REFERENCE_FEATURE_IMPORTANCE, REFERENCE_OVERALL } from './reference-figures';
-import type { HeldOutPrediction } from './train';
+import type { HeldOutPrediction } from '../../models/residential/train';
 
 export { CONFIDENCE_RULE };
 
@@ -135,7 +135,7 @@ function markdown(ctx: Context, figures: readonly FigureName[]): string {
 
 const figureLink = figureLinker<FigureName>(FIGURE_DIR, FIGURE_TITLES);
 
-/** The regulatory notes (models/ensemble/regulatory-notes.ts) on the forward rows; none without evaluation.json. */
+/** The regulatory notes (./regulatory-notes.ts) on the forward rows; none without evaluation.json. */
 function regulatory(ctx: Context): string {
   const { m, rows } = ctx;
   if (!rows?.length) return '';

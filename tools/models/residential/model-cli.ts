@@ -2,7 +2,7 @@
  * `npm run model -- list | promote VERSION | rollback`: which residential version is in service.
  * A running service picks the change up without a restart (it watches CURRENT).
  */
-import { currentVersion, listVersions, readManifest, setCurrentVersion, RESIDENTIAL_DIR } from './manifest';
+import { currentVersion, listVersions, readManifest, setCurrentVersion, RESIDENTIAL_DIR } from '../../../models/residential/manifest';
 
 export function runModelCli(argv: string[], out: (line: string) => void = console.log, root = RESIDENTIAL_DIR): number {
   const [command, arg] = argv;
