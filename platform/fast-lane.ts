@@ -19,8 +19,7 @@
  * as if the lane had not looked, and a result with errors, already run, handed to Apollo's executor
  * as it is (never run twice), so that Apollo formats its errors and HTTP status as ever.
  */
-import type { ExecutionResult } from 'graphql';
-import type { DocumentNode } from 'graphql';
+import type { DocumentNode, ExecutionResult } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { compiledGateway, type CompiledQueries, type GatewayExecutor } from './compiled-executor';

@@ -102,9 +102,10 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async function handleGraphql(request, reply) {
       const laneRequest = lane && FastLane.requestOf(request.method, request.headers, request.body);
-      if (laneRequest) {
-        const context = options.context(request.headers);
-        const outcome = await lane.run(laneRequest, context);
+      // A context that cannot be built is Apollo Server's to report (it builds it again and says why).
+      const context = laneRequest ? contextOrNull(options.context, request.headers) : null;
+      if (laneRequest && context) {
+        const outcome = await lane!.run(laneRequest, context);
         if (outcome.answered !== null) return reply.type(outcome.contentType).send(outcome.answered);
         contexts.set(request, context);
       }
@@ -123,6 +124,14 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
       if (app.server.listening) await app.close();
     },
   };
+}
+
+function contextOrNull<TContext>(build: (headers: IncomingHttpHeaders) => TContext, headers: IncomingHttpHeaders): TContext | null {
+  try {
+    return build(headers);
+  } catch {
+    return null;
+  }
 }
 
 /** The headers gateway/graph/subgraph-data-source.ts sets for a caller, for subgraphs called in process. */
