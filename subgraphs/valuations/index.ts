@@ -15,6 +15,7 @@ export const subgraph = defineSubgraph({
   name: 'valuations',
   buildSchema: buildValuationsSchema,
   calls: ['residential', 'vehicle'],
+  compiled: true,
   async open({ peers }) {
     const valuing = { residential: peers.residential, vehicle: peers.vehicle };
     return { context: (headers) => createValuationsContext(headers, valuing) };
