@@ -32,7 +32,7 @@ export interface SubgraphServerOptions<TContext extends BaseContext> {
   /** Builds the per-request context from the headers the gateway set. */
   context(headers: IncomingHttpHeaders): TContext;
   introspection?: boolean;
-  /** Queries run compiled by graphql-jit (compiled-executor.ts) rather than by graphql-js. */
+  /** Queries run compiled by graphql-jit (compiled-executor.ts) rather than by graphql-js, and over HTTP a query Apollo Server accepted once skips it (fast-lane.ts). */
   compiled?: boolean;
   /** The largest request body the gateway may send. @default DEFAULT_SUBGRAPH_BODY_LIMIT */
   bodyLimit?: number;

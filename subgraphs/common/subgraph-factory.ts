@@ -21,7 +21,7 @@ import { openValuationRecorder, type ValuationRecorder } from './valuation-recor
 export interface ServedSchema {
   name: string;
   buildSchema(): Promise<GraphQLSchema>;
-  /** Queries run compiled by graphql-jit (the valuing subgraphs' hot path). @default false */
+  /** Queries run compiled by graphql-jit, and over HTTP through the fast lane (platform/fast-lane.ts): the subgraphs the gateway calls on every valuation or record read. @default false */
   compiled?: boolean;
   /** The largest request body it takes. @default DEFAULT_SUBGRAPH_BODY_LIMIT (platform/serve.ts) */
   bodyLimit?: number;
