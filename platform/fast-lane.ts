@@ -96,8 +96,10 @@ export class FastLane {
   }
 }
 
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
 function isJson(contentType: string | string[] | undefined): boolean {
-  return typeof contentType === 'string' && /^application\/json\s*(;|$)/i.test(contentType);
+  return typeof contentType === 'string' && JSON_MEDIA_TYPE.test(contentType);
 }
 
 /** Apollo Server's media types for a single result, in its order of preference (MEDIA_TYPES in @apollo/server). */

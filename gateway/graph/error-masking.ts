@@ -21,6 +21,10 @@ export const GRAPHQL_REQUEST_CODES: ReadonlySet<string> = new Set([
 
 /** The gateway's executor coerces variables itself and reports failures without a code (GraphQL spec wording). */
 const VARIABLE_COERCION = /^Variable "\$([^"]+)" (?:got invalid value|of required type|of non-null type)(?:.*? at "([^"]+)";)?/s;
+/** graphql-js's reasons for refusing an input object's value (coerceInputValue), after the variable's part. */
+const UNDEFINED_FIELD = /; Field "([^"]+)" is not defined by type "[^"]+"/;
+const MISSING_FIELD = /; Field "([^"]+)" of required type "[^"]+" was not provided/;
+const UNKNOWN_ENUM_VALUE = /; Value "[^"]*" does not exist in "[^"]+" enum/;
 
 /**
  * A variable coercion error in the catalogue's terms, as the REST and MCP doors refuse the same
@@ -40,13 +44,13 @@ function coercionError(message: string): { code: string; field: string; message?
   const inside = at?.startsWith(`${variable}.`) ? at.slice(variable.length + 1) : undefined;
   const field = inside ?? at ?? variable;
   const under = (name: string) => (inside ? `${inside}.${name}` : name);
-  const unknown = /; Field "([^"]+)" is not defined by type "[^"]+"/.exec(message);
+  const unknown = UNDEFINED_FIELD.exec(message);
   if (unknown && looksLikePersonalDataKey(unknown[1])) {
     return { code: 'PERSONAL_DATA_NOT_ACCEPTED', field: under(unknown[1]), message: `${under(unknown[1])} looks like personal data; the valuation needs none: remove it` };
   }
-  const missing = /; Field "([^"]+)" of required type "[^"]+" was not provided/.exec(message);
+  const missing = MISSING_FIELD.exec(message);
   if (missing) return { code: 'MISSING_PARAMETER', field: under(missing[1]), message: `${under(missing[1])} is required` };
-  if (/; Value "[^"]*" does not exist in "[^"]+" enum/.test(message)) return { code: 'INVALID_PARAMETER', field };
+  if (UNKNOWN_ENUM_VALUE.test(message)) return { code: 'INVALID_PARAMETER', field };
   return { code: 'BAD_USER_INPUT', field };
 }
 

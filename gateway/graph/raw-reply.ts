@@ -14,8 +14,10 @@
 
 /** Never in a JSON text a client can make us write: a NUL character is always escaped, and the key precedes it. */
 const TOKEN = '\u0000subgraph-reply';
-const DATA_TOKEN = `"data":${JSON.stringify(TOKEN)}`;
-const DATA_PREFIX = Buffer.from('{"data":{');
+const DATA_KEY = '"data":';
+const DATA_TOKEN = `${DATA_KEY}${JSON.stringify(TOKEN)}`;
+/** A reply of data alone starts with this; its data object starts at the last brace. */
+const DATA_PREFIX = Buffer.from(`{${DATA_KEY}{`);
 const EXTENSIONS_KEY = Buffer.from('"extensions":');
 const CLOSE = 0x7d; // }
 
@@ -39,7 +41,7 @@ export class RawReplySlot {
     this.data = null;
     const at = body.indexOf(DATA_TOKEN);
     if (at < 0) throw new Error('a raw subgraph reply lost its place in the response');
-    const start = at + '"data":'.length;
+    const start = at + DATA_KEY.length;
     return Buffer.concat([Buffer.from(body.slice(0, start)), data.json, Buffer.from(body.slice(at + DATA_TOKEN.length))]);
   }
 }
@@ -57,5 +59,5 @@ export function dataBytesOf(body: Buffer): Buffer | null {
   while (end > 0 && (body[end] === 0x0a || body[end] === 0x0d || body[end] === 0x20 || body[end] === 0x09)) end--;
   // The data object's close and the reply's: a body cut short is parsed (and refused) as before.
   if (body[end] !== CLOSE || body[end - 1] !== CLOSE || body.includes(EXTENSIONS_KEY)) return null;
-  return body.subarray('{"data":'.length, end);
+  return body.subarray(DATA_PREFIX.length - 1, end);
 }
