@@ -10,7 +10,7 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { createBatchEngine, type ChunkProcessor, type ItemResult } from '../subgraphs/batch/engine';
+import { createBatchEngine, type ChunkProcessor, type ItemResult } from '../platform/batch-engine';
 import { flag, option } from './cli';
 
 type Mode = 'in-process' | 'redis' | 'arrays';

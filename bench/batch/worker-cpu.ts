@@ -54,7 +54,7 @@ async function measure(root: string): Promise<Measured> {
     // A tree compiled before issue 36 has the graph client in subgraphs/common/.
     existsSync(resolve(root, 'platform/graph-client.js')) ? 'platform/graph-client.js' : 'subgraphs/common/graph-client.js',
   );
-  const { encodeChunk, decodeChunk } = from<typeof import('../../subgraphs/batch/engine/chunk-codec')>('subgraphs/batch/engine/chunk-codec.js');
+  const { encodeChunk, decodeChunk } = from<typeof import('../../platform/batch-engine/chunk-codec')>('platform/batch-engine/chunk-codec.js');
 
   const bases = MIX === 'listings' ? listingAddresses(DATA_DIR) : placeableBases(loadGazetteer(), geocode);
   const addressOf = (i: number) => (MIX === 'listings' ? bases[i % bases.length] : benchAddress(bases, i));

@@ -7,7 +7,7 @@
  */
 import { type GraphQLNullableType, GraphQLBoolean, GraphQLError, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getNamedType, printType } from 'graphql';
 import type { Principal } from '../auth/principal';
-import type { ProgressEvent } from '../../subgraphs/batch/engine';
+import type { ProgressEvent } from '../../platform/batch-engine';
 
 /** What the subscription reads: BatchEngine has this shape. */
 export interface BatchProgressSource {

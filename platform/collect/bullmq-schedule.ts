@@ -2,7 +2,7 @@
  * The daily run as a BullMQ repeatable job when REDIS_URL is set: one job scheduler
  * (`collect-daily`, upserted, so every process starting it agrees on one schedule), and a worker of
  * concurrency 1 taking the runs, so two runs never overlap whichever process takes them. The batch
- * engine's connection handling is followed (subgraphs/batch/engine/redis-backend.ts): a node-redis
+ * engine's connection handling is followed (platform/batch-engine/redis-backend.ts): a node-redis
  * client adapted with bullmq's createNodeRedisClient.
  */
 import { createNodeRedisClient, Queue, Worker } from 'bullmq';

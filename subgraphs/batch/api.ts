@@ -3,7 +3,7 @@
  * webhook secrets (./service.ts makes one).
  */
 import type { BacktestReports } from './backtest-replay';
-import type { BatchEngine } from './engine';
+import type { BatchEngine } from '../../platform/batch-engine';
 import type { CallbackUrlPolicy, WebhookSecretSource } from './webhooks';
 import type { IdempotencyBindings } from './idempotency';
 

@@ -13,7 +13,7 @@ import type { ValuedKind } from '../common/valuing-peers';
 import type { BacktestItemResult } from './backtest-items';
 import type { ReplayTask } from './backtest-replay-task';
 import run = require('./backtest-replay-worker');
-import type { BatchEngine, BatchJob } from './engine';
+import type { BatchEngine, BatchJob } from '../../platform/batch-engine';
 
 export type { ReplayTask } from './backtest-replay-task';
 

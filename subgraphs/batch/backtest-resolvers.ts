@@ -11,7 +11,7 @@ import { AppendBacktestObservationsArgs, Backtest, BacktestKind, OpenBacktestInp
 import type { BatchContext } from './context';
 import { batchError } from './errors';
 import { withApiErrors } from '../common/errors';
-import type { BatchJob as JobRecord } from './engine';
+import type { BatchJob as JobRecord } from '../../platform/batch-engine';
 import { appendToJob, asClient, caller, checkSubmissionSize, jobView, notFound } from './resolvers';
 
 /** The job behind a Backtest, kept for its report's resolver. */

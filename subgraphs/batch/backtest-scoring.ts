@@ -9,7 +9,7 @@ import { ApiError, isErrorCode } from '../../schema/errors';
 import { checkObservation, type ForwardedItem } from '../common/observation-envelope';
 import { askValuingPeer, titleOf, type ValuedKind, type ValuingPeers } from '../common/valuing-peers';
 import { hierarchyOf, isBacktestItem, type BacktestItem, type BacktestItemResult } from './backtest-items';
-import type { ChunkProcessor, ItemResult } from './engine';
+import type { ChunkProcessor, ItemResult } from '../../platform/batch-engine';
 
 interface ScoredAnswer {
   index: number;

@@ -7,7 +7,7 @@
  * goes on from the attempts recorded (same webhook-id; receivers drop a repeat by it).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BatchEngine, BatchJob } from './engine';
+import type { BatchEngine, BatchJob } from '../../platform/batch-engine';
 import { resultsPath } from './api';
 import { backoffBound, deliverWebhook, retryOptions, type BatchCompletedEvent, type CallbackUrlPolicy, type DeliveryAttempt, type RetryOptions, type TerminalBatchStatus, type WebhookSecretSource } from './webhooks';
 

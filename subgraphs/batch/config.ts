@@ -1,13 +1,15 @@
-/** The batch subgraph's settings from the environment (BATCH_*), the same in its API and worker processes. */
+/**
+ * The batch subgraph's settings from the environment (BATCH_*), the same in its API and worker
+ * processes: the engine's (platform/batch-engine/settings.ts) and the subgraph's own.
+ */
+import { batchEngineSettingsFromEnv, type BatchEngineSettings } from '../../platform/batch-engine';
 import { getPlan } from '../../platform/plans';
 
-export interface BatchConfig {
+export interface BatchConfig extends BatchEngineSettings {
   /** BATCH_WORKERS: chunk workers in the API process; 0 leaves chunks to `npm run worker` processes (needs REDIS_URL) @default 1 (all-in-one), 0 (alone) */
   workers: number;
   /** BATCH_WORKER_CONCURRENCY: chunks each in-process worker runs at once @default 2 */
   workerConcurrency: number;
-  /** BATCH_KEY_PREFIX: prefix of the engine's Redis keys, the same in API and worker processes @default 'batch:' */
-  keyPrefix: string;
   /** BATCH_CALLBACK_ALLOW_PRIVATE=1: webhooks may go to loopback and private addresses (internal deployments, tests) @default false */
   callbackAllowPrivate: boolean;
   /** PUBLIC_URL: prefixed to the webhook's results_url @default '' (a path) */
@@ -18,13 +20,6 @@ export interface BatchConfig {
    * (one attempt, connect to response headers; default 10000). @default DEFAULT_RETRY
    */
   webhookRetry: { baseDelayMs?: number; timeoutMs?: number };
-  /** BATCH_RETENTION_MS: how long a job and its results stay readable after it ends (worker processes must have the same) @default 604800000 (7 days) */
-  retentionMs?: number;
-  /** BATCH_LOCK_DURATION_MS / BATCH_STALLED_INTERVAL_MS: how soon the chunks of a worker that died go to another (Redis) @default 30000 each (BullMQ's) */
-  lockDurationMs?: number;
-  stalledIntervalMs?: number;
-  /** BATCH_STORAGE_TIMEOUT_MS: the longest one Redis call made for a batch request may take (then SERVICE_UNAVAILABLE) @default 500 */
-  storageTimeoutMs?: number;
   /** BATCH_SUBMISSION_TIMEOUT_MS: a job receiving no items for this long had its submission cut off and is failed @default 300000 (5 minutes) */
   submissionTimeoutMs?: number;
 }
@@ -32,9 +27,9 @@ export interface BatchConfig {
 /** `defaultWorkers`: in-process chunk workers when BATCH_WORKERS is unset. */
 export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env, defaultWorkers = 1): BatchConfig {
   return {
+    ...batchEngineSettingsFromEnv(env),
     workers: env.BATCH_WORKERS ? Number(env.BATCH_WORKERS) : defaultWorkers,
     workerConcurrency: env.BATCH_WORKER_CONCURRENCY ? Number(env.BATCH_WORKER_CONCURRENCY) : 2,
-    keyPrefix: env.BATCH_KEY_PREFIX || 'batch:',
     callbackAllowPrivate: env.BATCH_CALLBACK_ALLOW_PRIVATE === '1' || env.BATCH_CALLBACK_ALLOW_PRIVATE === 'true',
     publicBaseUrl: env.PUBLIC_URL ?? '',
     webhookRetry: {
@@ -42,16 +37,7 @@ export function batchConfigFromEnv(env: NodeJS.ProcessEnv = process.env, default
       ...(env.BATCH_WEBHOOK_TIMEOUT_MS && { timeoutMs: Number(env.BATCH_WEBHOOK_TIMEOUT_MS) }),
     },
     ...(env.BATCH_SUBMISSION_TIMEOUT_MS && { submissionTimeoutMs: Number(env.BATCH_SUBMISSION_TIMEOUT_MS) }),
-    ...(env.BATCH_RETENTION_MS && { retentionMs: Number(env.BATCH_RETENTION_MS) }),
-    ...(env.BATCH_LOCK_DURATION_MS && { lockDurationMs: Number(env.BATCH_LOCK_DURATION_MS) }),
-    ...(env.BATCH_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.BATCH_STALLED_INTERVAL_MS) }),
-    ...(env.BATCH_STORAGE_TIMEOUT_MS && { storageTimeoutMs: Number(env.BATCH_STORAGE_TIMEOUT_MS) }),
   };
-}
-
-/** The batch engine's settings, the same in every API and worker process sharing a Redis. */
-export function batchEngineSettings(batch: BatchConfig) {
-  return { keyPrefix: batch.keyPrefix, retentionMs: batch.retentionMs, lockDurationMs: batch.lockDurationMs, stalledIntervalMs: batch.stalledIntervalMs, storageTimeoutMs: batch.storageTimeoutMs };
 }
 
 /** What the batch service of an API process takes from the configuration (startBatchService). */

@@ -4,7 +4,7 @@
  * this and the catalogue errors GraphQL errors with their code; anything else is masked by the gateway.
  */
 import { ApiError } from '../../schema/errors';
-import { isStorageUnavailable } from './engine';
+import { isStorageUnavailable } from '../../platform/batch-engine';
 
 /** A batch library's error as the catalogue error a client may see; undefined: not one of them. */
 export function batchError(error: unknown): ApiError | undefined {

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import { ApiError } from '../../schema/errors';
 import { within } from '../../platform/within';
-import { BatchStorageUnavailableError } from './engine';
+import { BatchStorageUnavailableError } from '../../platform/batch-engine';
 
 /** How long a key holds. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;

@@ -14,7 +14,7 @@ import { HOME_FIELDS } from '../../schema/home-contract';
 import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION, MARKET_MIXTURE_SELECTION } from '../../schema/home-rest';
 import { MAX_ADDRESS_LENGTH } from '../../schema/location-contract';
 import type { GraphCaller, GraphClient } from '../../platform/graph-client';
-import type { ChunkProcessor, ItemResult } from './engine';
+import type { ChunkProcessor, ItemResult } from '../../platform/batch-engine';
 
 /** One item of a batch, as submitted. */
 export interface BatchItem {

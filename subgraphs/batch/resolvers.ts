@@ -7,7 +7,7 @@ import { resultsPath, type BatchApi } from './api';
 import type { BatchContext, Principal } from './context';
 import { batchError } from './errors';
 import { withApiErrors } from '../common/errors';
-import { BatchItemLimitError, BatchJobClosedError, BatchJobNotFoundError, InvalidBatchOptionsError, type BatchJob as JobRecord, type ItemResult } from './engine';
+import { BatchItemLimitError, BatchJobClosedError, BatchJobNotFoundError, InvalidBatchOptionsError, type BatchJob as JobRecord, type ItemResult } from '../../platform/batch-engine';
 import {
   AppendBatchItemsArgs,
   BatchItemResult,

@@ -6,7 +6,7 @@
 import type { GraphClient } from '../../platform/graph-client';
 import type { BatchApi } from './api';
 import { sendCompletionWebhooks, type WebhookSecretSource } from './completion-webhooks';
-import type { BatchEngine } from './engine';
+import type { BatchEngine } from '../../platform/batch-engine';
 import { BacktestReports, workerReplayer } from './backtest-replay';
 import { withBacktests } from './backtest-scoring';
 import { createChunkProcessor } from './processor';

@@ -17,7 +17,7 @@ import { createClient } from 'redis';
 import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
 import { within } from '../../platform/within';
 import type { WebhookSecretSource } from './completion-webhooks';
-import { BatchStorageUnavailableError } from './engine/errors';
+import { BatchStorageUnavailableError } from '../../platform/batch-engine/errors';
 import { newWebhookSecret } from './webhooks';
 import { createPrivateFileOnce, valuationHome } from '../../platform/local-state';
 

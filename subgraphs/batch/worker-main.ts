@@ -20,8 +20,8 @@
  */
 import '../../platform/production-mode';
 import { httpGraphClient } from '../../platform/graph-client';
-import { batchConfigFromEnv, batchEngineSettings } from './config';
-import { createBatchEngine } from './engine';
+import { batchEngineSettings, createBatchEngine } from '../../platform/batch-engine';
+import { batchConfigFromEnv } from './config';
 import { withBacktests } from './backtest-scoring';
 import { createChunkProcessor } from './processor';
 

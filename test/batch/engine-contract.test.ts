@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JournaledJobStore } from '../../subgraphs/batch/engine/journaled-job-store';
+import { JournaledJobStore } from '../../platform/batch-engine/journaled-job-store';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import {
@@ -20,7 +20,7 @@ import {
   type ChunkProcessor,
   type ItemResult,
   type ProgressEvent,
-} from '../../subgraphs/batch/engine';
+} from '../../platform/batch-engine';
 import { echoProcessor, echoResult, sampleItem, sampleItems } from './fixtures/echo-processor';
 import { waitFor } from '../support/wait';
 import { REDIS_URL, describeWithRedis, testWithRedis } from '../support/redis';

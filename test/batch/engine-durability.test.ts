@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { deleteKeysUnder } from '../support/redis-keys';
-import { createBatchEngine, type BatchEngine, type BatchJob, type ItemResult } from '../../subgraphs/batch/engine';
+import { createBatchEngine, type BatchEngine, type BatchJob, type ItemResult } from '../../platform/batch-engine';
 import { freePort, sendCommand, startRedisServer } from '../support/redis-server';
 import { sampleItems } from './fixtures/echo-processor';
 import { waitFor } from '../support/wait';

@@ -7,8 +7,8 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INTERRUPTED_BY_RESTART, JournaledJobStore } from '../../subgraphs/batch/engine/journaled-job-store';
-import type { ItemResult } from '../../subgraphs/batch/engine';
+import { INTERRUPTED_BY_RESTART, JournaledJobStore } from '../../platform/batch-engine/journaled-job-store';
+import type { ItemResult } from '../../platform/batch-engine';
 
 let dir: string;
 let file: string;

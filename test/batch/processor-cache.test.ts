@@ -4,7 +4,7 @@
  * gives. The location subgraph's schema answers in process; homes are echoed.
  */
 import { loadGazetteer } from '../../models/location/geocode';
-import type { ChunkContext, ChunkProcessor, ItemResult } from '../../subgraphs/batch/engine';
+import type { ChunkContext, ChunkProcessor, ItemResult } from '../../platform/batch-engine';
 import { createChunkProcessor, GEOCODES_QUERY } from '../../subgraphs/batch/processor';
 import { inProcessGraphClient, type GraphClient } from '../../platform/graph-client';
 import { buildLocationSchema, loadLocationServices } from '../../subgraphs/location';

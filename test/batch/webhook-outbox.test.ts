@@ -17,7 +17,7 @@ import {
   createInProcessBatchBackend,
   createRedisBatchBackend,
   type BatchBackend,
-} from '../../subgraphs/batch/engine';
+} from '../../platform/batch-engine';
 import { newWebhookSecret, type DeliveryAttempt } from '../../subgraphs/batch/webhooks';
 import { echoProcessor, sampleItems } from './fixtures/echo-processor';
 import { waitFor } from '../support/wait';

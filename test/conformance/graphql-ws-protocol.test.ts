@@ -24,7 +24,7 @@ import WebSocket from 'ws';
 import { KeyStore } from '../../gateway/auth/key-store';
 import { DEFAULT_PLANS_FILE } from '../../platform/plans';
 import { startSubscriptionServer } from '../../gateway/subscriptions';
-import type { ProgressEvent } from '../../subgraphs/batch/engine';
+import type { ProgressEvent } from '../../platform/batch-engine';
 import { fragmentBomb } from '../support/hostile-documents';
 import { startTestStack, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';

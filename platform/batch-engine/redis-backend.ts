@@ -1,5 +1,5 @@
 import { createNodeRedisClient } from 'bullmq';
-import { RedisHealth } from '../../../platform/redis-health';
+import { RedisHealth } from '../redis-health';
 import { backendOf, DEFAULT_STORAGE_TIMEOUT_MS, type BackendOptions, type BatchBackend } from './batch-backend';
 import { BullChunkQueue } from './bullmq-chunk-queue';
 import { createBatchRedisClient } from './redis-client';

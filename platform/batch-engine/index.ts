@@ -31,6 +31,7 @@ export {
   isStorageUnavailable,
 } from './errors';
 export { canTransition, isTerminal } from './job-status';
+export { batchEngineSettings, batchEngineSettingsFromEnv, type BatchEngineSettings } from './settings';
 export { progressEventOf } from './progress-event';
 export type { JobStore, RecordOutcome, TransitionResult } from './job-store';
 export type {

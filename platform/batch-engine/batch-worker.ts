@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE } from '../../../schema/errors';
+import { ERROR_CATALOGUE } from '../../schema/errors';
 import type { BatchBackend } from './batch-backend';
 import type { ChunkConsumer, ChunkDelivery } from './chunk-queue';
 import { ChunkResultsMismatchError, messageOf } from './errors';

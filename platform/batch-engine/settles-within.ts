@@ -1,4 +1,4 @@
-import { within } from '../../../platform/within';
+import { within } from '../within';
 
 /** Whether `promise` settles within `ms`; it is not cancelled either way. */
 export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {

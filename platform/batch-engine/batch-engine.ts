@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE } from '../../../schema/batch-contract';
-import { within } from '../../../platform/within';
+import { DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE } from '../../schema/batch-contract';
+import { within } from '../within';
 import { DEFAULT_STORAGE_TIMEOUT_MS, type BatchBackend } from './batch-backend';
 import { BatchWorker, type BatchWorkerOptions } from './batch-worker';
 import {

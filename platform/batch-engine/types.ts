@@ -2,7 +2,7 @@
  * The batch engine's contracts: pure data, no I/O. Transports (GraphQL, REST, webhooks) map these
  * to their wire formats; the engine never sees a transport, and never looks inside an item.
  */
-import type { ErrorCode } from '../../../schema/errors';
+import type { ErrorCode } from '../../schema/errors';
 
 /** queued → running → completed | failed | cancelled; job-status.ts holds the legal moves. */
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
