@@ -22,6 +22,12 @@ export interface BatchBackend {
  */
 export const DEFAULT_STORAGE_TIMEOUT_MS = 500;
 
+/** How long a job and its results stay readable after it ends, unless configured: 7 days. */
+export const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** Where the engine's messages go unless a log is given. */
+export const logToStderr = (message: string): void => console.error(`[batch] ${message}`);
+
 /** What every backend is configured with. */
 export interface BackendOptions {
   /** How long a job and its results stay readable after it ends, in ms. */

@@ -1,8 +1,9 @@
-import { DEFAULT_STORAGE_TIMEOUT_MS, type BackendOptions } from './batch-backend';
+import { DEFAULT_RETENTION_MS, DEFAULT_STORAGE_TIMEOUT_MS, logToStderr, type BackendOptions } from './batch-backend';
 import { BatchEngine } from './batch-engine';
 import { createInProcessBatchBackend } from './in-process-backend';
 import { JournaledJobStore } from './journaled-job-store';
 import { createRedisBatchBackend } from './redis-backend';
+import { DEFAULT_KEY_PREFIX } from './redis-keys';
 
 export interface CreateBatchEngineOptions {
   /** The Redis holding jobs, shared by API and worker processes. Unset or '': in-process. @default process.env.REDIS_URL */
@@ -32,17 +33,15 @@ export interface CreateBatchEngineOptions {
   log?: (message: string) => void;
 }
 
-const SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000;
-
 /**
  * The engine on Redis (BullMQ workers, shared by every process) when a Redis URL is given or
  * REDIS_URL is set, else in-process, so the service also runs with no Redis at all. Worker
  * processes make the same engine with the same options and call startWorker().
  */
 export async function createBatchEngine(options: CreateBatchEngineOptions = {}): Promise<BatchEngine> {
-  const log = options.log ?? ((message: string) => console.error(`[batch] ${message}`));
+  const log = options.log ?? logToStderr;
   const common: BackendOptions = {
-    retentionMs: options.retentionMs ?? SEVEN_DAYS_MS,
+    retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
     retry: { attempts: options.chunkAttempts ?? 3, backoffMs: options.retryBackoffMs ?? 1_000 },
     log,
   };
@@ -52,7 +51,7 @@ export async function createBatchEngine(options: CreateBatchEngineOptions = {}):
     ? await createRedisBatchBackend({
         ...common,
         url: redisUrl,
-        keyPrefix: options.keyPrefix ?? 'batch:',
+        keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
         lockDurationMs: options.lockDurationMs ?? 30_000,
         stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
         maxStalledCount: options.maxStalledCount ?? 2,

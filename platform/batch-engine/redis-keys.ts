@@ -3,6 +3,8 @@
  * test runs can share a Redis. A job's keys all start with `<prefix>job:<id>`; job ids are UUIDs
  * we make, and an organisation only ever ends a key, so no name can run into another.
  */
+export const DEFAULT_KEY_PREFIX = 'batch:';
+
 export class BatchKeys {
   constructor(readonly prefix: string) {}
 

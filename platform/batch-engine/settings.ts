@@ -1,3 +1,5 @@
+import { DEFAULT_KEY_PREFIX } from './redis-keys';
+
 /**
  * The batch engine's settings from the environment (BATCH_*): the same in every process sharing a
  * Redis, the batch subgraph's API processes, `npm run worker` processes and the gateway following
@@ -17,7 +19,7 @@ export interface BatchEngineSettings {
 
 export function batchEngineSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): BatchEngineSettings {
   return {
-    keyPrefix: env.BATCH_KEY_PREFIX || 'batch:',
+    keyPrefix: env.BATCH_KEY_PREFIX || DEFAULT_KEY_PREFIX,
     ...(env.BATCH_RETENTION_MS && { retentionMs: Number(env.BATCH_RETENTION_MS) }),
     ...(env.BATCH_LOCK_DURATION_MS && { lockDurationMs: Number(env.BATCH_LOCK_DURATION_MS) }),
     ...(env.BATCH_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.BATCH_STALLED_INTERVAL_MS) }),
