@@ -5,7 +5,9 @@
  * no job and takes no chunk); without it there is no shared bus to follow and it serves none.
  */
 import '../platform/production-mode';
-import { batchEngineSettingsFromEnv, createBatchEngine } from '../platform/batch-engine';
+// The engine's read side and settings, not its index.ts: this process takes no chunk and needs no BullMQ.
+import { openBatchProgress } from '../platform/batch-engine/open-batch-progress';
+import { batchEngineSettingsFromEnv } from '../platform/batch-engine/settings';
 import { SUBGRAPHS, urlVariable } from '../subgraphs/registry';
 import { gatewayConfigFromEnv, start } from './index';
 
@@ -16,7 +18,7 @@ async function main(): Promise<void> {
     if (!config.subgraphUrls[name]) throw new Error(`${urlVariable(name)} must be set (e.g. http://127.0.0.1:${port}/graphql)`);
   }
   // The same key prefix and timeouts as the batch subgraph and the workers (BATCH_* variables).
-  const progress = config.redisUrl ? await createBatchEngine({ redisUrl: config.redisUrl, ...batchEngineSettingsFromEnv() }) : undefined;
+  const progress = config.redisUrl ? await openBatchProgress({ redisUrl: config.redisUrl, ...batchEngineSettingsFromEnv() }) : undefined;
   if (!progress) console.error('REDIS_URL is not set: batchProgress subscriptions are not served (they follow the workers over Redis)');
   const gateway = await start({ ...config, internalToken: config.internalToken }, { batchProgress: progress });
   console.log(`gateway listening on ${gateway.url}${progress ? ' (batchProgress from Redis)' : ''}`);

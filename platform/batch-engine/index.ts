@@ -1,7 +1,8 @@
 /**
  * The batch job engine (docs/ARCHITECTURE.md, "A batch job"): the public surface; everything else in this folder is
- * internal. Transports (GraphQL, REST, webhooks) use BatchEngine; worker processes call
- * engine.startWorker() with their chunk processor.
+ * internal but for the read side a process that only follows progress imports on its own
+ * (open-batch-progress.ts, with settings.ts), since this surface loads BullMQ. Transports (GraphQL,
+ * REST, webhooks) use BatchEngine; worker processes call engine.startWorker() with their chunk processor.
  *
  * What the engine guarantees, on both backends:
  * - States move queued → running → completed | failed | cancelled, and no other way.
