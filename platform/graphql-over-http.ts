@@ -77,7 +77,7 @@ export async function postGraphQL<TReply>(url: string, headers: Record<string, s
   try {
     response = await fetch(url, { method: 'POST', headers, body, signal });
   } catch (error) {
-    // The transport's error stays the cause: callers tell a connection error by it (ECONNREFUSED, TimeoutError).
+    // The transport's error stays the cause: what fetch said (ECONNREFUSED, TimeoutError) is not lost to a caller reading the chain.
     throw new GraphQLHttpFailure(url, undefined, (error as Error).message, { cause: error });
   }
   try {

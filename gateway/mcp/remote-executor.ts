@@ -1,7 +1,8 @@
 /**
  * The executor of the stdio server: each operation is a POST to the running gateway's /graphql
  * with the organisation's API key (posted by platform/graphql-over-http.ts, as a subgraph posts to
- * a peer), so authentication, quotas, limits and error masking are the gateway's own. Replies become data or a catalogue ApiError by the in-gateway executor's mapper
+ * a peer), so authentication, quotas, limits and error masking are the gateway's own. Replies
+ * become data or a catalogue ApiError by the in-gateway executor's mapper
  * (`apiErrorOfReply`, gateway/graph/error-masking.ts): the gateway's HTTP errors (401, 413, 429, 503)
  * arrive as `{ error: { code, … } }`, GraphQL errors as `errors[0].extensions.code`. Each operation sends an X-Request-Id of its own, and an error
  * it ends in carries it (request_id in the tool's error), as the gateway's /mcp errors do.
