@@ -16,10 +16,9 @@ import Fastify from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { CompiledQueries, type Execution } from './compiled-executor';
 import { FastLane } from './fast-lane';
+import { callerHeaders, INTERNAL_TOKEN_HEADER, type SubgraphCaller } from './graphql-over-http';
 import { listen } from './listen';
 import { bearerMatches, collectProcessMetrics, sendMetrics } from './process-metrics';
-
-export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 
 const METRICS_PATH = '/metrics';
 
@@ -41,16 +40,11 @@ export interface SubgraphServerOptions<TContext extends BaseContext> {
 /** Bulk valuations of 1,000 inputs fit with room to spare. @default 4 MB */
 export const DEFAULT_SUBGRAPH_BODY_LIMIT = 4 * 1024 * 1024;
 
-/** Who an in-process call is for, as the headers of an HTTP one would say: the gateway knows the plan, a peer subgraph only the organisation. */
-export interface InProcessCaller {
-  principal?: { org: string; plan?: string } | null;
-  requestId?: string;
-}
-
 /** What a subgraph offers to a gateway in the same process: its schema and its request context. */
 export interface InProcessSubgraph {
   schema: GraphQLSchema;
-  context(caller: InProcessCaller): object;
+  /** Who an in-process call is for, given as values rather than the headers an HTTP call carries. */
+  context(caller: SubgraphCaller): object;
   /** How its operations run, when not by graphql-js's `execute`. */
   execute?: Execution;
 }
@@ -132,15 +126,4 @@ function contextOrNull<TContext>(build: (headers: IncomingHttpHeaders) => TConte
   } catch {
     return null;
   }
-}
-
-/** The headers gateway/graph/subgraph-data-source.ts sets for a caller, for subgraphs called in process. */
-function callerHeaders(caller: InProcessCaller): IncomingHttpHeaders {
-  const headers: IncomingHttpHeaders = {};
-  if (caller.principal) {
-    headers['x-organisation'] = caller.principal.org;
-    if (caller.principal.plan !== undefined) headers['x-plan'] = caller.principal.plan;
-  }
-  if (caller.requestId) headers['x-request-id'] = caller.requestId;
-  return headers;
 }

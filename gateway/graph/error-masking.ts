@@ -5,10 +5,12 @@
  * subgraph's internal error) becomes INTERNAL with no detail, and is logged.
  * The catalogue code (`apiErrorOf`, `apiErrorOfReply`): a masked error as the ApiError the other
  * doors answer with, for the REST routes and the MCP tools in the gateway (./executor.ts) and the MCP
- * stdio server over HTTP (gateway/mcp/remote-executor.ts). Its REST body is `ApiError.toReply`
+ * stdio server over HTTP (gateway/mcp/remote-executor.ts); a catalogue code is read as every client
+ * reads one (platform/graphql-reply.ts), the rest is the gateway's. Its REST body is `ApiError.toReply`
  * (gateway/http/errors.ts), its MCP tool error `toolError` (gateway/mcp/results.ts).
  */
 import type { GraphQLFormattedError } from 'graphql';
+import { catalogueErrorOf, type GraphQLReply } from '../../platform/graphql-reply';
 import { ApiError, isErrorCode } from '../../schema/errors';
 import { looksLikePersonalDataKey } from '../../schema/personal-data';
 
@@ -78,19 +80,19 @@ export function maskError(formatted: GraphQLFormattedError, log: (message: strin
 
 /** A masked GraphQL error as the catalogue ApiError a REST or MCP client gets. */
 export function apiErrorOf(error: GraphQLFormattedError): ApiError {
-  const { code, field, suggestions } = error.extensions ?? {};
-  if (isErrorCode(code)) return new ApiError(code, error.message, field as string | undefined, suggestions as string[] | undefined);
+  const catalogued = catalogueErrorOf(error);
+  if (catalogued) return catalogued;
+  const { code, field } = error.extensions ?? {};
   // GraphQL's coercion wording names variables and types a REST client never sent: say which field.
   if (code === 'BAD_USER_INPUT') return new ApiError('INVALID_PARAMETER', field === undefined ? error.message : `${field} has the wrong type or is out of range`, field as string | undefined);
   return new ApiError('INTERNAL');
 }
 
 /**
- * A reply of the graph, in process or over HTTP: its masked GraphQL `errors`, or (from a gateway's
- * /graphql) the gateway's own error body, `{ error: { code, … } }` (authentication, quota, size).
+ * A reply of the graph, in process or over HTTP: its data and masked GraphQL `errors`, or (from a
+ * gateway's /graphql) the gateway's own error body, `{ error: { code, … } }` (authentication, quota, size).
  */
-export interface GraphReply {
-  errors?: readonly GraphQLFormattedError[];
+export interface GraphReply extends GraphQLReply {
   error?: { code?: unknown; message?: unknown; field?: unknown; suggestions?: unknown };
 }
 

@@ -2,15 +2,17 @@
  * How the gateway calls a subgraph. Apollo's RemoteGraphQLDataSource goes through
  * make-fetch-happen (an HTTP cache we do not need) and builds a node-fetch Request per call;
  * this data source keeps a pool of keep-alive connections per subgraph (undici) and does one
- * JSON stringify and one JSON parse per fetch. It also sets the headers subgraphs rely on:
- * the internal token (subgraphs answer nobody else), the organisation and the request id. The
- * fetches of one request to this subgraph that start together are sent as one call (./fetch-batching.ts).
+ * JSON stringify and one JSON parse per fetch. The body and the headers subgraphs rely on (the
+ * internal token: subgraphs answer nobody else; the organisation, its plan and the request id) are
+ * built as every client of a subgraph builds them (platform/graphql-over-http.ts); the transport,
+ * the reading of replies and the errors are this module's own. The fetches of one request to this
+ * subgraph that start together are sent as one call (./fetch-batching.ts).
  */
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { GraphQLError } from 'graphql';
 import { Pool, type Dispatcher } from 'undici';
-import { INTERNAL_TOKEN_HEADER } from '../../platform/serve';
+import { graphqlRequestBody, subgraphRequestHeaders } from '../../platform/graphql-over-http';
 import type { GatewayContext } from './context';
 import { refusedVariables } from './refused-variables';
 import { FetchBatcher, type Send } from './fetch-batching';
@@ -54,20 +56,10 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
 
   /** Posts a query; a 2xx reply is returned to be read, a 400 refusing the variables as the client's error; anything else throws SUBGRAPH_UNAVAILABLE. */
   private async post({ query, variables, operationName }: Parameters<Send>[0], options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<Dispatcher.ResponseData | GatewayGraphQLResponse> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      [INTERNAL_TOKEN_HEADER]: this.internalToken,
-    };
-    const context = options.context as Partial<GatewayContext>;
-    if (context.principal) {
-      headers['x-organisation'] = context.principal.org;
-      headers['x-plan'] = context.principal.plan;
-    }
-    if (context.requestId) headers['x-request-id'] = context.requestId;
-
+    const headers = subgraphRequestHeaders(this.internalToken, options.context as Partial<GatewayContext>);
     let response;
     try {
-      response = await this.pool.request({ path: this.path, method: 'POST', headers, body: JSON.stringify({ query, variables, operationName }) });
+      response = await this.pool.request({ path: this.path, method: 'POST', headers, body: graphqlRequestBody(query, variables, operationName) });
     } catch (error) {
       throw unavailable(`subgraph at ${this.url} is unreachable (${(error as Error).message})`);
     }

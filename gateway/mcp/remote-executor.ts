@@ -1,12 +1,14 @@
 /**
  * The executor of the stdio server: each operation is a POST to the running gateway's /graphql
- * with the organisation's API key, so authentication, quotas, limits and error masking are the
- * gateway's own. Replies become data or a catalogue ApiError by the in-gateway executor's mapper
+ * with the organisation's API key (posted by platform/graphql-over-http.ts, as a subgraph posts to
+ * a peer), so authentication, quotas, limits and error masking are the gateway's own. Replies
+ * become data or a catalogue ApiError by the in-gateway executor's mapper
  * (`apiErrorOfReply`, gateway/graph/error-masking.ts): the gateway's HTTP errors (401, 413, 429, 503)
  * arrive as `{ error: { code, … } }`, GraphQL errors as `errors[0].extensions.code`. Each operation sends an X-Request-Id of its own, and an error
  * it ends in carries it (request_id in the tool's error), as the gateway's /mcp errors do.
  */
 import { randomUUID } from 'node:crypto';
+import { GraphQLHttpFailure, graphqlRequestBody, JSON_CONTENT_TYPE, postGraphQL } from '../../platform/graphql-over-http';
 import { ApiError } from '../../schema/errors';
 import { apiErrorOfReply, type GraphReply } from '../graph/error-masking';
 import type { GraphExecutor } from '../graph/executor';
@@ -20,10 +22,6 @@ export interface RemoteExecutorOptions {
   timeoutMs?: number;
   /** Sent as User-Agent, so the gateway's logs tell these calls apart. */
   userAgent?: string;
-}
-
-interface GraphQLReply extends GraphReply {
-  data?: unknown;
 }
 
 export function remoteExecutor(options: RemoteExecutorOptions): GraphExecutor {
@@ -40,32 +38,29 @@ export function remoteExecutor(options: RemoteExecutorOptions): GraphExecutor {
   };
 
   async function send<TData>(operation: { query: string }, variables: Record<string, unknown>, requestId: string): Promise<TData> {
-    let response: Response;
+    const headers = {
+      'content-type': JSON_CONTENT_TYPE,
+      accept: JSON_CONTENT_TYPE,
+      'x-api-key': options.apiKey,
+      'user-agent': options.userAgent ?? 'tashkent-valuation-mcp',
+      'x-request-id': requestId,
+    };
+    let answer;
     try {
-      response = await fetch(endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'x-api-key': options.apiKey,
-          'user-agent': options.userAgent ?? 'tashkent-valuation-mcp',
-          'x-request-id': requestId,
-        },
-        body: JSON.stringify({ query: operation.query, variables }),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
-      });
+      // Any status with a JSON body is read: the gateway's refusals (401, 429, …) say why in it.
+      answer = await postGraphQL<GraphReply>(endpoint, headers, graphqlRequestBody(operation.query, variables), options.timeoutMs ?? 120_000);
     } catch (error) {
-      throw new ApiError('SERVICE_UNAVAILABLE', `The valuation service at ${options.url} cannot be reached (${(error as Error).message}); is it running, and is VALUATION_URL right?`);
+      throw error instanceof GraphQLHttpFailure ? unavailable(error) : error;
     }
-    let reply: GraphQLReply;
-    try {
-      reply = (await response.json()) as GraphQLReply;
-    } catch {
-      throw new ApiError(response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', `The valuation service answered HTTP ${response.status} without a JSON body`);
-    }
-    const error = apiErrorOfReply(reply);
+    const error = apiErrorOfReply(answer.reply);
     if (error) throw error;
-    if (!response.ok || reply.data === undefined || reply.data === null) throw new ApiError('INTERNAL');
-    return reply.data as TData;
+    if (!answer.ok || answer.reply.data === undefined || answer.reply.data === null) throw new ApiError('INTERNAL');
+    return answer.reply.data as TData;
+  }
+
+  /** No reply from the gateway, in the words an assistant's user can act on. */
+  function unavailable(failure: GraphQLHttpFailure): ApiError {
+    if (failure.status === undefined) return new ApiError('SERVICE_UNAVAILABLE', `The valuation service at ${options.url} cannot be reached (${failure.reason}); is it running, and is VALUATION_URL right?`);
+    return new ApiError(failure.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', `The valuation service answered HTTP ${failure.status} without a JSON body`);
   }
 }

@@ -6,7 +6,8 @@
  */
 import { GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import { FastLane } from '../../platform/fast-lane';
-import { INTERNAL_TOKEN_HEADER, serveSubgraph, type RunningService } from '../../platform/serve';
+import { INTERNAL_TOKEN_HEADER } from '../../platform/graphql-over-http';
+import { serveSubgraph, type RunningService } from '../../platform/serve';
 
 const TOKEN = 'fast-lane-test-token';
 let resolved = 0;
