@@ -39,6 +39,29 @@ export const BATCH_HOME_FIELDS: readonly FieldSpec[] = HOME_FIELDS.filter((f) =>
 const HOME_BY_REST_NAME = new Map<string, FieldSpec>();
 for (const f of BATCH_HOME_FIELDS) for (const name of [f.rest, ...(f.restAliases ?? [])]) HOME_BY_REST_NAME.set(name, f);
 
+/**
+ * How an item's home names its fields: REST's snake_case (and aliases), or GraphQL's camelCase
+ * (submitBatch, appendBatchItems). A field is checked, and its error named, in REST's words as
+ * every subgraph's errors are: a REST item's by the name it was sent with (an alias stays one), a
+ * GraphQL item's by the field's REST name (totalFloors → items[0].home.total_floors).
+ */
+interface HomeNaming {
+  byName: ReadonlyMap<string, FieldSpec>;
+  /** What follows an unknown name in its error: what the names are. */
+  unknown: string;
+  restName(sent: string, f: FieldSpec): string;
+}
+const REST_NAMING: HomeNaming = {
+  byName: HOME_BY_REST_NAME,
+  unknown: `is not a home field (${BATCH_HOME_FIELDS.map((f) => f.rest).join(', ')})`,
+  restName: (sent) => sent,
+};
+const GRAPHQL_NAMING: HomeNaming = {
+  byName: new Map(BATCH_HOME_FIELDS.map((f) => [f.graphql, f])),
+  unknown: `is not a HomeValuationInput field a batch item takes (${BATCH_HOME_FIELDS.map((f) => f.graphql).join(', ')})`,
+  restName: (_sent, f) => f.rest,
+};
+
 /** A submitBatch item: `home` in GraphQL (camelCase) names. */
 export interface BatchItemInput {
   address: string;
@@ -147,26 +170,27 @@ function homeValue(f: FieldSpec, value: unknown, field: string, fromText: boolea
   }
 }
 
-/** A home in REST names → its GraphQL names; `at` is the item's path (items[3]). */
-function homeInput(home: unknown, at: string, fromText: boolean): Record<string, unknown> | undefined {
+/** A home in `naming`'s names → its GraphQL names; `at` is the item's path (items[3]). */
+function homeInput(home: unknown, at: string, fromText: boolean, naming: HomeNaming): Record<string, unknown> | undefined {
   if (home === undefined || home === null) return undefined;
   if (!isObject(home)) throw new ApiError('INVALID_PARAMETER', `${at}.home must be an object`, `${at}.home`);
   const rest: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(home)) {
-    const field = `${at}.home.${name.slice(0, 40)}`;
-    if (looksLikePersonalDataKey(name)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `${field} looks like personal data; the valuation needs none: remove it`, field);
-    if (name === 'district' || name === 'mahalla') throw new ApiError('INVALID_PARAMETER', `${field} comes from the geocoded address: leave it out`, field);
-    const spec = HOME_BY_REST_NAME.get(name);
-    if (!spec) throw new ApiError('INVALID_PARAMETER', `${field} is not a home field (${BATCH_HOME_FIELDS.map((f) => f.rest).join(', ')})`, field);
+    const sent = `${at}.home.${name.slice(0, 40)}`;
+    if (looksLikePersonalDataKey(name)) throw new ApiError('PERSONAL_DATA_NOT_ACCEPTED', `${sent} looks like personal data; the valuation needs none: remove it`, sent);
+    if (name === 'district' || name === 'mahalla') throw new ApiError('INVALID_PARAMETER', `${sent} comes from the geocoded address: leave it out`, sent);
+    const spec = naming.byName.get(name);
+    if (!spec) throw new ApiError('INVALID_PARAMETER', `${sent} ${naming.unknown}`, sent);
     if (value === undefined || value === null || (fromText && value === '')) continue;
-    rest[name] = homeValue(spec, value, field, fromText);
+    const restName = naming.restName(name, spec);
+    rest[restName] = homeValue(spec, value, `${at}.home.${restName.slice(0, 40)}`, fromText);
   }
   // A yes/no that reads as neither stays text: the worker values the home without it and says so in the item's warnings.
   const input = restBodyToInput(BATCH_HOME_FIELDS, rest, 'keep');
   return Object.keys(input).length > 0 ? input : undefined;
 }
 
-function itemInput(item: unknown, at: string, fromText = false): BatchItemInput {
+function itemInput(item: unknown, at: string, fromText = false, naming = REST_NAMING): BatchItemInput {
   if (!isObject(item)) throw new ApiError('INVALID_PARAMETER', `${at} must be an object with an address`, at);
   for (const [name, value] of Object.entries(item)) checkNesting(value, `${at}.${name.slice(0, 40)}`);
   const { address } = item;
@@ -177,11 +201,21 @@ function itemInput(item: unknown, at: string, fromText = false): BatchItemInput 
     if (!ITEM_KEYS.has(name)) throw new ApiError('INVALID_PARAMETER', `${at}.${name.slice(0, 40)} is not an item field (address, reference, home)`, `${at}.${name.slice(0, 40)}`);
   }
   const reference = itemReference(item.reference, `${at}.reference`, fromText);
-  const home = homeInput(item.home, at, fromText);
+  const home = homeInput(item.home, at, fromText, naming);
   return { address, ...(reference !== undefined && { reference }), ...(home && { home }) };
 }
 
 const ITEM_KEYS = new Set(['address', 'reference', 'home']);
+
+/**
+ * A submitBatch or appendBatchItems item (its home in GraphQL names) → the item as stored, checked
+ * as a REST item is: the batch subgraph refuses at submission what POST /api/batch and MCP
+ * submit_batch refuse, with the same code and field (items[3].home.area). Words the service does
+ * not know pass, as on REST, for the worker to value without them and warn.
+ */
+export function graphqlBatchItem(item: unknown, at: string): BatchItemInput {
+  return itemInput(item, at, false, GRAPHQL_NAMING);
+}
 
 /** An item's reference: a short text (a number from a spreadsheet is read as its text), never personal data. */
 export function itemReference(value: unknown, field: string, fromText: boolean): string | undefined {

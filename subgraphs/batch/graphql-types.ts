@@ -19,7 +19,7 @@ export class BatchItemInput {
   @Field(() => String, { nullable: true, description: `Your own id of the loan or collateral (at most ${MAX_REFERENCE_LENGTH} characters, no personal data), echoed in the item's result` }) reference?: string | null;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
-    description: 'HomeValuationInput fields (GraphQL names: propertyType, area, rooms, floor, totalFloors, landArea, renovation, …) without district and mahalla, which come from the geocoded address',
+    description: "HomeValuationInput fields (GraphQL names: propertyType, area, rooms, floor, totalFloors, landArea, renovation, …) without district and mahalla, which come from the geocoded address. Checked at submission as POST /api/batch checks an item's home (names, types, ranges); an error names the field in REST's words (items[0].home.total_floors)",
   })
   home?: Record<string, unknown> | null;
 }

@@ -191,7 +191,12 @@ function answerError(error: { code: string; message: string; field?: string | nu
   return new ApiError(isErrorCode(error?.code) ? error.code : 'INTERNAL', error?.message ?? 'Internal error', error?.field ?? undefined);
 }
 
-/** The item's address and home fields, checked so that one bad item cannot fail the chunk's GraphQL call. */
+/**
+ * The item's address and home fields, checked so that one bad item cannot fail the chunk's GraphQL
+ * call. Submission checked them already (schema/batch-contract.ts, on every door); this still fails
+ * an item that passes it but the valuation cannot take (a home without its area), one stored before
+ * those checks, and turns a yes/no word kept as text into its warning.
+ */
 function checkedItem(raw: unknown): CheckedItem {
   const item = (raw ?? {}) as Partial<BatchItem>;
   if (typeof item.address !== 'string' || item.address.trim() === '') throw new ApiError('MISSING_PARAMETER', 'address is required', 'address');

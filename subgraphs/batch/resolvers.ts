@@ -1,7 +1,7 @@
 /** Batch job operations: thin glue from GraphQL to the batch engine, as the caller's organisation. */
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../schema/errors';
-import { batchFileName, itemReference } from '../../schema/batch-contract';
+import { batchFileName, graphqlBatchItem } from '../../schema/batch-contract';
 import { checkedIdempotencyKey, fingerprintOf, InProcessIdempotencyBindings, submitOnce } from './idempotency';
 import { resultsPath, type BatchApi } from './api';
 import type { BatchContext, Principal } from './context';
@@ -47,13 +47,16 @@ export async function asClient<T>(body: () => Promise<T>, field: string): Promis
 
 @Resolver(() => BatchJob)
 export class BatchResolver {
-  @Mutation(() => BatchJob, { description: "Submits addresses (optionally with homes) for background valuation; over the plan's maxBatchItems: INVALID_PARAMETER on items" })
+  @Mutation(() => BatchJob, {
+    description:
+      "Submits addresses (optionally with homes) for background valuation. Each item is checked first, as POST /api/batch and MCP submit_batch check it: a bad one (no address; a home field unknown, of the wrong type or out of range; a field named like personal data, or a reference that is personal data) refuses the submission whole and makes no job, with its code and field in REST's words (MISSING_PARAMETER on items[0].address, INVALID_PARAMETER on items[3].home.total_floors). A word the service does not know (renovation, buildingType, furniture, bathroom) is no refusal: the home is valued without it, with a warning in the item's result. Over the plan's maxBatchItems: INVALID_PARAMETER on items",
+  })
   submitBatch(@Arg('input', () => SubmitBatchInput) input: SubmitBatchInput, @Ctx() ctx: BatchContext): Promise<BatchJob> {
     return withApiErrors(async () => {
       const { principal, batch } = caller(ctx);
       checkSubmissionSize({ principal, batch }, input.items.length, 'items');
       const callbackUrl = await checkedCallbackUrl(input.callbackUrl, batch);
-      const items = input.items.map(itemOf);
+      const items = checkedItems(input.items);
       const key = checkedIdempotencyKey(input.idempotencyKey, 'idempotencyKey');
       const options = { callbackUrl, chunkSize: input.chunkSize ?? undefined, fileName: batchFileName(input.fileName, 'fileName') };
       const { job, replayed } = await submitOnce(
@@ -80,10 +83,10 @@ export class BatchResolver {
 
   @Mutation(() => BatchJob, {
     description:
-      "Adds the next items to a job opened by openBatch, queued as they are stored; last: true seals it. Every call but the last carries a multiple of the job's chunkSize. Past the plan's maxBatchItems in all: the job is failed and INVALID_PARAMETER on items. A sealed or ended job: INVALID_PARAMETER on id; an unknown id: NOT_FOUND",
+      "Adds the next items to a job opened by openBatch, queued as they are stored; last: true seals it. Every call but the last carries a multiple of the job's chunkSize. Each item is checked as submitBatch checks it: a bad one refuses the part whole, naming it by its place in this call (items[3].home.area); nothing of the part is stored and the job stays open for it, corrected (or cancelBatch). Past the plan's maxBatchItems in all: the job is failed and INVALID_PARAMETER on items. A sealed or ended job: INVALID_PARAMETER on id; an unknown id: NOT_FOUND",
   })
   appendBatchItems(@Args(() => AppendBatchItemsArgs) { id, items, last }: AppendBatchItemsArgs, @Ctx() ctx: BatchContext): Promise<BatchJob> {
-    return withApiErrors(async () => jobView(await appendToJob(caller(ctx), id, items.map(itemOf), last, 'items')), batchError);
+    return withApiErrors(async () => jobView(await appendToJob(caller(ctx), id, checkedItems(items), last, 'items')), batchError);
   }
 
   @Query(() => BatchJob, { nullable: true, description: 'A batch job of your organisation; null for an unknown id' })
@@ -174,10 +177,12 @@ export async function appendToJob({ principal, batch }: { principal: Principal; 
   }
 }
 
-/** A submitted item as the engine stores it: `home` only when there is one. */
-function itemOf(item: BatchItemInput, index: number): { address: string; reference?: string; home?: Record<string, unknown> } {
-  const reference = itemReference(item.reference, `items[${index}].reference`, false);
-  return { address: item.address, ...(reference !== undefined && { reference }), ...(item.home && { home: item.home }) };
+/**
+ * Submitted items as the engine stores them, each checked as REST and MCP check theirs: one bad item
+ * refuses the call whole (the client's error on items[i].…), before anything is stored.
+ */
+function checkedItems(items: readonly BatchItemInput[]) {
+  return items.map((item, index) => graphqlBatchItem(item, `items[${index}]`));
 }
 
 /** The callback URL, once the policy accepts it (else its error, on callbackUrl). */

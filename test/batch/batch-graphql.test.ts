@@ -185,12 +185,50 @@ describeInProcessAndOnRedis('batch jobs over GraphQL, engine %s', ['in process',
     expect(tooMany.errors[0].message).toMatch(/10000/);
     const badUrl = await submit({ items: [{ address: ADDRESSES[0] }], callbackUrl: 'ftp://example.com/hook' });
     expect(badUrl.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'callback_url' });
-    const badHome = await submit({ items: [{ address: ADDRESSES[0], home: { ...HOME, district: 'Chilanzar' } }] });
-    // Checked per item: the job runs and that item fails.
-    const { id } = badHome.data.submitBatch;
-    await until(() => job(id), ended);
-    const results = await gql('query($id: ID!) { batchResults(id: $id) { items { ok error { code } } } }', { id });
-    expect(results.data.batchResults.items).toEqual([{ ok: false, error: { code: 'INVALID_PARAMETER' } }]);
+  });
+
+  it('checks every item at submission as REST does: one bad item next to a good one refuses the submission whole, and no job is made', async () => {
+    const fresh = stack.newKey('enterprise'); // an organisation without jobs
+    const good = { address: ADDRESSES[0], reference: 'LOAN-1', home: HOME };
+    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+      ['no address', { address: '' }, 'MISSING_PARAMETER', 'items[1].address'],
+      ['an area out of range', { address: ADDRESSES[1], home: { ...HOME, area: 5 } }, 'INVALID_PARAMETER', 'items[1].home.area'],
+      // A field of two words is named in REST's words, as every subgraph names fields.
+      ['storeys out of range', { address: ADDRESSES[1], home: { ...HOME, totalFloors: 100 } }, 'INVALID_PARAMETER', 'items[1].home.total_floors'],
+      ['rooms not a whole number', { address: ADDRESSES[1], home: { ...HOME, rooms: 2.5 } }, 'INVALID_PARAMETER', 'items[1].home.rooms'],
+      ['a district, which the geocode gives', { address: ADDRESSES[1], home: { ...HOME, district: 'Chilanzar' } }, 'INVALID_PARAMETER', 'items[1].home.district'],
+      ["REST's name for a field", { address: ADDRESSES[1], home: { area: 65, rooms: 3, floor: 4, total_floors: 9 } }, 'INVALID_PARAMETER', 'items[1].home.total_floors'],
+      ['a currency that is none', { address: ADDRESSES[1], home: { ...HOME, currency: 'EUR' } }, 'INVALID_PARAMETER', 'items[1].home.currency'],
+      ['a personal data field', { address: ADDRESSES[1], home: { ...HOME, phone: '+998901234567' } }, 'PERSONAL_DATA_NOT_ACCEPTED', 'items[1].home.phone'],
+      ['a phone number for a reference', { address: ADDRESSES[1], reference: '+998 90 123 45 67' }, 'PERSONAL_DATA_NOT_ACCEPTED', 'items[1].reference'],
+    ];
+    const refusals = [];
+    for (const [what, bad] of cases) {
+      const body = await submit({ items: [good, bad] }, fresh);
+      const error = body.errors?.[0]?.extensions;
+      refusals.push([what, body.data?.submitBatch ?? null, error && { code: error.code, field: error.field }]);
+    }
+    expect(refusals).toEqual(cases.map(([what, , code, field]) => [what, null, { code, field }]));
+    expect((await gql('{ batchJobs { jobs { id } } }', {}, fresh)).data.batchJobs.jobs).toEqual([]);
+    // The good item alone is taken.
+    expect((await submit({ items: [good] }, fresh)).data.submitBatch.total).toBe(1);
+  });
+
+  it('a word the service does not know is no refusal: the home is valued without it, with the warning in its result (issue 35)', async () => {
+    const home = { ...HOME, renovation: 'xyzzy', buildingType: 'kartonniy', furniture: 'qisman', bathroom: 'uchta' };
+    const { data, errors } = await submit({ items: [{ address: ADDRESSES[3], home }] });
+    expect(errors).toBeUndefined();
+    const { id } = data.submitBatch;
+    expect(await until(() => job(id), ended)).toMatchObject({ status: 'completed', succeeded: 1 });
+    const results = await gql('query($id: ID!) { batchResults(id: $id) { items { ok result error { code message } } } }', { id });
+    const [item] = results.data.batchResults.items;
+    expect(item).toMatchObject({ ok: true, error: null });
+    expect(item.result.home.warnings).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^home\.furniture "qisman" is not recognised and was ignored; accepted: yes\/no/),
+      expect.stringMatching(/^renovation "xyzzy" is not recognised and was ignored/),
+      expect.stringMatching(/"kartonniy" is not recognised and was ignored/),
+      expect.stringMatching(/"uchta" is not recognised and was ignored/),
+    ]));
   });
 
   describe('a job filled in several calls: openBatch, then appendBatchItems', () => {
@@ -238,6 +276,19 @@ describeInProcessAndOnRedis('batch jobs over GraphQL, engine %s', ['in process',
       const cancelled = (await open({})).data.openBatch.id;
       await gql('mutation($id: ID!) { cancelBatch(id: $id) { status } }', { id: cancelled });
       expect((await append(cancelled, [{ address: ADDRESSES[0] }], true)).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'id' });
+    });
+
+    it('refuses a part with a bad item whole, naming it by its place in the call: nothing of it is stored, and the job takes it corrected', async () => {
+      const { id } = (await open({ chunkSize: 2 })).data.openBatch;
+      expect((await append(id, [{ address: ADDRESSES[0] }, { address: ADDRESSES[1] }], false)).data.appendBatchItems.total).toBe(2);
+      const part = [{ address: ADDRESSES[2] }, { address: ADDRESSES[3], home: { ...HOME, area: 5 } }];
+      const refused = await append(id, part, true);
+      expect(refused.data).toBeNull();
+      expect(refused.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'items[1].home.area' });
+      const after = await job(id);
+      expect([after.total, ['queued', 'running'].includes(after.status)]).toEqual([2, true]);
+      expect((await append(id, [part[0], { ...part[1], home: HOME }], true)).data.appendBatchItems.total).toBe(4);
+      expect(await until(() => job(id), ended)).toMatchObject({ status: 'completed', total: 4, succeeded: 4 });
     });
 
     it("past the plan's maxBatchItems in all, the job is failed and the part refused on items", async () => {
