@@ -5,15 +5,13 @@
  */
 import { LoadedEnsemble, statedConfidence, consensusOf, dataAgeFlags, ensembleEstimate, round3, roundTo, statedMembers, versionSummary } from '../ensemble';
 import { randomWalkAllowance } from '../intervals/serving';
-import { daysPast, lastDayOfPeriod } from '../ensemble/level-series';
+import { ModelSet, statedMarketLevel, type Clock } from '../ensemble/model-set';
 import { logLevelAt, monthsBeyondData } from '../residential/market-index';
 import { estimateFlags } from '../residential/assessment';
 import { DISTRICT_NAMES, type DistrictId } from '../vocabulary/codes';
 import { encodeHouseFeatures, HOUSE_FEATURE_COUNT, HOUSE_FEATURE_NAMES, type HouseFeatureSource } from './features';
 import { houseVersionDir, readHouseManifest, HOUSE_DIR, type HouseManifest } from './manifest';
 import { InsufficientHouseDataError, type HouseModelSummary, type HouseRequest, type HouseRuntime, type HouseValue } from './valuation';
-
-export type Clock = () => Date;
 
 /**
  * The plot's share of the value is read off the ensemble as its elasticity to the plot area:
@@ -40,20 +38,10 @@ export function houseCalibrationGroup(row: Pick<HouseFeatureSource, 'district' |
   return `${row.landAreaSotka === null ? 'without plot' : 'with plot'}/${row.district}`;
 }
 
-export class HouseModelSet implements HouseRuntime {
-  private constructor(
-    readonly manifest: HouseManifest,
-    private readonly ensemble: LoadedEnsemble,
-    private readonly clock: Clock,
-  ) {}
-
+export class HouseModelSet extends ModelSet<HouseManifest> implements HouseRuntime {
   static async load(version: string, root = HOUSE_DIR, clock: Clock = () => new Date()): Promise<HouseModelSet> {
     const manifest = readHouseManifest(version, root);
     return new HouseModelSet(manifest, await LoadedEnsemble.load(houseVersionDir(version, root), manifest, HOUSE_FEATURE_NAMES), clock);
-  }
-
-  get version(): string {
-    return this.manifest.version;
   }
 
   async value(requests: readonly HouseRequest[]): Promise<(HouseValue | InsufficientHouseDataError)[]> {
@@ -129,14 +117,7 @@ export class HouseModelSet implements HouseRuntime {
         modelSpread: round3(modelSpread),
         flags,
       },
-      marketLevel: {
-        valuationDate,
-        newestDataPeriod: index.newestPeriod,
-        dataAgeMonths,
-        dataAgeDays: daysPast(lastDayOfPeriod(index.newestPeriod), valuationDate),
-        indexRatio: round3(Math.exp(logLevel)),
-        intervalWidening: widening,
-      },
+      marketLevel: { ...statedMarketLevel(valuationDate, index.newestPeriod, dataAgeMonths, logLevel), intervalWidening: widening },
       // The house model does not split houses by market.
       marketMixture: null,
       modelVersion: manifest.version,
@@ -162,9 +143,5 @@ export class HouseModelSet implements HouseRuntime {
       intervalCoverage: manifest.intervals.coverage,
       minListings: manifest.minListings,
     };
-  }
-
-  async close(): Promise<void> {
-    await this.ensemble.release();
   }
 }

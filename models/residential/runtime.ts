@@ -8,7 +8,7 @@ import { inputFlags, estimateFlags, OUT_OF_DISTRIBUTION_FLAGS } from './assessme
 import { randomWalkAllowance } from '../intervals/serving';
 import { encodeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureSource } from './features';
 import { districtEvaluation, readManifest, versionDir, RESIDENTIAL_DIR, type ResidentialManifest } from './manifest';
-import { daysPast, lastDayOfPeriod } from '../ensemble/level-series';
+import { ModelSet, statedMarketLevel, type Clock } from '../ensemble/model-set';
 import { indexBand, logLevelAt, monthsBeyondData, zoneOf } from './market-index';
 import type { ApartmentRequest } from './request';
 import { MIXTURE_MARKETS, mixedValuation, newBuildProbability } from './market-mixture';
@@ -16,24 +16,11 @@ import { nearestComparables, DEFAULT_COMPARABLES, type ComparableListing } from 
 import { DISTRICT_NAMES, type DistrictId, type Market } from '../vocabulary/codes';
 import type { HomeValue, MarketIndexSeries, MarketLevel, ResidentialModelSummary } from './valuation';
 
-/** The runtime's clock: what "today" is for a request without a valuation date (tests inject one). */
-export type Clock = () => Date;
-
 /** One flat model version (the service composes it with the house model: ./serving.ts). */
-export class ResidentialModelSet {
-  private constructor(
-    readonly manifest: ResidentialManifest,
-    private readonly ensemble: LoadedEnsemble,
-    private readonly clock: Clock,
-  ) {}
-
+export class ResidentialModelSet extends ModelSet<ResidentialManifest> {
   static async load(version: string, root = RESIDENTIAL_DIR, clock: Clock = () => new Date()): Promise<ResidentialModelSet> {
     const manifest = readManifest(version, root);
     return new ResidentialModelSet(manifest, await LoadedEnsemble.load(versionDir(version, root), manifest, FEATURE_NAMES), clock);
-  }
-
-  get version(): string {
-    return this.manifest.version;
   }
 
   async value(requests: readonly ApartmentRequest[]): Promise<HomeValue[]> {
@@ -78,7 +65,7 @@ export class ResidentialModelSet {
     const logLevel = logLevelAt(index, request.district, request.market, period);
     const dataAgeMonths = monthsBeyondData(index, period);
     return {
-      reported: { valuationDate, newestDataPeriod: index.newestPeriod, dataAgeMonths, dataAgeDays: daysPast(lastDayOfPeriod(index.newestPeriod), valuationDate), indexRatio: round3(Math.exp(logLevel)) },
+      reported: statedMarketLevel(valuationDate, index.newestPeriod, dataAgeMonths, logLevel),
       logLevel,
       allowance: randomWalkAllowance(index, dataAgeMonths),
     };
@@ -185,10 +172,6 @@ export class ResidentialModelSet {
       sourceOffsets: offsets?.sources.map((s) => ({ source: s.source, offset: round3(Math.exp(s.offset) - 1) })) ?? [],
       newestReading: offsets ? { ...roundedBand(indexBand(offsets.newestReading.logLevel, offsets.newestReading.se)), applied: offsets.applied, method: offsets.method } : null,
     };
-  }
-
-  async close(): Promise<void> {
-    await this.ensemble.release();
   }
 }
 

@@ -11,7 +11,7 @@
  */
 import { confidence, statedConfidence, STALE_DATA_FLAG, STALE_DATA_MONTHS, type AccuracyClass, LoadedEnsemble, indexBand, versionSummary, ensembleEstimate, round3, roundTo, statedMembers } from '../ensemble';
 import { periodIndex } from '../ensemble/encoding';
-import { daysPast, lastDayOfPeriod } from '../ensemble/level-series';
+import { ModelSet, statedMarketLevel, type Clock } from '../ensemble/model-set';
 import { linearAllowance, withDriftAllowance, type IntervalCalibration } from '../intervals/serving';
 import { encodeVehicles, vehicleGroup, VEHICLE_FEATURE_COUNT, VEHICLE_FEATURE_NAMES, type VehicleFeatureSource } from './features';
 import { readManifest, versionDir, VEHICLE_DIR, type VehicleManifest } from './manifest';
@@ -30,16 +30,13 @@ const STALE_FLAG = STALE_DATA_FLAG;
 /** What each basis flags: a valuation not on the model's own data says so. */
 const BASIS_FLAGS: Readonly<Record<VehicleBasis, string | null>> = { model: null, make: 'MODEL_NOT_IN_MARKET_DATA', segment: 'MAKE_NOT_IN_MARKET_DATA' };
 
-export class VehicleModelSet implements VehicleRuntime {
+export class VehicleModelSet extends ModelSet<VehicleManifest> implements VehicleRuntime {
   /** The plain interval of each basis that is not the model's own, as a calibration the shared estimate reads. */
   private readonly basisCalibration: Record<'make' | 'segment', IntervalCalibration>;
 
-  private constructor(
-    readonly manifest: VehicleManifest,
-    private readonly ensemble: LoadedEnsemble,
-    /** When valuations are made: the default valuation date, and what the market data's age is measured against. */
-    private readonly now: () => Date,
-  ) {
+  /** The clock says when valuations are made: the default valuation date, and what the market data's age is measured against. */
+  private constructor(manifest: VehicleManifest, ensemble: LoadedEnsemble, clock: Clock) {
+    super(manifest, ensemble, clock);
     const plain = (basis: 'make' | 'segment'): IntervalCalibration => {
       const { q, rows } = manifest.bases[basis];
       return { ...manifest.intervals, scale: null, global: q, district: { [basis]: { q, n: rows, own: true } } };
@@ -47,13 +44,9 @@ export class VehicleModelSet implements VehicleRuntime {
     this.basisCalibration = { make: plain('make'), segment: plain('segment') };
   }
 
-  static async load(version: string, root = VEHICLE_DIR, now: () => Date = () => new Date()): Promise<VehicleModelSet> {
+  static async load(version: string, root = VEHICLE_DIR, clock: Clock = () => new Date()): Promise<VehicleModelSet> {
     const manifest = readManifest(version, root);
-    return new VehicleModelSet(manifest, await LoadedEnsemble.load(versionDir(version, root), manifest, VEHICLE_FEATURE_NAMES), now);
-  }
-
-  get version(): string {
-    return this.manifest.version;
+    return new VehicleModelSet(manifest, await LoadedEnsemble.load(versionDir(version, root), manifest, VEHICLE_FEATURE_NAMES), clock);
   }
 
   async value(requests: readonly VehicleRequest[]): Promise<(VehicleValue | InsufficientMarketDataError)[]> {
@@ -84,7 +77,7 @@ export class VehicleModelSet implements VehicleRuntime {
     const { manifest } = this;
     const group = vehicleGroup(request);
     const market = basis === 'model' ? manifest.market.group[group] : undefined;
-    const valuationDate = (request.valuationDate ?? this.now().toISOString()).slice(0, 10);
+    const valuationDate = (request.valuationDate ?? this.clock().toISOString()).slice(0, 10);
     const period = valuationDate.slice(0, 7);
     const index = manifest.marketIndex;
     const logLevel = vehicleLevelAt(index, request.make, period);
@@ -123,14 +116,7 @@ export class VehicleModelSet implements VehicleRuntime {
         flags,
       },
       basis,
-      marketLevel: {
-        valuationDate,
-        newestDataPeriod: index.newestPeriod,
-        dataAgeMonths,
-        dataAgeDays: daysPast(lastDayOfPeriod(index.newestPeriod), valuationDate),
-        indexRatio: round3(Math.exp(logLevel)),
-        intervalWidening: widening,
-      },
+      marketLevel: { ...statedMarketLevel(valuationDate, index.newestPeriod, dataAgeMonths, logLevel), intervalWidening: widening },
       modelVersion: manifest.version,
     };
   }
@@ -205,9 +191,5 @@ export class VehicleModelSet implements VehicleRuntime {
         movesPerYear: steps.map((s) => ({ from: s.from, to: s.to, change: round3((s.change * 12) / Math.max(1, periodIndex(s.to) - periodIndex(s.from))) })),
       };
     });
-  }
-
-  async close(): Promise<void> {
-    await this.ensemble.release();
   }
 }

@@ -3,12 +3,12 @@
  * house model at its date and kept in the organisation's book; the organisation's valuations are
  * then adjusted by its book (models/observations).
  */
-import { round3 } from '../../models/ensemble';
 import { HOME_TOP } from '../../models/observations';
 import { normaliseHomeInput, valueHomes, type ResidentialRuntime } from '../../models/residential';
 import type { HomeValuationView } from '../../schema/home-rest';
+import { adjustedView, movedDeviation } from '../common/adjusted-view';
 import type { ObservationBook } from '../common/observation-book';
-import { adjustmentFor, flagsAfterAdjustment, reanchoredConfidence, scorer, type MarketAdjustment } from '../common/observation-recording';
+import { adjustmentFor, scorer, type MarketAdjustment } from '../common/observation-recording';
 
 type NormalisedHomeInput = ReturnType<typeof normaliseHomeInput>;
 
@@ -29,29 +29,18 @@ export function scoreHomes(runtime: ResidentialRuntime) {
 
 export type AdjustedHomeValuation = HomeValuationView & { marketAdjustment: MarketAdjustment | null };
 
-/** The valuation as the organisation sees it: moved by its market factor, with its own interval where it has enough observations. */
+/** The valuation as the organisation sees it (../common/adjusted-view.ts); a home's price per m² and per sotka and its deviations from the medians move with the factor. */
 export async function adjustHomeValuation(book: ObservationBook, org: string | null, input: NormalisedHomeInput, view: HomeValuationView): Promise<AdjustedHomeValuation> {
   const adjustment = await adjustmentFor(book, org, homeGroupsOf(input), view);
-  // Object.assign, not a spread and then new fields: V8 (Node 20) adds each field after a spread through its slow path (about 2 µs a field).
-  if (!adjustment) return Object.assign({}, view, { marketAdjustment: null });
-  if ('skipped' in adjustment) return { ...view, marketAdjustment: null, warnings: [...view.warnings, adjustment.skipped] };
-  const { estimate, interval, factor, marketAdjustment, warning } = adjustment;
-  const moved = (deviation: number | null) => (deviation === null ? null : round3((1 + deviation) * factor - 1));
-  return {
-    ...view,
-    estimate,
-    interval,
-    ...reanchoredConfidence(view.confidence, estimate, interval, marketAdjustment),
-    warnings: warning ? [...view.warnings, warning] : view.warnings,
-    pricePerM2: Math.round(view.pricePerM2 * factor),
-    landPricePerSotka: view.landPricePerSotka === null ? null : Math.round(view.landPricePerSotka * factor),
-    anomaly: {
-      ...view.anomaly,
-      deviationFromDistrictMedian: moved(view.anomaly.deviationFromDistrictMedian)!,
-      deviationFromMahallaMedian: moved(view.anomaly.deviationFromMahallaMedian),
-      deviationFromDistrictMedianPerSotka: moved(view.anomaly.deviationFromDistrictMedianPerSotka),
-      flags: flagsAfterAdjustment(view.anomaly.flags, input.request.askingPrice, interval),
+  return adjustedView(view, adjustment, input.request.askingPrice, (factor) => ({
+    view: {
+      pricePerM2: Math.round(view.pricePerM2 * factor),
+      landPricePerSotka: view.landPricePerSotka === null ? null : Math.round(view.landPricePerSotka * factor),
     },
-    marketAdjustment,
-  };
+    anomaly: {
+      deviationFromDistrictMedian: movedDeviation(view.anomaly.deviationFromDistrictMedian, factor)!,
+      deviationFromMahallaMedian: movedDeviation(view.anomaly.deviationFromMahallaMedian, factor),
+      deviationFromDistrictMedianPerSotka: movedDeviation(view.anomaly.deviationFromDistrictMedianPerSotka, factor),
+    },
+  }));
 }

@@ -3,12 +3,12 @@
  * model at its date and kept in the organisation's book; the organisation's valuations are then
  * adjusted by its book (models/observations).
  */
-import { round3 } from '../../models/ensemble';
 import { vehicleGroups } from '../../models/observations';
 import { normaliseVehicleInput, valueVehicles, type VehicleRuntime } from '../../models/vehicle';
 import type { VehicleValuationView } from '../../schema/vehicle-rest';
+import { adjustedView, movedDeviation } from '../common/adjusted-view';
 import type { ObservationBook } from '../common/observation-book';
-import { adjustmentFor, flagsAfterAdjustment, reanchoredConfidence, scorer, type MarketAdjustment } from '../common/observation-recording';
+import { adjustmentFor, scorer, type MarketAdjustment } from '../common/observation-recording';
 
 type NormalisedVehicleInput = ReturnType<typeof normaliseVehicleInput>;
 
@@ -30,24 +30,10 @@ export function scoreVehicles(runtime: () => VehicleRuntime) {
 
 export type AdjustedVehicleValuation = VehicleValuationView & { marketAdjustment: MarketAdjustment | null };
 
-/** The valuation as the organisation sees it: moved by its market factor, with its own interval where it has enough observations. */
+/** The valuation as the organisation sees it (../common/adjusted-view.ts); a vehicle's deviation from its group's median moves with the factor. */
 export async function adjustVehicleValuation(book: ObservationBook, org: string | null, input: NormalisedVehicleInput, view: VehicleValuationView): Promise<AdjustedVehicleValuation> {
   const adjustment = await adjustmentFor(book, org, vehicleGroupsOf(input), view);
-  if (!adjustment) return { ...view, marketAdjustment: null };
-  if ('skipped' in adjustment) return { ...view, marketAdjustment: null, warnings: [...view.warnings, adjustment.skipped] };
-  const { estimate, interval, factor, marketAdjustment, warning } = adjustment;
-  const deviation = view.anomaly.deviationFromGroupMedian;
-  return {
-    ...view,
-    estimate,
-    interval,
-    ...reanchoredConfidence(view.confidence, estimate, interval, marketAdjustment),
-    warnings: warning ? [...view.warnings, warning] : view.warnings,
-    anomaly: {
-      ...view.anomaly,
-      deviationFromGroupMedian: deviation === null ? null : round3((1 + deviation) * factor - 1),
-      flags: flagsAfterAdjustment(view.anomaly.flags, input.request.askingPrice, interval),
-    },
-    marketAdjustment,
-  };
+  return adjustedView(view, adjustment, input.request.askingPrice, (factor) => ({
+    anomaly: { deviationFromGroupMedian: movedDeviation(view.anomaly.deviationFromGroupMedian, factor) },
+  }));
 }

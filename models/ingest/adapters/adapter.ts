@@ -1,6 +1,8 @@
 /**
  * What every source adapter does: turn one raw CSV row into a canonical record, or say why it cannot.
- * Plus the steps most adapters share (price to USD, Russian address to district and mahalla).
+ * Plus the steps most adapters share (price to USD, Russian address to district and mahalla, the
+ * record with what a file does not say left null). A site's files share more through its own reader
+ * (./uybor-form.ts, ./olx-form.ts).
  */
 import type { DistrictId } from '../../vocabulary';
 import { isTashkentCityAddress } from '../address';
@@ -27,6 +29,25 @@ export function fileFields(file: SourceFile, sourceRow: number): Pick<ListingRec
   return { source: file.source, sourceRow, period: file.period, propertyType: file.propertyType };
 }
 
+/** What a row says: the price, district and area always; any other field it leaves out is null. */
+export type RowFields = Pick<ListingRecord, 'priceUsd' | 'district' | 'area'> & Partial<Omit<ListingRecord, 'source' | 'sourceRow' | 'priceUsd' | 'district' | 'area'>>;
+
+/** The fields after the area, unsaid: null, in the record's order (../record.ts). */
+const UNSAID_AFTER_AREA: Omit<ListingRecord, 'source' | 'sourceRow' | 'period' | 'propertyType' | 'priceUsd' | 'district' | 'mahallaId' | 'area'> = {
+  rooms: null, floor: null, totalFloors: null, landAreaSotka: null, renovation: null, buildingType: null,
+  furniture: null, bathroom: null, market: null, seller: null, amenities: null, lat: null, lon: null,
+};
+
+/**
+ * The record of a row, with what the row leaves out null and the period and property type the
+ * file's unless the row says otherwise. Its keys stand in the record's order whatever order the row
+ * gives its fields in: the row's fields fill them in place.
+ */
+export function listingRecord(file: SourceFile, sourceRow: number, fields: RowFields): ListingRecord {
+  const { priceUsd, district, area, ...said } = fields;
+  return { ...fileFields(file, sourceRow), priceUsd, district, mahallaId: null, area, ...UNSAID_AFTER_AREA, ...said };
+}
+
 /** The asking price in USD and the total area in m²: a row missing either cannot be valued. */
 export interface PriceAndArea {
   priceUsd: number;
@@ -43,18 +64,6 @@ export function priceAndArea(priceText: string, areaText: string, period: string
     priceUsd: toUsd(money, period),
     area,
     corrections: money.currency === 'UZS' ? ['price_converted_from_uzs'] : [],
-  };
-}
-
-/**
- * What uybor's amenity block says about furniture and the bathroom (all three uybor layouts):
- * an empty block says nothing, and an unticked "separate bathroom" does not mean a combined one.
- */
-export function uyborAmenityFields(amenities: ListingRecord['amenities']): Pick<ListingRecord, 'furniture' | 'bathroom' | 'amenities'> {
-  return {
-    furniture: amenities === null ? null : amenities.furniture,
-    bathroom: amenities?.separate_bathroom ? 'separate' : null,
-    amenities,
   };
 }
 

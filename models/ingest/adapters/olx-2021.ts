@@ -6,47 +6,19 @@
 import { isTashkentCityAddress } from '../address';
 import type { Olx2021Geocodes } from '../geocode';
 import type { Normaliser } from '../normaliser';
-import { parseCount } from '../parse';
-import type { Correction } from '../reasons';
-import { sourceFile } from '../sources';
-import { fileFields, isDrop, priceAndArea, type SourceAdapter } from './adapter';
+import type { SourceAdapter } from './adapter';
+import { createOlxFormAdapter } from './olx-form';
 
 export function createOlx2021Adapter(normaliser: Normaliser, geocodes: Olx2021Geocodes): SourceAdapter {
-  const file = sourceFile('olx_2021');
-  return {
-    file,
-    adapt(row, sourceRow) {
-      if (!isTashkentCityAddress(row['location'])) return { drop: 'outside_tashkent' };
-      const district = normaliser.district(row['district']);
-      if (district === null) return { drop: 'unknown_district' };
-      const price = priceAndArea(row['price'], row['size'], file.period);
-      if (isDrop(price)) return price;
+  return createOlxFormAdapter(normaliser, {
+    source: 'olx_2021',
+    columns: { district: 'district', price: 'price', area: 'size', rooms: 'rooms', floor: 'level', totalFloors: 'max_levels' },
+    inTashkent: (row) => isTashkentCityAddress(row['location']),
+    details: (row) => {
       const geocode = geocodes.lookup(row);
-      const corrections: Correction[] = [...price.corrections];
-      if (geocode.status !== 'missing') corrections.push(geocode.status === 'joined' ? 'coordinates_joined' : 'coordinates_withheld');
-      return {
-        record: {
-          ...fileFields(file, sourceRow),
-          priceUsd: price.priceUsd,
-          district,
-          mahallaId: null,
-          area: price.area,
-          rooms: parseCount(row['rooms']),
-          floor: parseCount(row['level']),
-          totalFloors: parseCount(row['max_levels']),
-          landAreaSotka: null,
-          renovation: null,
-          buildingType: null,
-          furniture: null,
-          bathroom: null,
-          market: null,
-          seller: null,
-          amenities: null,
-          lat: geocode.status === 'joined' ? geocode.lat : null,
-          lon: geocode.status === 'joined' ? geocode.lon : null,
-        },
-        corrections,
-      };
+      if (geocode.status === 'missing') return { fields: {}, corrections: [] };
+      if (geocode.status !== 'joined') return { fields: {}, corrections: ['coordinates_withheld'] };
+      return { fields: { lat: geocode.lat, lon: geocode.lon }, corrections: ['coordinates_joined'] };
     },
-  };
+  });
 }

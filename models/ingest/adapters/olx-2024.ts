@@ -7,45 +7,27 @@ import { amenitiesFromLabelList, mergeAmenityBlocks } from '../amenities';
 import { OLX_IN_FLAT_LABELS, OLX_NEARBY_LABELS } from '../amenity-labels';
 import { OLX_MARKET_LABELS, OLX_SELLER_LABELS } from '../labels';
 import type { Normaliser } from '../normaliser';
-import { parseCount } from '../parse';
-import { sourceFile } from '../sources';
-import { fileFields, isDrop, priceAndArea, type SourceAdapter } from './adapter';
+import type { SourceAdapter } from './adapter';
+import { createOlxFormAdapter } from './olx-form';
 
 export function createOlx2024Adapter(normaliser: Normaliser): SourceAdapter {
-  const file = sourceFile('olx_2024');
-  return {
-    file,
-    adapt(row, sourceRow) {
-      const district = normaliser.district(row['district']);
-      if (district === null) return { drop: 'unknown_district' };
-      const price = priceAndArea(row['price'], row['allArea'], file.period);
-      if (isDrop(price)) return price;
-      return {
-        record: {
-          ...fileFields(file, sourceRow),
-          priceUsd: price.priceUsd,
-          district,
-          mahallaId: null,
-          area: price.area,
-          rooms: parseCount(row['rooms']),
-          floor: parseCount(row['floor']),
-          totalFloors: parseCount(row['floorsNumber']),
-          landAreaSotka: null,
-          renovation: normaliser.renovation(row['repairType']),
-          buildingType: normaliser.buildingType(row['buildingType']),
-          furniture: normaliser.yesNo(row['setOfFurniture']),
-          bathroom: normaliser.bathroom(row['bathroom']),
-          market: OLX_MARKET_LABELS[row['housingType']] ?? null,
-          seller: OLX_SELLER_LABELS[row['type']] ?? null,
-          amenities: mergeAmenityBlocks(
-            amenitiesFromLabelList(row['inQuart'], OLX_IN_FLAT_LABELS),
-            amenitiesFromLabelList(row['nearestStructures'], OLX_NEARBY_LABELS),
-          ),
-          lat: null,
-          lon: null,
-        },
-        corrections: price.corrections,
-      };
-    },
-  };
+  return createOlxFormAdapter(normaliser, {
+    source: 'olx_2024',
+    columns: { district: 'district', price: 'price', area: 'allArea', rooms: 'rooms', floor: 'floor', totalFloors: 'floorsNumber' },
+    details: (row) => ({
+      fields: {
+        renovation: normaliser.renovation(row['repairType']),
+        buildingType: normaliser.buildingType(row['buildingType']),
+        furniture: normaliser.yesNo(row['setOfFurniture']),
+        bathroom: normaliser.bathroom(row['bathroom']),
+        market: OLX_MARKET_LABELS[row['housingType']] ?? null,
+        seller: OLX_SELLER_LABELS[row['type']] ?? null,
+        amenities: mergeAmenityBlocks(
+          amenitiesFromLabelList(row['inQuart'], OLX_IN_FLAT_LABELS),
+          amenitiesFromLabelList(row['nearestStructures'], OLX_NEARBY_LABELS),
+        ),
+      },
+      corrections: [],
+    }),
+  });
 }

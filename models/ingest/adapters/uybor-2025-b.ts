@@ -5,41 +5,19 @@
 import { amenitiesFromWords } from '../amenities';
 import { UYBOR_B_WORD_COLUMNS } from '../amenity-labels';
 import type { Normaliser } from '../normaliser';
-import { parseFloorPair, parseRooms } from '../parse';
-import { sourceFile } from '../sources';
-import { fileFields, isDrop, locateRussianAddress, priceAndArea, uyborAmenityFields, type SourceAdapter } from './adapter';
+import { parseFloorPair } from '../parse';
+import type { SourceAdapter } from './adapter';
+import { createUyborFormAdapter } from './uybor-form';
 
 export function createUybor2025BAdapter(normaliser: Normaliser): SourceAdapter {
-  const file = sourceFile('uybor_2025_b');
-  return {
-    file,
-    adapt(row, sourceRow) {
-      const location = locateRussianAddress(row['addresses'], normaliser);
-      if (isDrop(location)) return location;
-      const price = priceAndArea(row['prices'], row['areas'], file.period);
-      if (isDrop(price)) return price;
+  return createUyborFormAdapter(normaliser, {
+    source: 'uybor_2025_b',
+    columns: { address: 'addresses', price: 'prices', area: 'areas', rooms: 'rooms', renovation: 'renovations', material: 'materials' },
+    floors: (row) => {
       const floors = parseFloorPair(row['floors']);
-      const amenities = amenitiesFromWords(row, UYBOR_B_WORD_COLUMNS);
-      return {
-        record: {
-          ...fileFields(file, sourceRow),
-          priceUsd: price.priceUsd,
-          ...location,
-          area: price.area,
-          rooms: parseRooms(row['rooms']),
-          floor: floors?.floor ?? null,
-          totalFloors: floors?.totalFloors ?? null,
-          landAreaSotka: null,
-          renovation: normaliser.renovation(row['renovations']),
-          buildingType: normaliser.buildingType(row['materials']),
-          ...uyborAmenityFields(amenities),
-          market: null,
-          seller: null,
-          lat: null,
-          lon: null,
-        },
-        corrections: price.corrections,
-      };
+      return { floor: floors?.floor ?? null, totalFloors: floors?.totalFloors ?? null };
     },
-  };
+    landAreaSotka: () => null,
+    amenities: (row) => amenitiesFromWords(row, UYBOR_B_WORD_COLUMNS),
+  });
 }

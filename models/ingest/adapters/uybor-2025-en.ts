@@ -7,7 +7,7 @@ import { namesMahalla } from '../address';
 import type { Normaliser } from '../normaliser';
 import { parseCount, parseRooms } from '../parse';
 import { sourceFile } from '../sources';
-import { fileFields, isDrop, priceAndArea, type SourceAdapter } from './adapter';
+import { isDrop, listingRecord, priceAndArea, type SourceAdapter } from './adapter';
 
 const TASHKENT_CITY = 'tashkent city';
 
@@ -23,8 +23,7 @@ export function createUybor2025EnAdapter(normaliser: Normaliser): SourceAdapter 
       const price = priceAndArea(row['prices'], row['living_squares'], file.period);
       if (isDrop(price)) return price;
       return {
-        record: {
-          ...fileFields(file, sourceRow),
+        record: listingRecord(file, sourceRow, {
           priceUsd: price.priceUsd,
           district,
           mahallaId: namesMahalla(row['street']) ? normaliser.mahalla(row['street'], district) : null,
@@ -32,17 +31,9 @@ export function createUybor2025EnAdapter(normaliser: Normaliser): SourceAdapter 
           rooms: parseRooms(row['rooms']),
           floor: parseCount(row['floors']),
           totalFloors: parseCount(row['total_floors']),
-          landAreaSotka: null,
           renovation: normaliser.renovation(row['renovation']),
           buildingType: normaliser.buildingType(row['materials']),
-          furniture: null,
-          bathroom: null,
-          market: null,
-          seller: null,
-          amenities: null,
-          lat: null,
-          lon: null,
-        },
+        }),
         corrections: price.corrections,
       };
     },

@@ -6,40 +6,21 @@
 import { amenitiesFromFlags } from '../amenities';
 import { UYBOR_FLAG_COLUMNS } from '../amenity-labels';
 import type { Normaliser } from '../normaliser';
-import { parseCount, parseRooms } from '../parse';
-import { sourceFile } from '../sources';
-import { fileFields, isDrop, locateRussianAddress, priceAndArea, uyborAmenityFields, type SourceAdapter } from './adapter';
+import { parseCount } from '../parse';
+import type { SourceAdapter } from './adapter';
+import { createUyborFormAdapter, type UyborFormColumns } from './uybor-form';
+
+/** The 2025 layout's form cells (the 2025 house file has them too). */
+export const UYBOR_2025_COLUMNS: UyborFormColumns = {
+  address: 'Address', price: 'Price', area: 'Area', rooms: 'Rooms', renovation: 'Condition', material: 'Material',
+};
 
 export function createUybor2025Adapter(normaliser: Normaliser): SourceAdapter {
-  const file = sourceFile('uybor_2025');
-  return {
-    file,
-    adapt(row, sourceRow) {
-      const location = locateRussianAddress(row['Address'], normaliser);
-      if (isDrop(location)) return location;
-      const price = priceAndArea(row['Price'], row['Area'], file.period);
-      if (isDrop(price)) return price;
-      const amenities = amenitiesFromFlags(row, UYBOR_FLAG_COLUMNS);
-      return {
-        record: {
-          ...fileFields(file, sourceRow),
-          priceUsd: price.priceUsd,
-          ...location,
-          area: price.area,
-          rooms: parseRooms(row['Rooms']),
-          floor: parseCount(row['Floor']),
-          totalFloors: parseCount(row['Building Floors']),
-          landAreaSotka: null,
-          renovation: normaliser.renovation(row['Condition']),
-          buildingType: normaliser.buildingType(row['Material']),
-          ...uyborAmenityFields(amenities),
-          market: null,
-          seller: null,
-          lat: null,
-          lon: null,
-        },
-        corrections: price.corrections,
-      };
-    },
-  };
+  return createUyborFormAdapter(normaliser, {
+    source: 'uybor_2025',
+    columns: UYBOR_2025_COLUMNS,
+    floors: (row) => ({ floor: parseCount(row['Floor']), totalFloors: parseCount(row['Building Floors']) }),
+    landAreaSotka: () => null,
+    amenities: (row) => amenitiesFromFlags(row, UYBOR_FLAG_COLUMNS),
+  });
 }

@@ -16,7 +16,7 @@ import type { Normaliser } from '../normaliser';
 import { parseCount, parseNumber } from '../parse';
 import type { Correction } from '../reasons';
 import { sourceFile } from '../sources';
-import { fileFields, isDrop, priceAndArea, type SourceAdapter } from './adapter';
+import { isDrop, listingRecord, priceAndArea, type SourceAdapter } from './adapter';
 
 const TASHKENT = 'Ташкент';
 const CATEGORY = { apartment: 'Квартира', house: 'Дом' } as const;
@@ -56,8 +56,7 @@ export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
       const address = row['address'];
       const newBuilding = normaliser.yesNo(row['is_new_building']);
       return {
-        record: {
-          ...fileFields(file, sourceRow),
+        record: listingRecord(file, sourceRow, {
           period: /^\d{4}-\d{2}/.test(row['posted_at']) ? row['posted_at'].slice(0, 7) : file.period,
           propertyType: isHouse ? 'house' : 'apartment',
           priceUsd: price.priceUsd,
@@ -67,17 +66,12 @@ export function createUybor2026Adapter(normaliser: Normaliser): SourceAdapter {
           rooms: parseCount(row['rooms']),
           floor: isHouse ? null : parseCount(row['floor']),
           totalFloors: parseCount(row['total_floors']),
-          landAreaSotka: null,
           renovation: normaliser.renovation(row['renovation']),
           buildingType: normaliser.buildingType(row['building_material']),
-          furniture: null,
-          bathroom: null,
           market: isHouse || newBuilding === null ? null : newBuilding ? 'new' : 'resale',
-          seller: null,
-          amenities: null,
           lat,
           lon,
-        },
+        }),
         corrections: [...corrections, ...price.corrections],
       };
     },

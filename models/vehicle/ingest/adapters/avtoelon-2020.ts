@@ -7,42 +7,18 @@
  * (gearbox), Цвет (colour), Привод ("передний привод"), Есть доставка ("Да" when the seller delivers;
  * not read: it tells no down payment from a price, see ../outliers.ts). No defects column.
  */
-import { isBlank } from '../../../ingest/parse';
-import { isDropped } from '../candidate';
 import type { VehicleLookups } from '../lookups';
-import { vehicleSourceFile } from '../sources';
-import { fileFields, formFields, localityOf, yearAndPrice, type FormColumns, type VehicleAdapter } from './adapter';
-
-const COLUMNS: FormColumns = {
-  mileage: 'Пробег', engine: 'Объем двигателя, л', gearbox: 'Коробка передач', body: 'Кузов', drive: 'Привод', colour: 'Цвет', city: 'Город',
-};
+import type { VehicleAdapter } from './adapter';
+import { createAvtoelonAdapter, formDetails, identifyByMake } from './avtoelon';
 
 export function createAvtoelon2020Adapter(lookups: VehicleLookups): VehicleAdapter {
-  const file = vehicleSourceFile('avtoelon_2020');
-  return {
-    file,
-    adapt(row, sourceRow) {
-      if (isBlank(row['brand']) || isBlank(row['name'])) return { drop: 'no_model' };
-      // "Ретро-автомобили" (the site's classic-car category) is no make: such rows stay unknown.
-      const make = lookups.make(row['brand']);
-      const model = make === null ? null : lookups.model(make, row['name']);
-      if (make === null || model === null) return { drop: 'unknown_model' };
-      const basics = yearAndPrice(row['year'], row['price']);
-      if (isDropped(basics)) return basics;
-      return {
-        record: {
-          ...fileFields(file, sourceRow),
-          make,
-          model,
-          year: basics.year,
-          ...formFields(lookups, row, COLUMNS),
-          trim: null,
-          defects: null,
-          priceUsd: basics.priceUsd,
-        },
-        corrections: [],
-        locality: localityOf(row[COLUMNS.city]),
-      };
-    },
-  };
+  return createAvtoelonAdapter({
+    source: 'avtoelon_2020',
+    yearColumn: 'year',
+    // "Ретро-автомобили" (the site's classic-car category) is no make: such rows stay unknown.
+    identify: (row) => identifyByMake(lookups, row, { make: 'brand', name: 'name' }),
+    details: formDetails(lookups, {
+      mileage: 'Пробег', engine: 'Объем двигателя, л', gearbox: 'Коробка передач', body: 'Кузов', drive: 'Привод', colour: 'Цвет', city: 'Город',
+    }),
+  });
 }
