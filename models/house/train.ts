@@ -196,7 +196,7 @@ export function trainHouses(options: TrainHouseOptions = {}): TrainedHouseVersio
   return {
     manifest: {
       kind: 'house',
-      generatedBy: 'npm run train -- --kind house (models/house/train-cli.ts)',
+      generatedBy: 'npm run train -- --kind house (tools/models/house/train-cli.ts)',
       dataSnapshot: dataSnapshot(),
       training: {
         rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, maskedCopyWeight: WITHOUT_PLOT_WEIGHT,

@@ -55,7 +55,7 @@ export function comparablesFile(rows: readonly ComparableRow[], snapshot: DataSn
   return {
     format: COMPARABLES_FORMAT,
     description: 'The Tashkent flats the residential model trains on (every listing file after ingestion with price fences), as comparable listings: one array per column, row i across them; text columns are indexes into codes[column], null = unknown.',
-    generatedBy: 'npm run comparables (models/residential/comparables-cli.ts), or npm run train for residential',
+    generatedBy: 'npm run comparables (tools/models/residential/comparables-cli.ts), or npm run train for residential',
     dataSnapshot: snapshot,
     rows: rows.length,
     codes,

@@ -262,7 +262,7 @@ export function trainResidential(options: TrainOptions = {}): TrainedVersion {
   return {
     manifest: {
       kind: 'residential',
-      generatedBy: 'npm run train (models/residential/train-cli.ts)',
+      generatedBy: 'npm run train (tools/models/residential/train-cli.ts)',
       dataSnapshot: dataSnapshot(),
       training: {
         rows: data.rows.length, bySource: countBy(data.source), byDistrict: countBy(data.rows.map((r) => r.district)), seconds: (Date.now() - started) / 1000, ingest: report, maskedCopyWeight: MASKED_COPY_WEIGHT,

@@ -213,7 +213,7 @@ export function trainVehicles(options: VehicleTrainOptions = {}): TrainedVehicle
   return {
     manifest: {
       kind: 'vehicle',
-      generatedBy: 'npm run train (models/vehicle/train.ts)',
+      generatedBy: 'npm run train (tools/models/vehicle/train-cli.ts)',
       dataSnapshot: vehicleDataSnapshot(),
       training: { rows: data.rows.length, bySource: countBy(data.source), byMake: countBy(records.map((r) => r.make)), seconds: (Date.now() - started) / 1000, ingest: report, ...(collected && { collected }) },
       ...(observed && { observations: observed.report }),
