@@ -35,6 +35,10 @@ function collectFolder(day: string, flats: number, earlier = 0, earlierDay = '20
   return { directory, file: exportTrainingSource(store, day).recordsPath };
 }
 
+/** `trainingRecords({})`: the listing files alone, a full ingest of every file; computed once for the file's tests that read it. */
+let filesOnly: ReturnType<typeof trainingRecords> | undefined;
+const trainingRecordsOfFiles = () => (filesOnly ??= trainingRecords({}));
+
 const folders: string[] = [];
 afterAll(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
 
@@ -46,7 +50,7 @@ describe('without a collected export', () => {
     expect(collectedHomesFile(undefined, { COLLECT_DIR: join(home, 'nowhere') })).toBeNull();
 
     const before = ingestListings();
-    const records = trainingRecords({});
+    const records = trainingRecordsOfFiles();
     expect(records.collected).toBeNull();
     expect(trainingRecords({ collected: null }).records).toEqual(records.records);
     // The same records in the same order, and the same source list: the listing files' and nothing else.
@@ -57,11 +61,12 @@ describe('without a collected export', () => {
     expect(TRAINING_SOURCES.slice(0, 8)).toEqual(['olx_2021', 'uybor_2023', 'olx_2024', 'uybor_2025', 'uybor_2025_b', 'uybor_2025_en', 'uybor_2026', 'observations']);
 
     // The forward test is the newest snapshot, ingested without price fences, as before.
+    const snapshot = ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records;
     for (const kind of ['apartment', 'house'] as const) {
       const forward = forwardTestOf(records.records, kind);
       expect(forward.source).toBe(FORWARD_TEST_SOURCE);
       expect(forward.label).toBe("uybor's July 2026 snapshot");
-      expect(JSON.stringify(forward.records)).toBe(JSON.stringify(ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records.filter((r) => r.propertyType === kind)));
+      expect(JSON.stringify(forward.records)).toBe(JSON.stringify(snapshot.filter((r) => r.propertyType === kind)));
     }
   });
 });
@@ -99,7 +104,7 @@ describe('with a collected export', () => {
     const collected = readCollectedHomes(file);
     expect(collected.report).toMatchObject({ file, lines: MIN_COLLECTED_FORWARD_ROWS + 17, kept: MIN_COLLECTED_FORWARD_ROWS + 17, bySource: { uybor_collected: MIN_COLLECTED_FORWARD_ROWS + 17 }, periods: { from: '2026-10', to: '2026-11' } });
 
-    const files = trainingRecords({});
+    const files = trainingRecordsOfFiles();
     const withCollected = trainingRecords({ collected });
     expect(withCollected.collected).toEqual(collected.report);
     // The listing files' records first, unchanged, then the collected ones.

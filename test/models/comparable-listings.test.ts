@@ -19,6 +19,9 @@ describe('the committed table (models/artifacts/residential/comparables.json)', 
   let records: ListingRecord[];
   let text: string;
   let file: ComparablesFile;
+  /** dataSnapshot() parses every listing file: once for the block's tests. */
+  let snapshotOfFiles: ReturnType<typeof dataSnapshot> | undefined;
+  const snapshotOnce = () => (snapshotOfFiles ??= dataSnapshot());
   beforeAll(() => {
     records = comparableRecords(trainingRecords({}).records);
     text = readFileSync(COMPARABLES_PATH, 'utf8');
@@ -26,7 +29,7 @@ describe('the committed table (models/artifacts/residential/comparables.json)', 
   });
 
   it('is the training flats of the data snapshot, byte for byte as the writer makes them', () => {
-    const snapshot = dataSnapshot();
+    const snapshot = snapshotOnce();
     expect(file.dataSnapshot).toEqual(snapshot);
     expect(file.rows).toBe(records.length);
     expect(records.every((r) => r.propertyType === 'apartment' && r.source !== 'observations')).toBe(true);
@@ -36,7 +39,7 @@ describe('the committed table (models/artifacts/residential/comparables.json)', 
   it('holds the rows of ingestion in its order (first, last and a few between)', () => {
     const table = comparablesTable();
     expect(table.rows).toHaveLength(records.length);
-    expect(table.dataSnapshotId).toBe(dataSnapshot().id);
+    expect(table.dataSnapshotId).toBe(snapshotOnce().id);
     for (const i of [0, 1, 777, Math.floor(records.length / 2), records.length - 2, records.length - 1]) {
       const r = records[i];
       expect(table.rows[i]).toEqual({

@@ -13,7 +13,7 @@ import { plansFileWith } from '../support/plans';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { fragmentBomb } from '../support/hostile-documents';
 import { json, startTestStack, type TestStack } from '../support/stack';
-import { useSharedTestStack } from '../support/shared-stack';
+import { sharedTestStack, useSharedTestStack } from '../support/shared-stack';
 
 const SAMPLE_INPUT = { district: 'Chilonzor', area: 65, rooms: 3, floor: 4, totalFloors: 9 };
 
@@ -27,6 +27,26 @@ const HOSTILE_DOCUMENTS: [string, string, string][] = [
   ['200 directives', `{ __typename ${'@include(if: true) '.repeat(200)} }`, 'QUERY_TOO_COMPLEX'],
   ['nested duplicates', `{ ${'residentialModel { districts { metrics { n } } districts { metrics { n } } } '.repeat(60)} }`, 'QUERY_TOO_COMPLEX'],
 ];
+
+/**
+ * The file's stack with the depth limit at 3 and introspection off, started on first use: the depth
+ * test and the introspection-off case share it (one start, not one each).
+ */
+let strict: Promise<TestStack> | undefined;
+function strictStack(): Promise<TestStack> {
+  if (!strict) {
+    // startTestStack leaves its env in process.env: put it back, so that stacks started later have their own settings only.
+    const saved = { MAX_QUERY_DEPTH: process.env.MAX_QUERY_DEPTH, INTROSPECTION: process.env.INTROSPECTION };
+    strict = startTestStack({ env: { MAX_QUERY_DEPTH: '3', INTROSPECTION: 'false' } }).finally(() => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+  }
+  return strict;
+}
+afterAll(async () => (await strict)?.stop());
 
 describe('documents that would freeze the gateway (finding 1)', () => {
   const fixture = useSharedTestStack();
@@ -64,18 +84,14 @@ describe('documents that would freeze the gateway (finding 1)', () => {
   });
 
   it('the depth limit counts through fragments and names its code', async () => {
-    const limited = await startTestStack({ env: { MAX_QUERY_DEPTH: '3' } });
-    try {
-      const key = limited.newKey('enterprise');
-      const query = '{ residentialModel { ...D } } fragment D on ResidentialModel { districts { metrics { n } } }';
-      const response = await limited.post('/graphql', { query }, { 'x-api-key': key });
-      expect(response.status).toBe(400);
-      const { errors } = await json(response);
-      expect(errors[0].extensions.code).toBe('QUERY_TOO_DEEP');
-      expect(errors[0].message).toMatch(/depth limit of 3 exceeded, found 4/);
-    } finally {
-      await limited.stop();
-    }
+    const limited = await strictStack();
+    const key = limited.newKey('enterprise');
+    const query = '{ residentialModel { ...D } } fragment D on ResidentialModel { districts { metrics { n } } }';
+    const response = await limited.post('/graphql', { query }, { 'x-api-key': key });
+    expect(response.status).toBe(400);
+    const { errors } = await json(response);
+    expect(errors[0].extensions.code).toBe('QUERY_TOO_DEEP');
+    expect(errors[0].message).toMatch(/depth limit of 3 exceeded, found 4/);
   });
 });
 
@@ -163,15 +179,12 @@ describe('no schema through suggestions with introspection off (finding 8)', () 
     ['on', 'true', true],
     ['off', 'false', false],
   ])('introspection %s: suggestions %s', async (_state, introspection, suggests) => {
-    const stack = await startTestStack({ env: { INTROSPECTION: introspection } });
-    try {
-      const response = await stack.post('/graphql', { query: typo }, { 'x-api-key': stack.newKey() });
-      expect(response.status).toBe(400);
-      const { errors } = await json(response);
-      expect(errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-      expect(/Did you mean/.test(JSON.stringify(errors))).toBe(suggests);
-    } finally {
-      await stack.stop();
-    }
+    // On is the default (INTROSPECTION unset): the worker's shared stack; off: the file's strict stack.
+    const stack = introspection === 'true' ? await sharedTestStack() : await strictStack();
+    const response = await stack.post('/graphql', { query: typo }, { 'x-api-key': stack.newKey() });
+    expect(response.status).toBe(400);
+    const { errors } = await json(response);
+    expect(errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(/Did you mean/.test(JSON.stringify(errors))).toBe(suggests);
   });
 });
