@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, validate } from 'graphql';
-import { BATCH_JOB_OPERATION, BATCH_RESULTS_OPERATION, SUBMIT_BATCH_OPERATION } from '../../gateway/rest/batch';
-import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
-import { LOCATION_INDEX_BY_ADDRESS_OPERATION, LOCATION_INDEX_OPERATION } from '../../gateway/rest/location';
-import { VEHICLE_VALUATION_OPERATION } from '../../gateway/rest/vehicle';
+import { BATCH_JOB_OPERATION, BATCH_RESULTS_OPERATION, SUBMIT_BATCH_OPERATION } from '../../gateway/operations/batch';
+import { HOME_VALUATION_OPERATION } from '../../gateway/operations/home';
+import { LOCATION_INDEX_BY_ADDRESS_OPERATION, LOCATION_INDEX_OPERATION } from '../../gateway/operations/location';
+import { VEHICLE_VALUATION_OPERATION } from '../../gateway/operations/vehicle';
 import { SUBGRAPHS } from '../../tools/subgraphs';
 
 it.each([
