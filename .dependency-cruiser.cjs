@@ -56,6 +56,20 @@ module.exports = {
       to: { path: '^(tools|bench|test)/' },
     },
     {
+      name: 'doors-share-only-operations',
+      comment: 'The REST routes (gateway/rest/) and the MCP tools (gateway/mcp/) import nothing of each other, in either direction: what both doors do (persisted operations, body → variables, the snake_case replies and their schemas) lives in gateway/operations/.',
+      severity: 'error',
+      from: { path: '^gateway/(rest|mcp)/' },
+      to: { path: '^gateway/(rest|mcp)/', pathNot: '^gateway/$1/' },
+    },
+    {
+      name: 'operations-stay-below-the-doors',
+      comment: 'gateway/operations/ is door-neutral: it imports no door (gateway/rest/, gateway/mcp/), which would tie one door to the other.',
+      severity: 'error',
+      from: { path: '^gateway/operations/' },
+      to: { path: '^gateway/(rest|mcp)/' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycle, type-only imports included: two modules that need each other share a type or value that belongs in a module both import.',
       severity: 'error',

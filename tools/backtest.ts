@@ -24,8 +24,8 @@ import { scoreHomes } from '../subgraphs/residential/observations';
 import { scoreVehicles } from '../subgraphs/vehicle/observations';
 import { backtestStatement, biasText, renderBacktestPdf, type BacktestReportData } from '../gateway/reports/backtest-content';
 import { backtestRowsCsv, backtestSummaryCsv } from '../gateway/reports/backtest-csv';
-import { backtestObservation } from '../gateway/rest/backtest';
-import { numberedObservations, type UploadType } from '../gateway/rest/observation-items';
+import { backtestObservation } from '../gateway/operations/backtest';
+import { numberedObservations, type UploadType } from '../gateway/rest/observation-uploads';
 
 type Kind = 'home' | 'vehicle';
 type Score = (items: readonly ObservationItem[]) => Promise<(ScoredItem | ApiError)[]>;

@@ -30,7 +30,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
+import { HOME_VALUATION_OPERATION } from '../../gateway/operations/home';
 import { SUPERGRAPH_PATH } from '../../platform/schema-files';
 import { SUBGRAPHS, urlVariable } from '../../subgraphs/registry';
 import { option } from '../cli';

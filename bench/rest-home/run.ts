@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
+import { HOME_VALUATION_OPERATION } from '../../gateway/operations/home';
 import { option } from '../cli';
 
 interface Urls { bare: string; subgraph: string; gateway: string; internalToken: string; key: string }

@@ -19,8 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { HOME_VALUATION_OPERATION } from '../../gateway/rest/home';
-import { VEHICLE_VALUATION_OPERATION } from '../../gateway/rest/vehicle';
+import { HOME_VALUATION_OPERATION } from '../../gateway/operations/home';
+import { VEHICLE_VALUATION_OPERATION } from '../../gateway/operations/vehicle';
 import { option } from '../cli';
 import { announced, processCpuMs as cpuMs, processRssMb as rssMb, stopChild } from '../proc';
 

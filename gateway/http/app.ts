@@ -27,7 +27,7 @@ import { registerBacktestRoutes } from '../rest/backtest';
 import { registerValuationReportRoute } from '../rest/valuation-report';
 import { registerValuationRoutes } from '../rest/valuations';
 import { registerTokenRoute } from '../rest/token';
-import { errorResponseJsonSchema } from '../rest/response-schemas';
+import { errorResponseJsonSchema } from '../operations/response-schemas';
 import { registerVehicleRoutes } from '../rest/vehicle';
 import { startSubscriptionServer, type BatchProgressSource } from '../subscriptions';
 import { authenticate } from './authenticate';

@@ -24,7 +24,7 @@ import { ApiError, payloadTooLarge } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
 import { sendError } from '../http/errors';
 import { documentedOnly, SECURITY, withExample } from '../ops/openapi';
-import { errorResponseJsonSchema } from '../rest/response-schemas';
+import { errorResponseJsonSchema } from '../operations/response-schemas';
 import { gatewayExecutor } from '../graph/executor';
 import { buildMcpServer } from './server';
 

@@ -1,53 +1,21 @@
 /**
  * GraphQL data → the tools' structured replies. Where a REST route exists the reply is that
- * route's body, field for field (test/mcp compares them), so an agent and a bank's system read
- * one contract, with `warnings` added where the route has none; the other replies are the
- * GraphQL data with snake_case keys.
+ * route's body, field for field (test/mcp compares them), made by the same function of
+ * gateway/operations/ (the valuations, the location index and a valuation record come from there
+ * whole), so an agent and a bank's system read one contract, with `warnings` added where the route
+ * has none; the other replies are the GraphQL data with snake_case keys.
  */
-import type { toRecordRest } from '../rest/valuations';
 import type { BacktestComparison, BacktestMeasures } from '../../models/observations';
-import { toAcceptedResponse, type AcceptedBacktest, type BacktestData } from '../rest/backtest';
-import { toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
-import { toJobResponse, type BatchJobData } from '../rest/batch';
-import { toLocationRestResponse, toMatchedResponse, type GeocodeData as GeocodedIndexData, type LocationIndexData } from '../rest/location';
-import { toVehicleRestResponse, type VehicleValuationView } from '../../schema/vehicle-rest';
-import { snakeCaseKeys } from '../../schema/snake-case';
 import { restResultItem } from '../../schema/batch-contract';
+import { snakeCaseKeys } from '../../schema/snake-case';
+import { toAcceptedBacktestResponse, type AcceptedBacktest, type BacktestData } from '../operations/backtest';
+import { toAcceptedJobResponse, toJobResponse, type AcceptedJob, type BatchJobData, type BatchResultsData } from '../operations/batch';
+import { toMatchedResponse, type DistrictData, type GeocodeCandidatesData } from '../operations/location';
+import type { ResidentialModelData, VehicleModelData } from '../operations/model-accuracy';
+import type { LiveAccuracyData } from '../operations/observations';
+import type { toRecordRest } from '../operations/valuations';
 
-/** `homeValuation` as HOME_VALUATION_OPERATION selects it (location by name: district is an entity in the graph). */
-export interface HomeValuationData {
-  homeValuation: Omit<HomeValuationView, 'location'> & {
-    location: { districtName: string; mahallaName: string | null; mahallaId: string | null; matched: HomeValuationView['location']['matched'] };
-  };
-}
-
-export function homeReply({ homeValuation: { location, ...valuation } }: HomeValuationData, warnings: readonly string[]) {
-  const view: HomeValuationView = { ...valuation, location: { district: location.districtName, mahalla: location.mahallaName, mahallaId: location.mahallaId, matched: location.matched } };
-  return toHomeRestResponse(view, warnings);
-}
-export type HomeReply = ReturnType<typeof homeReply>;
-
-export function vehicleReply(data: { vehicleValuation: VehicleValuationView }, warnings: readonly string[]) {
-  return toVehicleRestResponse(data.vehicleValuation, warnings);
-}
-export type VehicleReply = ReturnType<typeof vehicleReply>;
-
-
-/** POST /api/location/index's body. */
-export function locationReply(index: LocationIndexData, geocoded: GeocodedIndexData | null, warnings: readonly string[]) {
-  return toLocationRestResponse(index, geocoded, warnings);
-}
-export type LocationReply = ReturnType<typeof locationReply>;
-
-export type { BatchJobData, GeocodedIndexData, LocationIndexData };
-
-export interface GeocodeData {
-  geocode: Omit<GeocodedIndexData, 'locationIndex'> & {
-    candidates: { name: string; precision: string; district: { name: string }; lat: number; lon: number; confidence: number }[];
-  };
-}
-
-export function geocodeReply({ geocode: g }: GeocodeData, warnings: readonly string[]) {
+export function geocodeReply({ geocode: g }: GeocodeCandidatesData, warnings: readonly string[]) {
   return {
     address: g.address,
     lat: g.lat,
@@ -60,15 +28,6 @@ export function geocodeReply({ geocode: g }: GeocodeData, warnings: readonly str
   };
 }
 export type GeocodeReply = ReturnType<typeof geocodeReply>;
-
-export interface DistrictData {
-  name: string;
-  id: string;
-  names: { english: string; uzbekLatin: string; russian: string };
-  centroid: { lat: number; lon: number };
-  /** Details only with $withMahallas. */
-  mahallas: { id: string; name?: string; cyrillic?: string; centre?: { lat: number; lon: number } | null }[];
-}
 
 export function districtsReply(districts: readonly DistrictData[], withMahallas: boolean, warnings: readonly string[]) {
   return {
@@ -86,15 +45,10 @@ export function districtsReply(districts: readonly DistrictData[], withMahallas:
 export type DistrictsReply = ReturnType<typeof districtsReply>;
 
 /** POST /api/batch's 202 body: the contract says queued (get_batch_status has the live status). */
-export function batchAcceptedReply(job: { id: string; total: number; createdAt: string; resultsUrl: string; idempotentReplay?: boolean }, warnings: readonly string[]) {
-  return { id: job.id, status: 'queued' as const, total: job.total, created_at: job.createdAt, results_url: job.resultsUrl, idempotent_replay: job.idempotentReplay ?? false, warnings };
+export function batchAcceptedReply(job: AcceptedJob, warnings: readonly string[]) {
+  return { ...toAcceptedJobResponse(job), warnings };
 }
 export type BatchAcceptedReply = ReturnType<typeof batchAcceptedReply>;
-
-export interface BatchResultsData {
-  items: { index: number; reference?: string | null; ok: boolean; result: unknown; error: { code: string; message: string } | null }[];
-  nextOffset: number | null;
-}
 
 /** GET /api/batch/{id}'s body, and a page of GET /api/batch/{id}/results' lines when asked for. */
 export function batchStatusReply(job: BatchJobData, results: BatchResultsData | null, warnings: readonly string[]) {
@@ -107,21 +61,6 @@ export function batchStatusReply(job: BatchJobData, results: BatchResultsData | 
   };
 }
 export type BatchStatusReply = ReturnType<typeof batchStatusReply>;
-
-interface Metrics { n: number; r2: number | null; mape: number; medianApe: number; maeUsd: number; ppe10: number; ppe20: number; intervalCoverage: number; medianIntervalWidth: number }
-interface ModelInfo { version: string; trainedAt: string; dataSnapshot: string; evaluation: string; metrics: Metrics }
-export interface ResidentialModelData { residentialModel: ModelInfo & { districts: { district: string; accuracyClass: string; metrics: Metrics }[] } }
-export interface VehicleModelData { vehicleModel: ModelInfo & { groups: { group: string; accuracyClass: string; metrics: Metrics }[] } }
-
-
-/** GraphQL's liveAccuracy as LIVE_ACCURACY_OPERATION selects it. */
-export interface LiveAccuracyData {
-  asOf: string;
-  level: string;
-  driftRule: string;
-  overall: { service: { observations: number; medianApe: number; meanBias: number; coverage: number }; drift: { flagged: boolean; reasons: string[] } } | null;
-  groups: { group: string; drift: { flagged: boolean } }[];
-}
 
 export function modelAccuracyReply(
   models: { residential?: ResidentialModelData['residentialModel']; vehicle?: VehicleModelData['vehicleModel'] | null },
@@ -142,7 +81,7 @@ export type ValuationRecordReply = ReturnType<typeof toRecordRest> & { warnings:
 
 /** POST /api/backtest's 202 body. */
 export function backtestAcceptedReply(accepted: AcceptedBacktest, warnings: readonly string[]) {
-  return { ...toAcceptedResponse(accepted), warnings };
+  return { ...toAcceptedBacktestResponse(accepted), warnings };
 }
 export type BacktestAcceptedReply = ReturnType<typeof backtestAcceptedReply>;
 

@@ -13,8 +13,8 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PROJECT_ROOT } from '../../models/paths';
 import { ApiError } from '../../schema/errors';
 import type { GraphExecutor } from '../graph/executor';
-import { DISTRICTS_OPERATION } from './operations';
-import { districtsReply, type DistrictData } from './replies';
+import { DISTRICTS_OPERATION, type DistrictData } from '../operations/location';
+import { districtsReply } from './replies';
 
 export const MODEL_CARDS = [
   { name: 'residential-model-card', uri: 'valuation://model-cards/residential', file: 'MODEL_CARD.md', title: 'Model card: residential (flat) valuation model', description: 'Intended use and limits, data, held-out accuracy overall and per district, interval calibration and comparison with the service it replaces, for the residential model in service.' },

@@ -15,7 +15,7 @@ import { requestJsonSchema, type FieldSpec } from '../../schema/field-table';
 import { HOME_FIELDS } from '../../schema/home-contract';
 import { LOCATION_FIELDS, locationFieldsJsonSchema, locationResponseJsonSchema } from '../../schema/location-contract';
 import { VEHICLE_FIELDS } from '../../schema/vehicle-contract';
-import { batchJobResponseJsonSchema, batchResultLineJsonSchema } from '../rest/response-schemas';
+import { batchJobResponseJsonSchema, batchResultLineJsonSchema } from '../operations/response-schemas';
 
 export type JsonSchema = Record<string, unknown>;
 

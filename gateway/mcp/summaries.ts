@@ -3,7 +3,10 @@
  * "Estimated 78,500 USD (90% interval 71,000–86,500), confidence high (FSD 0.086)". The numbers
  * are the reply's own; the structured reply beside them has everything else.
  */
-import type { ValuationRecordReply } from './replies';
+import type { HomeReply } from '../operations/home';
+import type { LocationReply } from '../operations/location';
+import type { RecordedObservationsReply } from '../operations/observations';
+import type { VehicleReply } from '../operations/vehicle';
 import type {
   BacktestAcceptedReply,
   BacktestMeasuresReply,
@@ -12,13 +15,10 @@ import type {
   BatchStatusReply,
   DistrictsReply,
   GeocodeReply,
-  HomeReply,
-  LocationReply,
   ModelAccuracyReply,
   RetractedObservationsReply,
-  VehicleReply,
+  ValuationRecordReply,
 } from './replies';
-import type { RecordedObservationsReply } from '../rest/observations';
 
 const amount = (value: number, currency: string) => `${Math.round(value).toLocaleString('en-US')} ${currency}`;
 const grouped = (value: number) => Math.round(value).toLocaleString('en-US');

@@ -1,25 +1,27 @@
 /**
- * The MCP tools: each a thin translation into the API's GraphQL operations, as the REST routes
- * are. Arguments use the REST routes' snake_case names and pass through the same checks (the
- * REST body parsers, or the REST validator on the tool's published schema), so validation,
- * behaviour and errors are the API's. A definition is data plus `run` (arguments → reply) and
- * `summary` (reply → a sentence); registerTools adds the result and error envelopes.
+ * The MCP tools: each a thin translation into the API's GraphQL operations, through the same
+ * door-neutral steps as the REST routes (gateway/operations/). Arguments use the REST routes'
+ * snake_case names and pass through the same checks (the REST body parsers, or the REST validator
+ * on the tool's published schema), so validation, behaviour and errors are the API's. A definition
+ * is data plus `run` (arguments → reply) and `summary` (reply → a sentence); registerTools adds
+ * the result and error envelopes.
  */
-import { toRecordRest, VALUATION_RECORD_SCHEMA, type RecordData } from '../rest/valuations';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { SUBINDEXES } from '../../models/location';
-import { batchFromJson, submitBatchInput } from '../../schema/batch-contract';
+import { batchFromJson } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
-import { parseHomeRestBody } from '../../schema/home-rest';
-import { chooseLocationRequest } from '../../schema/location-contract';
 import { compileBodyValidator } from '../../schema/rest-validation';
-import { parseVehicleRestBody } from '../../schema/vehicle-rest';
-import { batchAcceptedResponseJsonSchema, homeResponseJsonSchema, vehicleResponseJsonSchema } from '../rest/response-schemas';
 import type { GraphExecutor } from '../graph/executor';
-import { RECORDED_OBSERVATIONS_SCHEMA, recordObservationsBody, RETRACT_OBSERVATIONS_OPERATION, type RecordedObservationsReply, type RetractedData } from '../rest/observations';
-import { BACKTEST_ACCEPTED_SCHEMA, backtestKind, submitBacktestBody, type BacktestData } from '../rest/backtest';
-import * as ops from './operations';
+import * as backtests from '../operations/backtest';
+import * as batches from '../operations/batch';
+import * as home from '../operations/home';
+import * as location from '../operations/location';
+import * as models from '../operations/model-accuracy';
+import * as observations from '../operations/observations';
+import { batchAcceptedResponseJsonSchema, homeResponseJsonSchema, vehicleResponseJsonSchema } from '../operations/response-schemas';
+import * as valuations from '../operations/valuations';
+import * as vehicle from '../operations/vehicle';
 import * as replies from './replies';
 import { toolError, toolSuccess } from './results';
 import * as schemas from './schemas';
@@ -57,7 +59,7 @@ const validateValuation = compileBodyValidator(schemas.VALUATION_INPUT);
 const validateBacktestStatus = compileBodyValidator(schemas.BACKTEST_STATUS_INPUT);
 const validateRetract = compileBodyValidator(schemas.RETRACT_OBSERVATIONS_INPUT);
 
-const valueHome: ToolDefinition<replies.HomeReply> = {
+const valueHome: ToolDefinition<home.HomeReply> = {
   name: 'value_home',
   title: 'Value a flat or house in Tashkent',
   description: [
@@ -74,14 +76,11 @@ const valueHome: ToolDefinition<replies.HomeReply> = {
   output: homeResponseJsonSchema(),
   annotations: READ_ONLY,
   argumentNames: schemas.ARGUMENT_NAMES,
-  async run(args, executor) {
-    const { input, warnings } = parseHomeRestBody(args);
-    return replies.homeReply(await executor.execute<replies.HomeValuationData>(ops.HOME_VALUATION_OPERATION, { input }), warnings);
-  },
+  run: (args, executor) => home.valueHome(executor, args),
   summary: summaries.homeSummary,
 };
 
-const valueVehicle: ToolDefinition<replies.VehicleReply> = {
+const valueVehicle: ToolDefinition<vehicle.VehicleReply> = {
   name: 'value_vehicle',
   title: 'Value a used vehicle',
   description: [
@@ -94,14 +93,11 @@ const valueVehicle: ToolDefinition<replies.VehicleReply> = {
   input: schemas.VEHICLE_INPUT,
   output: vehicleResponseJsonSchema(),
   annotations: READ_ONLY,
-  async run(args, executor) {
-    const { input, warnings } = parseVehicleRestBody(args);
-    return replies.vehicleReply(await executor.execute(ops.VEHICLE_VALUATION_OPERATION, { input }), warnings);
-  },
+  run: (args, executor) => vehicle.valueVehicle(executor, args),
   summary: summaries.vehicleSummary,
 };
 
-const locationIndex: ToolDefinition<replies.LocationReply> = {
+const locationIndex: ToolDefinition<location.LocationReply> = {
   name: 'location_index',
   title: 'Location index of a Tashkent place',
   description: [
@@ -115,13 +111,7 @@ const locationIndex: ToolDefinition<replies.LocationReply> = {
   annotations: READ_ONLY,
   async run(args, executor) {
     const { body, warnings } = validateLocation(args);
-    const wanted = chooseLocationRequest(body);
-    if (wanted.kind === 'point') {
-      const data = await executor.execute<{ locationIndex: replies.LocationIndexData }>(ops.LOCATION_INDEX_OPERATION, { lat: wanted.lat, lon: wanted.lon });
-      return replies.locationReply(data.locationIndex, null, warnings);
-    }
-    const data = await executor.execute<{ geocode: replies.GeocodedIndexData }>(ops.LOCATION_INDEX_BY_ADDRESS_OPERATION, { address: wanted.address });
-    return replies.locationReply(data.geocode.locationIndex, data.geocode, warnings);
+    return location.locationIndexOf(executor, body, warnings);
   },
   summary: summaries.locationSummary,
 };
@@ -139,7 +129,7 @@ const geocodeAddress: ToolDefinition<replies.GeocodeReply> = {
   annotations: READ_ONLY,
   async run(args, executor) {
     const { body, warnings } = validateGeocode(args);
-    return replies.geocodeReply(await executor.execute(ops.GEOCODE_OPERATION, { address: body.address }), warnings);
+    return replies.geocodeReply(await executor.execute(location.GEOCODE_OPERATION, { address: body.address }), warnings);
   },
   summary: summaries.geocodeSummary,
 };
@@ -160,10 +150,10 @@ const listDistricts: ToolDefinition<replies.DistrictsReply> = {
     const { body, warnings } = validateDistricts(args);
     const withMahallas = body.include_mahallas !== false;
     if (body.district === undefined) {
-      const data = await executor.execute<{ districts: replies.DistrictData[] }>(ops.DISTRICTS_OPERATION, { withMahallas });
+      const data = await executor.execute<{ districts: location.DistrictData[] }>(location.DISTRICTS_OPERATION, { withMahallas });
       return replies.districtsReply(data.districts, withMahallas, warnings);
     }
-    const data = await executor.execute<{ district: replies.DistrictData | null }>(ops.DISTRICT_OPERATION, { name: body.district, withMahallas });
+    const data = await executor.execute<{ district: location.DistrictData | null }>(location.DISTRICT_OPERATION, { name: body.district, withMahallas });
     if (!data.district) throw new ApiError('UNKNOWN_DISTRICT', `Unknown district "${String(body.district).slice(0, 60)}"`, 'district');
     return replies.districtsReply([data.district], withMahallas, warnings);
   },
@@ -184,9 +174,7 @@ const submitBatch: ToolDefinition<replies.BatchAcceptedReply> = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   argumentNames: schemas.ARGUMENT_NAMES,
   async run(args, executor) {
-    const input = submitBatchInput(batchFromJson(args));
-    const data = await executor.execute<{ submitBatch: { id: string; total: number; createdAt: string; resultsUrl: string; idempotentReplay: boolean } }>(ops.SUBMIT_BATCH_OPERATION, { input });
-    return replies.batchAcceptedReply(data.submitBatch, []);
+    return replies.batchAcceptedReply(await batches.submitBatch(executor, batchFromJson(args)), []);
   },
   summary: summaries.batchAcceptedSummary,
 };
@@ -206,13 +194,10 @@ const getBatchStatus: ToolDefinition<replies.BatchStatusReply> = {
   async run(args, executor) {
     const { body, warnings } = validateBatchStatus(args);
     const id = body.id as string;
-    const data = await executor.execute<{ batchJob: replies.BatchJobData | null }>(ops.BATCH_JOB_OPERATION, { id });
-    if (!data.batchJob) throw new ApiError('NOT_FOUND', `No batch job ${id.slice(0, 100)}`, 'id');
+    const job = await batches.batchJobOf(executor, id);
     const limit = (body.results_limit as number | undefined) ?? 0;
-    const results = limit > 0
-      ? (await executor.execute<{ batchResults: replies.BatchResultsData }>(ops.BATCH_RESULTS_OPERATION, { id, offset: (body.results_offset as number | undefined) ?? 0, limit })).batchResults
-      : null;
-    return replies.batchStatusReply(data.batchJob, results, warnings);
+    const results = limit > 0 ? await batches.batchResultsPage(executor, id, (body.results_offset as number | undefined) ?? 0, limit) : null;
+    return replies.batchStatusReply(job, results, warnings);
   },
   summary: summaries.batchStatusSummary,
 };
@@ -234,15 +219,15 @@ const getModelAccuracy: ToolDefinition<replies.ModelAccuracyReply> = {
     const { body, warnings } = validateModelAccuracy(args);
     const kind = body.kind as 'residential' | 'vehicle' | undefined;
     const liveAccuracy = async (observationKind: 'HOME' | 'VEHICLE') =>
-      (await executor.execute<{ liveAccuracy: replies.LiveAccuracyData }>(ops.LIVE_ACCURACY_OPERATION, { kind: observationKind })).liveAccuracy;
+      (await executor.execute<{ liveAccuracy: observations.LiveAccuracyData }>(observations.LIVE_ACCURACY_OPERATION, { kind: observationKind })).liveAccuracy;
     const live = {
       ...(kind !== 'vehicle' && { home: await liveAccuracy('HOME') }),
       ...(kind !== 'residential' && { vehicle: await liveAccuracy('VEHICLE') }),
     };
-    const residential = kind === 'vehicle' ? undefined : (await executor.execute<replies.ResidentialModelData>(ops.RESIDENTIAL_MODEL_OPERATION, {})).residentialModel;
+    const residential = kind === 'vehicle' ? undefined : (await executor.execute<models.ResidentialModelData>(models.RESIDENTIAL_MODEL_OPERATION, {})).residentialModel;
     if (kind === 'residential') return replies.modelAccuracyReply({ residential }, live, warnings);
     try {
-      const vehicle = (await executor.execute<replies.VehicleModelData>(ops.VEHICLE_MODEL_OPERATION, {})).vehicleModel;
+      const vehicle = (await executor.execute<models.VehicleModelData>(models.VEHICLE_MODEL_OPERATION, {})).vehicleModel;
       return replies.modelAccuracyReply({ residential, vehicle }, live, warnings);
     } catch (error) {
       // Asked for both: a service without a vehicle model still answers for flats.
@@ -255,7 +240,7 @@ const getModelAccuracy: ToolDefinition<replies.ModelAccuracyReply> = {
   summary: summaries.modelAccuracySummary,
 };
 
-const recordObservations: ToolDefinition<RecordedObservationsReply> = {
+const recordObservations: ToolDefinition<observations.RecordedObservationsReply> = {
   name: 'record_observations',
   title: 'Record prices your organisation observed',
   description: [
@@ -264,9 +249,9 @@ const recordObservations: ToolDefinition<RecordedObservationsReply> = {
     CONVENTIONS,
   ].join(' '),
   input: schemas.OBSERVATIONS_INPUT,
-  output: schemas.withWarnings(RECORDED_OBSERVATIONS_SCHEMA),
+  output: schemas.withWarnings(observations.RECORDED_OBSERVATIONS_SCHEMA),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (args, executor) => recordObservationsBody(executor, args),
+  run: (args, executor) => observations.recordObservationsBody(executor, args),
   summary: summaries.recordedObservationsSummary,
 };
 
@@ -283,7 +268,7 @@ const retractObservations: ToolDefinition<replies.RetractedObservationsReply> = 
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, executor) {
     const { body, warnings } = validateRetract(args);
-    const { retractObservations: r } = await executor.execute<RetractedData>(RETRACT_OBSERVATIONS_OPERATION, { ids: body.ids });
+    const r = await observations.retractObservations(executor, body.ids as string[]);
     return { retracted: r.retracted, retracted_ids: r.retractedIds, not_found: r.notFound, warnings };
   },
   summary: summaries.retractedObservationsSummary,
@@ -298,15 +283,15 @@ const getValuation: ToolDefinition<replies.ValuationRecordReply> = {
     CONVENTIONS,
   ].join(' '),
   input: schemas.VALUATION_INPUT,
-  output: schemas.withWarnings(VALUATION_RECORD_SCHEMA),
+  output: schemas.withWarnings(valuations.VALUATION_RECORD_SCHEMA),
   annotations: READ_ONLY,
   argumentNames: { id: 'valuation_id' },
   async run(args, executor) {
     const { body, warnings } = validateValuation(args);
     const id = body.valuation_id as string;
-    const { valuation } = await executor.execute<{ valuation: RecordData | null }>(ops.VALUATION_RECORD_OPERATION, { id });
+    const valuation = await valuations.valuationRecordOf(executor, id);
     if (!valuation) throw new ApiError('NOT_FOUND', `no valuation ${id.slice(0, 60)} of your organisation`, 'valuation_id');
-    return { ...toRecordRest(valuation), warnings };
+    return { ...valuations.toRecordRest(valuation), warnings };
   },
   summary: summaries.valuationRecordSummary,
 };
@@ -320,10 +305,10 @@ const submitBacktest: ToolDefinition<replies.BacktestAcceptedReply> = {
     CONVENTIONS,
   ].join(' '),
   input: schemas.BACKTEST_INPUT,
-  output: schemas.withWarnings(BACKTEST_ACCEPTED_SCHEMA),
+  output: schemas.withWarnings(backtests.BACKTEST_ACCEPTED_SCHEMA),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, executor) {
-    return replies.backtestAcceptedReply(await submitBacktestBody(executor, backtestKind(args.kind), args), []);
+    return replies.backtestAcceptedReply(await backtests.submitBacktestBody(executor, backtests.backtestKind(args.kind), args), []);
   },
   summary: summaries.backtestAcceptedSummary,
 };
@@ -342,9 +327,7 @@ const getBacktest: ToolDefinition<replies.BacktestReply> = {
   async run(args, executor) {
     const { body, warnings } = validateBacktestStatus(args);
     const id = body.id as string;
-    const { backtest } = await executor.execute<{ backtest: BacktestData | null }>(ops.BACKTEST_OPERATION, { id, withReport: true });
-    if (!backtest) throw new ApiError('NOT_FOUND', `No backtest ${id.slice(0, 100)}`, 'id');
-    return replies.backtestReply(backtest, warnings);
+    return replies.backtestReply(await backtests.backtestOf(executor, id, true), warnings);
   },
   summary: summaries.backtestSummary,
 };

@@ -17,7 +17,7 @@ import { listen } from '../../platform/listen';
 import { bearerMatches, collectProcessMetrics, sendMetrics } from '../../platform/process-metrics';
 import { clientErrorHandler } from '../http/client-errors';
 import { sendError } from '../http/errors';
-import { errorResponseJsonSchema } from '../rest/response-schemas';
+import { errorResponseJsonSchema } from '../operations/response-schemas';
 
 const METRICS_PATH = '/metrics';
 

@@ -1,5 +1,6 @@
 /**
- * A bank's backtest over REST (issue 31), translated into the batch subgraph's backtest operations:
+ * A bank's backtest over REST (issue 31), translated into the batch subgraph's backtest operations
+ * (gateway/operations/backtest.ts):
  * - POST /api/backtest?kind=home|vehicle: observed prices as POST /api/observations takes them (JSON
  *   { observations: [ … ] }, or a CSV or NDJSON file streamed in parts through openBacktest and
  *   appendBacktestObservations), or the export GET /api/observations gives → 202 with the job's id.
@@ -14,86 +15,30 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import { DEFAULT_CHUNK_SIZE, MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
 import type { Graph } from '../graph/apollo';
-import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
+import { gatewayExecutor } from '../graph/executor';
 import { registerUploadScope } from './upload-scope';
 import { SECURITY } from '../ops/openapi';
 import { backtestRowsCsv, backtestSummaryCsv } from '../reports/backtest-csv';
-import type { BacktestReportData } from '../reports/backtest-content';
 import { REPORT_LANGUAGES, type ReportLanguage } from '../reports/report-data';
-import { toJobResponse, uploadPartSize, uploadTooLarge, UploadBody, type BatchJobData } from './batch';
-import { itemError, numberedObservations, toObservationInput, type UploadType } from './observation-items';
-import { errorResponseJsonSchema } from './response-schemas';
+import { toJobResponse } from '../operations/batch';
+import {
+  APPEND_BACKTEST_OPERATION,
+  BACKTEST_ACCEPTED_SCHEMA,
+  backtestKind,
+  backtestObservation,
+  backtestOf,
+  KINDS,
+  OPEN_BACKTEST_OPERATION,
+  submitBacktestBody,
+  toAcceptedBacktestResponse,
+  type AcceptedBacktest,
+  type Kind,
+} from '../operations/backtest';
+import { uploadPartSize, uploadTooLarge, UploadBody } from './batch';
+import { numberedObservations, type UploadType } from './observation-uploads';
+import { errorResponseJsonSchema } from '../operations/response-schemas';
 import type { ReportServices } from './valuation-report';
 import { unpaced } from '../http/bulk-pacing';
-
-const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl resultsUrl error deliveries { number at statusCode error durationMs }';
-
-export const SUBMIT_BACKTEST_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  mutation RestSubmitBacktest($input: SubmitBacktestInput!) {
-    submitBacktest(input: $input) { id kind job { status total createdAt } }
-  }` };
-
-export const OPEN_BACKTEST_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  mutation RestOpenBacktest($input: OpenBacktestInput!) {
-    openBacktest(input: $input) { id }
-  }` };
-
-export const APPEND_BACKTEST_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  mutation RestAppendBacktestObservations($id: ID!, $observations: [JSONObject!]!, $last: Boolean!) {
-    appendBacktestObservations(id: $id, observations: $observations, last: $last) { id kind job { status total createdAt } }
-  }` };
-
-export const BACKTEST_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  query RestBacktest($id: ID!, $withReport: Boolean!) {
-    backtest(id: $id) { id kind job { ${JOB_SELECTION} } report @include(if: $withReport) }
-  }` };
-
-export interface AcceptedBacktest {
-  id: string;
-  kind: string;
-  job: { status: string; total: number; createdAt: string };
-}
-
-export interface BacktestData {
-  id: string;
-  kind: string;
-  job: BatchJobData;
-  report?: BacktestReportData | null;
-}
-
-export const KINDS = ['home', 'vehicle'] as const;
-export type Kind = (typeof KINDS)[number];
-
-/** The backtest's kind (the query's kind, an MCP tool's argument), checked. */
-export function backtestKind(kind: unknown): Kind {
-  if (kind === undefined) throw new ApiError('MISSING_PARAMETER', 'kind is required: home or vehicle', 'kind');
-  if (!KINDS.includes(kind as Kind)) throw new ApiError('INVALID_PARAMETER', 'kind must be home or vehicle', 'kind');
-  return kind as Kind;
-}
-
-/**
- * One item → the observation the job replays: the GraphQL ObservationInput, or its refusal (code,
- * message, field; a file's line named), which the job records as that item's failure. An item
- * without kind is of the backtest's kind (a file of requests need not repeat it).
- */
-export function backtestObservation(item: unknown, kind: Kind, line?: number): Record<string, unknown> {
-  try {
-    const withKind = typeof item === 'object' && item !== null && !Array.isArray(item) && !('kind' in item) ? { ...item, kind } : item;
-    return toObservationInput(withKind);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const refusal = itemError(error);
-    return { refused: line === undefined ? refusal : { ...refusal, message: `line ${line}: ${refusal.message}` } };
-  }
-}
-
-/** A body { observations: [ … ] } in REST names → submitBacktest through `executor`, each bad item refused in its place (REST and MCP alike). */
-export async function submitBacktestBody(executor: GraphExecutor, kind: Kind, body: unknown): Promise<AcceptedBacktest> {
-  const { observations } = (body ?? {}) as { observations?: unknown };
-  if (!Array.isArray(observations)) throw new ApiError(observations === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'observations must be an array of observations (or send a CSV or NDJSON file)', 'observations');
-  const input = { kind: kind.toUpperCase(), observations: observations.map((item) => backtestObservation(item, kind)) };
-  return (await executor.execute<{ submitBacktest: AcceptedBacktest }>(SUBMIT_BACKTEST_OPERATION, { input })).submitBacktest;
-}
 
 /**
  * A CSV or NDJSON file, read as it streams in and sent on in parts of whole chunks, as a batch
@@ -134,21 +79,8 @@ async function submitUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   }
 }
 
-async function backtestOf(graph: Graph, request: FastifyRequest, id: string, withReport: boolean): Promise<BacktestData> {
-  const { backtest } = await gatewayExecutor(graph, request).execute<{ backtest: BacktestData | null }>(BACKTEST_OPERATION, { id, withReport });
-  if (!backtest) throw new ApiError('NOT_FOUND', `No backtest ${id.slice(0, 100)}`, 'id');
-  return backtest;
-}
-
 const FORMATS = ['json', 'csv', 'summary-csv', 'pdf'] as const;
 type Format = (typeof FORMATS)[number];
-
-/** POST /api/backtest's 202 body (submit_backtest's reply too). */
-export const BACKTEST_ACCEPTED_SCHEMA = { type: 'object', required: ['id', 'kind', 'status', 'total', 'created_at'], properties: { id: { type: 'string' }, kind: { type: 'string' }, status: { type: 'string' }, total: { type: 'integer' }, created_at: { type: 'string' } } };
-
-export function toAcceptedResponse(accepted: AcceptedBacktest) {
-  return { id: accepted.id, kind: accepted.kind.toLowerCase(), status: 'queued' as const, total: accepted.job.total, created_at: accepted.job.createdAt };
-}
 
 const errors = { '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchema() };
 const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
@@ -199,13 +131,13 @@ export function registerBacktestRoutes(app: FastifyInstance, graph: Graph, auth:
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const accepted = type === 'text/csv' || type === 'application/x-ndjson' ? await submitUpload(graph, request, reply, kind, type) : await submitBacktestBody(gatewayExecutor(graph, request), kind, request.body);
       reply.code(202).header('location', `/api/backtest/${encodeURIComponent(accepted.id)}`);
-      return toAcceptedResponse(accepted);
+      return toAcceptedBacktestResponse(accepted);
     });
     scope.get('/api/backtest/:id', { preHandler: auth.either, schema: REPORT_SCHEMA }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const { format = 'json', lang = 'en' } = request.query as { format?: Format; lang?: ReportLanguage };
       if (format === 'pdf') await reports.meter.chargeReport(request.principal);
-      const backtest = await backtestOf(graph, request, id, true);
+      const backtest = await backtestOf(gatewayExecutor(graph, request), id, true);
       const { report } = backtest;
       if (format === 'json') return reply.type('application/json; charset=utf-8').send({ id: backtest.id, kind: backtest.kind.toLowerCase(), status: backtest.job.status, job: toJobResponse(backtest.job), report: report ?? null });
       if (!report) throw new ApiError('JOB_NOT_FINISHED', `Backtest ${id.slice(0, 100)} is ${backtest.job.status}: its ${format === 'pdf' ? 'PDF' : 'CSV'} comes once it has completed`, 'id');

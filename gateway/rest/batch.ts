@@ -1,6 +1,6 @@
 /**
  * Batch jobs over REST (X-API-Key; docs/ARCHITECTURE.md, "The REST contract" and "A batch job"), translated into the batch
- * subgraph's operations:
+ * subgraph's operations (gateway/operations/batch.ts):
  * - POST /api/batch with a JSON body → `submitBatch` → 202 { id, status }.
  * - POST /api/batch with a CSV or NDJSON file: read as it streams in, row by row, and sent on in
  *   parts of whole chunks (`openBatch` once the first part is read and valid, then
@@ -17,7 +17,6 @@ import {
   MAX_BATCH_BODY_BYTES,
   MAX_BATCH_UPLOAD_BYTES,
   batchFromJson,
-  submitBatchInput,
   batchRequestJsonSchema,
   batchUploadOptions,
   type BatchItemInput,
@@ -30,52 +29,20 @@ import type { Graph } from '../graph/apollo';
 import { registerUploadScope } from './upload-scope';
 import { SECURITY, withExample } from '../ops/openapi';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
-import { batchAcceptedResponseJsonSchema, batchJobResponseJsonSchema, batchResultLineJsonSchema, errorResponseJsonSchema } from './response-schemas';
+import {
+  APPEND_BATCH_ITEMS_OPERATION,
+  batchJobOf,
+  batchResultsPage,
+  CANCEL_BATCH_OPERATION,
+  OPEN_BATCH_OPERATION,
+  submitBatch,
+  toAcceptedJobResponse,
+  toJobResponse,
+  type AcceptedJob,
+  type BatchResultsData,
+} from '../operations/batch';
+import { batchAcceptedResponseJsonSchema, batchJobResponseJsonSchema, batchResultLineJsonSchema, errorResponseJsonSchema } from '../operations/response-schemas';
 import { unpaced } from '../http/bulk-pacing';
-
-const JOB_SELECTION = 'id status total processed succeeded failed chunkSize createdAt startedAt completedAt callbackUrl fileName resultsUrl error deliveries { number at statusCode error durationMs }';
-
-/** Persisted operations of the batch routes; every field is owned by the batch subgraph. */
-export const SUBMIT_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  mutation RestSubmitBatch($input: SubmitBatchInput!) {
-    submitBatch(input: $input) { id status total createdAt resultsUrl idempotentReplay }
-  }` };
-
-export const OPEN_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  mutation RestOpenBatch($input: OpenBatchInput!) {
-    openBatch(input: $input) { id }
-  }` };
-
-export const APPEND_BATCH_ITEMS_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  mutation RestAppendBatchItems($id: ID!, $items: [BatchItemInput!]!, $last: Boolean!) {
-    appendBatchItems(id: $id, items: $items, last: $last) { id status total createdAt resultsUrl }
-  }` };
-
-export const CANCEL_BATCH_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  mutation RestCancelBatch($id: ID!) {
-    cancelBatch(id: $id) { status }
-  }` };
-
-/** What the submission operations select: the 202's fields. */
-interface AcceptedJob {
-  id: string;
-  status: string;
-  total: number;
-  createdAt: string;
-  resultsUrl: string;
-  /** The job an earlier submission with the same Idempotency-Key made (JSON submissions only). */
-  idempotentReplay?: boolean;
-}
-
-export const BATCH_JOB_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  query RestBatchJob($id: ID!) {
-    batchJob(id: $id) { ${JOB_SELECTION} }
-  }` };
-
-export const BATCH_RESULTS_OPERATION = { owner: 'batch', query: /* GraphQL */ `
-  query RestBatchResults($id: ID!, $offset: Int, $limit: Int) {
-    batchResults(id: $id, offset: $offset, limit: $limit) { items { index reference ok result error { code message } } nextOffset }
-  }` };
 
 /** Results per batchResults page (the most the query gives). */
 export const RESULTS_PAGE_SIZE = 1000;
@@ -86,46 +53,6 @@ const UPLOAD_PART_ITEMS = 5000;
 /** Items per part of an upload: whole chunks of the job, as many as make about UPLOAD_PART_ITEMS (one at least). */
 export function uploadPartSize(chunkSize: number): number {
   return chunkSize * Math.max(1, Math.floor(UPLOAD_PART_ITEMS / chunkSize));
-}
-
-/** What BATCH_JOB_OPERATION selects. */
-export interface BatchJobData {
-  id: string;
-  status: string;
-  total: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  chunkSize: number;
-  createdAt: string;
-  startedAt: string | null;
-  completedAt: string | null;
-  callbackUrl: string | null;
-  fileName: string | null;
-  resultsUrl: string;
-  error: string | null;
-  deliveries: { number: number; at: string; statusCode: number | null; error: string | null; durationMs: number }[] | null;
-}
-
-/** GET /api/batch/{id}'s body (MCP's get_batch_status tool answers with it too). */
-export function toJobResponse(job: BatchJobData) {
-  return {
-    id: job.id,
-    status: job.status,
-    total: job.total,
-    processed: job.processed,
-    succeeded: job.succeeded,
-    failed: job.failed,
-    chunk_size: job.chunkSize,
-    created_at: job.createdAt,
-    started_at: job.startedAt,
-    completed_at: job.completedAt,
-    callback_url: job.callbackUrl,
-    file_name: job.fileName,
-    results_url: job.resultsUrl,
-    error: job.error,
-    deliveries: (job.deliveries ?? []).map((d) => ({ number: d.number, at: d.at, status_code: d.statusCode, error: d.error, duration_ms: d.durationMs })),
-  };
 }
 
 const errors = { '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchema() };
@@ -148,8 +75,7 @@ async function submitJson(graph: Graph, request: FastifyRequest): Promise<Accept
   if (header !== undefined && submission.idempotencyKey !== undefined && header !== submission.idempotencyKey) {
     throw new ApiError('INVALID_PARAMETER', 'The Idempotency-Key header and the body\'s idempotency_key differ: send one', 'Idempotency-Key');
   }
-  const input = submitBatchInput({ ...submission, ...(header !== undefined && { idempotencyKey: header }) });
-  return (await gatewayExecutor(graph, request).execute<{ submitBatch: AcceptedJob }>(SUBMIT_BATCH_OPERATION, { input })).submitBatch;
+  return submitBatch(gatewayExecutor(graph, request), { ...submission, ...(header !== undefined && { idempotencyKey: header }) });
 }
 
 /**
@@ -263,12 +189,6 @@ export class UploadBody {
   }
 }
 
-async function jobOf(graph: Graph, request: FastifyRequest, id: string): Promise<BatchJobData> {
-  const data = await gatewayExecutor(graph, request).execute<{ batchJob: BatchJobData | null }>(BATCH_JOB_OPERATION, { id });
-  if (!data.batchJob) throw new ApiError('NOT_FOUND', `No batch job ${id.slice(0, 100)}`, 'id');
-  return data.batchJob;
-}
-
 function wantsCsv(request: FastifyRequest): boolean {
   const format = (request.query as Record<string, unknown> | undefined)?.format;
   if (format === 'csv') return true;
@@ -283,10 +203,11 @@ async function* resultPages(graph: Graph, request: FastifyRequest, id: string, f
   const pace = request.bulkLane ?? unpaced;
   let left = limit;
   for (let offset: number | null = from; offset !== null && left > 0; ) {
-    const data: { batchResults: { items: BatchItemResultView[]; nextOffset: number | null } } = await pace.run(() => executor.execute(BATCH_RESULTS_OPERATION, { id, offset, limit: Math.min(RESULTS_PAGE_SIZE, left) }));
-    yield data.batchResults.items;
-    left -= data.batchResults.items.length;
-    offset = data.batchResults.nextOffset;
+    const at: number = offset;
+    const page: BatchResultsData = await pace.run(() => batchResultsPage(executor, id, at, Math.min(RESULTS_PAGE_SIZE, left)));
+    yield page.items;
+    left -= page.items.length;
+    offset = page.nextOffset;
   }
 }
 
@@ -324,8 +245,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
       reply.code(202).header('location', `/api/batch/${encodeURIComponent(job.id)}`);
       // As Stripe says it: this answer is the first submission's job, nothing new was submitted or charged.
       if (job.idempotentReplay) reply.header('idempotent-replayed', 'true');
-      // The contract's 202 says the submission is queued; GET /api/batch/{id} has the live status (in-process workers may have started already).
-      return { id: job.id, status: 'queued', total: job.total, created_at: job.createdAt, results_url: job.resultsUrl, idempotent_replay: job.idempotentReplay ?? false };
+      return toAcceptedJobResponse(job);
     });
 
     const jobSchema = {
@@ -338,7 +258,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
     };
     scope.get('/api/batch/:id', { preHandler: auth.apiKey, schema: jobSchema }, async (request) => {
       const { id } = request.params as { id: string };
-      return toJobResponse(await jobOf(graph, request, id));
+      return toJobResponse(await batchJobOf(gatewayExecutor(graph, request), id));
     });
 
     const resultsSchema = {
@@ -356,7 +276,7 @@ export function registerBatchRoutes(app: FastifyInstance, graph: Graph, auth: { 
     };
     scope.get('/api/batch/:id/results', { preHandler: auth.apiKey, schema: resultsSchema, config: { bulk: true } }, async (request, reply) => {
       const { id } = request.params as { id: string };
-      const job = await jobOf(graph, request, id); // 404 before anything is streamed
+      const job = await batchJobOf(gatewayExecutor(graph, request), id); // 404 before anything is streamed
       const csv = wantsCsv(request);
       const { offset = 0, limit } = request.query as { offset?: number; limit?: number };
       async function* body(): AsyncGenerator<string> {

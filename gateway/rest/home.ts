@@ -1,43 +1,15 @@
 /**
  * POST /api/predict/home (X-API-Key) and POST /service/predict/home (Bearer): the legacy
- * contract (docs/ARCHITECTURE.md, "The REST contract"), translated into the `homeValuation` GraphQL operation.
+ * contract (docs/ARCHITECTURE.md, "The REST contract"). The HTTP side of `valueHome`
+ * (gateway/operations/home.ts), which runs the `homeValuation` GraphQL operation.
  */
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { homeRequestJsonSchema, SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION, MARKET_MIXTURE_SELECTION, parseHomeRestBody, toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor } from '../graph/executor';
-import { homeResponseJsonSchema, errorResponseJsonSchema } from './response-schemas';
+import { valueHome } from '../operations/home';
+import { homeResponseJsonSchema, errorResponseJsonSchema } from '../operations/response-schemas';
 import { SECURITY, withExample } from '../ops/openapi';
-
-/** Persisted operation of the home routes; every field is owned by the residential subgraph (test/gateway/persisted-operations). */
-export const HOME_VALUATION_OPERATION = { owner: 'residential', query: /* GraphQL */ `
-  query RestPredictHome($input: HomeValuationInput!) {
-    homeValuation(input: $input) {
-      propertyType estimate currency ${EXCHANGE_RATE_SELECTION} pricePerM2 landPricePerSotka
-      interval { low high coverage }
-      fsd
-      confidence { level score drivers }
-      models { name estimate weight }
-      anomaly { districtMedianPricePerM2 deviationFromDistrictMedian mahallaMedianPricePerM2 deviationFromMahallaMedian districtMedianPricePerSotka deviationFromDistrictMedianPerSotka landShare modelSpread flags }
-      location { districtName mahallaName mahallaId matched }
-      marketLevel { valuationDate newestDataPeriod dataAgeMonths dataAgeDays indexRatio intervalWidening }
-      ${MARKET_ADJUSTMENT_SELECTION}
-      ${MARKET_MIXTURE_SELECTION}
-      valuationId modelVersion valuedAt warnings
-    }
-  }` };
-
-interface HomeValuationData {
-  homeValuation: Omit<HomeValuationView, 'location'> & {
-    location: { districtName: string; mahallaName: string | null; mahallaId: string | null; matched: HomeValuationView['location']['matched'] };
-  };
-}
-
-/** The operation's selection → the valuation view the REST reply is made from (location.district is an entity in the graph). */
-function toHomeValuationView({ location, ...valuation }: HomeValuationData['homeValuation']): HomeValuationView {
-  return { ...valuation, location: { district: location.districtName, mahalla: location.mahallaName, mahallaId: location.mahallaId, matched: location.matched } };
-}
 
 export const homeRouteSchema = {
   body: homeRequestJsonSchema(),
@@ -49,11 +21,7 @@ const HOME_ROUTE_DESCRIPTION = 'A flat (property_type apartment, the default: fl
 
 
 export function registerHomeRoutes(app: FastifyInstance, graph: Graph, auth: { apiKey: preHandlerAsyncHookHandler; bearer: preHandlerAsyncHookHandler }): void {
-  const handler = async (request: import('fastify').FastifyRequest) => {
-    const { input, warnings } = parseHomeRestBody(request.body);
-    const data = await gatewayExecutor(graph, request).execute<HomeValuationData>(HOME_VALUATION_OPERATION, { input });
-    return toHomeRestResponse(toHomeValuationView(data.homeValuation), warnings);
-  };
+  const handler = (request: import('fastify').FastifyRequest) => valueHome(gatewayExecutor(graph, request), request.body);
   // The body is read by parseHomeRestBody (the catalogue's errors); the response schema makes
   // fastify serialise with fast-json-stringify. Both are published in OpenAPI.
   const schema = { tags: ['valuation'], description: HOME_ROUTE_DESCRIPTION, body: withExample(homeRouteSchema.body, SAMPLE_HOME_REQUEST), response: homeRouteSchema.response };

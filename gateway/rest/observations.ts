@@ -2,10 +2,10 @@
  * POST /api/observations (X-API-Key or Bearer): prices the organisation observed, each item a
  * valuation request's fields (as POST /api/predict/home or /api/predict/vehicle take them) with
  * kind, price_usd, observed_at, price_type and reference. A bad item is refused in its place; the
- * others go to `recordObservations` in one call. Issue 18.
+ * others go to `recordObservations` (`recordObservationsBody`, gateway/operations/observations.ts).
+ * A file is read here as it streams in; GET exports, DELETE retracts. Issue 18.
  */
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { MAX_BATCH_BODY_BYTES, MAX_BATCH_UPLOAD_BYTES } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';
@@ -13,47 +13,23 @@ import { MAX_REJECTED_LISTED } from '../../schema/observations-contract';
 import { getPlan } from '../../platform/plans';
 import { registerUploadScope } from './upload-scope';
 import { UploadBody, uploadTooLarge } from './batch';
-import { ENVELOPE, itemError, PRICE_TYPES, toObservationInput, uploadedObservations, type ItemError, type UploadType } from './observation-items';
+import { uploadedObservations, type UploadType } from './observation-uploads';
+import { ENVELOPE, PRICE_TYPES } from '../operations/observation-items';
+import {
+  addRejected,
+  LIST_OBSERVATIONS_OPERATION,
+  OBSERVATIONS_PART,
+  RECORDED_OBSERVATIONS_SCHEMA,
+  recordObservationsBody,
+  retractObservations,
+  type ListedObservation,
+  type RecordedObservationsReply,
+} from '../operations/observations';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
 import { SECURITY, withExample } from '../ops/openapi';
 import { unpaced, type BulkLane } from '../http/bulk-pacing';
-import { errorResponseJsonSchema } from './response-schemas';
-
-export const RECORD_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL */ `
-  mutation RestRecordObservations($input: RecordObservationsInput!) {
-    recordObservations(input: $input) {
-      accepted
-      acceptedObservations { index id reference }
-      rejected { index reference error { code message field } }
-      rejectedCount
-    }
-  }` };
-
-export const RETRACT_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL */ `
-  mutation RestRetractObservations($ids: [ID!]!) {
-    retractObservations(ids: $ids) { retracted retractedIds notFound }
-  }` };
-
-/**
- * Items are recorded in parts of this many, an upload's and a JSON body's alike: one
- * recordObservations call each (well under the cost check's 20,000 a call), paced behind other
- * callers' requests (gateway/http/bulk-pacing.ts), and an upload's key checked again before each
- * (a key revoked mid-upload stops it) (issue 33, findings 2 and 7).
- */
-const PART = 1_000;
-
-/** JSON items are read into GraphQL inputs this many at a time, other requests served between. */
-const READ_SLICE = 1_000;
-
-interface RecordedData {
-  recordObservations: {
-    accepted: number;
-    acceptedObservations: { index: number; id: string; reference: string | null }[];
-    rejected: { index: number; reference: string | null; error: ItemError }[];
-    rejectedCount: number;
-  };
-}
+import { errorResponseJsonSchema } from '../operations/response-schemas';
 
 const OBSERVATIONS_EXAMPLE = {
   observations: [
@@ -62,81 +38,10 @@ const OBSERVATIONS_EXAMPLE = {
   ],
 };
 
-const errorSchema = { type: 'object', required: ['code', 'message', 'field'], properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: ['string', 'null'] } } };
-
-/** The route's reply (and MCP record_observations'): accepted count, each kept item's id, each refused item's error. */
-export const RECORDED_OBSERVATIONS_SCHEMA = {
-  type: 'object',
-  required: ['accepted', 'accepted_observations', 'rejected', 'rejected_count'],
-  properties: {
-    accepted: { type: 'integer' },
-    accepted_observations: { type: 'array', items: { type: 'object', required: ['index', 'id', 'reference'], properties: { index: { type: 'integer' }, id: { type: 'string' }, reference: { type: ['string', 'null'] } } } },
-    rejected: { type: 'array', description: `The first ${MAX_REJECTED_LISTED.toLocaleString('en')} refused items, in order`, items: { type: 'object', required: ['index', 'reference', 'error'], properties: { index: { type: 'integer' }, reference: { type: ['string', 'null'] }, error: errorSchema } } },
-    rejected_count: { type: 'integer', description: 'Every refused item, listed in rejected or not' },
-  },
-};
-
-export type RecordedObservationsReply = {
-  accepted: number;
-  accepted_observations: { index: number; id: string; reference: string | null }[];
-  rejected: { index: number; reference: string | null; error: ItemError }[];
-  rejected_count: number;
-};
-
-/** Adds `more` refused items (in index order, after those listed) to `reply`: listed up to MAX_REJECTED_LISTED, all counted. */
-function addRejected(reply: RecordedObservationsReply, more: RecordedObservationsReply['rejected'], count = more.length): void {
-  const room = MAX_REJECTED_LISTED - reply.rejected.length;
-  if (room > 0) reply.rejected.push(...more.slice(0, room));
-  reply.rejected_count += count;
-}
-
-/**
- * A body { observations: [ … ] } in REST names → recordObservations through `executor`, each bad
- * item refused in its place (REST and MCP alike), its parts run through `pace`.
- */
-export async function recordObservationsBody(executor: GraphExecutor, body: unknown, pace: BulkLane = unpaced): Promise<RecordedObservationsReply> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object { "observations": [ … ] }');
-  const { observations } = body as { observations?: unknown };
-  if (!Array.isArray(observations)) throw new ApiError(observations === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', 'observations must be an array of observations', 'observations');
-  const rejected: RecordedObservationsReply['rejected'] = [];
-  const forwarded: { index: number; input: Record<string, unknown> }[] = [];
-  for (let index = 0; index < observations.length; index++) {
-    if (index > 0 && index % READ_SLICE === 0) await nextTurn(); // a 100,000-item body is read in slices, other requests served between
-    const item: unknown = observations[index];
-    try {
-      forwarded.push({ index, input: toObservationInput(item) });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const reference = (item as { reference?: unknown } | null)?.reference;
-      rejected.push({ index, reference: typeof reference === 'string' ? reference : null, error: itemError(error) });
-    }
-  }
-  const accepted: RecordedObservationsReply['accepted_observations'] = [];
-  let rejectedCount = rejected.length;
-  for (let from = 0; from < forwarded.length; from += PART) {
-    const part = forwarded.slice(from, from + PART);
-    let result: RecordedData['recordObservations'];
-    try {
-      result = (await pace.run(() => executor.execute<RecordedData>(RECORD_OBSERVATIONS_OPERATION, { input: { observations: part.map((f) => f.input) } }))).recordObservations;
-    } catch (error) {
-      if (!(error instanceof ApiError) || from === 0) throw error;
-      throw new ApiError(error.code, `${error.message.replace(/\.$/, '')}: stopped at item ${part[0].index}; the ${accepted.length.toLocaleString('en')} observations recorded before it are kept`, error.field);
-    }
-    accepted.push(...result.acceptedObservations.map((a) => ({ ...a, index: part[a.index].index })));
-    // The graph lists its first refusals only: with these, they are still the first of the body's.
-    rejected.push(...result.rejected.map((r) => ({ ...r, index: part[r.index].index })));
-    rejectedCount += result.rejectedCount;
-  }
-  rejected.sort((a, b) => a.index - b.index);
-  const reply: RecordedObservationsReply = { accepted: accepted.length, accepted_observations: accepted, rejected: [], rejected_count: 0 };
-  addRejected(reply, rejected, rejectedCount);
-  return reply;
-}
-
 const ROUTE_SCHEMA = {
   tags: ['observations'],
   summary: 'Record prices the organisation observed: they re-anchor its valuations (API key or bearer token)',
-  description: `JSON { "observations": [ … ] }, each item the fields of the matching valuation request (POST /api/predict/home or /api/predict/vehicle) with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD: not in the future, not older than the retention), price_type (sale, appraisal or listing; default listing) and an optional reference (your own id, no personal data), echoed back. Each is scored against the model at observed_at and kept for your organisation only; your valuations of the same kind are adjusted at once (market_adjustment in their replies). A bad item is refused in its place (rejected[].error; the first ${MAX_REJECTED_LISTED.toLocaleString('en')} are listed, rejected_count counts them all), the others are kept. Up to the plan's batch size per call, and up to the plan's storage quota of kept observations per kind (beyond it: 413 OBSERVATION_QUOTA_EXCEEDED, nothing of that call kept). A price under a fifth of the cheapest the model was trained on, or more than 5 times from the model's estimate either way, is refused in its place; so is a CSV number with a thousands separator ("72,000"). ${ENVELOPE.join(', ')} are the envelope; every other field is the valuation request's. A file instead of JSON: Content-Type text/csv (a header row of those names) or application/x-ndjson (one object a line), up to ${Math.round(MAX_BATCH_UPLOAD_BYTES / 2 ** 30)} GB, read as it streams in and recorded in parts of ${PART.toLocaleString('en')}, the credentials checked again before each; a connection cut mid-way keeps the parts recorded before it, and a refusal mid-way (past the plan's size or storage quota, a key revoked meanwhile: 401) says how many were.`,
+  description: `JSON { "observations": [ … ] }, each item the fields of the matching valuation request (POST /api/predict/home or /api/predict/vehicle) with kind (home or vehicle), price_usd, observed_at (YYYY-MM-DD: not in the future, not older than the retention), price_type (sale, appraisal or listing; default listing) and an optional reference (your own id, no personal data), echoed back. Each is scored against the model at observed_at and kept for your organisation only; your valuations of the same kind are adjusted at once (market_adjustment in their replies). A bad item is refused in its place (rejected[].error; the first ${MAX_REJECTED_LISTED.toLocaleString('en')} are listed, rejected_count counts them all), the others are kept. Up to the plan's batch size per call, and up to the plan's storage quota of kept observations per kind (beyond it: 413 OBSERVATION_QUOTA_EXCEEDED, nothing of that call kept). A price under a fifth of the cheapest the model was trained on, or more than 5 times from the model's estimate either way, is refused in its place; so is a CSV number with a thousands separator ("72,000"). ${ENVELOPE.join(', ')} are the envelope; every other field is the valuation request's. A file instead of JSON: Content-Type text/csv (a header row of those names) or application/x-ndjson (one object a line), up to ${Math.round(MAX_BATCH_UPLOAD_BYTES / 2 ** 30)} GB, read as it streams in and recorded in parts of ${OBSERVATIONS_PART.toLocaleString('en')}, the credentials checked again before each; a connection cut mid-way keeps the parts recorded before it, and a refusal mid-way (past the plan's size or storage quota, a key revoked meanwhile: 401) says how many were.`,
   security: SECURITY.apiKeyOrBearer,
   body: {
     content: {
@@ -153,7 +58,7 @@ const ROUTE_SCHEMA = {
 };
 
 /**
- * A CSV or NDJSON upload, read as it streams in and recorded in parts of PART items: each
+ * A CSV or NDJSON upload, read as it streams in and recorded in parts of OBSERVATIONS_PART items: each
  * part is kept once its call returns, so a connection cut mid-way keeps every part answered before.
  * More items than the plan's batch size: 400 before the part that would pass it.
  */
@@ -189,7 +94,7 @@ async function recordUpload(graph: Graph, request: FastifyRequest, reply: Fastif
     for await (const item of uploadedObservations(body.stream, type)) {
       if (offset + part.length === limit) throw new ApiError('INVALID_PARAMETER', `at most ${limit.toLocaleString('en')} observations per call on the ${request.principal!.plan} plan; the first ${offset.toLocaleString('en')} were recorded`, 'observations');
       part.push(item);
-      if (part.length === PART) await send();
+      if (part.length === OBSERVATIONS_PART) await send();
     }
     if (part.length > 0) await send();
     if (offset === 0) throw new ApiError('MISSING_PARAMETER', 'the upload holds no observation', 'observations');
@@ -200,20 +105,8 @@ async function recordUpload(graph: Graph, request: FastifyRequest, reply: Fastif
   }
 }
 
-const LIST_OBSERVATIONS_OPERATION = { owner: 'observations', query: /* GraphQL */ `
-  query RestListObservations($kind: ObservationKind!, $since: String, $until: String, $limit: Int, $offset: Int) {
-    observations(kind: $kind, since: $since, until: $until, limit: $limit, offset: $offset) {
-      id kind observedAt recordedAt priceUsd priceType reference groups baseEstimate baseLow baseHigh modelVersion input
-    }
-  }` };
-
 /** The export is read from the graph in pages of this many, paced behind other callers' requests (issue 33, finding 3). */
 const EXPORT_PAGE = 1_000;
-
-interface ListedObservation {
-  id: string; kind: string; observedAt: string; recordedAt: string; priceUsd: number; priceType: string; reference: string | null;
-  groups: string[]; baseEstimate: number | null; baseLow: number | null; baseHigh: number | null; modelVersion: string | null; input: Record<string, unknown>;
-}
 
 /** One exported observation: one NDJSON line, and one training row of `npm run train -- --with-observations` (models/observations/export-file.ts reads it). */
 const EXPORTED_OBSERVATION_SCHEMA = {
@@ -297,10 +190,6 @@ const RETRACT_ROUTE_SCHEMA = {
   },
 };
 
-export interface RetractedData {
-  retractObservations: { retracted: number; retractedIds: string[]; notFound: string[] };
-}
-
 export function registerObservationRoutes(app: FastifyInstance, graph: Graph, auth: { either: preHandlerAsyncHookHandler }): void {
   registerUploadScope(app, 'send the observations as a CSV or NDJSON file', (scope) => {
     scope.post('/api/observations', { bodyLimit: MAX_BATCH_BODY_BYTES, onRequest: auth.either, schema: ROUTE_SCHEMA, config: { bulk: true } }, (request: FastifyRequest, reply: FastifyReply) => {
@@ -324,8 +213,8 @@ export function registerObservationRoutes(app: FastifyInstance, graph: Graph, au
   });
   app.delete('/api/observations/:id', { preHandler: auth.either, schema: RETRACT_ROUTE_SCHEMA }, async (request) => {
     const { id } = request.params as { id: string };
-    const { retractObservations } = await gatewayExecutor(graph, request).execute<RetractedData>(RETRACT_OBSERVATIONS_OPERATION, { ids: [id] });
-    if (retractObservations.retracted === 0) throw new ApiError('NOT_FOUND', `no observation ${id.slice(0, 60)} of your organisation`, 'id');
+    const retracted = await retractObservations(gatewayExecutor(graph, request), [id]);
+    if (retracted.retracted === 0) throw new ApiError('NOT_FOUND', `no observation ${id.slice(0, 60)} of your organisation`, 'id');
     return { id, retracted: true };
   });
 }

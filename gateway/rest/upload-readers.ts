@@ -4,7 +4,7 @@
  * on them the items of a batch upload, each row checked by the batch contract
  * (schema/batch-contract.ts: csvUploadHeader, csvUploadItem, ndjsonUploadItem). No I/O: the readers
  * take whatever bytes they are given; POST /api/batch (gateway/rest/batch.ts) and the observation
- * uploads (gateway/rest/observation-items.ts) read with them.
+ * uploads (gateway/rest/observation-uploads.ts) read with them.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { pipeline } from 'node:stream/promises';

@@ -18,8 +18,9 @@ import type { WorkMeter } from '../quota';
 import type { ReportRenderer } from '../reports/render-pool';
 import { REPORT_CSP, REPORT_LANGUAGES, renderReportHtml, type Comparable, type DistrictOutline, type EstimateAttribution, type ReportDriver, type ReportLanguage, type ValuationReportData } from '../reports';
 import { districtName, mahallaName } from '../reports/place-names';
-import { errorResponseJsonSchema } from './response-schemas';
-import { notFound, VALUATION_RECORD_OPERATION, type RecordData } from './valuations';
+import { errorResponseJsonSchema } from '../operations/response-schemas';
+import { valuationRecordOf, type RecordData } from '../operations/valuations';
+import { notFound } from './valuations';
 
 const PLACE_OPERATION = { query: /* GraphQL */ `
   query ReportPlace($district: String!) {
@@ -249,7 +250,7 @@ export function registerValuationReportRoute(app: FastifyInstance, graph: Graph,
     // Charged before any of its work (the graph calls gathering its data, then the render).
     await reports.meter.chargeReport(request.principal);
     const executor = gatewayExecutor(graph, request);
-    const { valuation } = await executor.execute<{ valuation: RecordData | null }>(VALUATION_RECORD_OPERATION, { id });
+    const valuation = await valuationRecordOf(executor, id);
     if (!valuation) throw notFound(id);
     const data = await reportData(executor, valuation, request.principal!.org, lang);
     const name = `valuation-${valuation.id}-${lang}`;

@@ -4,77 +4,18 @@
  *   GET  /api/valuations               newest first (since, until, kind, limit, before)
  *   GET  /api/valuations/sample        a random sample of a period, for review (period, n, kind, seed)
  *   POST /api/valuations/{id}/revalue  valued again with the model in service, beside the old one
- * Each translates into one operation of the valuations subgraph; replies in snake_case, with the
- * valuation as the valuation route answered it.
+ * Each translates into one operation of the valuations subgraph (gateway/operations/valuations.ts);
+ * replies in snake_case, with the valuation as the valuation route answered it.
  */
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { ApiError } from '../../schema/errors';
-import { toHomeRestResponse, type HomeValuationView } from '../../schema/home-rest';
-import { toVehicleRestResponse, type VehicleValuationView } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor } from '../graph/executor';
+import { REVALUE_OPERATION, toRecordRest, VALUATION_RECORD_SCHEMA, VALUATION_SAMPLE_OPERATION, valuationRecordOf, VALUATIONS_OPERATION, type RecordData } from '../operations/valuations';
 import { SECURITY } from '../ops/openapi';
-import { errorResponseJsonSchema } from './response-schemas';
-
-const RECORD_SELECTION = 'id kind createdAt keepUntil requestId modelVersion estimate currency intervalLow intervalHigh valuationDate input valuation';
-
-export const VALUATION_RECORD_OPERATION = { owner: 'valuations', query: `query RestValuation($id: String!) { valuation(id: $id) { ${RECORD_SELECTION} } }` };
-const VALUATIONS_OPERATION = { owner: 'valuations', query: `query RestValuations($kind: ValuationKind, $since: String, $until: String, $before: String, $limit: Int) { valuations(kind: $kind, since: $since, until: $until, before: $before, limit: $limit) { records { ${RECORD_SELECTION} } next } }` };
-const SAMPLE_OPERATION = { owner: 'valuations', query: `query RestValuationSample($period: String!, $n: Int, $kind: ValuationKind, $seed: String) { valuationSample(period: $period, n: $n, kind: $kind, seed: $seed) { since until population seed records { ${RECORD_SELECTION} } } }` };
-const REVALUE_OPERATION = { owner: 'valuations', query: `mutation RestRevalue($id: String!) { revalueValuation(id: $id) { previous { ${RECORD_SELECTION} } current { ${RECORD_SELECTION} } change { estimateBefore estimateNow ratio modelVersionBefore modelVersionNow valuationDateBefore valuationDateNow model market observations exchangeRate explanation } } }` };
-
-/** A record as the valuations subgraph gives it. */
-export interface RecordData {
-  id: string;
-  kind: 'HOME' | 'VEHICLE';
-  createdAt: string;
-  keepUntil: string;
-  requestId: string | null;
-  modelVersion: string;
-  estimate: number;
-  currency: string;
-  intervalLow: number;
-  intervalHigh: number;
-  valuationDate: string;
-  input: Record<string, unknown>;
-  valuation: Record<string, unknown>;
-}
-
-/** The REST form of a record: its valuation as POST /api/predict/home or /vehicle answered it. */
-export function toRecordRest(r: RecordData) {
-  const kind = r.kind.toLowerCase() as 'home' | 'vehicle';
-  return {
-    valuation_id: r.id,
-    kind,
-    created_at: r.createdAt,
-    keep_until: r.keepUntil,
-    request_id: r.requestId,
-    model_version: r.modelVersion,
-    valuation_date: r.valuationDate,
-    input: r.input,
-    valuation: kind === 'home' ? toHomeRestResponse(r.valuation as unknown as HomeValuationView) : toVehicleRestResponse(r.valuation as unknown as VehicleValuationView),
-  };
-}
+import { errorResponseJsonSchema } from '../operations/response-schemas';
 
 const string = { type: 'string' } as const;
-/** A record in REST names (also get_valuation's reply). */
-export const VALUATION_RECORD_SCHEMA = {
-  type: 'object',
-  required: ['valuation_id', 'kind', 'created_at', 'keep_until', 'request_id', 'model_version', 'valuation_date', 'input', 'valuation'],
-  properties: {
-    valuation_id: { ...string, description: 'val_ + a ULID, as the valuation reply gave it' },
-    kind: { type: 'string', enum: ['home', 'vehicle'] },
-    created_at: { ...string, format: 'date-time' },
-    keep_until: { ...string, format: 'date', description: "Kept until this day (your plan's retention)" },
-    request_id: { type: ['string', 'null'], description: 'The x-request-id of the call that asked' },
-    model_version: string,
-    valuation_date: { ...string, format: 'date' },
-    // additionalProperties: the reply's serializer would otherwise send these objects empty.
-    input: { type: 'object', additionalProperties: true, description: 'The request as the service understood it (canonical codes: the model\'s inputs)' },
-    valuation: { type: 'object', additionalProperties: true, description: 'The valuation as it was answered (the reply of POST /api/predict/home or /api/predict/vehicle)' },
-  },
-} as const;
-
 const errors = { '4xx': errorResponseJsonSchema(), '5xx': errorResponseJsonSchema() };
 const idParam = { type: 'object', required: ['id'], properties: { id: { ...string, description: 'A valuation_id' } } };
 const kindQuery = { type: 'string', enum: ['home', 'vehicle'] };
@@ -121,7 +62,7 @@ export function registerValuationRoutes(app: FastifyInstance, graph: Graph, auth
     },
   }, async (request) => {
     const q = request.query as { period: string; n?: number; kind?: string; seed?: string };
-    const { valuationSample: s } = await run<{ valuationSample: { since: string; until: string; population: number; seed: string; records: RecordData[] } }>(request, SAMPLE_OPERATION, { period: q.period, n: q.n ?? null, kind: kindOf(q.kind), seed: q.seed ?? null });
+    const { valuationSample: s } = await run<{ valuationSample: { since: string; until: string; population: number; seed: string; records: RecordData[] } }>(request, VALUATION_SAMPLE_OPERATION, { period: q.period, n: q.n ?? null, kind: kindOf(q.kind), seed: q.seed ?? null });
     return { since: s.since, until: s.until, population: s.population, seed: s.seed, valuations: s.records.map(toRecordRest) };
   });
 
@@ -137,7 +78,7 @@ export function registerValuationRoutes(app: FastifyInstance, graph: Graph, auth
     },
   }, async (request) => {
     const { id } = request.params as { id: string };
-    const { valuation } = await run<{ valuation: RecordData | null }>(request, VALUATION_RECORD_OPERATION, { id });
+    const valuation = await valuationRecordOf(gatewayExecutor(graph, request), id);
     if (!valuation) throw notFound(id);
     return toRecordRest(valuation);
   });

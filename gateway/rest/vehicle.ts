@@ -1,34 +1,16 @@
 /**
  * POST /api/predict/vehicle (X-API-Key): make, model, year, mileage … → a valuation shaped like the
- * home one, translated into the `vehicleValuation` GraphQL operation on the vehicle subgraph.
+ * home one: the HTTP side of `valueVehicle` (gateway/operations/vehicle.ts), which runs the
+ * `vehicleValuation` GraphQL operation on the vehicle subgraph.
  * Authentication, quotas, size limit and error format are the home route's.
  */
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { SAMPLE_VEHICLE_REQUEST, vehicleRequestJsonSchema } from '../../schema/vehicle-contract';
-import { EXCHANGE_RATE_SELECTION, MARKET_ADJUSTMENT_SELECTION } from '../../schema/home-rest';
-import { parseVehicleRestBody, toVehicleRestResponse, VALUED_VEHICLE_SELECTION, type VehicleValuationView } from '../../schema/vehicle-rest';
 import type { Graph } from '../graph/apollo';
 import { SECURITY, withExample } from '../ops/openapi';
 import { gatewayExecutor } from '../graph/executor';
-import { errorResponseJsonSchema, vehicleResponseJsonSchema } from './response-schemas';
-
-/** Persisted operation of the route; every field is owned by the vehicle subgraph (test/gateway/vehicle-rest). */
-export const VEHICLE_VALUATION_OPERATION = { owner: 'vehicle', query: /* GraphQL */ `
-  query RestPredictVehicle($input: VehicleValuationInput!) {
-    vehicleValuation(input: $input) {
-      estimate currency ${EXCHANGE_RATE_SELECTION}
-      interval { low high coverage }
-      fsd
-      confidence { level score drivers }
-      models { name estimate weight }
-      anomaly { groupMedianPrice deviationFromGroupMedian marketListings modelSpread flags }
-      vehicle { ${VALUED_VEHICLE_SELECTION} }
-      basis
-      marketLevel { valuationDate newestDataPeriod dataAgeMonths dataAgeDays indexRatio intervalWidening }
-      ${MARKET_ADJUSTMENT_SELECTION}
-      valuationId modelVersion valuedAt warnings
-    }
-  }` };
+import { valueVehicle } from '../operations/vehicle';
+import { errorResponseJsonSchema, vehicleResponseJsonSchema } from '../operations/response-schemas';
 
 export const vehicleRouteSchema = {
   body: vehicleRequestJsonSchema(),
@@ -45,9 +27,5 @@ export function registerVehicleRoutes(app: FastifyInstance, graph: Graph, auth: 
     tags: ['valuation'], summary: 'Value a used vehicle (API key)', description: VEHICLE_ROUTE_DESCRIPTION, security: SECURITY.apiKey,
     body: withExample(vehicleRouteSchema.body, SAMPLE_VEHICLE_REQUEST), response: vehicleRouteSchema.response,
   };
-  app.post('/api/predict/vehicle', { schema, preHandler: auth.apiKey }, async (request: FastifyRequest) => {
-    const { input, warnings } = parseVehicleRestBody(request.body);
-    const data = await gatewayExecutor(graph, request).execute<{ vehicleValuation: VehicleValuationView }>(VEHICLE_VALUATION_OPERATION, { input });
-    return toVehicleRestResponse(data.vehicleValuation, warnings);
-  });
+  app.post('/api/predict/vehicle', { schema, preHandler: auth.apiKey }, (request: FastifyRequest) => valueVehicle(gatewayExecutor(graph, request), request.body));
 }

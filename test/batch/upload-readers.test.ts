@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, validate } from 'graphql';
-import { APPEND_BATCH_ITEMS_OPERATION, CANCEL_BATCH_OPERATION, OPEN_BATCH_OPERATION } from '../../gateway/rest/batch';
+import { APPEND_BATCH_ITEMS_OPERATION, CANCEL_BATCH_OPERATION, OPEN_BATCH_OPERATION } from '../../gateway/operations/batch';
 import { csvUploadItems, ndjsonUploadItems } from '../../gateway/rest/upload-readers';
 import { ndjsonUploadItem, type BatchItemInput } from '../../schema/batch-contract';
 import { ApiError } from '../../schema/errors';

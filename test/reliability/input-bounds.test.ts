@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { startGraph } from '../../gateway/graph/apollo';
 import { gatewayExecutor } from '../../gateway/graph/executor';
-import { VEHICLE_VALUATION_OPERATION } from '../../gateway/rest/vehicle';
+import { VEHICLE_VALUATION_OPERATION } from '../../gateway/operations/vehicle';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { SAMPLE_VEHICLE_REQUEST } from '../../schema/vehicle-contract';
 import { expectError, json, SUBGRAPH_TRANSPORTS, useTestStack } from '../support/stack';

@@ -1,4 +1,8 @@
-/** JSON Schemas of REST replies: fastify serialises with them, and OpenAPI publishes them. */
+/**
+ * JSON Schemas of the replies REST and MCP both give (the snake_case views of gateway/operations/):
+ * fastify serialises with them, OpenAPI publishes them, and the MCP tools publish them as their
+ * output schemas. The error body is every door's.
+ */
 import { CURRENCIES } from '../../models/currency';
 import { VEHICLE_BASES } from '../../models/vehicle/valuation';
 import { BODY_TYPES, COLOURS, DRIVES, FUELS, PAINTS, REGION_IDS, TRANSMISSIONS } from '../../models/vehicle/vocabulary';
@@ -214,14 +218,6 @@ export function errorResponseJsonSchema(): Record<string, unknown> {
         properties: { code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE), description: 'The error catalogue: each code has one HTTP status' }, message: string, field: string, suggestions: strings, request_id: string },
       },
     },
-  };
-}
-
-export function tokenResponseJsonSchema(): Record<string, unknown> {
-  return {
-    type: 'object',
-    required: ['access_token', 'token_type', 'expires_in'],
-    properties: { access_token: string, token_type: { type: 'string', enum: ['Bearer'] }, expires_in: { type: 'integer', description: 'Seconds until the token expires' } },
   };
 }
 
