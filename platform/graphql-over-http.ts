@@ -1,6 +1,6 @@
 /**
- * GraphQL over HTTP as the service's three clients send it (docs/ARCHITECTURE.md, "GraphQL
- * clients"): a subgraph calling a peer (./graph-client.ts), the gateway calling a subgraph
+ * GraphQL over HTTP as the service's three clients send it
+ * (docs/ARCHITECTURE.md, "GraphQL clients"): a subgraph calling a peer (./graph-client.ts), the gateway calling a subgraph
  * (gateway/graph/subgraph-data-source.ts, over its own undici pool) and the MCP stdio server calling
  * a gateway (gateway/mcp/remote-executor.ts). Each builds its POST here: the JSON body and, to a
  * subgraph, the headers subgraphs read their caller from. The two that need no connection pool of
