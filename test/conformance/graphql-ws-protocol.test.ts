@@ -471,10 +471,7 @@ describe('subscription documents are held to the configured depth limit, as /gra
     shallow = await startTestStack({ env: { MAX_QUERY_DEPTH: '1' } });
     shallowKey = shallow.newKey('enterprise');
   });
-  afterAll(async () => {
-    delete process.env.MAX_QUERY_DEPTH;
-    await shallow?.stop();
-  });
+  afterAll(() => shallow?.stop());
 
   test('with MAX_QUERY_DEPTH=1 a two-level subscription is refused with QUERY_TOO_DEEP, like a two-level query over HTTP', async () => {
     const http = await shallow.post('/graphql', { query: '{ residentialModel { version } }' }, { 'x-api-key': shallowKey });

@@ -35,7 +35,7 @@ const HOSTILE_DOCUMENTS: [string, string, string][] = [
 let strict: Promise<TestStack> | undefined;
 function strictStack(): Promise<TestStack> {
   if (!strict) {
-    // startTestStack leaves its env in process.env: put it back, so that stacks started later have their own settings only.
+    // startTestStack keeps its env in process.env until it stops; this stack lives beside the file's others, so put it back at once.
     const saved = { MAX_QUERY_DEPTH: process.env.MAX_QUERY_DEPTH, INTROSPECTION: process.env.INTROSPECTION };
     strict = startTestStack({ env: { MAX_QUERY_DEPTH: '3', INTROSPECTION: 'false' } }).finally(() => {
       for (const [name, value] of Object.entries(saved)) {

@@ -39,9 +39,8 @@ export interface TestStackOptions {
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const home = mkdtempSync(join(tmpdir(), 'valuation-test-'));
-  process.env.VALUATION_HOME = home;
-  process.env.APOLLO_TELEMETRY_DISABLED = '1';
-  Object.assign(process.env, options.env ?? {});
+  // The in-process subgraphs read their settings from process.env; they are put back when the stack stops.
+  const restoreEnv = setEnv({ VALUATION_HOME: home, APOLLO_TELEMETRY_DISABLED: '1', ...options.env });
   const keys = new KeyStore({ file: join(home, 'keys.json') });
   const logs: string[] = [];
   const config = { ...gatewayConfigFromEnv({ ...process.env, ...options.env }), host: '127.0.0.1', port: 0, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl };
@@ -52,6 +51,10 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     clock: options.clock,
     pacer: options.pacer,
     overrides: { residential: { artifactsRoot: options.artifactsRoot }, vehicle: { artifactsRoot: options.vehicleArtifactsRoot } },
+  }).catch((error: unknown) => {
+    restoreEnv();
+    rmSync(home, { recursive: true, force: true });
+    throw error;
   });
   const url = stack.gateway.url;
   return {
@@ -62,8 +65,26 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ...stackClient(url, keys, options.checkResponses !== false),
     stop: async () => {
       await stack.close();
+      restoreEnv();
       rmSync(home, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Sets `values` in process.env; the returned function puts back what each key held before, unless
+ * a later stack has set the key since (its value is then left to that stack). Without it, a stack's
+ * settings outlived it and reached the next stack started in the same file.
+ */
+function setEnv(values: Record<string, string>): () => void {
+  const before = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, values);
+  return () => {
+    for (const [key, value] of Object.entries(values)) {
+      if (process.env[key] !== value) continue;
+      if (before[key] === undefined) delete process.env[key];
+      else process.env[key] = before[key];
+    }
   };
 }
 
