@@ -13,6 +13,8 @@ export const DEFAULT_CURRENCY: Currency = 'USD';
 
 /** Soʻm amounts are rounded to these steps. */
 export const UZS_ROUNDING = { value: 1000, perUnit: 1 } as const;
+/** A valuation answered in soʻm and shown again in dollars (its report) is rounded to whole hundreds of dollars: its soʻm figures were rounded already. */
+export const USD_FROM_UZS_ROUNDING = 100;
 
 /** The rate a valuation in soʻm was converted at. */
 export interface ExchangeRate {

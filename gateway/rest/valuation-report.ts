@@ -9,7 +9,7 @@
  * nothing else.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { rateBasisOf, rateForDate } from '../../models/currency';
+import { rateBasisOf, rateForDate, usdAmountInUzs, uzsAmountInUsd } from '../../models/currency';
 import { districtOutlines } from '../dashboard/outlines';
 import type { Graph } from '../graph/apollo';
 import { gatewayExecutor, type GraphExecutor } from '../graph/executor';
@@ -97,7 +97,7 @@ function outlineOf(district: string): DistrictOutline | null {
 export async function reportData(executor: GraphExecutor, record: RecordData, organisation: string, lang: ReportLanguage): Promise<ValuationReportData> {
   const v = record.valuation as unknown as AnsweredValuation;
   const rate = v.exchangeRate?.usdToUzs ?? null;
-  const usd = (amount: number) => (rate ? Math.round(amount / rate / 100) * 100 : amount);
+  const usd = (amount: number) => (rate ? uzsAmountInUsd(amount, rate) : amount);
   // Named and formatted by the renderer in the report's language; a home's attribution replaces them.
   const drivers: ReportDriver[] = [
     { kind: 'marketLevel', indexRatio: v.marketLevel.indexRatio },
@@ -108,7 +108,7 @@ export async function reportData(executor: GraphExecutor, record: RecordData, or
   const uzsRate = v.exchangeRate
     ? { ...v.exchangeRate, basis: rateBasisOf(v.exchangeRate, v.marketLevel.valuationDate) }
     : rateForDate(v.marketLevel.valuationDate).rate;
-  const toUzs = (amount: number) => (rate ? amount : Math.round((amount * uzsRate.usdToUzs) / 1000) * 1000);
+  const toUzs = (amount: number) => (rate ? amount : usdAmountInUzs(amount, uzsRate.usdToUzs));
   const base: Omit<ValuationReportData, 'object' | 'market' | 'comparables' | 'location' | 'model' | 'attribution'> = {
     valuationId: record.id,
     organisation,

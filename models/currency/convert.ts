@@ -11,8 +11,18 @@
  * In USD a valuation is left as the model made it, with exchangeRate null.
  */
 import { ApiError } from '../../schema/errors';
-import { UZS_ROUNDING, type Currency, type ExchangeRate } from '../../schema/currency-contract';
+import { USD_FROM_UZS_ROUNDING, UZS_ROUNDING, type Currency, type ExchangeRate } from '../../schema/currency-contract';
 import { clientRate, rateForDate } from './rate-of-date';
+
+/** A dollar amount in soʻm at `usdToUzs` (soʻm per dollar), rounded to its kind's step (UZS_ROUNDING). */
+export function usdAmountInUzs(usd: number, usdToUzs: number, step: keyof typeof UZS_ROUNDING = 'value'): number {
+  return Math.round((usd * usdToUzs) / UZS_ROUNDING[step]) * UZS_ROUNDING[step];
+}
+
+/** A soʻm amount back in dollars at the rate it was converted at, rounded to USD_FROM_UZS_ROUNDING. */
+export function uzsAmountInUsd(uzs: number, usdToUzs: number): number {
+  return Math.round(uzs / usdToUzs / USD_FROM_UZS_ROUNDING) * USD_FROM_UZS_ROUNDING;
+}
 
 // The reply's rate and its rounding steps are contracts of every door: schema/currency-contract.ts.
 export { UZS_ROUNDING, type ExchangeRate } from '../../schema/currency-contract';
@@ -57,7 +67,7 @@ export function inCurrency<V extends PricedValuation>(view: V, currency: Currenc
   // Object.assign, not a spread and then new fields: V8 (Node 20) adds each field after a spread through its slow path (about 2 µs a field).
   if (currency === null || currency === undefined || currency === 'USD') return Object.assign({}, view, { exchangeRate: null });
   const { rate, warning } = ownRate ? { rate: clientRate(ownRate, view.marketLevel.valuationDate), warning: null } : rateForDate(view.marketLevel.valuationDate);
-  const inUzs = (usd: number, step: keyof typeof UZS_ROUNDING) => Math.round((usd * rate.usdToUzs) / UZS_ROUNDING[step]) * UZS_ROUNDING[step];
+  const inUzs = (usd: number, step: keyof typeof UZS_ROUNDING) => usdAmountInUzs(usd, rate.usdToUzs, step);
   const value = (usd: number) => inUzs(usd, 'value');
   const perUnit = (usd: number | null) => (usd === null ? null : inUzs(usd, 'perUnit'));
   const anomaly = Object.fromEntries(

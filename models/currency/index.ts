@@ -8,4 +8,4 @@
 export { CBU_DAILY_RATES, dailyRateOn, type DailyRate } from './cbu-daily';
 export { CURRENCIES, DEFAULT_CURRENCY, USD_UZS_RATES, UZS_PER_USD, uzsToUsd, type Currency, type UsdUzsRate } from './cbu-rates';
 export { clientRate, CLIENT_RATE_SOURCE, rateBasisOf, rateForDate, type DatedRate, type RateBasis, type RateForDate } from './rate-of-date';
-export { askedCurrency, inCurrency, UZS_ROUNDING, type AskedCurrency, type ExchangeRate, type PricedValuation } from './convert';
+export { askedCurrency, inCurrency, usdAmountInUzs, uzsAmountInUsd, UZS_ROUNDING, type AskedCurrency, type ExchangeRate, type PricedValuation } from './convert';

@@ -1,5 +1,5 @@
 /** models/currency inCurrency: a valuation in USD as the models make it → in the currency asked for. */
-import { inCurrency, rateForDate } from '../../models/currency';
+import { inCurrency, rateForDate, usdAmountInUzs, uzsAmountInUsd } from '../../models/currency';
 
 /** A house valued at 2025-04-17, moved by an organisation's observations: every amount a home valuation has. */
 const HOUSE = {
@@ -98,5 +98,14 @@ describe('inCurrency', () => {
 
   it('refuses to convert twice', () => {
     expect(() => inCurrency(inCurrency(HOUSE, 'UZS'), 'UZS')).toThrow(/cannot be converted again/);
+  });
+});
+
+describe('one amount at a time (the report converts back and forth with these)', () => {
+  it('dollars to soʻm round to the value step (1,000) or the per-unit step (1), and soʻm back to dollars to whole hundreds', () => {
+    expect(usdAmountInUzs(98_600, 12_650.5)).toBe(1_247_339_000);
+    expect(usdAmountInUzs(911.5, 12_650.5, 'perUnit')).toBe(11_530_931);
+    expect(uzsAmountInUsd(1_247_339_000, 12_650.5)).toBe(98_600);
+    expect(uzsAmountInUsd(1_247_339_000 + 700_000, 12_650.5)).toBe(98_700);
   });
 });
