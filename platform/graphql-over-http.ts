@@ -7,6 +7,8 @@
  * their own post with `postGraphQL`: fetch with a timeout, and one error when no JSON reply comes back.
  */
 
+import type { IncomingHttpHeaders } from 'node:http';
+
 /** A subgraph answers only calls carrying the gateway's internal token in this header (./serve.ts). */
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 
@@ -35,6 +37,24 @@ export function callerHeaders(caller: SubgraphCaller, headers: Record<string, st
   }
   if (caller.requestId) headers['x-request-id'] = caller.requestId;
   return headers;
+}
+
+/** The caller a subgraph reads from the headers the gateway (or a peer) set: callerHeaders read back (an empty header is none). */
+export function callerOfHeaders(headers: Readonly<IncomingHttpHeaders>): SubgraphCaller {
+  const text = (name: string) => {
+    const value = headers[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const org = text('x-organisation');
+  const plan = text('x-plan');
+  const requestId = text('x-request-id');
+  return { principal: org === undefined ? null : plan === undefined ? { org } : { org, plan }, ...(requestId !== undefined && { requestId }) };
+}
+
+/** The caller's organisation with its plan, as the gateway names them; null without either (a peer names no plan). */
+export function principalWithPlan(caller: SubgraphCaller): { org: string; plan: string } | null {
+  const principal = caller.principal;
+  return principal?.plan === undefined ? null : { org: principal.org, plan: principal.plan };
 }
 
 /** All the headers of a POST to a subgraph: JSON, the internal token (when the subgraph asks for one) and the caller's. */

@@ -8,7 +8,6 @@
  * no landing page; parsed and validated documents are cached by Apollo.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import { ApolloServer, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
@@ -16,7 +15,7 @@ import Fastify from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { CompiledQueries, type Execution } from './compiled-executor';
 import { FastLane } from './fast-lane';
-import { callerHeaders, INTERNAL_TOKEN_HEADER, type SubgraphCaller } from './graphql-over-http';
+import { callerOfHeaders, INTERNAL_TOKEN_HEADER, type SubgraphCaller } from './graphql-over-http';
 import { listen } from './listen';
 import { bearerMatches, collectProcessMetrics, sendMetrics } from './process-metrics';
 
@@ -28,8 +27,8 @@ export interface SubgraphServerOptions<TContext extends BaseContext> {
   host: string;
   port: number;
   internalToken: string;
-  /** Builds the per-request context from the headers the gateway set. */
-  context(headers: IncomingHttpHeaders): TContext;
+  /** Builds the per-request context for its caller: over HTTP as the gateway's headers say it, in process as the gateway gives it. */
+  context(caller: SubgraphCaller): TContext;
   introspection?: boolean;
   /** Queries run compiled by graphql-jit (compiled-executor.ts) rather than by graphql-js, and over HTTP a query Apollo Server accepted once skips it (fast-lane.ts). */
   compiled?: boolean;
@@ -90,14 +89,14 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
   app.get(METRICS_PATH, async (_request, reply) => sendMetrics(reply));
   // A request the fast lane looked at keeps the context it was given, for Apollo Server to run or answer with.
   const contexts = new WeakMap<object, TContext>();
-  const apolloHandler = fastifyApolloHandler(apollo, { context: async (request) => contexts.get(request) ?? options.context(request.headers) });
+  const apolloHandler = fastifyApolloHandler(apollo, { context: async (request) => contexts.get(request) ?? options.context(callerOfHeaders(request.headers)) });
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async function handleGraphql(request, reply) {
       const laneRequest = lane && FastLane.requestOf(request.method, request.headers, request.body);
       // A context that cannot be built is Apollo Server's to report (it builds it again and says why).
-      const context = laneRequest ? contextOrNull(options.context, request.headers) : null;
+      const context = laneRequest ? contextOrNull(options.context, callerOfHeaders(request.headers)) : null;
       if (laneRequest && context) {
         const outcome = await lane!.run(laneRequest, context);
         if (outcome.answered !== null) return reply.type(outcome.contentType).send(outcome.answered);
@@ -112,17 +111,17 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     name: options.name,
     url: `${url}/graphql`,
     port,
-    // In process the caller arrives as values, not headers: give the subgraph the headers the gateway would have sent.
-    inProcess: { schema: options.schema, context: (caller) => options.context(callerHeaders(caller)), ...(queries && { execute: queries.execute }) },
+    // In process the caller arrives as values, and is given as it is: no headers written and read back.
+    inProcess: { schema: options.schema, context: options.context, ...(queries && { execute: queries.execute }) },
     close: async () => {
       if (app.server.listening) await app.close();
     },
   };
 }
 
-function contextOrNull<TContext>(build: (headers: IncomingHttpHeaders) => TContext, headers: IncomingHttpHeaders): TContext | null {
+function contextOrNull<TContext>(build: (caller: SubgraphCaller) => TContext, caller: SubgraphCaller): TContext | null {
   try {
-    return build(headers);
+    return build(caller);
   } catch {
     return null;
   }

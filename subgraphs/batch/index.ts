@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { MAX_BATCH_BODY_BYTES } from '../../schema/batch-contract';
 import { valuationHome } from '../../platform/local-state';
 import { defineSubgraph } from '../common/subgraph-factory';
+import { principalWithPlan } from '../../platform/graphql-over-http';
 import type { RunningSubgraph, SubgraphModule } from '../../platform/subgraph-module';
 import { batchConfigFromEnv, batchServiceSettings } from './config';
-import { principalFromHeaders, type BatchContext } from './context';
+import type { BatchContext } from './context';
 import { batchEngineSettings, createBatchEngine, type BatchEngine } from '../../platform/batch-engine';
 import { buildBatchSchema } from './schema';
 import { startBatchService } from './service';
@@ -61,7 +62,7 @@ export const subgraph: SubgraphModule<RunningBatchSubgraph> = defineSubgraph<Bat
     });
     const summary = `jobs ${engine.kind === 'redis' ? 'in Redis' : `in ${journalFile}`}`;
     return {
-      context: (headers) => ({ principal: principalFromHeaders(headers), batch: service.api }),
+      context: (caller) => ({ principal: principalWithPlan(caller), batch: service.api }),
       summary: () => summary,
       close: async () => {
         await service.close();

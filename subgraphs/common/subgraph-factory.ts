@@ -7,11 +7,11 @@
  * start fails. The registry (subgraphs/registry.ts) lists what it makes; a new collateral kind is one
  * more declaration (docs/ARCHITECTURE.md, "A new collateral kind").
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import type { BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { GroupHierarchy } from '../../models/observations';
 import type { SubgraphConfig } from '../../platform/config';
+import type { SubgraphCaller } from '../../platform/graphql-over-http';
 import { serveSubgraph, type RunningService } from '../../platform/serve';
 import type { RunningSubgraph, SubgraphModule, SubgraphStart } from '../../platform/subgraph-module';
 import { openObservationBook, type ObservationBook } from './observation-book';
@@ -35,8 +35,8 @@ export interface KindStores {
 
 /** What a subgraph opened to serve: its per-request context, what its start line says, and how it closes. */
 export interface Opened<C, X extends object = object> {
-  /** The per-request context, from the headers the gateway (or a peer) set. */
-  context(headers: IncomingHttpHeaders): C;
+  /** The per-request context, for the caller the gateway (or a peer) names. */
+  context(caller: SubgraphCaller): C;
   /** The model version in service, read when asked (a hot swap changes it). */
   modelVersion?(): string | null;
   /** What a start line says of it, read when asked, e.g. "model 2026.11.14". */
@@ -63,7 +63,7 @@ export type SubgraphSpec<C, X extends object = object> = SpecBase &
   );
 
 /** Builds the schema and serves it with `context`, as `config` says (host, port, token, introspection). */
-export async function serveSchema<C extends BaseContext>(served: ServedSchema, config: SubgraphConfig, context: (headers: IncomingHttpHeaders) => C): Promise<RunningService> {
+export async function serveSchema<C extends BaseContext>(served: ServedSchema, config: SubgraphConfig, context: (caller: SubgraphCaller) => C): Promise<RunningService> {
   const schema = await served.buildSchema();
   return serveSubgraph<C>({
     name: served.name,

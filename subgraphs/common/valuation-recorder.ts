@@ -9,27 +9,23 @@
  * with a warning saying it was not recorded: a bank's valuation does not wait on the audit trail,
  * and says so.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { SubgraphCaller } from '../../platform/graphql-over-http';
 import { ApiError } from '../../schema/errors';
 import { getPlan, DEFAULT_VALUATION_RECORD_DAYS } from '../../platform/plans';
 import { DEFAULT_REDIS_TIMEOUT_MS } from '../../platform/redis-health';
 import { createRecordStore, newRecordId, recordStoreConfigFromEnv, type RecordKind, type RecordQuery, type RecordSample, type ValuationRecord, type ValuationRecordStore } from './valuation-records';
 import { within } from '../../platform/within';
 
-/** Who a valuation is for, as the gateway's headers say (a peer subgraph sends no plan). */
+/** Who a valuation is for, as the gateway names it (a peer subgraph sends no plan). */
 export interface RecordCaller {
   organisation: string | null;
   plan: string | null;
   requestId: string | null;
 }
 
-/** The gateway's (or a peer's) headers as a record's caller. */
-export function recordCallerOf(headers: IncomingHttpHeaders): RecordCaller {
-  const text = (name: string) => {
-    const value = headers[name];
-    return typeof value === 'string' && value !== '' ? value : null;
-  };
-  return { organisation: text('x-organisation'), plan: text('x-plan'), requestId: text('x-request-id') };
+/** The caller (as the gateway or a peer names it) as a record's caller. */
+export function recordCallerOf(caller: SubgraphCaller): RecordCaller {
+  return { organisation: caller.principal?.org ?? null, plan: caller.principal?.plan ?? null, requestId: caller.requestId ?? null };
 }
 
 /**

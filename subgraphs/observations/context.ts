@@ -2,7 +2,7 @@
  * The observations subgraph's per-request context: who calls (the gateway's x-organisation and
  * x-plan), and the valuation subgraphs' observation fields, reached through the graph.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import { principalWithPlan, type SubgraphCaller } from '../../platform/graphql-over-http';
 import type { ObservationModel } from '../../models/observations';
 import { askValuingPeer, titleOf, type ValuedKind, type ValuingPeers } from '../common/valuing-peers';
 import type { ObservationOutcome } from '../common/observation-recording';
@@ -51,15 +51,13 @@ function operationsFor(prefix: ValuedKind) {
 
 const OPERATIONS = { [ObservationKindEnum.HOME]: operationsFor('home'), [ObservationKindEnum.VEHICLE]: operationsFor('vehicle') };
 
-export function createObservationsContext(headers: IncomingHttpHeaders, peers: ObservationPeers, settings: { clock: () => number; retentionDays: number }): ObservationsContext {
-  const org = headers['x-organisation'];
-  const plan = headers['x-plan'];
-  const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : 'observations';
+export function createObservationsContext(caller: SubgraphCaller, peers: ObservationPeers, settings: { clock: () => number; retentionDays: number }): ObservationsContext {
+  const requestId = caller.requestId ?? 'observations';
   /** One of the kind's operations on the subgraph that values it, for `organisation`. */
   const call = <T>(kind: ObservationKindEnum, name: keyof (typeof OPERATIONS)[ObservationKindEnum], variables: Record<string, unknown>, organisation: string, id: string): Promise<T> =>
     askValuingPeer<T>(peers, kind, OPERATIONS[kind][name], variables, { organisation, requestId: id });
   return {
-    principal: typeof org === 'string' && org !== '' && typeof plan === 'string' && plan !== '' ? { org, plan } : null,
+    principal: principalWithPlan(caller),
     requestId,
     clock: settings.clock,
     retentionDays: settings.retentionDays,

@@ -24,6 +24,6 @@ export const subgraph = defineSubgraph({
     const { retentionDays } = observationStoreConfigFromEnv(env);
     const valuing = { residential: peers.residential, vehicle: peers.vehicle };
     const settings = { clock: (overrides.clock as (() => number) | undefined) ?? Date.now, retentionDays };
-    return { context: (headers) => createObservationsContext(headers, valuing, settings) };
+    return { context: (caller) => createObservationsContext(caller, valuing, settings) };
   },
 });

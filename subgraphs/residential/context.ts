@@ -4,7 +4,7 @@
  * requests is seen by the next one; one request never mixes two versions). Entity references
  * (`_entities`) go through DataLoaders made fresh for each request.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { SubgraphCaller } from '../../platform/graphql-over-http';
 import DataLoader from 'dataloader';
 import type { ResidentialRuntime } from '../../models/residential';
 import type { ObservationBook } from '../common/observation-book';
@@ -22,7 +22,7 @@ export interface ResidentialLoaders {
 
 export interface ResidentialContext {
   runtime: ResidentialRuntime;
-  /** The caller's organisation (x-organisation, set by the gateway or a peer); null for none. */
+  /** The caller's organisation (named by the gateway or a peer); null for none. */
   organisation: string | null;
   /** Observed home prices by organisation: they adjust that organisation's valuations. */
   observations: ObservationBook;
@@ -40,18 +40,18 @@ export interface ResidentialContext {
 export function createResidentialContext(
   runtime: ResidentialRuntime,
   observations: ObservationBook,
-  headers: IncomingHttpHeaders,
+  caller: SubgraphCaller,
   records: ValuationRecorder = new ValuationRecorder('home', new MemoryRecordStore()),
   collected: CollectedWeeklyIndex | null = null,
 ): ResidentialContext {
   let places: ModelPlaces | undefined;
-  const caller = recordCallerOf(headers);
+  const recordCaller = recordCallerOf(caller);
   return {
     runtime,
-    organisation: caller.organisation,
+    organisation: recordCaller.organisation,
     observations,
     records,
-    caller,
+    caller: recordCaller,
     loaders: {
       districtByName: new DataLoader(async (names) => names.map(districtRef)),
       mahallaById: new DataLoader(async (ids) => ids.map(mahallaRef)),

@@ -1,5 +1,5 @@
 /** The residential subgraph as a service: `subgraph` (the registry's entry) or `start(config, runtime)`. */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { SubgraphCaller } from '../../platform/graphql-over-http';
 import { HOME_HIERARCHY } from '../../models/observations';
 import { ResidentialModelService, type ResidentialRuntime } from '../../models/residential';
 import type { SubgraphConfig } from '../../platform/config';
@@ -21,7 +21,7 @@ const SERVED = { name: 'residential', buildSchema: buildResidentialSchema, compi
 /** The request context over a runtime: fresh DataLoaders and model snapshot per request, which must not outlive it. */
 function contextOf(runtime: ResidentialRuntime, observations: ObservationBook, records: ValuationRecorder, collected: CollectedWeeklyIndex | null) {
   const instrumented = instrumentRuntime('residential', runtime);
-  return (headers: IncomingHttpHeaders) => createResidentialContext(instrumented, observations, headers, records, collected);
+  return (caller: SubgraphCaller) => createResidentialContext(instrumented, observations, caller, records, collected);
 }
 
 /** Serves the residential subgraph over a runtime and a book the caller owns (and closes). */

@@ -2,7 +2,7 @@
  * The valuations subgraph's per-request context: who calls (the gateway's x-organisation), and the
  * valuation subgraphs' record fields (@inaccessible), reached through the graph. It holds no state.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { SubgraphCaller } from '../../platform/graphql-over-http';
 import { askValuingPeer, titleOf, type ValuedKind, type ValuingPeers } from '../common/valuing-peers';
 import type { Revalued } from '../common/record-resolvers';
 import type { RecordSample, ValuationRecord } from '../common/valuation-records';
@@ -40,10 +40,9 @@ function operationsFor(prefix: ValuedKind) {
 
 const OPERATIONS = { [ValuationKindEnum.HOME]: operationsFor('home'), [ValuationKindEnum.VEHICLE]: operationsFor('vehicle') };
 
-export function createValuationsContext(headers: IncomingHttpHeaders, peers: ValuationPeers): ValuationsContext {
-  const org = headers['x-organisation'];
-  const organisation = typeof org === 'string' && org !== '' ? org : null;
-  const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : 'valuations';
+export function createValuationsContext(caller: SubgraphCaller, peers: ValuationPeers): ValuationsContext {
+  const organisation = caller.principal?.org ?? null;
+  const requestId = caller.requestId ?? 'valuations';
   const call = <T>(kind: ValuationKindEnum, name: keyof (typeof OPERATIONS)[ValuationKindEnum], variables: Record<string, unknown>): Promise<T> =>
     askValuingPeer<T>(peers, kind, OPERATIONS[kind][name], variables, { organisation: organisation!, requestId });
   return {

@@ -18,6 +18,6 @@ export const subgraph = defineSubgraph({
   compiled: true,
   async open({ peers }) {
     const valuing = { residential: peers.residential, vehicle: peers.vehicle };
-    return { context: (headers) => createValuationsContext(headers, valuing) };
+    return { context: (caller) => createValuationsContext(caller, valuing) };
   },
 });

@@ -2,7 +2,7 @@
  * The vehicle subgraph's per-request context: the model runtime, or SERVICE_UNAVAILABLE when no
  * vehicle model is in service (all-in-one mode starts without one rather than not at all).
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { SubgraphCaller } from '../../platform/graphql-over-http';
 import type { VehicleRuntime } from '../../models/vehicle';
 import { ApiError } from '../../schema/errors';
 import type { ObservationBook } from '../common/observation-book';
@@ -12,7 +12,7 @@ import { MemoryRecordStore } from '../common/valuation-records';
 export interface VehicleContext {
   /** The runtime in service; throws SERVICE_UNAVAILABLE when there is none. */
   runtime(): VehicleRuntime;
-  /** The caller's organisation (x-organisation, set by the gateway or a peer); null for none. */
+  /** The caller's organisation (named by the gateway or a peer); null for none. */
   organisation: string | null;
   /** Observed vehicle prices by organisation: they adjust that organisation's valuations. */
   observations: ObservationBook;
@@ -25,15 +25,15 @@ export interface VehicleContext {
 export function createVehicleContext(
   runtime: VehicleRuntime | null,
   observations: ObservationBook,
-  headers: IncomingHttpHeaders,
+  caller: SubgraphCaller,
   records: ValuationRecorder = new ValuationRecorder('vehicle', new MemoryRecordStore()),
 ): VehicleContext {
-  const caller = recordCallerOf(headers);
+  const recordCaller = recordCallerOf(caller);
   return {
-    organisation: caller.organisation,
+    organisation: recordCaller.organisation,
     observations,
     records,
-    caller,
+    caller: recordCaller,
     runtime() {
       if (!runtime) throw new ApiError('SERVICE_UNAVAILABLE', 'No vehicle model is in service: train and promote one (models/artifacts/vehicle/CURRENT)');
       return runtime;

@@ -1,5 +1,5 @@
 /** The vehicle subgraph as a service: `subgraph` (the registry's entry). */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { SubgraphCaller } from '../../platform/graphql-over-http';
 import { VEHICLE_HIERARCHY } from '../../models/observations';
 import { VEHICLE_DIR, VehicleModelService, type VehicleRuntime } from '../../models/vehicle';
 import type { ObservationBook } from '../common/observation-book';
@@ -14,7 +14,7 @@ export { buildVehicleSchema } from './schema';
 /** The request context over a runtime; without one it still serves, answering SERVICE_UNAVAILABLE. */
 function contextOf(runtime: VehicleRuntime | null, observations: ObservationBook, records: ValuationRecorder) {
   const instrumented = runtime && instrumentRuntime('vehicle', runtime);
-  return (headers: IncomingHttpHeaders) => createVehicleContext(instrumented, observations, headers, records);
+  return (caller: SubgraphCaller) => createVehicleContext(instrumented, observations, caller, records);
 }
 
 /**

@@ -30,7 +30,7 @@ const schema = new GraphQLSchema({
 
 let service: RunningService;
 beforeAll(async () => {
-  service = await serveSubgraph({ name: 'lane', schema, host: '127.0.0.1', port: 0, internalToken: TOKEN, compiled: true, context: (headers) => ({ organisation: (headers['x-organisation'] as string | undefined) ?? null }) });
+  service = await serveSubgraph({ name: 'lane', schema, host: '127.0.0.1', port: 0, internalToken: TOKEN, compiled: true, context: (caller) => ({ organisation: caller.principal?.org ?? null }) });
 });
 afterAll(() => service.close());
 

@@ -10,7 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { remoteExecutor } from '../../gateway/mcp/remote-executor';
 import { httpGraphClient } from '../../platform/graph-client';
-import { callerHeaders, GraphQLHttpFailure, graphqlRequestBody, INTERNAL_TOKEN_HEADER, postGraphQL, subgraphRequestHeaders } from '../../platform/graphql-over-http';
+import { callerHeaders, callerOfHeaders, GraphQLHttpFailure, graphqlRequestBody, INTERNAL_TOKEN_HEADER, postGraphQL, principalWithPlan, subgraphRequestHeaders } from '../../platform/graphql-over-http';
 import { catalogueErrorOf } from '../../platform/graphql-reply';
 import { ApiError } from '../../schema/errors';
 
@@ -82,8 +82,17 @@ describe('the request', () => {
     // A peer subgraph knows no plan; a call for nobody (the gateway's own) names no organisation.
     expect(subgraphRequestHeaders(undefined, { principal: { org: 'org-a' }, requestId: 'req-2' })).toEqual({ 'content-type': 'application/json', 'x-organisation': 'org-a', 'x-request-id': 'req-2' });
     expect(subgraphRequestHeaders('secret', { principal: null })).toEqual({ 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: 'secret' });
-    // In process the same caller headers build the subgraph's context.
     expect(callerHeaders({ principal: { org: 'org-b', plan: 'standard' } })).toEqual({ 'x-organisation': 'org-b', 'x-plan': 'standard' });
+  });
+
+  test('a subgraph reads back the caller its headers name, the caller the gateway gives it in process', () => {
+    for (const caller of [{ principal: { org: 'org-a', plan: 'standard' }, requestId: 'req-1' }, { principal: { org: 'org-b' }, requestId: 'req-2' }, { principal: null }]) {
+      expect(callerOfHeaders(subgraphRequestHeaders('secret', caller))).toEqual(caller);
+    }
+    // An empty header names nobody; a plan without an organisation is no principal.
+    expect(callerOfHeaders({ 'x-organisation': '', 'x-plan': 'standard', 'x-request-id': '' })).toEqual({ principal: null });
+    expect(principalWithPlan({ principal: { org: 'org-a', plan: 'pilot' } })).toEqual({ org: 'org-a', plan: 'pilot' });
+    expect(principalWithPlan({ principal: { org: 'org-a' } })).toBeNull();
   });
 });
 
