@@ -132,18 +132,21 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       const source = dataSources.get(operation.owner);
       if (!source) throw new Error(`unknown subgraph ${operation.owner}`);
       let response: GatewayGraphQLResponse;
+      let measure: Awaited<ReturnType<typeof charges.charge>> = undefined;
       try {
         // Charged by the plugin's charges (the plugin does not run on this path); a refused charge is
         // thrown as the API's RATE_LIMITED error, which knows its Retry-After.
-        const measure = await charges.charge(schema(), persistedDocument(operation.query), undefined, variables, context.principal);
+        measure = await charges.charge(schema(), persistedDocument(operation.query), undefined, variables, context.principal);
         // Our data sources read only the request and the context of the process options.
         response = await source.process({ request: { query: operation.query, variables }, context } as unknown as GraphQLDataSourceProcessOptions<GatewayContext>);
-        await charges.settle(context.principal, measure, response.data);
       } catch (error) {
+        // The subgraph stored nothing: a batch submission's items go back (no data).
+        await charges.settle(context.principal, measure, undefined);
         // A fetch failure (subgraph down) arrives as a thrown GraphQLError, as in the gateway's executor.
         if (error instanceof GraphQLError) return { errors: [formatError(error.toJSON())] };
         throw error;
       }
+      await charges.settle(context.principal, measure, response.data);
       // Masked by Apollo Server's formatError, as on the other path.
       return response.errors ? { ...response, errors: response.errors.map((e) => formatError(e)) } : response;
     },

@@ -192,14 +192,19 @@ function shapeOf(value: unknown): string {
 }
 
 /**
- * A submitBatch answered as an idempotent replay (its idempotentReplay selected and true) submitted
- * nothing: the batch items its operation was charged are given back. Only for an operation whose one
- * batch field it is, so the items given back are that field's.
+ * A batch operation that submitted nothing gives back the batch items it was charged: a submitBatch
+ * answered as an idempotent replay (its idempotentReplay selected and true), and a batch field that
+ * answered null, refused before anything was stored (a bad item, a bad callback URL, an idempotency
+ * conflict), or an operation that never ran (no data). Only for an operation whose one field it is,
+ * so the items given back are that field's.
  */
-async function refundReplay(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure, data: Record<string, unknown> | null | undefined): Promise<void> {
-  if (!meter || measure.batchItems === 0 || !data) return;
-  const answers = Object.values(data).filter((value) => value !== null && typeof value === 'object');
-  if (answers.length === 1 && (answers[0] as { idempotentReplay?: unknown }).idempotentReplay === true) await meter.refundBatchItems(principal, measure.batchItems);
+async function refundUnsubmitted(meter: WorkMeter | undefined, principal: GatewayContext['principal'], measure: OperationMeasure, data: Record<string, unknown> | null | undefined): Promise<void> {
+  if (!meter || measure.batchItems === 0) return;
+  // Fields that are not objects or null (a top-level __typename) are no batch field's answer.
+  const answers = data ? Object.values(data).filter((value) => value === null || typeof value === 'object') : [null];
+  if (answers.length !== 1) return;
+  const [answer] = answers;
+  if (answer === null || (answer as { idempotentReplay?: unknown }).idempotentReplay === true) await meter.refundBatchItems(principal, measure.batchItems);
 }
 
 /**
@@ -224,9 +229,9 @@ export class OperationCharges {
     return measure;
   }
 
-  /** After the operation ran: gives back what an idempotent replay in its `data` did not use. */
+  /** After the operation ran: gives back the batch items of a submission that stored nothing (see refundUnsubmitted). */
   async settle(principal: GatewayContext['principal'], measure: OperationMeasure | undefined, data: Record<string, unknown> | null | undefined): Promise<void> {
-    if (measure) await refundReplay(this.meter, principal, measure, data);
+    if (measure) await refundUnsubmitted(this.meter, principal, measure, data);
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * Issue 35, item 1: a retried submission answered with the first one's job (Idempotency-Key) submits
  * nothing, so its batch items are given back: on REST (Idempotent-Replayed header) and GraphQL
- * (idempotentReplay selected). Against a plan of 7 batch items a day and a body of 3 items.
+ * (idempotentReplay selected). A submission refused for a bad item stores nothing either, and is not
+ * charged on any door (REST and MCP refuse it before charging, GraphQL gives the items back).
+ * Against a plan of 7 batch items a day and a body of 3 items.
  */
 import { plansFileWith } from '../support/plans';
 import { json, startTestStack, type TestStack } from '../support/stack';
@@ -45,4 +47,15 @@ it('GraphQL: a replay answered with idempotentReplay true is given back', async 
   for (let i = 0; i < 3; i++) expect((await submit({ items: items('G'), idempotencyKey: 'g-run-1' })).data.submitBatch).toEqual({ id: first.data.submitBatch.id, idempotentReplay: true });
   expect((await submit({ items: items('H') })).errors).toBeUndefined();
   expect((await submit({ items: items('I') })).errors[0].extensions.code).toBe('RATE_LIMITED');
+});
+
+it('GraphQL: a submission refused for a bad item is given back', async () => {
+  const key = stack.newKey(SEVEN_ITEMS);
+  const mutation = 'mutation($input: SubmitBatchInput!) { submitBatch(input: $input) { id } }';
+  const submit = async (input: Record<string, unknown>) => json(await stack.post('/graphql', { query: mutation, variables: { input } }, { 'x-api-key': key }));
+  const bad = [...items('X').slice(0, 2), { address: 'Chilonzor tumani, 3-kvartal', home: { area: 5 } }];
+  for (let i = 0; i < 3; i++) expect((await submit({ items: bad })).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', field: 'items[2].home.area' }); // 9 of 7 if charged
+  expect((await submit({ items: items('Y') })).errors).toBeUndefined(); // 3 of 7
+  expect((await submit({ items: items('Z') })).errors).toBeUndefined(); // 6 of 7
+  expect((await submit({ items: items('W') })).errors[0].extensions.code).toBe('RATE_LIMITED'); // 9 of 7
 });
