@@ -18,7 +18,7 @@ import type { Operation } from './operation';
 import { maskError } from './error-masking';
 import type { WorkMeter } from '../quota';
 import { checkDocument, DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
-import { OperationCharges, OperationMeasures, operationLimitsPlugin } from './limits';
+import { OperationCharges, OperationMeasures, operationLimitsPlugin, type OperationMeasure } from './limits';
 import { OrganisationPersistedQueries } from './persisted-queries';
 import type { InProcessSubgraph } from '../../platform/serve';
 import { BATCH_PROGRESS_SDL } from '../subscriptions/batch-progress-schema';
@@ -132,7 +132,7 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
       const source = dataSources.get(operation.owner);
       if (!source) throw new Error(`unknown subgraph ${operation.owner}`);
       let response: GatewayGraphQLResponse;
-      let measure: Awaited<ReturnType<typeof charges.charge>> = undefined;
+      let measure: OperationMeasure | undefined;
       try {
         // Charged by the plugin's charges (the plugin does not run on this path); a refused charge is
         // thrown as the API's RATE_LIMITED error, which knows its Retry-After.
