@@ -102,13 +102,19 @@ export class ValuationRecordResolver {
   }
 }
 
-/** The record and its kind, asking both kinds' subgraphs at once (an id does not say its kind). */
+/**
+ * The record and its kind. An id does not say its kind: the kinds' subgraphs are asked one after
+ * the other, homes first, so that a home's record costs one lookup, not one per kind (a vehicle's
+ * waits for the homes' answer; docs/ARCHITECTURE.md, "Reading valuation records").
+ */
 async function findRecord(ctx: ValuationsContext, id: string): Promise<{ record: ValuationRecord | null; kind: ValuationKindEnum | null }> {
   organisationOf(ctx);
   if (!isRecordId(id)) throw new ApiError('INVALID_PARAMETER', 'id must be a valuation_id: val_ and 26 letters and digits', 'id');
-  const found = await Promise.all(KINDS.map((k) => ctx.record(k, id)));
-  const at = found.findIndex((r) => r !== null);
-  return at < 0 ? { record: null, kind: null } : { record: found[at], kind: KINDS[at] };
+  for (const kind of KINDS) {
+    const record = await ctx.record(kind, id);
+    if (record) return { record, kind };
+  }
+  return { record: null, kind: null };
 }
 
 function organisationOf(ctx: ValuationsContext): string {

@@ -5,6 +5,7 @@
  */
 import { Pool } from 'pg';
 import { smallestBySampleKey } from '../../subgraphs/common/valuation-records';
+import { ValuationRecorder } from '../../subgraphs/common/valuation-recorder';
 import { DATABASE_URL, describeWithPostgres, TestSchemas } from '../support/postgres';
 import { json, startTestStack, type TestStack } from '../support/stack';
 
@@ -69,5 +70,32 @@ describeWithPostgres('valuation records and observations in PostgreSQL, through 
     // Another organisation sees neither.
     const stranger = second.stack.newKey();
     expect((await second.stack.fetch(`/api/valuations/${valued.valuation_id}`, { headers: { 'x-api-key': stranger } })).status).toBe(404);
+  });
+
+  it("reads a record by id from the homes' store first, and the vehicles' only for an id the homes do not have", async () => {
+    const { stack, key } = await start();
+    const headers = { 'x-api-key': key };
+    const home = (await json(await stack.post('/api/predict/home', FLAT, headers))).valuation_id;
+    const car = (await json(await stack.post('/api/predict/vehicle', { make: 'Chevrolet', model: 'Cobalt', year: 2021, mileage: 60000 }, headers))).valuation_id;
+    // The kinds whose store each read asks, in order (the subgraphs run in this process).
+    const asked: string[] = [];
+    const get = jest.spyOn(ValuationRecorder.prototype, 'get').mockImplementation(function (this: ValuationRecorder, org: string, id: string) {
+      asked.push(this.kind);
+      return this.store.get(org, id);
+    });
+    try {
+      const kindsAsked = async (id: string, status: number) => {
+        asked.length = 0;
+        const response = await stack.fetch(`/api/valuations/${id}`, { headers });
+        expect(response.status).toBe(status);
+        if (status === 200) expect((await json(response)).valuation_id).toBe(id);
+        return [...asked];
+      };
+      expect(await kindsAsked(home, 200)).toEqual(['home']);
+      expect(await kindsAsked(car, 200)).toEqual(['home', 'vehicle']);
+      expect(await kindsAsked(`val_${'0'.repeat(26)}`, 404)).toEqual(['home', 'vehicle']);
+    } finally {
+      get.mockRestore();
+    }
   });
 });
