@@ -1,7 +1,8 @@
 /**
  * Records in PostgreSQL (DATABASE_URL), shared by every replica: one table per kind, partitioned by
  * the month a record was made (the time its id carries), so that
- *   - a record is read by id from one partition (the id gives the month) through its primary key;
+ *   - a record is read by id from its month's partition, named (the id gives the month), through its
+ *     primary key, by a statement each connection prepares once;
  *   - a page is a keyset range of ids (`id < before`, newest first), which the partitions' primary
  *     keys answer in order without sorting, and a period's bounds prune the other months;
  *   - retention drops a month's partition whole once everything in it is past its keep-until day,
@@ -15,7 +16,8 @@
  * the period's months (sample()): the ids drawn there, by their sample key (./record-sample.ts), from
  * the primary keys' (org, id…) range, never the records' JSON.
  */
-import type { Pool } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Pool, QueryConfig } from 'pg';
 import { checkIdentifier, ensureTables } from '../../../platform/postgres';
 import { idWindow, isDay, isRecordId, monthOf, recordIdTime } from './record-ids';
 import { sampleKeyPrefix } from './record-sample';
@@ -33,6 +35,8 @@ export interface PostgresRecordStoreOptions {
 const DAY_MS = 86_400_000;
 /** PostgreSQL's error when no partition takes a row: another process dropped a month this one thought it had. */
 const NO_PARTITION = '23514';
+/** PostgreSQL's error for a table that does not exist: a month without a partition. */
+const UNDEFINED_TABLE = '42P01';
 
 export class PostgresRecordStore implements ValuationRecordStore {
   private readonly pool: Pool;
@@ -92,12 +96,16 @@ export class PostgresRecordStore implements ValuationRecordStore {
 
   async get(org: string, id: string): Promise<ValuationRecord | null> {
     if (!isRecordId(id)) return null;
-    const { rows } = await this.pool.query<{ record: ValuationRecord }>(`SELECT record FROM ${this.table} WHERE org = $1 AND id = $2 AND made_at = $3`, [
-      org,
-      id,
-      new Date(recordIdTime(id)).toISOString(),
-    ]);
-    return rows[0]?.record ?? null;
+    // The id's month's partition, named: PostgreSQL has no partitions to prune, and plans the statement once per connection.
+    const partition = `${this.table}_${partitionMonth(recordIdTime(id))}`;
+    try {
+      const { rows } = await this.pool.query<{ record: ValuationRecord }>(prepared(`SELECT record FROM ${partition} WHERE org = $1 AND id = $2`, [org, id]));
+      return rows[0]?.record ?? null;
+    } catch (error) {
+      // No partition for the id's month: nothing was recorded then, or every record of it is past its retention.
+      if ((error as { code?: string }).code === UNDEFINED_TABLE) return null;
+      throw error;
+    }
   }
 
   async list(org: string, query: RecordQuery = {}): Promise<ValuationRecord[]> {
@@ -187,6 +195,18 @@ export class PostgresRecordStore implements ValuationRecordStore {
     );
     for (const month of missing) this.months.add(month);
   }
+}
+
+/**
+ * A statement named after its text, prepared once per connection: PostgreSQL parses it once, and
+ * after five calls plans it once (docs/ARCHITECTURE.md, "Reading valuation records"). The name is
+ * the text's hash, so stores sharing a pool (another kind, another schema) never give one name two
+ * texts, and it stays within PostgreSQL's 63 characters. (Hashed on every call, about a
+ * microsecond: nothing is kept per text, whatever months are asked for; a connection keeps only the
+ * statements PostgreSQL could prepare, one per month that has a partition.)
+ */
+function prepared(text: string, values: unknown[]): QueryConfig {
+  return { name: `valuation_records_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`, text, values };
 }
 
 /** A partition's `YYYY_MM` suffix for a time (UTC). */
