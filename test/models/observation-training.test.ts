@@ -28,24 +28,10 @@ jest.mock('../../models/trainers', () => {
   return { ...actual, HistGradientBoostingRegressor: TenRounds };
 });
 // Each training ingests the listing files three times (its sources, the forward test, the backtest):
-// the same files, so the two trainings here read each ingestion once. The records come frozen, so a
-// training that changed what it was given would throw rather than pass on altered data.
+// the same files, so the two trainings here share each ingestion (test/support/ingest-once.ts).
 jest.mock('../../models/ingest', () => {
   const actual = jest.requireActual<typeof import('../../models/ingest')>('../../models/ingest');
-  const freeze = (value: unknown): unknown => {
-    if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-      Object.freeze(value);
-      for (const inner of Object.values(value)) freeze(inner);
-    }
-    return value;
-  };
-  const ingested = new Map<string, ReturnType<typeof actual.ingestListings>>();
-  const ingestListings: typeof actual.ingestListings = (options) => {
-    const key = JSON.stringify(options ?? {});
-    if (!ingested.has(key)) ingested.set(key, freeze(actual.ingestListings(options)) as ReturnType<typeof actual.ingestListings>);
-    return ingested.get(key)!;
-  };
-  return { ...actual, ingestListings };
+  return { ...actual, ingestListings: jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').once(actual.ingestListings) };
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'observation-export-'));
