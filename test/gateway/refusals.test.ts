@@ -7,9 +7,10 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import WebSocket from 'ws';
 import { clientErrorHandler } from '../../gateway/http/client-errors';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { expectError, useTestStack } from '../support/stack';
+import { useSharedTestStack } from '../support/shared-stack';
+import { expectError } from '../support/stack';
 
-const fixture = useTestStack();
+const fixture = useSharedTestStack();
 
 /** Sends `request` as raw bytes and returns everything the server answers until it closes the connection. */
 function rawExchange(request: string): Promise<string> {
