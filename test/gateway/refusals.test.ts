@@ -7,10 +7,9 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import WebSocket from 'ws';
 import { clientErrorHandler } from '../../gateway/http/client-errors';
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
-import { useSharedTestStack } from '../support/shared-stack';
-import { expectError } from '../support/stack';
+import { expectError, useTestStack } from '../support/stack';
 
-const fixture = useSharedTestStack();
+const fixture = useTestStack();
 
 /** Sends `request` as raw bytes and returns everything the server answers until it closes the connection. */
 function rawExchange(request: string): Promise<string> {
