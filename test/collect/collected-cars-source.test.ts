@@ -20,10 +20,7 @@ import { avtoelonSearchHtml, fakeCar, type FakeCar } from './support/listings';
 
 // vehicleTrainingRecords ingests the listing files on every call: here each ingestion is read once
 // (test/support/ingest-once.ts). The records it is compared with are ingested afresh.
-jest.mock('../../models/vehicle/ingest', () => {
-  const actual = jest.requireActual<typeof import('../../models/vehicle/ingest')>('../../models/vehicle/ingest');
-  return { ...actual, ingestVehicles: jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').once(actual.ingestVehicles) };
-});
+jest.mock('../../models/vehicle/ingest', () => jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').vehiclesIngestedOnce());
 /** The listing files ingested afresh, not through the trainer's shared ingestion. */
 const ingestAfresh = jest.requireActual<typeof import('../../models/vehicle/ingest')>('../../models/vehicle/ingest').ingestVehicles;
 

@@ -21,10 +21,7 @@ import { uyborFlat } from './support/listings';
 
 // trainingRecords and forwardTestOf ingest the listing files on every call: here each ingestion is
 // read once (test/support/ingest-once.ts). What they are compared with is ingested afresh.
-jest.mock('../../models/ingest', () => {
-  const actual = jest.requireActual<typeof import('../../models/ingest')>('../../models/ingest');
-  return { ...actual, ingestListings: jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').once(actual.ingestListings) };
-});
+jest.mock('../../models/ingest', () => jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').listingsIngestedOnce());
 /** The listing files ingested afresh, not through the trainers' shared ingestion. */
 const ingestAfresh = jest.requireActual<typeof import('../../models/ingest')>('../../models/ingest').ingestListings;
 

@@ -29,10 +29,7 @@ jest.mock('../../models/trainers', () => {
 });
 // Each training ingests the listing files three times (its sources, the forward test, the backtest):
 // the same files, so the two trainings here share each ingestion (test/support/ingest-once.ts).
-jest.mock('../../models/ingest', () => {
-  const actual = jest.requireActual<typeof import('../../models/ingest')>('../../models/ingest');
-  return { ...actual, ingestListings: jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').once(actual.ingestListings) };
-});
+jest.mock('../../models/ingest', () => jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').listingsIngestedOnce());
 
 const dir = mkdtempSync(join(tmpdir(), 'observation-export-'));
 
