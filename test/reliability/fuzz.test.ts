@@ -32,8 +32,9 @@ afterAll(async () => {
 
 /**
  * The thousands of hostile requests go out on node:http over kept-alive connections, with the
- * headers fetch sends: fetch (undici) cost this file more CPU than the service it tests (a third of a
- * millisecond a request, 11,000 requests). What reaches the service is the same request.
+ * headers fetch sends: fetch (undici) costs the client about 0.4 ms of CPU a request more (3,000
+ * requests to a bare server: 1.6 s against 0.4 s), 11,000 requests here. What reaches the service is
+ * the same request.
  */
 const agent = new Agent({ keepAlive: true });
 const FETCH_HEADERS = { accept: '*/*', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'node', 'accept-encoding': 'gzip, deflate' };
