@@ -65,6 +65,8 @@ export async function serveSubgraph<TContext extends BaseContext>(options: Subgr
     ...(lane ? { gateway: lane.gateway() } : { schema: options.schema }),
     introspection: options.introspection ?? false,
     includeStacktraceInErrorResponses: false,
+    // The process's entry point owns SIGINT/SIGTERM (gateway/graph/apollo.ts says why).
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],
   });
   await apollo.start();

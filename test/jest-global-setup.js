@@ -86,6 +86,13 @@ function withoutPassword(url) {
 }
 
 module.exports = async function globalSetup() {
+  // The service runs with NODE_ENV=production (platform/production-mode.ts, imported first by every
+  // entry point); the test stacks start it in process, past the entry points, so the run takes it here
+  // (the workers and the processes they start inherit it). Jest's own default, 'test', ran graphql-js's
+  // slow development instanceof on every type check (a tenth of a GraphQL-heavy file's CPU) and Apollo
+  // Gateway's supergraph validation on every stack start, neither of which the service runs. Another
+  // value set on purpose (development gives graphql-js's checks back) is kept.
+  if (process.env.NODE_ENV === 'test' || !process.env.NODE_ENV) process.env.NODE_ENV = 'production';
   const configured = process.env.REDIS_URL || DEFAULT_URL;
   const hasRedisServer = !spawnSync('redis-server', ['--version']).error;
   process.env.TEST_REDIS_SERVER = hasRedisServer ? '1' : '0';

@@ -111,6 +111,10 @@ export async function startGraph(options: GraphOptions): Promise<Graph> {
     // Each organisation runs by hash only the queries it registered itself (./persisted-queries.ts).
     persistedQueries: { cache: new OrganisationPersistedQueries() },
     includeStacktraceInErrorResponses: false,
+    // The entry points own SIGINT/SIGTERM (close the stack, then exit 0). Apollo Server's own handlers,
+    // on under NODE_ENV=production, stopped this server and raised the signal again: the process died
+    // by the signal before the stack had closed (npm start's SIGTERM exited 143).
+    stopOnTerminationSignals: false,
     formatError,
     // Valuations are never HTTP-cached, so the per-field cache-control bookkeeping is pure cost.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationLimitsPlugin(charges)],

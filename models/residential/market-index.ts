@@ -103,7 +103,14 @@ export function fitMarketIndex(rows: readonly IndexRow[], logPricePerM2: ArrayLi
   const periods = [...counts.keys()].filter((p) => counts.get(p)! >= MIN_PERIOD_ROWS).sort();
   const newest = periods[periods.length - 1];
   const older = periods.slice(0, -1);
-  const periodOf = (p: string) => nearestPeriod(periods, p);
+  // The city×period column of each distinct period, found once: rows share a few dozen periods, and
+  // encodeRow runs twice per row (most of a training's index fit went to finding it again).
+  const olderColumns = new Map<string, number>();
+  const olderColumn = (period: string) => {
+    let p = olderColumns.get(period);
+    if (p === undefined) olderColumns.set(period, (p = older.indexOf(nearestPeriod(periods, period))));
+    return p;
+  };
   // The new-build contrast is coded so that a flat of unknown segment sits at the market's mix: new
   // = 1 − π, resale = −π, unknown = 0, with π the share of new builds where the segment is known.
   const known = rows.filter((r) => r.market !== null);
@@ -152,7 +159,7 @@ export function fitMarketIndex(rows: readonly IndexRow[], logPricePerM2: ArrayLi
     }
     const segment = contrast(r.market);
     if (segment !== 0) set(col.segmentOffset, segment);
-    const p = older.indexOf(periodOf(r.period));
+    const p = olderColumn(r.period);
     if (p >= 0) {
       set(col.city + p, 1);
       set(col.zone + ZONE_IDS.indexOf(zoneOf(r.district)) * np + p, 1);

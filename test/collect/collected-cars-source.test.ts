@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSkipped, parseAvtoelonSearchPage, type CollectedListing } from '../../models/ingest/collectors';
-import { ingestVehicles, VEHICLE_SOURCE_FILES, type VehicleRecord } from '../../models/vehicle/ingest';
+import { VEHICLE_SOURCE_FILES, type VehicleRecord } from '../../models/vehicle/ingest';
 import { collectedExportFiles, describeCollectedCars, newestCollectedCarsExport, readCollectedCars } from '../../models/vehicle/ingest/collected-cars';
 import { createVehicleLookups } from '../../models/vehicle/ingest/lookups';
 import type { VehicleFeatureSource } from '../../models/vehicle/features';
@@ -17,6 +17,12 @@ import { fitVehicleMarketIndex, MAX_STEP_MONTHS, monthsPastIndex, vehicleLevelAt
 import { forwardSplitRows, forwardTestPeriods, MIN_COLLECTED_FORWARD_ROWS, toDataset, vehicleTrainingRecords } from '../../models/vehicle/train';
 import { exportTrainingSource, LifecycleStore } from '../../platform/collect';
 import { avtoelonSearchHtml, fakeCar, type FakeCar } from './support/listings';
+
+// vehicleTrainingRecords ingests the listing files on every call: here each ingestion is read once
+// (test/support/ingest-once.ts). The records it is compared with are ingested afresh.
+jest.mock('../../models/vehicle/ingest', () => jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').vehiclesIngestedOnce());
+/** The listing files ingested afresh, not through the trainer's shared ingestion. */
+const ingestAfresh = jest.requireActual<typeof import('../../models/vehicle/ingest')>('../../models/vehicle/ingest').ingestVehicles;
 
 const lookups = createVehicleLookups();
 const cars = (list: readonly FakeCar[], seenOn: string): CollectedListing[] =>
@@ -46,7 +52,7 @@ function collectFolder(day: string, n: number, earlier = 0, earlierDay = '2026-1
 // The listing files' records, ingested once for the file.
 let files: VehicleRecord[];
 beforeAll(() => {
-  files = ingestVehicles().records;
+  files = ingestAfresh().records;
 });
 
 describe('the cars export', () => {

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ingestListings, SOURCE_FILES } from '../../models/ingest';
+import { SOURCE_FILES } from '../../models/ingest';
 import { collectDirectoryOf, newestCollectedHomesExport, readCollectedHomes } from '../../models/ingest/collected-homes';
 import { collectedExportFiles } from '../../models/vehicle/ingest/collected-cars';
 
@@ -18,6 +18,12 @@ import { createNormaliser } from '../../models/ingest/normaliser';
 import { fittedBeforeForwardTest, FORWARD_TEST_SOURCE, forwardTestOf, MIN_COLLECTED_FORWARD_ROWS, SOURCE_GROUPS, toDataset, trainingRecords, TRAINING_SOURCES } from '../../models/residential/train';
 import { exportTrainingSource, LifecycleStore } from '../../platform/collect';
 import { uyborFlat } from './support/listings';
+
+// trainingRecords and forwardTestOf ingest the listing files on every call: here each ingestion is
+// read once (test/support/ingest-once.ts). What they are compared with is ingested afresh.
+jest.mock('../../models/ingest', () => jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').listingsIngestedOnce());
+/** The listing files ingested afresh, not through the trainers' shared ingestion. */
+const ingestAfresh = jest.requireActual<typeof import('../../models/ingest')>('../../models/ingest').ingestListings;
 
 const normaliser = createNormaliser();
 const one = (result: Collected): CollectedListing => {
@@ -49,7 +55,7 @@ describe('without a collected export', () => {
     expect(collectedHomesFile(undefined, { VALUATION_HOME: home })).toBeNull();
     expect(collectedHomesFile(undefined, { COLLECT_DIR: join(home, 'nowhere') })).toBeNull();
 
-    const before = ingestListings();
+    const before = ingestAfresh();
     const records = trainingRecordsOfFiles();
     expect(records.collected).toBeNull();
     expect(trainingRecords({ collected: null }).records).toEqual(records.records);
@@ -61,7 +67,7 @@ describe('without a collected export', () => {
     expect(TRAINING_SOURCES.slice(0, 8)).toEqual(['olx_2021', 'uybor_2023', 'olx_2024', 'uybor_2025', 'uybor_2025_b', 'uybor_2025_en', 'uybor_2026', 'observations']);
 
     // The forward test is the newest snapshot, ingested without price fences, as before.
-    const snapshot = ingestListings({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records;
+    const snapshot = ingestAfresh({ sources: [FORWARD_TEST_SOURCE], priceFences: false }).records;
     for (const kind of ['apartment', 'house'] as const) {
       const forward = forwardTestOf(records.records, kind);
       expect(forward.source).toBe(FORWARD_TEST_SOURCE);

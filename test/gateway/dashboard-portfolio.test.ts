@@ -17,7 +17,8 @@ import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import type { Page, Route } from 'playwright-core';
 import { dictionary } from '../../gateway/reports/i18n';
 import { DISTRICT_NAMES } from '../../models/vocabulary';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
+import { json } from '../support/stack';
 import { until } from '../support/wait';
 import { UI_TIMEOUT_MS, useDashboardBrowser } from './dashboard-browser';
 
@@ -108,14 +109,15 @@ function piledResults(): Line[] {
   return lines;
 }
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let key: string;
 let jobId: string;
 let lines: Line[];
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  stack = await startTestStack({ env: { BATCH_KEY_PREFIX: `test-portfolio-${process.pid}-${Date.now()}:` } });
+  // The worker's shared stack: the service with its defaults, this file's jobs under an organisation of its own.
+  stack = await sharedTestStack();
   key = stack.newKey('enterprise');
   const submitted = await stack.post('/api/batch', { items: ITEMS }, { 'x-api-key': key });
   expect(submitted.status).toBe(202);
@@ -126,7 +128,6 @@ beforeAll(async () => {
   lines = (await (await get(`/api/batch/${jobId}/results`)).text()).trim().split('\n').map((line) => JSON.parse(line) as Line);
   expect(lines).toHaveLength(ITEMS.length);
 }, UI_TIMEOUT_MS);
-afterAll(() => stack?.stop());
 
 const placed = () => lines.filter((l) => l.ok);
 const valued = () => placed().filter((l) => l.result!.home);

@@ -11,7 +11,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import Fastify from 'fastify';
 import type { Page } from 'playwright-core';
 import { registerDashboard } from '../../gateway/dashboard';
-import { json, startTestStack, type TestStack } from '../support/stack';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
+import { json } from '../support/stack';
 import { UI_TIMEOUT_MS, useDashboardBrowser } from './dashboard-browser';
 
 const ADDRESSES = ['Chilonzor tumani, 13-kvartal', 'Юнусабад 8-й квартал', "Toshkent sh., Mirzo Ulug'bek tumani, Buyuk Ipak Yo'li ko'chasi", 'Куйлюк-5', 'массив Карасу-3', 'Сергели-IV'];
@@ -28,17 +29,17 @@ function portfolioCsv(): string {
   return `${rows.join('\r\n')}\r\n`;
 }
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let key: string;
 let workDir: string;
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'dashboard-test-'));
-  stack = await startTestStack({ env: { BATCH_KEY_PREFIX: `test-dashboard-${process.pid}-${Date.now()}:` } });
+  // The worker's shared stack: the service with its defaults, this file's jobs under an organisation of its own.
+  stack = await sharedTestStack();
   key = stack.newKey('enterprise');
 }, 120_000);
-afterAll(async () => {
-  await stack?.stop();
+afterAll(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -1,7 +1,12 @@
-/** Split deployment: the gateway calls the residential subgraph over HTTP (SUBGRAPH_TRANSPORT=http). */
+/**
+ * Split deployment: the gateway calls the residential subgraph over HTTP (SUBGRAPH_TRANSPORT=http).
+ * What it answers is compared with the worker's shared stack, whose subgraphs run in process.
+ */
 import { SAMPLE_HOME_REQUEST } from '../../schema/home-contract';
 import { RawReplySlot } from '../../gateway/graph/raw-reply';
+import { sharedTestStack, type SharedTestStack } from '../support/shared-stack';
 import { json, startTestStack, type TestStack } from '../support/stack';
+import type { StackClient } from '../support/stack-client';
 
 /** The sample flat as GraphQL's HomeValuationInput, with some fields changed. */
 function graphqlInput(changes: Record<string, unknown>): Record<string, unknown> {
@@ -10,36 +15,33 @@ function graphqlInput(changes: Record<string, unknown>): Record<string, unknown>
 
 let stack: TestStack;
 let key: string;
+/** The same service with its subgraphs in process (the shared stack's default transport). */
+let inProcess: SharedTestStack;
 beforeAll(async () => {
+  inProcess = await sharedTestStack();
   stack = await startTestStack({ env: { SUBGRAPH_TRANSPORT: 'http' } });
   key = stack.newKey('enterprise');
 });
 afterAll(() => stack.stop());
 
 it('values the same over HTTP as in process, on REST and GraphQL', async () => {
-  const inProcess = await startTestStack();
-  try {
-    const expected = await json(await inProcess.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': inProcess.newKey() }));
-    const rest = await json(await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': key }));
-    expect(rest.estimate).toBe(expected.estimate);
-    expect(rest.interval).toEqual(expected.interval);
-    const { data } = await json(await stack.post('/graphql', { query: '{ residentialModel { version } }' }, { 'x-api-key': key }));
-    expect(data.residentialModel.version).toBe(stack.modelVersion);
-    const unknown = await stack.post('/api/predict/home', { ...SAMPLE_HOME_REQUEST, district: 'Narnia' }, { 'x-api-key': key });
-    expect(unknown.status).toBe(400);
-    expect((await json(unknown)).error.code).toBe('UNKNOWN_DISTRICT');
-  } finally {
-    await inProcess.stop();
-  }
+  const expected = await json(await inProcess.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': inProcess.newKey() }));
+  const rest = await json(await stack.post('/api/predict/home', SAMPLE_HOME_REQUEST, { 'x-api-key': key }));
+  expect(rest.estimate).toBe(expected.estimate);
+  expect(rest.interval).toEqual(expected.interval);
+  const { data } = await json(await stack.post('/graphql', { query: '{ residentialModel { version } }' }, { 'x-api-key': key }));
+  expect(data.residentialModel.version).toBe(stack.modelVersion);
+  const unknown = await stack.post('/api/predict/home', { ...SAMPLE_HOME_REQUEST, district: 'Narnia' }, { 'x-api-key': key });
+  expect(unknown.status).toBe(400);
+  expect((await json(unknown)).error.code).toBe('UNKNOWN_DISTRICT');
 });
 
 it("writes a one-subgraph query's reply as the subgraph's bytes: the same answers, in the same order, as in process", async () => {
   const written = jest.spyOn(RawReplySlot.prototype, 'write');
-  const inProcess = await startTestStack();
   try {
     const query = `query Bulk($inputs: [HomeValuationInput!]!) { homeValuations(inputs: $inputs) { index valuation { estimate pricePerM2 interval { low high coverage } fsd confidence { level score drivers } models { name estimate weight } anomaly { flags modelSpread } location { districtName mahallaName matched } modelVersion } error { code field } } }`;
     const inputs = [graphqlInput({}), graphqlInput({ area: 120, rooms: 4 }), graphqlInput({ district: 'Narnia' })];
-    const ask = async (target: TestStack, apiKey: string) => {
+    const ask = async (target: StackClient, apiKey: string) => {
       const response = await target.post('/graphql', { query, variables: { inputs } }, { 'x-api-key': apiKey });
       expect(response.status).toBe(200);
       const text = await response.text();
@@ -61,7 +63,6 @@ it("writes a one-subgraph query's reply as the subgraph's bytes: the same answer
     expect(failed.data).toBeNull();
   } finally {
     written.mockRestore();
-    await inProcess.stop();
   }
 });
 

@@ -27,6 +27,9 @@ jest.mock('../../models/trainers', () => {
   }
   return { ...actual, HistGradientBoostingRegressor: TenRounds };
 });
+// Each training ingests the listing files three times (its sources, the forward test, the backtest):
+// the same files, so the two trainings here share each ingestion (test/support/ingest-once.ts).
+jest.mock('../../models/ingest', () => jest.requireActual<typeof import('../support/ingest-once')>('../support/ingest-once').listingsIngestedOnce());
 
 const dir = mkdtempSync(join(tmpdir(), 'observation-export-'));
 
