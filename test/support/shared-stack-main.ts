@@ -5,7 +5,7 @@
  * when its stdin closes: when the worker that started it exits, however it exits.
  */
 import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { SUBGRAPHS } from '../../subgraphs/registry';
 import { startTestStack } from './stack';
 
@@ -36,8 +36,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await stack.stop();
-    // The folder of the stderr log the host gave this process: nobody reads it once the stack is stopped.
-    if (process.env.SHARED_STACK_LOG) rmSync(dirname(process.env.SHARED_STACK_LOG), { recursive: true, force: true });
+    // The folder the host made for this process's stderr log (test/shared-stack-host.js): nobody reads it once the
+    // stack is stopped. Only a folder of the host's naming is removed, so a log pointed elsewhere by hand never takes its folder along.
+    const log = process.env.SHARED_STACK_LOG;
+    if (log && basename(dirname(log)).startsWith('shared-stack-')) rmSync(dirname(log), { recursive: true, force: true });
     process.exit(0);
   };
   process.stdin.on('end', stop).on('error', stop).resume();
