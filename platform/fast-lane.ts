@@ -43,8 +43,8 @@ export interface LaneRequest {
 }
 
 export type LaneOutcome =
-  /** Answered: the response body and its content type, as Apollo Server would write them. */
-  | { answered: string; contentType: string }
+  /** Answered: the response body (UTF-8) and its content type, as Apollo Server would write them. */
+  | { answered: Buffer; contentType: string }
   /** Not taken, or run with errors: Apollo Server answers (a held result is given to its executor for this context). */
   | { answered: null };
 
@@ -92,7 +92,8 @@ export class FastLane {
       (context as Held)[HELD] = result;
       return { answered: null };
     }
-    return { answered: JSON.stringify({ data: result.data }) + '\n', contentType: request.contentType };
+    // Encoded once, here: given a string, fastify would read it whole for its UTF-8 length and node again to encode it.
+    return { answered: Buffer.from(`${JSON.stringify({ data: result.data })}\n`), contentType: request.contentType };
   }
 }
 
