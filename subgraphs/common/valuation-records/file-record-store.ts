@@ -639,7 +639,10 @@ export class FileRecordStore implements ValuationRecordStore {
         await this.ensureMonth(month);
         const writer = await RunWriter.create(this.runBase(month, seq));
         try {
-          for (const { entry, line } of items) await writer.add(entry, line);
+          for (const { entry, line } of items) {
+            const added = writer.add(entry, line);
+            if (typeof added !== 'boolean') await added;
+          }
           made.push(new RunReader({ seq, month, level: 0, ...(await writer.finish()) }, writer.base, this.cache));
         } catch (error) {
           await writer.abort();
