@@ -23,6 +23,7 @@ import type { DocumentNode, ExecutionResult } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { compiledGateway, type CompiledQueries, type GatewayExecutor } from './compiled-executor';
+import { jsonBytes } from './json-bytes';
 
 /** Characters of query texts remembered as accepted by Apollo Server. @default 4 MB */
 const KNOWN_QUERY_BYTES = 4_000_000;
@@ -92,8 +93,8 @@ export class FastLane {
       (context as Held)[HELD] = result;
       return { answered: null };
     }
-    // Encoded once, here: given a string, fastify would read it whole for its UTF-8 length and node again to encode it.
-    return { answered: Buffer.from(`${JSON.stringify({ data: result.data })}\n`), contentType: request.contentType };
+    // Encoded once, here (given a string, fastify would read it whole for its UTF-8 length and node again to encode it), and a piece at a time (./json-bytes.ts).
+    return { answered: jsonBytes({ data: result.data }, '\n'), contentType: request.contentType };
   }
 }
 
