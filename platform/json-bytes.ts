@@ -7,8 +7,12 @@
  * piece by piece, each string is a few kilobytes and dies young (the subgraphs' fast lane, issue 34 item 1).
  */
 
-/** Levels of arrays and plain objects walked before the rest is stringified whole. */
-const WALKED_LEVELS = 3;
+/**
+ * What is walked: plain objects at the first two levels (`{ data: { field } }`) that lead to an array,
+ * and arrays down to the third (a field's list of items); anything else is stringified whole.
+ */
+const WALKED_OBJECT_LEVELS = 2;
+const WALKED_ARRAY_LEVELS = 3;
 
 /** Where the bytes are written before they are copied out (grown as an answer needs). */
 let scratch = Buffer.allocUnsafeSlow(1 << 20);
@@ -24,6 +28,18 @@ function put(text: string): void {
   used += scratch.write(text, used);
 }
 
+/** Whether `value` is a plain object with an array to walk within the levels walked (else it is stringified whole: a single valuation, `{ __typename }`). */
+function holdsWalkedArray(value: object, level: number): boolean {
+  const proto = Object.getPrototypeOf(value) as object | null;
+  if (proto !== Object.prototype && proto !== null) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    if (Array.isArray(field) ? level + 1 < WALKED_ARRAY_LEVELS : typeof field === 'object' && field !== null && level + 1 < WALKED_OBJECT_LEVELS && holdsWalkedArray(field, level + 1)) return true;
+  }
+  return false;
+}
+
 /**
  * The JSON text of `value` held under `key` when it is written whole: a leaf, a value below the levels
  * walked, or one with a toJSON method (called with its key, as JSON.stringify calls it); undefined when
@@ -34,9 +50,12 @@ function whole(value: unknown, level: number, key: string): string | undefined |
     const held = JSON.stringify({ [key]: value });
     return held.length === 2 ? undefined : held.slice(JSON.stringify(key).length + 2, -1);
   }
-  if (level < WALKED_LEVELS && typeof value === 'object' && value !== null) {
-    const proto = Object.getPrototypeOf(value) as object | null;
-    if (Array.isArray(value) || proto === Object.prototype || proto === null) return null;
+  if (typeof value === 'object' && value !== null) {
+    if (Array.isArray(value)) {
+      if (level < WALKED_ARRAY_LEVELS) return null;
+    } else if (level < WALKED_OBJECT_LEVELS && holdsWalkedArray(value, level)) {
+      return null;
+    }
   }
   return JSON.stringify(value) as string | undefined;
 }

@@ -32,6 +32,12 @@ test.each(VALUES.map((v, i) => [i, v] as const))('value %i: the same bytes as Bu
   expect(jsonBytes(value).equals(Buffer.from(JSON.stringify(value)))).toBe(true);
 });
 
+test('answers without a list (a single valuation, { __typename }) are the same bytes too', () => {
+  for (const value of [{ data: { __typename: 'Query' } }, { data: { homeValuation: { estimate: 1, drivers: ['≤'], nested: { list: [1, 2] } } } }, { data: { a: { b: { c: [1] } } } }]) {
+    expect(jsonBytes(value, '\n').equals(Buffer.from(`${JSON.stringify(value)}\n`))).toBe(true);
+  }
+});
+
 test('an answer larger than the buffer, then a small one: both whole', () => {
   const large = { data: { items: Array.from({ length: 300 }, (_, i) => ({ i, text: `−${i}% ≤ `.repeat(400) })) } };
   const big = jsonBytes(large, '\n');
