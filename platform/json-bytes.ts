@@ -93,6 +93,15 @@ function write(value: unknown, level: number, key: string): boolean {
   return true;
 }
 
+/**
+ * An answer's body: `JSON.stringify(value) + suffix` as a string when it holds no list to walk (a
+ * single valuation; node writes a small string body in one write with the head, a Buffer in two), else
+ * the same text's bytes made a piece at a time (jsonBytes).
+ */
+export function jsonBody(value: object, suffix = ''): string | Buffer {
+  return holdsWalkedArray(value, 0) ? jsonBytes(value, suffix) : JSON.stringify(value) + suffix;
+}
+
 /** `Buffer.from(JSON.stringify(value) + suffix)`, the same bytes, made a piece at a time (see the header). `value` must not be undefined. */
 export function jsonBytes(value: object, suffix = ''): Buffer {
   used = 0;

@@ -4,7 +4,7 @@
  * leaves out or writes as null, toJSON, prototypes, key order, text beyond ASCII), and one larger
  * than its buffer, followed by a small one, comes out whole both times.
  */
-import { jsonBytes } from '../../platform/json-bytes';
+import { jsonBody, jsonBytes } from '../../platform/json-bytes';
 
 class Point {
   constructor(readonly x: number, readonly y: number) {}
@@ -36,6 +36,14 @@ test('answers without a list (a single valuation, { __typename }) are the same b
   for (const value of [{ data: { __typename: 'Query' } }, { data: { homeValuation: { estimate: 1, drivers: ['≤'], nested: { list: [1, 2] } } } }, { data: { a: { b: { c: [1] } } } }]) {
     expect(jsonBytes(value, '\n').equals(Buffer.from(`${JSON.stringify(value)}\n`))).toBe(true);
   }
+});
+
+test('an answer body is the text as a string without a list to walk (node writes it with the head), else its bytes', () => {
+  const single = { data: { homeValuation: { estimate: 1, drivers: ['≤'] } } };
+  expect(jsonBody(single, '\n')).toBe(`${JSON.stringify(single)}\n`);
+  const bulk = { data: { homeValuations: [{ index: 0, valuation: { drivers: ['≤'] } }] } };
+  const body = jsonBody(bulk, '\n');
+  expect(Buffer.isBuffer(body) && body.equals(Buffer.from(`${JSON.stringify(bulk)}\n`))).toBe(true);
 });
 
 test('an answer larger than the buffer, then a small one: both whole', () => {
