@@ -4,8 +4,8 @@
  * or a record). Each build's subgraph runs as bench/subgraph-cost runs it (a child, records in files),
  * with ./fixed-clock.js preloaded (a stopped clock, counted random bytes: the same ids and times in
  * every run); a fixed sequence of calls is sent one after the other: observed prices for one
- * organisation (its valuations are re-anchored), single and 100-item valuations of flats with and
- * without their market, houses, soʻm, bad inputs, for that organisation and another. Printed: a hash
+ * organisation (its valuations are re-anchored), single valuations and a 114-item call of flats with
+ * and without their market, houses, soʻm, bad inputs, for that organisation and another. Printed: a hash
  * of each reply, of all the replies and of the record log's bytes; the builds differ if any does.
  *
  * Usage: npm run build && node dist/bench/subgraph-cost/fingerprint.js [--builds DIR,DIR…] [--show N]

@@ -10,12 +10,12 @@
  *
  * An append resolves once its lines are written to the current log and fsynced; appends made in
  * the same turn of the event loop, and those arriving while a write is on its way, go out together
- * in one write (group commit: the fsync's CPU, a journal commit, is paid per write, not per append). Only the current log's
- * records are indexed in memory (org → id → where the line lies), and the log is bounded: past
- * 16 MiB or 16,384 records a new one is started and the full one sealed in the background (its
- * records sorted, whatever order they came in, into a run per month), then deleted. A torn last
- * line (the process died mid-write) is cut off when a log is read back at opening; its valuation
- * was never answered.
+ * in one write (group commit: the fsync's CPU, a journal commit, is paid per write, not per append).
+ * Only the current log's records are indexed in memory (org → id → where the line lies), and the
+ * log is bounded: past 16 MiB or 16,384 records a new one is started and the full one sealed in
+ * the background (its records sorted, whatever order they came in, into a run per month), then
+ * deleted. A torn last line (the process died mid-write) is cut off when a log is read back at
+ * opening; its valuation was never answered.
  *
  * Runs are merged so that few stay: eight of one level of a month make one of the next, and a month
  * over (a day past its end, by the newest record) is merged into one run. A read by id looks in the
