@@ -23,6 +23,7 @@ import type { DocumentNode, ExecutionResult } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { compiledGateway, type CompiledQueries, type GatewayExecutor } from './compiled-executor';
+import { jsonBody } from './json-bytes';
 
 /** Characters of query texts remembered as accepted by Apollo Server. @default 4 MB */
 const KNOWN_QUERY_BYTES = 4_000_000;
@@ -43,8 +44,8 @@ export interface LaneRequest {
 }
 
 export type LaneOutcome =
-  /** Answered: the response body and its content type, as Apollo Server would write them. */
-  | { answered: string; contentType: string }
+  /** Answered: the response body (text, or its UTF-8 bytes) and its content type, as Apollo Server would write them. */
+  | { answered: string | Buffer; contentType: string }
   /** Not taken, or run with errors: Apollo Server answers (a held result is given to its executor for this context). */
   | { answered: null };
 
@@ -92,7 +93,8 @@ export class FastLane {
       (context as Held)[HELD] = result;
       return { answered: null };
     }
-    return { answered: JSON.stringify({ data: result.data }) + '\n', contentType: request.contentType };
+    // A bulk answer is encoded here, a piece at a time (./json-bytes.ts): given its string, fastify would read it whole for its UTF-8 length and node again to encode it.
+    return { answered: jsonBody({ data: result.data }, '\n'), contentType: request.contentType };
   }
 }
 

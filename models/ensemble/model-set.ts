@@ -38,7 +38,21 @@ export function statedMarketLevel(valuationDate: string, newestPeriod: string, d
     valuationDate,
     newestDataPeriod: newestPeriod,
     dataAgeMonths,
-    dataAgeDays: daysPast(lastDayOfPeriod(newestPeriod), valuationDate),
+    dataAgeDays: dataAgeDays(newestPeriod, valuationDate),
     indexRatio: round3(Math.exp(logLevel)),
   };
+}
+
+/** Days from the newest data to a valuation date, remembered: a day's valuations share a few dates, and the dates' arithmetic cost more than the rest of the market level. */
+const dataAges = new Map<string, number>();
+const MAX_DATA_AGES = 256;
+
+function dataAgeDays(newestPeriod: string, valuationDate: string): number {
+  const key = `${newestPeriod} ${valuationDate}`;
+  let days = dataAges.get(key);
+  if (days === undefined) {
+    if (dataAges.size >= MAX_DATA_AGES) dataAges.clear();
+    dataAges.set(key, (days = daysPast(lastDayOfPeriod(newestPeriod), valuationDate)));
+  }
+  return days;
 }

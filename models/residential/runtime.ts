@@ -59,21 +59,20 @@ export class ResidentialModelSet extends ModelSet<ResidentialManifest> {
    * The members predict log price per m² at the newest data's level; the market index moves it to the
    * valuation date, and past the newest data the interval widens by the index's volatility.
    */
-  private marketLevel(request: ApartmentRequest, valuationDate: string): { reported: Omit<MarketLevel, 'intervalWidening'>; logLevel: number; allowance: number } {
+  private marketLevel(request: ApartmentRequest, valuationDate: string): { reported: Omit<MarketLevel, 'intervalWidening'>; logLevel: number } {
     const index = this.manifest.marketIndex;
     const period = valuationDate.slice(0, 7);
     const logLevel = logLevelAt(index, request.district, request.market, period);
-    const dataAgeMonths = monthsBeyondData(index, period);
-    return {
-      reported: statedMarketLevel(valuationDate, index.newestPeriod, dataAgeMonths, logLevel),
-      logLevel,
-      allowance: randomWalkAllowance(index, dataAgeMonths),
-    };
+    return { reported: statedMarketLevel(valuationDate, index.newestPeriod, monthsBeyondData(index, period), logLevel), logLevel };
   }
 
   /** One valuation of the request (or of the request as one market) from the members' log price per m² predictions. */
   private component(request: ApartmentRequest, valuationDate: string, memberLogPpm2: number[], sigma: number, oodCount: number) {
-    const { logLevel, allowance } = this.marketLevel(request, valuationDate);
+    // The level and the allowance past the newest data only: the level as stated is the request's own (assess), not each market's.
+    const index = this.manifest.marketIndex;
+    const period = valuationDate.slice(0, 7);
+    const logLevel = logLevelAt(index, request.district, request.market, period);
+    const allowance = randomWalkAllowance(index, monthsBeyondData(index, period));
     return ensembleEstimate(memberLogPpm2.map((v) => v + logLevel), this.ensemble.weights, request.area, this.manifest.intervals, calibrationGroup(request), oodCount, sigma, allowance);
   }
 

@@ -52,27 +52,31 @@ export class ValuationRecorder {
    */
   async stamp<V extends { warnings: string[] }>(caller: RecordCaller, items: readonly ({ input: object; valuation: V } | ApiError)[]): Promise<((V & { valuationId: string | null }) | ApiError)[]> {
     const valued = items.filter((item): item is { input: object; valuation: V } => !(item instanceof ApiError));
-    const ids = await this.record(caller, valued);
+    const stamped = await this.record(caller, valued);
     let next = 0;
     return items.map((item) => {
       if (item instanceof ApiError) return item;
-      if (ids === null) return { ...item.valuation, valuationId: null, warnings: [...item.valuation.warnings, NOT_RECORDED_WARNING] };
-      // Object.assign, not a spread and then new fields: V8 (Node 20) adds each field after a spread through its slow path (about 2 µs a field).
-      return Object.assign({}, item.valuation, { valuationId: ids[next++] });
+      if (stamped === null) return { ...item.valuation, valuationId: null, warnings: [...item.valuation.warnings, NOT_RECORDED_WARNING] };
+      return stamped[next++] as V & { valuationId: string | null };
     });
   }
 
-  /** The records' ids in order (nulls without an organisation); null when the store did not answer in time. */
-  private async record(caller: RecordCaller, items: readonly { input: object; valuation: object }[]): Promise<(string | null)[] | null> {
-    if (caller.organisation === null || items.length === 0) return items.map(() => null);
+  /**
+   * The valuations stamped with their records' ids (null without an organisation), each the very
+   * object its record keeps (a record is what was answered); null when the store did not answer in time.
+   */
+  private async record(caller: RecordCaller, items: readonly { input: object; valuation: object }[]): Promise<object[] | null> {
+    // Object.assign, not a spread and then new fields: V8 (Node 20) adds each field after a spread through its slow path (about 2 µs a field).
+    if (caller.organisation === null || items.length === 0) return items.map(({ valuation }) => Object.assign({}, valuation, { valuationId: null }));
     const now = (this.options.clock ?? Date.now)();
     const keepUntil = new Date(now + retentionDays(caller.plan) * 86_400_000).toISOString().slice(0, 10);
+    const createdAt = new Date(now).toISOString();
     const records: ValuationRecord[] = items.map(({ input, valuation }) => {
       const id = newRecordId(now);
       return {
         id,
         kind: this.kind,
-        createdAt: new Date(now).toISOString(),
+        createdAt,
         keepUntil,
         requestId: caller.requestId,
         input: input as Record<string, unknown>,
@@ -87,7 +91,7 @@ export class ValuationRecorder {
       this.options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
       () => false,
     );
-    return stored ? records.map((r) => r.id) : null;
+    return stored ? records.map((r) => r.valuation) : null;
   }
 
   get(org: string, id: string): Promise<ValuationRecord | null> {

@@ -17,6 +17,8 @@ const schema = new GraphQLSchema({
     fields: {
       double: { type: GraphQLInt, args: { n: { type: new GraphQLNonNull(GraphQLInt) } }, resolve: (_root, { n }: { n: number }) => (resolved++, 2 * n) },
       organisation: { type: GraphQLString, resolve: (_root, _args, context: { organisation: string | null }) => (resolved++, context.organisation) },
+      /** Text beyond ASCII, as a valuation's drivers and places have: the answer's length in bytes is not its length in characters. */
+      note: { type: GraphQLString, resolve: () => 'Tashkent › Chilanzar: −34% to +57% (FSD ≤ 0.3), Oʻzbekiston' },
       refused: {
         type: GraphQLInt,
         resolve: () => {
@@ -44,20 +46,22 @@ async function laneAnswered(): Promise<boolean[]> {
 
 async function post(body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: TOKEN, 'x-organisation': 'org-a', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+  return { status: response.status, type: response.headers.get('content-type'), length: response.headers.get('content-length'), body: await response.text() };
 }
 
 test("a query Apollo Server accepted is answered by the lane, as Apollo answered it, with the request's own context", async () => {
-  const query = 'query Twice($n: Int!) { double(n: $n) organisation }';
+  const query = 'query Twice($n: Int!) { double(n: $n) organisation note }';
   const before = resolved;
   const first = await post({ query, variables: { n: 21 }, operationName: 'Twice' });
   const second = await post({ query, variables: { n: 21 }, operationName: 'Twice' });
-  expect(first).toEqual({ status: 200, type: 'application/json; charset=utf-8', body: '{"data":{"double":42,"organisation":"org-a"}}\n' });
+  const body = '{"data":{"double":42,"organisation":"org-a","note":"Tashkent › Chilanzar: −34% to +57% (FSD ≤ 0.3), Oʻzbekiston"}}\n';
+  // The same bytes and the same content-length (UTF-8 bytes, not characters) as Apollo Server's.
+  expect(first).toEqual({ status: 200, type: 'application/json; charset=utf-8', length: String(Buffer.byteLength(body)), body });
   expect(second).toEqual(first);
   expect(await laneAnswered()).toEqual([false, true]);
   expect(resolved - before).toBe(4);
   const other = await post({ query, variables: { n: 5 }, operationName: 'Twice' }, { 'x-organisation': 'org-b' });
-  expect(JSON.parse(other.body)).toEqual({ data: { double: 10, organisation: 'org-b' } });
+  expect(JSON.parse(other.body)).toEqual({ data: { double: 10, organisation: 'org-b', note: expect.any(String) } });
 });
 
 test("a result with errors is Apollo Server's to answer, and is not run again", async () => {
@@ -102,7 +106,7 @@ test.each([
   const query = `query Typed($n: Int!) { double(n: $n) } # ${accept}`;
   const first = await post({ query, variables: { n: 3 } }, { accept });
   const second = await post({ query, variables: { n: 3 } }, { accept });
-  expect(first).toEqual({ status: 200, type, body: '{"data":{"double":6}}\n' });
+  expect(first).toEqual({ status: 200, type, length: '22', body: '{"data":{"double":6}}\n' });
   expect(second).toEqual(first);
   expect(await laneAnswered()).toEqual([false, true]);
 });

@@ -6,6 +6,7 @@
  * Small logs (a few hundred records) make the seals and merges of months of service happen here.
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileRecordStore, MemoryRecordStore, smallestBySampleKey, type FileRecordStoreOptions, type RecordQuery, type ValuationRecord, type ValuationRecordStore } from '../../subgraphs/common/valuation-records';
@@ -180,6 +181,29 @@ test('reopened after a torn write: the torn line is cut off, the log appended to
   const third = await openStore(dir, {}, (m) => logs.push(m));
   expect(await idsOf(third, 'bank-a')).toEqual(newestFirst([...first, next]));
   expect(await third.get('bank-a', next.id)).toEqual(next);
+});
+
+test('appends of one turn go out in one write and fsync; their lines, multi-byte and longer than the encoding buffer, read back after reopening', async () => {
+  const dir = newDir();
+  const store = await openStore(dir);
+  const handle = await openFile(join(dir, 'probe'), 'w');
+  const datasync = jest.spyOn(Object.getPrototypeOf(handle) as { datasync(): Promise<void> }, 'datasync');
+  await handle.close();
+  try {
+    // Text beyond ASCII (a valuation's drivers and places), and one record of more than the 1 MiB the lines are first encoded into.
+    const made = Array.from({ length: 20 }, (_, i) => record(at('2025-05-01T00:00:00Z') + i * 1000, { valuation: { estimate: 70_000 + i, driver: `Tashkent › Chilanzar −${i}% ≤ 0.3 Oʻzbekiston` } }));
+    made.push(record(at('2025-05-01T01:00:00Z'), { valuation: { long: 'ʻ'.repeat(400_000), estimate: 1 } }));
+    await Promise.all(made.map((r) => store.append(r.id.endsWith('0') ? 'bank-b' : 'bank-a', [r])));
+    expect(datasync).toHaveBeenCalledTimes(1);
+    await store.close();
+    const reopened = await openStore(dir);
+    for (const r of made) expect(await reopened.get(r.id.endsWith('0') ? 'bank-b' : 'bank-a', r.id)).toEqual(r);
+    // The log's lines are the records' JSON, as before.
+    const lines = readFileSync(join(dir, logFiles(dir)[0]), 'utf8').trimEnd().split('\n');
+    expect(lines).toEqual(made.map((r) => JSON.stringify({ o: r.id.endsWith('0') ? 'bank-b' : 'bank-a', r })));
+  } finally {
+    datasync.mockRestore();
+  }
 });
 
 test('ids appended out of order, across seals and a month boundary, list newest first and page without gaps', async () => {

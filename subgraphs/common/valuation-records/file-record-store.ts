@@ -8,13 +8,14 @@
  *   manifest.json            the live runs (month, level, count, id and keep-until bounds) and how far
  *                            the logs are sealed, replaced whole (written aside, fsynced, renamed).
  *
- * An append resolves once its lines are written to the current log and fsynced; appends arriving
- * while a write is on its way go out together in the next one (group commit). Only the current log's
- * records are indexed in memory (org → id → where the line lies), and the log is bounded: past
- * 16 MiB or 16,384 records a new one is started and the full one sealed in the background (its
- * records sorted, whatever order they came in, into a run per month), then deleted. A torn last
- * line (the process died mid-write) is cut off when a log is read back at opening; its valuation
- * was never answered.
+ * An append resolves once its lines are written to the current log and fsynced; appends made in
+ * the same turn of the event loop, and those arriving while a write is on its way, go out together
+ * in one write (group commit: the fsync's CPU, a journal commit, is paid per write, not per append).
+ * Only the current log's records are indexed in memory (org → id → where the line lies), and the
+ * log is bounded: past 16 MiB or 16,384 records a new one is started and the full one sealed in
+ * the background (its records sorted, whatever order they came in, into a run per month), then
+ * deleted. A torn last line (the process died mid-write) is cut off when a log is read back at
+ * opening; its valuation was never answered.
  *
  * Runs are merged so that few stay: eight of one level of a month make one of the next, and a month
  * over (a day past its end, by the newest record) is merged into one run. A read by id looks in the
@@ -94,7 +95,10 @@ interface LineAt {
 }
 
 interface Pending {
-  lines: Buffer[];
+  /** The records' lines, one after another, each ending in a newline. */
+  bytes: Buffer;
+  /** Each line's length in bytes, newline included. */
+  lengths: number[];
   org: string;
   records: readonly ValuationRecord[];
   done: (error?: Error) => void;
@@ -190,6 +194,42 @@ function monthEnd(month: string): number {
 }
 
 const overlaps = (minId: string, maxId: string, w: IdWindow): boolean => maxId >= w.low && (w.highInclusive ? minId <= w.high : minId < w.high);
+
+/** Writes all of `bytes` at the end of a log opened to append (a write of a regular file writes it all but for an error; a short one is continued). */
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+  for (let done = 0; done < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
+    if (bytesWritten === 0) throw new Error('valuation records: the log took no bytes');
+    done += bytesWritten;
+  }
+}
+
+/** Where records' lines are encoded before they are copied out whole (grown as a batch needs). */
+let scratch = Buffer.allocUnsafeSlow(1 << 20);
+
+/**
+ * The records' lines (`{"o":org,"r":record}` and a newline each) as one buffer, and each line's length:
+ * each line encoded once, into a scratch buffer, and the whole copied out (a Buffer per line, then
+ * their concatenation, encoded and copied each line twice; the copy costs little beside the encoding).
+ */
+function encodeLines(org: string, records: readonly ValuationRecord[]): { bytes: Buffer; lengths: number[] } {
+  const lengths: number[] = new Array(records.length);
+  let at = 0;
+  for (let i = 0; i < records.length; i++) {
+    const json = JSON.stringify({ o: org, r: records[i] });
+    // At most 3 bytes of UTF-8 per UTF-16 unit, and the newline.
+    if (at + 3 * json.length + 1 > scratch.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * scratch.length, at + 3 * json.length + 1));
+      scratch.copy(grown, 0, 0, at);
+      scratch = grown;
+    }
+    const length = scratch.write(json, at) + 1;
+    scratch[at + length - 1] = NEWLINE;
+    lengths[i] = length;
+    at += length;
+  }
+  return { bytes: Buffer.from(scratch.subarray(0, at)), lengths };
+}
 
 function parseLine(line: Buffer): { o: string; r: ValuationRecord } {
   return JSON.parse(line.toString('utf8')) as { o: string; r: ValuationRecord };
@@ -465,14 +505,17 @@ export class FileRecordStore implements ValuationRecordStore {
 
   append(org: string, records: readonly ValuationRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
+    // A batch's records share their keep-until day: checked once.
+    let checkedDay: string | null = null;
     for (const r of records) {
       if (!isRecordId(r.id)) return Promise.reject(new Error(`not a valuation record id: ${JSON.stringify(r.id)}`));
-      if (!isDay(r.keepUntil)) return Promise.reject(new Error(`not a keep-until day: ${JSON.stringify(r.keepUntil)}`));
+      if (r.keepUntil !== checkedDay && !isDay((checkedDay = r.keepUntil))) return Promise.reject(new Error(`not a keep-until day: ${JSON.stringify(r.keepUntil)}`));
     }
-    const lines = records.map((r) => Buffer.from(`${JSON.stringify({ o: org, r })}\n`));
+    const { bytes, lengths } = encodeLines(org, records);
     return new Promise((resolve, reject) => {
-      this.pending.push({ lines, org, records, done: (error) => (error ? reject(error) : resolve()) });
-      this.writing ??= this.drain();
+      this.pending.push({ bytes, lengths, org, records, done: (error) => (error ? reject(error) : resolve()) });
+      // Not at once: the appends of this turn of the event loop (the valuations of one joined model run) go out in one write and fsync.
+      this.writing ??= new Promise<void>((next) => setImmediate(next)).then(() => this.drain());
     });
   }
 
@@ -499,11 +542,11 @@ export class FileRecordStore implements ValuationRecordStore {
       this.pending = [];
       const log = this.active;
       try {
-        await log.handle.appendFile(Buffer.concat(batch.flatMap((p) => p.lines)));
+        await writeAll(log.handle, batch.length === 1 ? batch[0].bytes : Buffer.concat(batch.map((p) => p.bytes)));
         await log.handle.datasync();
         for (const p of batch) {
           p.records.forEach((record, i) => {
-            const length = p.lines[i].length;
+            const length = p.lengths[i];
             log.add(p.org, record.id, { offset: log.size, length: length - 1, keepUntil: record.keepUntil });
             log.size += length;
           });
@@ -596,7 +639,10 @@ export class FileRecordStore implements ValuationRecordStore {
         await this.ensureMonth(month);
         const writer = await RunWriter.create(this.runBase(month, seq));
         try {
-          for (const { entry, line } of items) await writer.add(entry, line);
+          for (const { entry, line } of items) {
+            const added = writer.add(entry, line);
+            if (typeof added !== 'boolean') await added;
+          }
           made.push(new RunReader({ seq, month, level: 0, ...(await writer.finish()) }, writer.base, this.cache));
         } catch (error) {
           await writer.abort();

@@ -3,7 +3,7 @@
  * Crockford base 32), so that ids sort as records were made, in every store, and a day's bounds
  * are id bounds. Random, not counted: an id says nothing about how many valuations others made.
  */
-import { pooledRandomBytes } from '../random-pool';
+import { pooledRandomLetters } from '../random-pool';
 
 export const RECORD_ID_PREFIX = 'val_';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -19,12 +19,13 @@ function timePart(ms: number): string {
   return out;
 }
 
+/** The last time part made, and its time: a bulk call's ids share their millisecond. */
+let lastTime = { ms: NaN, part: '' };
+
 /** A new id for a record made at `ms`. */
 export function newRecordId(ms: number = Date.now()): string {
-  const random = pooledRandomBytes(16);
-  let tail = '';
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[random[i] & 31];
-  return `${RECORD_ID_PREFIX}${timePart(ms)}${tail}`;
+  if (ms !== lastTime.ms) lastTime = { ms, part: timePart(ms) };
+  return `${RECORD_ID_PREFIX}${lastTime.part}${pooledRandomLetters(16, CROCKFORD)}`;
 }
 
 export const isRecordId = (id: string): boolean => ID_PATTERN.test(id);

@@ -295,8 +295,9 @@ export class RunWriter {
   private bytes = 0;
   private count = 0;
   private last: Buffer | null = null;
-  private minId: Buffer | null = null;
-  private maxId: Buffer | null = null;
+  /** The least and greatest id added (without `val_`), once `count` > 0. */
+  private readonly minId = Buffer.alloc(ID_END - ID_AT);
+  private readonly maxId = Buffer.alloc(ID_END - ID_AT);
   private minKeep = '';
   private maxKeep = '';
 
@@ -316,14 +317,30 @@ export class RunWriter {
     }
   }
 
-  /** Adds a record; false when its entry equals the last one (the same id twice: the first is kept). */
-  async add(entry: Buffer, line: Buffer): Promise<boolean> {
+  /**
+   * Adds a record; false when its entry equals the last one (the same id twice: the first is kept).
+   * A promise only when a buffer had to be written out first: a seal adds thousands of records, most
+   * of them to room already there, and an await each cost more than the copying.
+   */
+  add(entry: Buffer, line: Buffer): boolean | Promise<boolean> {
     if (this.last && compareEntries(this.last, entry) === 0) return false;
+    if (this.idxUsed + ENTRY_BYTES > this.idxBuffer.length || this.datUsed + line.length + 1 > this.datBuffer.length) return this.addAfterFlush(entry, line);
+    this.put(entry, line);
+    return true;
+  }
+
+  private async addAfterFlush(entry: Buffer, line: Buffer): Promise<boolean> {
     if (this.idxUsed + ENTRY_BYTES > this.idxBuffer.length) await this.flushIdx();
     if (this.datUsed + line.length + 1 > this.datBuffer.length) {
       await this.flushDat();
       if (line.length + 1 > this.datBuffer.length) this.datBuffer = Buffer.allocUnsafe(line.length + 1);
     }
+    this.put(entry, line);
+    return true;
+  }
+
+  /** Copies the record into the buffers (there is room). */
+  private put(entry: Buffer, line: Buffer): void {
     const at = this.idxUsed;
     entry.copy(this.idxBuffer, at, 0, ENTRY_BYTES);
     this.idxBuffer.writeUIntBE(this.bytes, at + OFFSET_AT, 6);
@@ -335,14 +352,12 @@ export class RunWriter {
     this.datBuffer[this.datUsed + line.length] = NEWLINE;
     this.datUsed += line.length + 1;
     this.bytes += line.length + 1;
-    this.count++;
-    const id = entry.subarray(ID_AT, ID_END);
-    if (!this.minId || id.compare(this.minId) < 0) this.minId = Buffer.from(id);
-    if (!this.maxId || id.compare(this.maxId) > 0) this.maxId = Buffer.from(id);
+    const first = this.count++ === 0;
+    if (first || entry.compare(this.minId, 0, ID_END - ID_AT, ID_AT, ID_END) < 0) entry.copy(this.minId, 0, ID_AT, ID_END);
+    if (first || entry.compare(this.maxId, 0, ID_END - ID_AT, ID_AT, ID_END) > 0) entry.copy(this.maxId, 0, ID_AT, ID_END);
     const keep = entryKeep(entry);
     if (this.minKeep === '' || keep < this.minKeep) this.minKeep = keep;
     if (keep > this.maxKeep) this.maxKeep = keep;
-    return true;
   }
 
   private async flushIdx(): Promise<void> {
@@ -364,8 +379,8 @@ export class RunWriter {
     await Promise.all([this.idx.close(), this.dat.close()]);
     return {
       count: this.count,
-      minId: this.minId ? ID_PREFIX + this.minId.toString('latin1') : '',
-      maxId: this.maxId ? ID_PREFIX + this.maxId.toString('latin1') : '',
+      minId: this.count > 0 ? ID_PREFIX + this.minId.toString('latin1') : '',
+      maxId: this.count > 0 ? ID_PREFIX + this.maxId.toString('latin1') : '',
       minKeep: this.minKeep,
       maxKeep: this.maxKeep,
       bytes: this.bytes,
