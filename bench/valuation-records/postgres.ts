@@ -14,7 +14,7 @@
  * the bench's own client, on the same cores, does not blur as it does the latencies.
  *
  * Run: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
- *      node dist/bench/valuation-records/postgres.js [--records 10000000] [--orgs 50] [--soak-minutes 10] [--keep] [--profile DIR]
+ *      node dist/bench/valuation-records/postgres.js [--records 10000000] [--orgs 50] [--soak-minutes 10] [--keep] [--profile DIR] [--warmup 0]
  * (--keep leaves the bench schema, `bench_records`, for another run with --records 0; --profile writes
  * the measured service's CPU profile into DIR, for `node dist/bench/profile-top.js`)
  */
@@ -34,6 +34,8 @@ const ORGS = Number(option('orgs', '50'));
 const SOAK_MINUTES = Number(option('soak-minutes', '10'));
 const SCHEMA = 'bench_records';
 const PROFILE_DIR = option('profile');
+/** Reads of other ids (and pages of another month) before measuring, so that the figures are a running service's, not a fresh process's (JIT, statements prepared per connection). */
+const WARMUP = Number(option('warmup', '0'));
 const DATABASE_URL = process.env.DATABASE_URL;
 const CHUNK = 500_000;
 
@@ -169,14 +171,22 @@ async function main(): Promise<void> {
   service = await startService(home, service, PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
   const key = { 'x-api-key': service.key };
 
-  const { rows: sample } = await db.query<{ id: string }>(`SELECT id FROM ${SCHEMA}.valuations_home TABLESAMPLE SYSTEM (1) WHERE org = $1 LIMIT 2000`, [service.org]);
-  const ids = sample.map((r) => r.id);
+  // The warm-up reads ids of its own, so that it leaves no measured record in PostgreSQL's or the system's cache.
+  const { rows: sample } = await db.query<{ id: string }>(`SELECT id FROM ${SCHEMA}.valuations_home TABLESAMPLE SYSTEM (${WARMUP > 0 ? 2 : 1}) WHERE org = $1 LIMIT ${2000 + WARMUP}`, [service.org]);
+  const warmupIds = sample.slice(2000).map((r) => r.id);
+  const ids = sample.slice(0, 2000).map((r) => r.id);
   console.error(`reading ${ids.length} of the caller's ids by GET /api/valuations/{id}…`);
   const get = async (i: number) => {
     const response = await fetch(`${service.url}/api/valuations/${ids[i % ids.length]}`, { headers: key });
     if (response.status !== 200) throw new Error(`GET /api/valuations/{id}: ${response.status}`);
     await response.arrayBuffer();
   };
+  if (WARMUP > 0) {
+    console.error(`warming up: ${warmupIds.length} reads of other ids, 20 pages of another month…`);
+    await timed(warmupIds.length, 8, async (i) => void (await (await fetch(`${service.url}/api/valuations/${warmupIds[i]}`, { headers: key })).arrayBuffer()));
+    const other = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 7);
+    await timed(20, 4, async () => void (await (await fetch(`${service.url}/api/valuations?since=${other}-01&until=${other}-28&limit=100`, { headers: key })).arrayBuffer()));
+  }
   const gets = await measured(service.pid, 2000, 8, get);
   const getsAlone = await measured(service.pid, 300, 1, get);
   console.error("a month's pages…");
